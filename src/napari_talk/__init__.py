@@ -1,0 +1,37 @@
+"""napari-talk: drive napari by typing what you want.
+
+The public API is imported lazily so that ``import napari_talk`` stays fast and pulls in
+neither napari, Qt nor an LLM client.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .__about__ import __version__
+
+if TYPE_CHECKING:
+    from .commands import Command
+    from .grammar.parser import parse
+    from .registry import Registry, default_registry
+    from .result import Result
+    from .session import Session
+
+_LAZY = {
+    "Command": ".commands",
+    "parse": ".grammar.parser",
+    "Registry": ".registry",
+    "default_registry": ".registry",
+    "Result": ".result",
+    "Session": ".session",
+}
+
+__all__ = ["Command", "Registry", "Result", "Session", "__version__", "default_registry", "parse"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,1 @@
+"""Qt widgets only; the logic they show lives in the Qt-free core."""

@@ -1,0 +1,52 @@
+"""The chat transcript: what the person typed, what it was read as, and the replies."""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+
+from qtpy.QtWidgets import QTextBrowser
+
+from ..session import Turn
+
+STYLE = {
+    "you": "font-weight:600;",
+    "command": "font-family:monospace; color:#8a8a8a; font-size:small;",
+    "reply": "",
+    "error": "color:#e0675a;",
+    "road": "color:#8a8a8a; font-size:small;",
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str
+    text: str
+
+
+class Transcript(QTextBrowser):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.entries: list[Entry] = []
+
+    def add(self, kind: str, text: str) -> None:
+        self.entries.append(Entry(kind, text))
+        body = html.escape(text).replace("\n", "<br>")
+        prefix = "› " if kind == "you" else ""
+        self.append(f'<div style="{STYLE[kind]}">{prefix}{body}</div>')
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def add_turn(self, turn: Turn) -> None:
+        self.add("you", turn.text)
+        if turn.commands:
+            wire = [c.to_wire() for c in turn.commands]
+            self.add("command", json.dumps(wire[0] if len(wire) == 1 else wire, separators=(",", ":")))
+        for result in turn.results:
+            self.add("reply" if result.ok else "error", result.message)
+
+    def reset(self) -> None:
+        self.entries.clear()
+        self.clear()

@@ -1,0 +1,68 @@
+"""The ``napari-talk`` command line: ``parse`` (parser only, no Qt) and ``run`` (a viewer)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _parse_command(args: argparse.Namespace) -> int:
+    from .grammar.parser import parse
+
+    if args.jsonl:
+        for raw in sys.stdin:
+            if not raw.strip():
+                continue
+            try:
+                item = json.loads(raw)
+                text, context = str(item.get("text", "")), item.get("context") or {}
+            except (ValueError, AttributeError):
+                text, context = "", {}
+            commands = parse(text, context if isinstance(context, dict) else {})
+            print(json.dumps({"commands": [c.to_wire() for c in commands]}), flush=False)
+        return 0
+    context = {"layers": args.layer or [], "panels": args.panel or []}
+    commands = parse(" ".join(args.text), context)
+    print(json.dumps([c.to_wire() for c in commands], indent=None))
+    return 0 if commands else 1
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    from .runner import run_lines
+
+    lines = list(args.lines)
+    if args.script:
+        with open(args.script, encoding="utf-8") as script:
+            lines = [ln.rstrip("\n") for ln in script if ln.strip() and not ln.startswith("#")] + lines
+    return run_lines(lines, sample=args.sample, screenshot=args.screenshot)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    cli = argparse.ArgumentParser(prog="napari-talk", description=__doc__)
+    sub = cli.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("parse", help="print the commands a line means, as JSON (no viewer)")
+    p.add_argument("text", nargs="*", help="the typed line")
+    p.add_argument("--jsonl", action="store_true", help="read {text, context} lines on stdin")
+    p.add_argument("--layer", action="append", help="a layer name the session knows (repeat)")
+    p.add_argument("--panel", action="append", help="a panel name the session knows (repeat)")
+    p.set_defaults(func=_parse_command)
+
+    r = sub.add_parser("run", help="run lines in a viewer without a window and print the replies")
+    r.add_argument("lines", nargs="*", help="lines to run, in order")
+    r.add_argument("--sample", help="open a sample first (cells, ...)")
+    r.add_argument("--script", help="a file of lines to run first (# starts a comment)")
+    r.add_argument("--screenshot", help="save a PNG of the canvas at the end")
+    r.set_defaults(func=_run_command)
+    return cli
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""The base of every typed command.
+
+A command is a pydantic model tagged by ``action``. Its docstring is the description the LLM,
+the help text and the docs show; its fields carry ``Field(description=...)``. ``risk`` labels what
+running it does, so cross-cutting wrappers (confirmation, read-only filters, MCP hints) need no
+per-command code.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Risk = Literal["read", "write", "destructive"]
+
+
+class Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    action: str
+    risk: ClassVar[Risk] = "write"
+    examples: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def action_name(cls) -> str:
+        return cls.model_fields["action"].default
+
+    @classmethod
+    def description(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "").split("\n\n")[0].replace("\n", " ")
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON object of the wire format, defaults left out so it stays short."""
+        return {"action": self.action, **self.model_dump(exclude={"action"}, exclude_defaults=True)}

@@ -1,0 +1,1 @@
+"""Turning typed text into commands without a model: tokens, rules, and the parser."""

@@ -1,0 +1,113 @@
+"""The deterministic parser: a line in, the commands it asks for out, in order.
+
+It never raises and returns only commands that validate; when it does not understand a line it
+returns an empty list, and the session asks the LLM (or suggests what to type).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from .text import normalize, separators
+
+if TYPE_CHECKING:
+    from ..commands import Command
+    from ..registry import Registry
+
+MAX_LINE = 1000
+MAX_COMMANDS = 8
+
+
+class Parser:
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+
+    def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
+        try:
+            line = normalize(str(text)[:MAX_LINE])
+            if not line:
+                return []
+            given = {
+                str(kind): tuple(str(name) for name in names)
+                for kind, names in (context or {}).items()
+                if isinstance(names, (list, tuple)) and names
+            }
+            known = {**self.registry.context_defaults, **given}
+            return _drop_repeated_reads(self._line(line, known, MAX_COMMANDS, {}) or [])
+        except Exception:  # a parser bug must never reach the person; the LLM road takes over
+            return []
+
+    def _line(
+        self, line: str, context: Mapping[str, Sequence[str]], budget: int, memo: dict
+    ) -> list[Command] | None:
+        if line in memo:
+            return memo[line]
+        memo[line] = None
+        whole = self._clause(line, context)
+        if whole is not None:
+            memo[line] = [whole]
+            return memo[line]
+        if budget <= 1:
+            return None
+        for start, end in separators(line):
+            left = self._clause(normalize(line[:start]), context)
+            if left is None:
+                continue
+            rest = normalize(line[end:])
+            right = self._line(rest, context, budget - 1, memo)
+            if right is None:
+                right = self._carry_verb(line[:start], rest, context, budget, memo)
+            if right is not None:
+                memo[line] = [left, *right]
+                return memo[line]
+        return None
+
+    def _carry_verb(self, left: str, rest: str, context, budget: int, memo) -> list[Command] | None:
+        """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two words)."""
+        words = left.split()
+        for size in (1, 2):
+            verb = " ".join(words[:size])
+            if len(words) <= size or rest.casefold().startswith(verb.casefold()):
+                return None
+            carried = self._line(f"{verb} {rest}", context, budget - 1, memo)
+            if carried is not None:
+                return carried
+        return None
+
+    def _clause(self, clause: str, context: Mapping[str, Sequence[str]]) -> Command | None:
+        if not clause:
+            return None
+        for rule in self.registry.rules:
+            wire = rule.match(clause, context)
+            if wire is None:
+                continue
+            command = self._validate(wire)
+            if command is not None:
+                return command
+        return None
+
+    def _validate(self, wire: dict[str, Any]) -> Command | None:
+        try:
+            return self.registry.validate(wire)
+        except ValidationError:
+            return None
+
+
+def _drop_repeated_reads(commands: list[Command]) -> list[Command]:
+    """'I'm lost, help' reads as two helps; asking twice in a row for the same reading is once."""
+    kept: list[Command] = []
+    for command in commands:
+        if kept and command.risk == "read" and command == kept[-1]:
+            continue
+        kept.append(command)
+    return kept
+
+
+def parse(text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
+    """Parse with the default registry (every installed pack)."""
+    from ..registry import default_registry
+
+    return Parser(default_registry()).parse(text, context)

@@ -1,0 +1,41 @@
+"""A pack: one domain's commands, grammar and handlers, joined to the registry as a unit."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .commands import Command
+    from .grammar.rules import Rule
+    from .result import Result
+
+Handler = Callable[[Any, Any], "Result"]
+"""``handler(command, session) -> Result``; the session holds the live objects (viewer, workspace)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Pack:
+    name: str
+    commands: tuple[type[Command], ...]
+    rules: tuple[Rule, ...] = ()
+    handlers_module: str = ""
+    """Dotted path of the module holding ``HANDLERS``; imported on first use to keep imports fast."""
+    context_defaults: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Names the grammar may assume when the caller's context has none of that kind."""
+
+    @cached_property
+    def _handlers(self) -> Any:
+        return importlib.import_module(self.handlers_module) if self.handlers_module else None
+
+    @property
+    def handlers(self) -> Mapping[str, Handler]:
+        return getattr(self._handlers, "HANDLERS", {})
+
+    def names(self, session: Any) -> dict[str, list[str]]:
+        """The names this pack's live objects offer the parser (``{"layers": [...]}``)."""
+        known = getattr(self._handlers, "known_names", None)
+        return known(session) if known else {}

@@ -1,0 +1,1 @@
+"""The bundled packs: one folder each, with ``commands``, ``grammar`` and ``handlers`` modules."""

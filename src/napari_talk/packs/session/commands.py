@@ -1,0 +1,37 @@
+"""Commands of the session itself: help, and the one undo history every pack shares."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from ...commands import Command, Risk
+
+
+class Help(Command):
+    """Say what can be typed, with examples; a topic narrows it to matching commands."""
+
+    action: Literal["help"] = "help"
+    risk: ClassVar[Risk] = "read"
+    topic: str | None = Field(
+        default=None, description="A command or subject to explain (zoom, layers, ...)."
+    )
+    examples: ClassVar = ("help", "help zoom")
+
+
+class UndoLastAction(Command):
+    """Undo the last command that changed something, whichever pack ran it."""
+
+    action: Literal["undo_last_action"] = "undo_last_action"
+    examples: ClassVar = ("undo",)
+
+
+class RedoLastAction(Command):
+    """Redo the last undone command."""
+
+    action: Literal["redo_last_action"] = "redo_last_action"
+    examples: ClassVar = ("redo",)
+
+
+COMMANDS: tuple[type[Command], ...] = (Help, UndoLastAction, RedoLastAction)

@@ -1,0 +1,41 @@
+"""How people ask for help and for undo/redo."""
+
+from __future__ import annotations
+
+from ...grammar.rules import Rule
+
+_THAT = (
+    r"(?: (?:that|it|this|(?:the |my )?(?:last|previous)(?: undone)?"
+    r" (?:action|command|change|step|one|thing)|last|what (?:you|i) (?:just )?did))?"
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "help",
+        r"help(?: me| please)?|\?|h|usage|commands|man",
+        r"(?:show|list|give)(?: me)? (?:the )?(?:help|commands|examples|usage)",
+        r"what (?:can|do|should) (?:i|you) (?:say|type|do|ask|understand)(?: here)?"
+        r"|what are (?:the|my) options|what commands (?:are there|do you (?:know|understand|have))",
+        r"how (?:does|do) (?:this|you|it) work|i(?:'m| am) (?:lost|stuck|confused)",
+        priority=30,
+    ),
+    Rule(
+        "help",
+        r"help(?: me)? (?:with|on|about|for) {topic:text}",
+        r"help ?[:-]? {topic:text}",
+        r"how (?:do|can) i (?:use )?{topic:text}",
+        priority=29,
+    ),
+    Rule(
+        "undo_last_action",
+        rf"undo{_THAT}|ctrl[- +]?z|revert{_THAT}|go back one step|take (?:that|it) back",
+        priority=30,
+    ),
+    Rule(
+        "redo_last_action",
+        rf"redo{_THAT}|ctrl[- +]?(?:y|shift[- +]?z)|undo (?:the|my|that) undo",
+        r"redo (?:the )?(?:last )?(?:thing|change|action|step) (?:you|i) (?:just )?undid",
+        r"(?:put|bring) back what (?:you|i) (?:just )?undid|(?:do|apply) (?:it|that) again",
+        priority=30,
+    ),
+)

@@ -1,0 +1,436 @@
+"""How people ask for viewer commands, as grammar rules (see :mod:`napari_talk.grammar.rules`).
+
+Specific phrasings carry a higher priority than the generic "<verb> <layer>" ones, so "show only
+spots", "show all layers" and "show layers" never read as showing a layer of that name.
+"""
+
+from __future__ import annotations
+
+from ...grammar.rules import Rule
+
+BUILTIN_PANELS = ("layer list", "layer controls", "console")
+
+SHOW = (
+    "show",
+    "unhide",
+    "display",
+    "reveal",
+    "turn on",
+    "switch on",
+    "enable",
+    "un-hide",
+    "bring back",
+)
+HIDE = ("hide", "turn off", "switch off", "disable", "conceal")
+TOGGLE_VISIBILITY = r"(?:toggle|flip|switch|invert|swap) (?:the )?visibility (?:of|for|on)"
+VISIBILITY = {
+    **dict.fromkeys(SHOW, "show"),
+    **dict.fromkeys(HIDE, "hide"),
+    "toggle": "toggle",
+    "flip": "toggle",
+    "toggle visibility of": "toggle",
+    "toggle the visibility of": "toggle",
+}
+STATE_AFTER = {
+    **dict.fromkeys(("on", "visible", "shown", "back on"), "show"),
+    **dict.fromkeys(("off", "invisible", "hidden", "disappear", "go away", "vanish"), "hide"),
+    **dict.fromkeys(("appear", "reappear", "come back"), "show"),
+}
+PANEL_OPS = {
+    **dict.fromkeys(("open", "show", "display", "bring up", "pop up", "reveal", "unhide"), "open"),
+    **dict.fromkeys(("close", "hide", "dismiss", "collapse"), "close"),
+}
+SWITCH = {"on": "on", "off": "off"}
+ON_OFF = {
+    **dict.fromkeys(("show", "enable", "turn on", "switch on", "activate", "add"), "on"),
+    **dict.fromkeys(
+        (
+            "hide",
+            "disable",
+            "turn off",
+            "switch off",
+            "deactivate",
+            "remove",
+            "exit",
+            "leave",
+            "quit",
+            "get rid of",
+            "stop",
+        ),
+        "off",
+    ),
+    **dict.fromkeys(("enter", "use", "start"), "on"),
+    "toggle": "toggle",
+}
+SHOW_HIDE = {"on": "show", "off": "hide", "toggle": "toggle"}
+DIMENSIONS = {
+    **dict.fromkeys(("2d", "2-d", "2 d", "two d", "2 dimensions", "2 dimensional"), 2),
+    **dict.fromkeys(("3d", "3-d", "3 d", "three d", "3 dimensions", "3 dimensional"), 3),
+}
+NDISPLAY = {**DIMENSIONS, "2": 2, "3": 3}
+COLORMAPS = {
+    **{
+        name: name
+        for name in (
+            "gray",
+            "green",
+            "red",
+            "blue",
+            "magenta",
+            "cyan",
+            "yellow",
+            "viridis",
+            "magma",
+            "inferno",
+            "plasma",
+            "turbo",
+            "twilight",
+            "hsv",
+            "jet",
+            "gray_r",
+            "bop blue",
+            "bop orange",
+            "bop purple",
+            "orange",
+            "PiYG",
+            "cividis",
+        )
+    },
+    "grey": "gray",
+    "grayscale": "gray",
+    "greyscale": "gray",
+}
+
+SET = r"(?:(?:set|change|adjust|make|put|update|use)\s+)?"
+IS = r"(?: ?[:=]| (?:to|as|at|=|is))?"
+"""Between a name and its new value: "to", "=", ":" (also glued, "ch2: magenta") or nothing."""
+OF = r"(?:of|for|on)"
+LAYERS_WORD = r"(?:all|everything|every layer|all (?:the )?layers|all of the layers|the layers)"
+GO = r"(?:go|jump|move|skip|set|change|switch|show|scroll|step|slide|drag|put)(?: me)?(?: (?:to|the))?"
+SLICE_WORD = r"(?:slice|frame|plane|section|timepoint|time point|time step|step)"
+BOX_WORD = r"(?:box|region|area|rectangle|rect|roi|bounding box|window)"
+POINT_WORD = r"(?:point|position|coordinates?|location|pixel|spot)"
+
+
+def _zoom_out(values: dict) -> dict:
+    return {**values, "factor": 1 / values["factor"]}
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "list_layers",
+        r"(?:list|display|print|name|enumerate|give me|show me|tell me)"
+        r"(?: (?:all|the|of|the names of|a list of|what))* (?:layers|layer names|loaded layers)"
+        r"(?: (?:loaded|open|there are|are loaded|in the viewer|i have))?",
+        r"show layers|show (?:me )?(?:a )?list of (?:all )?(?:the )?layers",
+        r"(?:what|which) layers(?: (?:are there|do (?:i|we) have|are (?:loaded|open|available|here)"
+        r"|exist|have i got|are in the viewer))?",
+        r"(?:what|which) (?:layers )?(?:is|are|'s) (?:loaded|open|in the viewer)",
+        r"how many layers(?: (?:are there|do (?:i|we) have|are (?:loaded|open)))?",
+        r"layers(?: list)?|ls(?: layers)?|get layers",
+        r"what (?:are|is) (?:the|my) layers(?: called| named)?|(?:the )?names of (?:the|my|all) layers",
+        r"what layers do (?:i|we) have(?: open| loaded)?|what(?:'s| is) in the layer list",
+        priority=20,
+    ),
+    Rule(
+        "all_layers_visibility",
+        rf"{{op}} {LAYERS_WORD}",
+        rf"(?:turn|switch) {LAYERS_WORD} {{op:state}}",
+        rf"make {LAYERS_WORD} {{op:state}}",
+        rf"{LAYERS_WORD} {{op:state}}",
+        op=VISIBILITY,
+        state=STATE_AFTER,
+        priority=20,
+    ),
+    Rule(
+        "solo_layer",
+        r"(?:show|display|view|keep|leave) (?:me )?only {name:layers}(?: visible)?",
+        r"only (?:show|display) {name:layers}",
+        r"(?:i )?only (?:want|wanna|need) to (?:see|view|look at) {name:layers}",
+        r"(?:i )?(?:want|wanna|need) to (?:see|view) only {name:layers}",
+        r"(?:show|display) {name:layers} only",
+        r"{name:layers} only",
+        r"solo {name:layers}",
+        rf"hide {LAYERS_WORD} (?:but|except(?: for)?|apart from|other than) {{name:layers}}",
+        r"hide (?:all )?(?:the )?other(?:s| layers)(?: (?:but|except) {name:layers})?",
+        r"hide (?:all )?(?:the )?other(?:s| layers)(?: and|,)(?: only)? (?:keep|leave|show) {name:layers}"
+        r"(?: visible| on)?",
+        r"(?:show|display) nothing (?:but|except|other than) {name:layers}",
+        r"isolate {name:layers}",
+        priority=20,
+    ),
+    Rule(
+        "panel_toggle",
+        "{op} {name:panels}",
+        "(?:turn|switch) {name:panels} {state}",
+        "{name:panels} {state}",
+        op=PANEL_OPS,
+        state={"on": "open", "off": "close"},
+        priority=15,
+    ),
+    Rule(
+        "grid_mode",
+        r"(?:turn|switch|put|set) (?:the )?grid(?: mode| view)? {op:switch}",
+        r"(?:turn|switch) {op:switch} (?:the )?grid(?: mode| view)?",
+        r"grid(?: mode| view)?(?: to)? {op:switch}",
+        r"{op:verbs} (?:the )?grid(?: mode| view)?",
+        r"grid(?: mode| view)?",
+        switch=SWITCH,
+        verbs=ON_OFF,
+        priority=15,
+        op="toggle",
+    ),
+    Rule(
+        "grid_mode",
+        r"(?:show|arrange|lay out|tile|put|display|view|place) (?:all )?(?:the )?layers"
+        r"(?: side by side)?(?: (?:in|as|into|on) (?:a )?grid)?|tile (?:the )?layers|side by side",
+        priority=15,
+        op="on",
+    ),
+    Rule(
+        "scale_bar",
+        r"(?:turn|switch|set) (?:the )?scale ?bar {op:switch}",
+        r"(?:turn|switch) {op:switch} (?:the )?scale ?bar",
+        r"scale ?bar(?: to)? {op:switch}",
+        r"{op:verbs} (?:a |the )?scale ?bar",
+        r"scale ?bar",
+        switch=SHOW_HIDE,
+        verbs={**{k: SHOW_HIDE[v] for k, v in ON_OFF.items()}, "display": "show"},
+        op="toggle",
+        priority=15,
+    ),
+    Rule(
+        "scale_bar",
+        r"(?:i )?(?:add|need|want|would like|'d like) (?:a |the )?scale ?bar",
+        op="show",
+        priority=15,
+    ),
+    Rule(
+        "set_ndisplay",
+        r"(?:(?:switch|go|change|toggle|set|flip|move|turn)(?: it| the view| the viewer)?"
+        r"(?: (?:to|into|back to|in))? )?(?:a )?{ndisplay:dims}"
+        r"(?: (?:view|mode|display|rendering|viewer))?",
+        r"(?:view|show|display|render|see|look at)(?: (?:it|the \w+|everything|this|that|my \w+))?"
+        r"(?: in)? {ndisplay:dims}",
+        r"(?:set )?(?:the )?ndisplay(?: to| =)? {ndisplay:nd}",
+        r"(?:display|show) {ndisplay:nd} (?:dimensions|dims)",
+        dims=DIMENSIONS,
+        nd=NDISPLAY,
+        priority=15,
+    ),
+    Rule(
+        "zoom_by",
+        r"zoom in",
+        r"(?:zoom|go) closer|magnify|enlarge|double (?:the )?zoom",
+        r"zoom in (?:a lot|more)",
+        priority=12,
+        factor=2,
+    ),
+    Rule(
+        "zoom_by",
+        r"zoom (?:in )?(?:a (?:bit|little)|slightly|a touch)(?: more)?|(?:a bit|slightly) closer",
+        priority=12,
+        factor=1.5,
+    ),
+    Rule(
+        "zoom_by",
+        r"zoom out (?:a (?:bit|little)|slightly|a touch)(?: more)?",
+        priority=12,
+        factor=1 / 1.5,
+    ),
+    Rule(
+        "zoom_by",
+        r"{factor:multiple} (?:the )?(?:zoom|magnification)",
+        multiple={"double": 2, "triple": 3, "quadruple": 4, "halve": 0.5},
+        priority=12,
+    ),
+    Rule(
+        "zoom_by",
+        r"zoom out",
+        r"zoom (?:away|further out)|halve (?:the )?zoom|zoom out (?:a lot|more)",
+        priority=12,
+        factor=0.5,
+    ),
+    Rule(
+        "zoom_by",
+        r"zoom in (?:by )?(?:a factor of )?{factor:scale}",
+        r"zoom in(?: (?:a (?:little|bit)|some))?(?: more)?,?(?: (?:like|say|about|by|maybe))? {factor:number}"
+        r" ?(?:x|times|fold)",
+        r"zoom (?:by )?(?:x|\*|times) ?{factor:number}",
+        r"zoom (?:by )?{factor:number} ?(?:x|times)",
+        r"zoom by (?:a factor of )?{factor:scale}",
+        r"(?:magnify|enlarge|scale)(?: (?:the )?view)?(?: by)? {factor:scale}",
+        r"(?:multiply|increase) (?:the )?zoom by {factor:scale}",
+        priority=12,
+    ),
+    Rule(
+        "zoom_by",
+        r"zoom out (?:by )?(?:a factor of )?{factor:scale}",
+        r"zoom out(?: (?:a (?:little|bit)|some))?(?: more)?,?(?: (?:like|say|about|by|maybe))?"
+        r" {factor:number} ?(?:x|times|fold)",
+        r"(?:shrink|reduce|divide|decrease) (?:the )?(?:view|zoom) by {factor:scale}",
+        post=_zoom_out,
+        priority=12,
+    ),
+    Rule(
+        "zoom_box",
+        rf"(?:zoom|frame|focus|view|show|go|fit)(?: in)?(?: (?:to|into|onto|on|in on|the view to))?"
+        rf"(?: the)?(?: {BOX_WORD})?(?: (?:from|between|spanning))? {{box:box}}",
+        rf"{BOX_WORD} zoom {{box:box}}|zoom {BOX_WORD} {{box:box}}",
+        rf"(?:{BOX_WORD} zoom|zoom(?: to)? {BOX_WORD}) {{box:labelled_box}}",
+        priority=12,
+    ),
+    Rule(
+        "center_on",
+        rf"(?:center|centre|recenter|recentre)(?: the)?(?: (?:view|camera|canvas|viewer))?"
+        rf"(?: (?:on|at|to|around|over))?(?: the)?(?: {POINT_WORD})? {{point:point}}",
+        rf"(?:pan|move|go|jump|look|navigate|scroll|fly)(?: the (?:view|camera))?(?: over)?(?: (?:to|at))?"
+        rf"(?: the)?(?: {POINT_WORD})? {{point:point}}",
+        r"show me (?:where )?{point:point}(?: is)?|where is {point:point}",
+        r"(?:(?:set|move|put|pan|shift) )?(?:the )?(?:camera|view)(?: cent(?:er|re))?"
+        r"(?: to| =| at)? {point:point}",
+        priority=12,
+    ),
+    Rule(
+        "set_zoom",
+        rf"{SET}(?:the )?(?:zoom|zoom level|zoom factor|magnification)"
+        r"(?: (?:to|at|=|:|of|level))? {zoom:scale}",
+        r"zoom (?:to|at|=|level) {zoom:scale}",
+        r"zoom {zoom:number}(?: ?%| percent)?",
+        r"{zoom:scale} zoom",
+        priority=11,
+    ),
+    Rule(
+        "reset_view",
+        r"(?:reset|restore|home)(?: the)?(?: (?:default|original))?(?: (?:view|camera|zoom|viewer))*",
+        r"(?:view|camera|zoom) reset",
+        r"(?:put|set|bring|get|take) (?:the )?(?:view|camera|zoom) back(?: to (?:normal|default|the start))?",
+        r"(?:fit|frame|show) (?:all|everything|all (?:the )?layers|the whole (?:image|scene|thing))"
+        r"(?: (?:in|to) (?:the )?(?:view|screen|window|canvas))?",
+        r"(?:zoom|fit)(?: out)?(?: to)? (?:fit|the (?:view|screen|window|canvas))"
+        r"(?: all| everything| all (?:the )?layers)?",
+        r"fit(?: to)?(?: the)? (?:view|screen|window|canvas)|re-?cent(?:er|re)(?: the view)?",
+        r"(?:go )?back to (?:the )?(?:default|original|home) view|home view|default view",
+        priority=10,
+    ),
+    Rule(
+        "layer_opacity",
+        rf"{SET}(?:the )?(?:opacity|alpha) {OF} {{name:layers}}(?: (?:to|at|=|:))? {{opacity:scale}}",
+        rf"{SET}(?:the )?{{name:layers}}(?:'s)? (?:opacity|alpha)(?: (?:to|at|=|:))? {{opacity:scale}}",
+        r"(?:opacity|op|alpha) {name:layers}(?: (?:to|at|=|:))? {opacity:scale}",
+        r"(?:opacity|alpha) {opacity:scale} (?:for|on|of) {name:layers}",
+        r"make {name:layers}(?: (?:a bit|a little|slightly|more|less))? (?:see-through|translucent|"
+        r"transparent)(?:,? (?:like|about|at|to))? {opacity:scale}(?: opacity| opaque)?",
+        r"make {name:layers} {opacity:fraction} (?:transparent|opaque|see-through|translucent|opacity)",
+        r"make {name:layers} {opacity:scale} (?:opaque|opacity)",
+        r"make {name:layers}(?: a bit| a little| slightly)?(?: see-through| translucent| transparent)?,?"
+        r"(?: like| about| to| at)? {opacity:scale} (?:opacity|opaque)",
+        r"{name:layers} (?:to|at) {opacity:scale} (?:opacity|alpha)",
+        r"(?:set|make|put) {name:layers} (?:to|at) {opacity:scale} (?:opacity|alpha)",
+        fraction={"half": 0.5, "fully": 1.0, "completely": 1.0},
+        priority=10,
+    ),
+    Rule(
+        "layer_colormap",
+        rf"{SET}(?:the )?(?:colou?r ?map|cmap|lut|colou?r|look ?up table) {OF} {{name:layers}}"
+        rf"(?: (?:to|as|=|:))? {{colormap:word}}",
+        rf"{SET}(?:the )?{{name:layers}}(?:'s)? (?:colou?r ?map|cmap|lut|colou?r)"
+        rf"(?: (?:to|as|=|:))? {{colormap:word}}",
+        rf"(?:colou?r ?map|cmap|lut)(?: (?:of|for|on))? {{name:layers}}{IS} {{colormap:word}}",
+        r"(?:make|colou?r|paint|render|show|turn|display|see|view) {name:layers}(?: (?:in|as|with))?"
+        r" {colormap:known}",
+        r"(?:use|apply) (?:the )?{colormap:known}(?: (?:colou?r ?map|cmap|lut))? (?:for|on|to) {name:layers}",
+        known=COLORMAPS,
+        priority=9,
+    ),
+    Rule(
+        "layer_contrast",
+        rf"{SET}(?:the )?contrast(?: limits| range)? {OF} {{name:layers}}(?: (?:to|=|:))?"
+        r"(?: (?:from|between))? {limits:range}",
+        rf"{SET}(?:the )?{{name:layers}}(?:'s)? contrast(?: limits| range)?(?: (?:to|=|:))?"
+        r"(?: (?:from|between))? {limits:range}",
+        rf"(?:contrast|clim|clims)(?: limits| range)?(?: (?:of|for|on))? {{name:layers}}{IS}"
+        r"(?: (?:from|between))? {limits:range}",
+        r"clim {name:layers} {limits:range}",
+        priority=9,
+    ),
+    Rule(
+        "auto_contrast",
+        r"auto(?:[- ]?(?:contrast|scale|level|levels|adjust))(?: (?:of|for|on))? {name:layers}",
+        r"auto[- ]?(?:adjust|scale|level|set)(?: the)? contrast(?: (?:limits|levels))?(?: (?:of|for|on))?"
+        r" {name:layers}",
+        rf"(?:reset|fix|optimi[sz]e|adjust|normali[sz]e|set|improve|recompute|scale)(?: the)? contrast"
+        rf"(?: limits)? {OF} {{name:layers}} (?:automatically|auto)",
+        rf"(?:reset|fix|optimi[sz]e|adjust|normali[sz]e|auto-?set|improve|recompute)"
+        rf"(?: the)? contrast(?: limits)? {OF} {{name:layers}}",
+        r"{name:layers} auto[- ]?contrast",
+        priority=9,
+    ),
+    Rule(
+        "rename_layer",
+        r"rename {name:layers} (?:to|as|into|->|=>|=) ?{new_name:text}",
+        r"(?:change|set) (?:the )?name of {name:layers} to {new_name:text}",
+        r"(?:call|name|label) {name:layers} (?:as )?{new_name:text}",
+        priority=8,
+    ),
+    Rule(
+        "fit_to_layer",
+        r"(?:fit|frame|focus)(?: (?:the )?(?:view|camera))?(?: (?:to|on))? {name:layers}"
+        r"(?: (?:to|in) (?:the )?(?:view|screen|window|canvas))?",
+        r"zoom (?:to|on|in on|onto)(?: fit)? {name:layers}",
+        r"zoom to fit {name:layers}",
+        r"make (?:the )?(?:whole |entire )?{name:layers} fit(?: (?:on|in|to|into) (?:the )?"
+        r"(?:screen|view|window|canvas))?",
+        r"(?:show|see) (?:the )?(?:whole|entire|all of(?: the)?) {name:layers}",
+        r"(?:zoom|fit) (?:to )?(?:the )?(?:extent|bounds) of {name:layers}",
+        priority=5,
+    ),
+    Rule(
+        "set_slice",
+        rf"(?:{GO} )?(?:the )?{SLICE_WORD}(?: number| index| no\.?)?(?: to| =)? {{index:int}}"
+        r"(?: (?:on|of|along|in|for) (?:the )?(?:axis|dim|dimension)? ?{axis:axis}(?: axis)?)?",
+        r"(?:set )?(?:the )?(?:axis|dim|dimension) {axis:axis}(?: slider)? (?:to|=|at) {index:int}",
+        rf"(?:{GO} )?(?:the )?{{axis:axis_word}}(?:[- ]?(?:slice|plane|slider|axis|position|index|level))?"
+        r"(?: (?:to|at)| ?=)? ?{index:int}",
+        priority=5,
+    ),
+    Rule(
+        "screenshot",
+        r"(?:take|save|grab|capture|make|get)(?: me)?(?: a| the| one)?"
+        r" (?:screen ?shot|screen ?grab|snapshot|snap|picture|capture|png)"
+        r"(?: of (?:the )?(?:canvas|view|viewer|screen|image))?"
+        r"(?:(?: and)? (?:save|store|write|put)(?: it)?)?(?: (?:to|as|in|into|at|named|called))?"
+        r"(?: {path:path})?",
+        r"(?:capture|snap|grab|save|photograph) (?:the )?(?:canvas|view|viewer|screen)"
+        r"(?: (?:to|as|in|into) {path:path})?",
+        r"screen ?shot(?: (?:to|as|in|into))?(?: {path:path})?",
+        r"snapshot(?: (?:to|as))?(?: {path:path})?",
+        r"(?:save|export) (?:the )?(?:view|canvas|screen) (?:to|as) {path:path}",
+        priority=5,
+    ),
+    Rule(
+        "select_layer",
+        r"(?:select|activate|choose|pick|highlight|focus on)(?: the)?(?: layer)? {name:layers}",
+        r"make {name:layers} (?:the )?(?:active|selected|current)(?: layer| one)?",
+        r"(?:set|change|switch) (?:the )?(?:active|current|selected) layer to {name:layers}",
+        r"switch to {name:layers}",
+        priority=0,
+    ),
+    Rule(
+        "remove_layer",
+        r"(?:delete|remove|drop|discard|trash|get rid of|kill|close|erase|rm|del|throw away) {name:layers}",
+        r"(?:delete|remove|drop|discard) (?:the )?layer {name:layers}",
+        priority=0,
+    ),
+    Rule(
+        "layer_visibility",
+        "{op} (?:me )?{name:layers}",
+        "(?:turn|switch|set|make) {name:layers} {op:state}",
+        "{name:layers} {op:state}",
+        "make {name:layers} (?:be )?{op:state}",
+        op=VISIBILITY,
+        state=STATE_AFTER,
+        priority=-10,
+    ),
+    Rule("layer_visibility", rf"{TOGGLE_VISIBILITY} {{name:layers}}", op="toggle", priority=-10),
+)

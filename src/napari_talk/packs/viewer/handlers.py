@@ -1,0 +1,422 @@
+"""Handlers of the viewer pack: each runs one command on a napari viewer and returns a Result.
+
+Commands speak world ``[x, y]``; napari speaks (row, col) = (y, x). Every handler that changes
+the viewer hands back the function that undoes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import time
+from typing import TYPE_CHECKING, Any
+
+from ...grammar.names import describe_miss, resolve_name
+from ...result import CommandError, Result
+from ...workspace import inside
+from . import commands as cmd
+from .access import (
+    camera,
+    camera_state,
+    canvas_size,
+    find_layer,
+    grid,
+    restore_camera,
+    scale_bar,
+    set_center,
+)
+from .panels import is_open, panels
+
+if TYPE_CHECKING:
+    from ...session import Session
+
+FRAME_MARGIN = 0.05
+"""The share of the canvas left around framed data, as napari's own fit_to_view leaves."""
+
+
+def _viewer(session: Session) -> Any:
+    if session.viewer is None:
+        raise CommandError("no viewer is attached to this session")
+    return session.viewer
+
+
+def _camera_change(viewer: Any, change, message: str) -> Result:
+    before = camera_state(viewer)
+    change()
+    return Result.success(message, _camera_data(viewer), undo=lambda: restore_camera(viewer, before))
+
+
+def _camera_data(viewer: Any) -> dict[str, Any]:
+    cam = camera(viewer)
+    center = tuple(cam.center)
+    return {"center_xy": [center[-1], center[-2]], "zoom": cam.zoom}
+
+
+def _frame(viewer: Any, rows: tuple[float, float], cols: tuple[float, float]) -> None:
+    """Centre on a world rectangle and zoom so it fills the canvas less the margin."""
+    height, width = canvas_size(viewer)
+    box_h, box_w = abs(rows[1] - rows[0]), abs(cols[1] - cols[0])
+    fits = [size / extent for size, extent in ((height, box_h), (width, box_w)) if extent > 0]
+    set_center(viewer, sum(rows) / 2, sum(cols) / 2)
+    if fits:
+        camera(viewer).zoom = (1 - FRAME_MARGIN) * min(fits)
+
+
+def _layer_kind(layer: Any) -> str:
+    return layer.__class__.__name__.lower()
+
+
+def _layer_summary(layer: Any) -> str:
+    return f"{layer.name} ({_layer_kind(layer)}, {'visible' if layer.visible else 'hidden'})"
+
+
+# -- visibility ----------------------------------------------------------------------------------
+
+
+def _set_visible(layers: list[Any], visible: list[bool]) -> Any:
+    before = [layer.visible for layer in layers]
+    for layer, value in zip(layers, visible, strict=True):
+        layer.visible = value
+
+    def undo() -> None:
+        for layer, value in zip(layers, before, strict=True):
+            layer.visible = value
+
+    return undo
+
+
+def layer_visibility(command: cmd.LayerVisibility, session: Session) -> Result:
+    layer = find_layer(_viewer(session), command.name)
+    visible = {"show": True, "hide": False, "toggle": not layer.visible}[command.op]
+    undo = _set_visible([layer], [visible])
+    return Result.success(f"{layer.name} {'shown' if visible else 'hidden'}.", undo=undo)
+
+
+def solo_layer(command: cmd.SoloLayer, session: Session) -> Result:
+    viewer = _viewer(session)
+    chosen = find_layer(viewer, command.name)
+    layers = list(viewer.layers)
+    undo = _set_visible(layers, [layer is chosen for layer in layers])
+    return Result.success(f"only {chosen.name} is shown.", undo=undo)
+
+
+def all_layers_visibility(command: cmd.AllLayersVisibility, session: Session) -> Result:
+    layers = list(_viewer(session).layers)
+    undo = _set_visible(layers, [command.op == "show"] * len(layers))
+    word = "shown" if command.op == "show" else "hidden"
+    return Result.success(f"all {len(layers)} layers {word}.", undo=undo)
+
+
+# -- panels --------------------------------------------------------------------------------------
+
+
+def panel_toggle(command: cmd.PanelToggle, session: Session) -> Result:
+    found = panels(_viewer(session), session.window)
+    match = resolve_name(command.name, found)
+    if match.found is None:
+        raise CommandError(describe_miss(match, "panel", found))
+    dock = found[match.found]
+    was_open, opening = is_open(dock), command.op == "open"
+    dock.setVisible(opening)
+    if was_open == opening:
+        return Result.success(f"the {match.found} panel is already {'open' if opening else 'closed'}.")
+    verb = "opened" if opening else "closed"
+    return Result.success(f"{match.found} {verb}.", undo=lambda: dock.setVisible(was_open))
+
+
+# -- camera --------------------------------------------------------------------------------------
+
+
+def zoom_box(command: cmd.ZoomBox, session: Session) -> Result:
+    viewer = _viewer(session)
+    x1, y1, x2, y2 = command.box
+    return _camera_change(
+        viewer,
+        lambda: _frame(viewer, (y1, y2), (x1, x2)),
+        f"framed x {min(x1, x2):g}–{max(x1, x2):g}, y {min(y1, y2):g}–{max(y1, y2):g}.",
+    )
+
+
+def center_on(command: cmd.CenterOn, session: Session) -> Result:
+    viewer = _viewer(session)
+    x, y = command.point
+    return _camera_change(viewer, lambda: set_center(viewer, y, x), f"centred on x={x:g}, y={y:g}.")
+
+
+def set_zoom(command: cmd.SetZoom, session: Session) -> Result:
+    viewer = _viewer(session)
+
+    def change() -> None:
+        camera(viewer).zoom = command.zoom
+
+    return _camera_change(viewer, change, f"zoom set to {command.zoom:g}.")
+
+
+def zoom_by(command: cmd.ZoomBy, session: Session) -> Result:
+    viewer = _viewer(session)
+    cam = camera(viewer)
+    target = cam.zoom * command.factor
+
+    def change() -> None:
+        cam.zoom = target
+
+    return _camera_change(viewer, change, f"zoomed {'in' if command.factor > 1 else 'out'} to {target:.3g}.")
+
+
+def fit_to_layer(command: cmd.FitToLayer, session: Session) -> Result:
+    viewer = _viewer(session)
+    layer = find_layer(viewer, command.name)
+
+    def change() -> None:
+        extent = layer.extent
+        displayed = list(viewer.dims.displayed)
+        lows, highs = extent.world[0][displayed], extent.world[1][displayed]
+        if hasattr(layer, "contrast_limits") or _layer_kind(layer) == "labels":
+            half = extent.step[displayed] / 2  # image extents are pixel centres
+            lows, highs = lows - half, highs + half
+        if viewer.dims.ndisplay == 3 and hasattr(viewer, "fit_to_view"):
+            viewer.fit_to_view(layers=[layer])
+            return
+        _frame(viewer, (lows[-2], highs[-2]), (lows[-1], highs[-1]))
+
+    return _camera_change(viewer, change, f"framed {layer.name}.")
+
+
+def reset_view(command: cmd.ResetView, session: Session) -> Result:
+    viewer = _viewer(session)
+    return _camera_change(viewer, viewer.reset_view, "view reset to fit all layers.")
+
+
+# -- layers --------------------------------------------------------------------------------------
+
+
+def list_layers(command: cmd.ListLayers, session: Session) -> Result:
+    layers = list(_viewer(session).layers)[::-1]
+    data = [
+        {"name": layer.name, "type": _layer_kind(layer), "visible": bool(layer.visible)} for layer in layers
+    ]
+    if not layers:
+        return Result.success("there are no layers.", data)
+    listing = "; ".join(_layer_summary(layer) for layer in layers)
+    return Result.success(f"{len(layers)} layers, top first: {listing}.", data)
+
+
+def _setter(layer: Any, attribute: str, value: Any) -> Any:
+    before = getattr(layer, attribute)
+    setattr(layer, attribute, value)
+    return lambda: setattr(layer, attribute, before)
+
+
+def _image_layer(viewer: Any, name: str, what: str) -> Any:
+    layer = find_layer(viewer, name)
+    if not hasattr(layer, "contrast_limits"):
+        raise CommandError(f"{layer.name} is a {_layer_kind(layer)} layer; {what} applies to image layers.")
+    return layer
+
+
+def layer_opacity(command: cmd.LayerOpacity, session: Session) -> Result:
+    layer = find_layer(_viewer(session), command.name)
+    undo = _setter(layer, "opacity", command.opacity)
+    return Result.success(f"{layer.name} opacity {command.opacity:.0%}.", undo=undo)
+
+
+def layer_colormap(command: cmd.LayerColormap, session: Session) -> Result:
+    from napari.utils.colormaps import AVAILABLE_COLORMAPS, ensure_colormap
+
+    layer = _image_layer(_viewer(session), command.name, "a colormap")
+    match = resolve_name(command.colormap, list(AVAILABLE_COLORMAPS))
+    name = match.found if match.found and match.found.casefold() == command.colormap.casefold() else None
+    if name is None:
+        try:
+            name = ensure_colormap(command.colormap).name
+        except (KeyError, ValueError):
+            close = difflib.get_close_matches(command.colormap, list(AVAILABLE_COLORMAPS), n=4)
+            hint = ", ".join(close or list(AVAILABLE_COLORMAPS)[:12])
+            raise CommandError(f"no colormap {command.colormap!r}; try: {hint}") from None
+    undo = _setter(layer, "colormap", name)
+    return Result.success(f"{layer.name} colormap {name}.", undo=undo)
+
+
+def layer_contrast(command: cmd.LayerContrast, session: Session) -> Result:
+    layer = _image_layer(_viewer(session), command.name, "contrast")
+    low, high = command.limits
+    before_range = tuple(layer.contrast_limits_range)
+    before = tuple(layer.contrast_limits)
+    if low < before_range[0] or high > before_range[1]:
+        layer.contrast_limits_range = (min(low, before_range[0]), max(high, before_range[1]))
+    layer.contrast_limits = (low, high)
+
+    def undo() -> None:
+        layer.contrast_limits_range = before_range
+        layer.contrast_limits = before
+
+    return Result.success(f"{layer.name} contrast {low:g}–{high:g}.", undo=undo)
+
+
+def auto_contrast(command: cmd.AutoContrast, session: Session) -> Result:
+    layer = _image_layer(_viewer(session), command.name, "contrast")
+    before = tuple(layer.contrast_limits)
+    layer.reset_contrast_limits()
+    low, high = layer.contrast_limits
+    return Result.success(
+        f"{layer.name} contrast set from its data: {low:.4g}–{high:.4g}.",
+        {"limits": [float(low), float(high)]},
+        undo=lambda: setattr(layer, "contrast_limits", before),
+    )
+
+
+def select_layer(command: cmd.SelectLayer, session: Session) -> Result:
+    viewer = _viewer(session)
+    layer = find_layer(viewer, command.name)
+    selection = viewer.layers.selection
+    before_selected, before_active = set(selection), selection.active
+    selection.active = layer
+
+    def undo() -> None:
+        selection.clear()
+        selection.update(layer for layer in before_selected if layer in viewer.layers)
+        if before_active is not None and before_active in viewer.layers:
+            selection.active = before_active
+
+    return Result.success(f"{layer.name} is the active layer.", undo=undo)
+
+
+def remove_layer(command: cmd.RemoveLayer, session: Session) -> Result:
+    viewer = _viewer(session)
+    layer = find_layer(viewer, command.name)
+    index = list(viewer.layers).index(layer)
+    viewer.layers.remove(layer)
+
+    def undo() -> None:
+        viewer.layers.insert(min(index, len(viewer.layers)), layer)
+
+    return Result.success(f"{layer.name} removed (undo brings it back).", undo=undo)
+
+
+def rename_layer(command: cmd.RenameLayer, session: Session) -> Result:
+    layer = find_layer(_viewer(session), command.name)
+    old = layer.name
+    undo = _setter(layer, "name", command.new_name)
+    note = "" if layer.name == command.new_name else f" ({command.new_name!r} was taken)"
+    return Result.success(f"{old} renamed to {layer.name}{note}.", undo=undo)
+
+
+# -- dims ----------------------------------------------------------------------------------------
+
+
+def set_ndisplay(command: cmd.SetNdisplay, session: Session) -> Result:
+    viewer = _viewer(session)
+    before, camera_before = viewer.dims.ndisplay, camera_state(viewer)
+    viewer.dims.ndisplay = command.ndisplay
+
+    def undo() -> None:
+        viewer.dims.ndisplay = before
+        restore_camera(viewer, camera_before)
+
+    return Result.success(f"showing {command.ndisplay}-D.", undo=undo)
+
+
+def _slider_axis(viewer: Any, axis: int | str | None) -> int:
+    dims = viewer.dims
+    sliders = list(dims.not_displayed)
+    labels = [str(label) for label in dims.axis_labels]
+    if axis is None:
+        if not sliders:
+            raise CommandError("there is no slider: every axis of the data is displayed.")
+        return sliders[0]
+    if isinstance(axis, int) or str(axis).lstrip("-").isdigit():
+        index = int(axis)
+        if not -dims.ndim <= index < dims.ndim:
+            raise CommandError(f"no axis {index}; the data has {dims.ndim} axes.")
+        return index % dims.ndim
+    match = resolve_name(str(axis), labels)
+    if match.found is None:
+        raise CommandError(describe_miss(match, "axis", labels))
+    return labels.index(match.found)
+
+
+def set_slice(command: cmd.SetSlice, session: Session) -> Result:
+    viewer = _viewer(session)
+    axis = _slider_axis(viewer, command.axis)
+    steps = int(viewer.dims.nsteps[axis])
+    if command.index >= steps:
+        raise CommandError(f"slice {command.index} is out of range; axis {axis} has 0–{steps - 1}.")
+    before = tuple(viewer.dims.current_step)
+    viewer.dims.set_current_step(axis, command.index)
+    label = viewer.dims.axis_labels[axis]
+    return Result.success(
+        f"axis {label} at slice {command.index}.",
+        undo=lambda: setattr(viewer.dims, "current_step", before),
+    )
+
+
+# -- overlays and output -------------------------------------------------------------------------
+
+
+def _switch(model: Any, attribute: str, op: str, on_words: tuple[str, str]) -> tuple[bool, Any]:
+    before = bool(getattr(model, attribute))
+    after = {"on": True, "show": True, "off": False, "hide": False}.get(op, not before)
+    setattr(model, attribute, after)
+    return after, lambda: setattr(model, attribute, before)
+
+
+def grid_mode(command: cmd.GridMode, session: Session) -> Result:
+    enabled, undo = _switch(grid(_viewer(session)), "enabled", command.op, ("on", "off"))
+    return Result.success(f"grid {'on' if enabled else 'off'}.", undo=undo)
+
+
+def scale_bar_(command: cmd.ScaleBar, session: Session) -> Result:
+    visible, undo = _switch(scale_bar(_viewer(session)), "visible", command.op, ("show", "hide"))
+    return Result.success(f"scale bar {'shown' if visible else 'hidden'}.", undo=undo)
+
+
+def screenshot(command: cmd.Screenshot, session: Session) -> Result:
+    viewer = _viewer(session)
+    relative = command.path or time.strftime("screenshots/screenshot-%Y%m%d-%H%M%S.png")
+    if not relative.lower().endswith((".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp")):
+        relative += ".png"
+    path = inside(session.workspace, relative)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image = viewer.screenshot(path=str(path), canvas_only=True)
+    height, width = image.shape[:2]
+    return Result.success(
+        f"screenshot saved to {relative} ({width}×{height}).",
+        {"path": str(path), "width": int(width), "height": int(height)},
+    )
+
+
+def known_names(session: Session) -> dict[str, list[str]]:
+    viewer = session.viewer
+    if viewer is None:
+        return {}
+    names = {"layers": [layer.name for layer in viewer.layers]}
+    with contextlib.suppress(ImportError):  # without Qt the grammar's default panel names stay
+        names["panels"] = list(panels(viewer, session.window))
+    return names
+
+
+HANDLERS = {
+    "layer_visibility": layer_visibility,
+    "panel_toggle": panel_toggle,
+    "zoom_box": zoom_box,
+    "center_on": center_on,
+    "set_zoom": set_zoom,
+    "fit_to_layer": fit_to_layer,
+    "list_layers": list_layers,
+    "zoom_by": zoom_by,
+    "reset_view": reset_view,
+    "layer_opacity": layer_opacity,
+    "layer_colormap": layer_colormap,
+    "layer_contrast": layer_contrast,
+    "auto_contrast": auto_contrast,
+    "solo_layer": solo_layer,
+    "all_layers_visibility": all_layers_visibility,
+    "select_layer": select_layer,
+    "remove_layer": remove_layer,
+    "rename_layer": rename_layer,
+    "set_ndisplay": set_ndisplay,
+    "set_slice": set_slice,
+    "screenshot": screenshot,
+    "grid_mode": grid_mode,
+    "scale_bar": scale_bar_,
+}

@@ -1,0 +1,147 @@
+"""The registry: packs join it, and from their command models it derives everything else.
+
+Validation (``ALLOWED_ADAPTER``, one discriminated union), the per-command JSON schemas the LLM
+and agents get, the parser's rule list, and the help text all come from the registered models.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import TYPE_CHECKING, Annotated, Any, Union
+
+from pydantic import Field, TypeAdapter
+
+if TYPE_CHECKING:
+    from .commands import Command
+    from .grammar.rules import Rule
+    from .pack import Handler, Pack
+
+PACK_ENTRY_POINT_GROUP = "napari_talk.packs"
+
+
+class Registry:
+    def __init__(self, packs: Iterable[Pack] = ()) -> None:
+        self._packs: dict[str, Pack] = {}
+        self._lock = threading.Lock()
+        self._derived: dict[str, Any] = {}
+        for pack in packs:
+            self.register(pack)
+
+    def register(self, pack: Pack) -> Callable[[], None]:
+        """Join ``pack``; returns the function that takes it out again."""
+        with self._lock:
+            if pack.name in self._packs:
+                raise ValueError(f"a pack named {pack.name!r} is already registered")
+            taken = {cls.action_name(): p.name for p in self._packs.values() for cls in p.commands}
+            clashes = [c.action_name() for c in pack.commands if c.action_name() in taken]
+            if clashes:
+                raise ValueError(f"pack {pack.name!r} redefines commands {clashes}")
+            self._packs[pack.name] = pack
+            self._derived.clear()
+
+        def unregister() -> None:
+            with self._lock:
+                if self._packs.get(pack.name) is pack:
+                    del self._packs[pack.name]
+                    self._derived.clear()
+
+        return unregister
+
+    @property
+    def packs(self) -> tuple[Pack, ...]:
+        return tuple(self._packs.values())
+
+    def _derive(self, key: str, build: Callable[[], Any]) -> Any:
+        value = self._derived.get(key)
+        if value is None:
+            value = self._derived[key] = build()
+        return value
+
+    @property
+    def commands(self) -> dict[str, type[Command]]:
+        return self._derive("commands", lambda: {c.action_name(): c for p in self.packs for c in p.commands})
+
+    @property
+    def adapter(self) -> TypeAdapter:
+        """One discriminated union over every registered command."""
+
+        def build() -> TypeAdapter:
+            models = tuple(self.commands.values())
+            union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007
+            return TypeAdapter(Annotated[union, Field(discriminator="action")])
+
+        return self._derive("adapter", build)
+
+    def validate(self, data: Any) -> Command:
+        """Validate a wire object (a dict) into its command; raises pydantic's ValidationError."""
+        return self.adapter.validate_python(data)
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """Every pack's grammar, the most specific rules first."""
+
+        def build() -> tuple[Rule, ...]:
+            ordered = [rule for pack in self.packs for rule in pack.rules]
+            return tuple(sorted(ordered, key=lambda rule: -rule.priority))
+
+        return self._derive("rules", build)
+
+    @property
+    def context_defaults(self) -> dict[str, tuple[str, ...]]:
+        return self._derive(
+            "context_defaults",
+            lambda: {k: v for p in self.packs for k, v in p.context_defaults.items()},
+        )
+
+    def pack_of(self, action: str) -> Pack:
+        for pack in self.packs:
+            if any(cls.action_name() == action for cls in pack.commands):
+                return pack
+        raise KeyError(action)
+
+    def handler(self, action: str) -> tuple[Pack, Handler | None]:
+        pack = self.pack_of(action)
+        return pack, pack.handlers.get(action)
+
+    def schema(self, action: str) -> dict[str, Any]:
+        """The JSON schema of one command's parameters (``action`` left out: it is the tool name)."""
+        schema = self.commands[action].model_json_schema()
+        schema["properties"].pop("action", None)
+        schema["required"] = [r for r in schema.get("required", []) if r != "action"]
+        schema.pop("title", None)
+        return schema
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        return {action: self.schema(action) for action in self.commands}
+
+    def help_text(self, topic: str | None = None) -> str:
+        from .help import render_help
+
+        return render_help(self, topic)
+
+
+def builtin_packs() -> list[Pack]:
+    from .packs.session import PACK as session_pack
+    from .packs.viewer import PACK as viewer_pack
+
+    return [session_pack, viewer_pack]
+
+
+def entry_point_packs() -> list[Pack]:
+    """Third-party packs advertised under the ``napari_talk.packs`` entry-point group."""
+    from importlib.metadata import entry_points
+
+    return [ep.load() for ep in entry_points(group=PACK_ENTRY_POINT_GROUP)]
+
+
+@lru_cache(maxsize=1)
+def default_registry() -> Registry:
+    return Registry([*builtin_packs(), *entry_point_packs()])
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ALLOWED_ADAPTER":
+        return default_registry().adapter
+    raise AttributeError(name)
