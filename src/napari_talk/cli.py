@@ -1,4 +1,5 @@
-"""The ``napari-talk`` command line: ``parse`` (parser only, no Qt) and ``run`` (a viewer)."""
+"""The ``napari-talk`` command line: ``start`` (napari with the dock), ``parse`` (the parser
+alone, no Qt) and ``run`` (lines in a viewer without a window)."""
 
 from __future__ import annotations
 
@@ -39,9 +40,24 @@ def _run_command(args: argparse.Namespace) -> int:
     return run_lines(lines, sample=args.sample, screenshot=args.screenshot)
 
 
+def _start_command(args: argparse.Namespace) -> int:
+    import napari
+
+    viewer = napari.Viewer(title="napari-talk")
+    if args.sample:
+        viewer.open_sample("napari-talk", args.sample)
+    viewer.window.add_plugin_dock_widget("napari-talk", "Chat")
+    napari.run()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     cli = argparse.ArgumentParser(prog="napari-talk", description=__doc__)
     sub = cli.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("start", help="open napari with the chat dock (and a sample)")
+    s.add_argument("--sample", default="cells", help="sample to open first ('' for none)")
+    s.set_defaults(func=_start_command)
 
     p = sub.add_parser("parse", help="print the commands a line means, as JSON (no viewer)")
     p.add_argument("text", nargs="*", help="the typed line")

@@ -7,6 +7,8 @@ returns an empty list, and the session asks the LLM (or suggests what to type).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -16,14 +18,31 @@ from .text import normalize, separators
 if TYPE_CHECKING:
     from ..commands import Command
     from ..registry import Registry
+    from .rules import Pass, Rule
 
 MAX_LINE = 1000
 MAX_COMMANDS = 8
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """The rules compiled for one set of known names, in priority order."""
+
+    rules: tuple[Rule, ...]
+    context: Mapping[str, Sequence[str]]
+    passes: list[tuple[Rule, Pass]]
+
+    @classmethod
+    def build(cls, rules: tuple[Rule, ...], context: Mapping[str, Sequence[str]]) -> _Plan:
+        """Every rule with known names only comes first; free-word readings only if none fits."""
+        passes = [(rule, p) for rule in rules for p in rule.compiled(context)]
+        return cls(rules, context, sorted(passes, key=lambda entry: entry[1].generic))
+
+
 class Parser:
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
+        self._plans: dict[tuple, _Plan] = {}
 
     def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
         try:
@@ -36,58 +55,68 @@ class Parser:
                 if isinstance(names, (list, tuple)) and names
             }
             known = {**self.registry.context_defaults, **given}
-            return _drop_repeated_reads(self._line(line, known, MAX_COMMANDS, {}) or [])
+            plan = self._plan(known)
+            return _drop_repeated_reads(self._line(line, plan, MAX_COMMANDS, {}) or [])
         except Exception:  # a parser bug must never reach the person; the LLM road takes over
             return []
 
-    def _line(
-        self, line: str, context: Mapping[str, Sequence[str]], budget: int, memo: dict
-    ) -> list[Command] | None:
+    def _line(self, line: str, plan: _Plan, budget: int, memo: dict) -> list[Command] | None:
         if line in memo:
             return memo[line]
         memo[line] = None
-        whole = self._clause(line, context)
+        whole = self._clause(line, plan)
         if whole is not None:
             memo[line] = [whole]
             return memo[line]
         if budget <= 1:
             return None
         for start, end in separators(line):
-            left = self._clause(normalize(line[:start]), context)
+            left = self._clause(normalize(line[:start]), plan)
             if left is None:
                 continue
             rest = normalize(line[end:])
-            right = self._line(rest, context, budget - 1, memo)
+            right = self._line(rest, plan, budget - 1, memo)
             if right is None:
-                right = self._carry_verb(line[:start], rest, context, budget, memo)
+                right = self._carry_verb(line[:start], rest, plan, budget, memo)
             if right is not None:
                 memo[line] = [left, *right]
                 return memo[line]
         return None
 
-    def _carry_verb(self, left: str, rest: str, context, budget: int, memo) -> list[Command] | None:
+    def _carry_verb(self, left: str, rest: str, plan: _Plan, budget: int, memo: dict) -> list[Command] | None:
         """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two words)."""
         words = left.split()
         for size in (1, 2):
             verb = " ".join(words[:size])
             if len(words) <= size or rest.casefold().startswith(verb.casefold()):
                 return None
-            carried = self._line(f"{verb} {rest}", context, budget - 1, memo)
+            carried = self._line(f"{verb} {rest}", plan, budget - 1, memo)
             if carried is not None:
                 return carried
         return None
 
-    def _clause(self, clause: str, context: Mapping[str, Sequence[str]]) -> Command | None:
+    def _clause(self, clause: str, plan: _Plan) -> Command | None:
+        """One request: the first rule, by priority, whose reading validates."""
         if not clause:
             return None
-        for rule in self.registry.rules:
-            wire = rule.match(clause, context)
-            if wire is None:
+        for rule, compiled in plan.passes:
+            found = compiled.combined.fullmatch(clause)
+            if found is None:
                 continue
-            command = self._validate(wire)
+            wire = rule.complete(clause, found, compiled, plan.context)
+            command = self._validate(wire) if wire is not None else None
             if command is not None:
                 return command
         return None
+
+    def _plan(self, context: dict[str, tuple[str, ...]]) -> _Plan:
+        rules, key = self.registry.rules, tuple(context.items())
+        plan = self._plans.get(key)
+        if plan is None or plan.rules is not rules:
+            if len(self._plans) > 16:
+                self._plans.clear()
+            plan = self._plans[key] = _Plan.build(rules, context)
+        return plan
 
     def _validate(self, wire: dict[str, Any]) -> Command | None:
         try:
@@ -110,4 +139,9 @@ def parse(text: str, context: Mapping[str, Sequence[str]] | None = None) -> list
     """Parse with the default registry (every installed pack)."""
     from ..registry import default_registry
 
-    return Parser(default_registry()).parse(text, context)
+    return _parser_for(default_registry()).parse(text, context)
+
+
+@lru_cache(maxsize=4)
+def _parser_for(registry: Registry) -> Parser:
+    return Parser(registry)

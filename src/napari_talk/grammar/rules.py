@@ -14,6 +14,7 @@ are constants of the command.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ NAME_FILLERS: dict[str, tuple[str, str]] = {
     "panels": (r"(?:the\s+)?", r"(?:\s+(?:panel|dock|widget|window|pane))?"),
 }
 DEFAULT_FILLERS = (r"(?:the\s+)?", "")
+_rule_ids = itertools.count()
 
 MAX_WORDS_AROUND_NAME = 3
 Context = Mapping[str, Sequence[str]]
@@ -45,6 +47,21 @@ class _Slot:
     kind: str
     convert: Callable[[str], Any] | None = None
     choices: Mapping[str, Any] | None = None
+
+
+_Template = tuple[re.Pattern, list[_Slot], str]
+"""A template compiled alone, its slots, and the prefix of its group names."""
+
+
+@dataclass(frozen=True, eq=False)
+class Pass:
+    """A rule's templates compiled for some known names: one alternation, and each alone."""
+
+    name: str
+    generic: bool
+    source: str
+    combined: re.Pattern
+    templates: list[_Template]
 
 
 def _choice_pattern(choices: Mapping[str, Any]) -> str:
@@ -64,7 +81,7 @@ class Rule:
     choices: dict[str, Mapping[str, Any]]
     post: Post | None = None
     priority: int = 0
-    _compiled: dict[tuple, list[tuple[re.Pattern, list[_Slot]]]] = field(default_factory=dict)
+    _compiled: dict[tuple, list[Pass]] = field(default_factory=dict)
     """Per known names: each template as known-names-only, then with free words for the rest."""
 
     def __init__(
@@ -82,6 +99,7 @@ class Rule:
         self.post = post
         self.priority = priority
         self._compiled = {}
+        self._id = next(_rule_ids)
         self.name_kinds = tuple(
             sorted(
                 {
@@ -93,25 +111,38 @@ class Rule:
             )
         )
 
-    def _compile(self, context: Context) -> list[tuple[re.Pattern, list[_Slot]]]:
-        key = tuple(tuple(context.get(kind, ())) for kind in self.name_kinds)
+    def compiled(self, context: Context) -> list[Pass]:
+        """Known names only first, then (when names are known) free words for the rest."""
+        key = tuple(context.get(kind, ()) for kind in self.name_kinds)
         compiled = self._compiled.get(key)
         if compiled is None:
-            passes = (False, True) if any(key) else (True,)
-            compiled = [self._compile_template(t, context, g) for g in passes for t in self.templates]
+            # with nothing known to prefer: free words for names, or a rule without names
+            passes = (False, True) if any(key) else (bool(self.name_kinds),)
+            compiled = [self._compile_pass(context, generic) for generic in passes]
             if len(self._compiled) > 32:
                 self._compiled.clear()
             self._compiled[key] = compiled
         return compiled
 
-    def _compile_template(
-        self, template: str, context: Context, generic: bool
-    ) -> tuple[re.Pattern, list[_Slot]]:
+    def _compile_pass(self, context: Context, generic: bool) -> Pass:
+        name = f"r{self._id}{'g' if generic else 'k'}"
+        sources, templates = [], []
+        for index, template in enumerate(self.templates):
+            prefix = f"{name}t{index}"
+            source, slots = self._template_source(template, context, generic, prefix)
+            sources.append(f"(?P<{prefix}>{source})")
+            templates.append((re.compile(source, re.IGNORECASE), slots, prefix))
+        source = "|".join(sources)
+        return Pass(name, generic, source, re.compile(source, re.IGNORECASE), templates)
+
+    def _template_source(
+        self, template: str, context: Context, generic: bool, prefix: str
+    ) -> tuple[str, list[_Slot]]:
         slots: list[_Slot] = []
 
         def slot(match: re.Match) -> str:
             name, kind = match.group(1), match.group(2) or match.group(1)
-            group = f"s{len(slots)}"
+            group = f"{prefix}s{len(slots)}"
             if kind in self.choices:
                 slots.append(_Slot(name, kind, choices=self.choices[kind]))
                 return f"(?P<{group}>{_choice_pattern(self.choices[kind])})"
@@ -124,26 +155,45 @@ class Rule:
             return f"{before}(?P<{group}>{names}){after}"
 
         spaced = template.replace(" ?", r"\s*").replace(" ", r"\s+")
-        pattern = _SLOT_RE.sub(slot, spaced)
-        return re.compile(pattern, re.IGNORECASE), slots
+        return _SLOT_RE.sub(slot, spaced), slots
 
     def match(self, clause: str, context: Context) -> dict[str, Any] | None:
         """The wire command this clause means under this rule, or None."""
-        for pattern, slots in self._compile(context):
-            found = pattern.fullmatch(clause)
-            if found is None:
-                continue
-            try:
-                values = self._fill(found, slots, context)
-            except (NoMatch, ValueError):
-                continue
-            return {"action": self.action, **values}
+        for compiled in self.compiled(context):
+            found = compiled.combined.fullmatch(clause)
+            if found is not None:
+                wire = self.complete(clause, found, compiled, context)
+                if wire is not None:
+                    return wire
         return None
 
-    def _fill(self, found: re.Match, slots: list[_Slot], context: Context) -> dict[str, Any]:
+    def complete(
+        self, clause: str, found: re.Match, compiled: Pass, context: Context
+    ) -> dict[str, Any] | None:
+        """The command from a match of ``compiled``'s alternation (also inside a larger regex)."""
+        first = next(i for i, t in enumerate(compiled.templates) if found.group(t[2]) is not None)
+        try:
+            return self._wire(found, compiled.templates[first], context)
+        except (NoMatch, ValueError):
+            pass
+        for template in compiled.templates[first + 1 :]:
+            # the text fit that template but meant nothing there: let the others try
+            alone = template[0].fullmatch(clause)
+            if alone is not None:
+                try:
+                    return self._wire(alone, template, context)
+                except (NoMatch, ValueError):
+                    continue
+        return None
+
+    def _wire(self, found: re.Match, template: _Template, context: Context) -> dict[str, Any]:
+        _, slots, prefix = template
+        return {"action": self.action, **self._fill(found, slots, prefix, context)}
+
+    def _fill(self, found: re.Match, slots: list[_Slot], prefix: str, context: Context) -> dict[str, Any]:
         values: dict[str, Any] = dict(self.constants)
         for index, slot in enumerate(slots):
-            text = found.group(f"s{index}")
+            text = found.group(f"{prefix}s{index}")
             if text is None:
                 continue
             if slot.choices is not None:

@@ -16,7 +16,8 @@ _NUMBER_RE = re.compile(r"(?<![\w.])" + NUMBER)
 _LABELLED_RE = re.compile(r"\b([xy])\s*[=:]?\s*(" + NUMBER + ")", re.IGNORECASE)
 _SEP = r"(?:\s*[,;]\s*|\s+)"
 _OPEN, _CLOSE = r"[(\[]?\s*", r"\s*[)\]]?"
-_PAIR = _OPEN + rf"(?:x\s*[=:]?\s*)?{NUMBER}{_SEP}(?:y\s*[=:]?\s*)?{NUMBER}" + _CLOSE
+_AXIS_LABEL = r"(?:[xy]\s*[=:]?\s*)?"
+_PAIR = _OPEN + rf"{_AXIS_LABEL}{NUMBER}{_SEP}{_AXIS_LABEL}{NUMBER}" + _CLOSE
 _CORNER_SEP = r"(?:\s*[,;]\s*|\s+(?:-|–|to|and)\s+|\s*[-–]\s*(?=[(\[])|\s+)"
 _QUAD = rf"[(\[]?\s*{NUMBER}{_SEP}{NUMBER}{_SEP}{NUMBER}{_SEP}{NUMBER}\s*[)\]]?"
 _BOX = rf"(?:from\s+)?(?:{_QUAD}|{_PAIR}{_CORNER_SEP}{_PAIR})"

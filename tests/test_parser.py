@@ -1,0 +1,172 @@
+"""The deterministic parser: names, numbers, several requests per line, and its guarantees."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from napari_talk.grammar.parser import parse
+from napari_talk.registry import default_registry
+
+LAYERS = {"layers": ["nuclei", "cell boundaries", "actin", "GFP", "Labels", "spots"]}
+
+
+def wire(text, context=LAYERS):
+    return [c.to_wire() for c in parse(text, context)]
+
+
+@pytest.mark.parametrize(
+    ("text", "point"),
+    [
+        ("center on 10 20", [10, 20]),
+        ("center on 10,20", [10, 20]),
+        ("center on (10, 20)", [10, 20]),
+        ("center on [10, 20]", [10, 20]),
+        ("center on x=10 y=20", [10, 20]),
+        ("center on y=20 x=10", [10, 20]),
+        ("centre at -5.5, 3e0", None),
+        ("pan to -5.5, 7.25", [-5.5, 7.25]),
+        ("center on 1.2.3,4", None),
+    ],
+)
+def test_points_are_read_as_people_type_them(text, point):
+    got = wire(text)
+    if point is None:
+        assert got == []
+    else:
+        assert got == [{"action": "center_on", "point": point}]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("zoom to 300%", {"action": "set_zoom", "zoom": 3}),
+        ("zoom to 2", {"action": "set_zoom", "zoom": 2}),
+        ("set zoom 0.5", {"action": "set_zoom", "zoom": 0.5}),
+        ("zoom in", {"action": "zoom_by", "factor": 2}),
+        ("zoom out", {"action": "zoom_by", "factor": 0.5}),
+        ("zoom ×2", {"action": "zoom_by", "factor": 2}),
+        ("zoom in 3x", {"action": "zoom_by", "factor": 3}),
+        ("zoom out 4x", {"action": "zoom_by", "factor": 0.25}),
+        ("set opacity of actin to 30%", {"action": "layer_opacity", "name": "actin", "opacity": 0.3}),
+    ],
+)
+def test_scales_factors_and_percentages(text, expected):
+    assert wire(text) == [expected]
+
+
+@pytest.mark.parametrize("text", ["set zoom to -1", "zoom to 0", "opacity of actin 300%", "zoom box 1 2"])
+def test_invalid_values_are_not_understood(text):
+    assert wire(text) == []
+
+
+def test_names_ignore_case_but_return_the_real_spelling():
+    assert wire("HIDE gfp") == [{"action": "layer_visibility", "name": "GFP", "op": "hide"}]
+    assert wire("hide Cell Boundaries") == [
+        {"action": "layer_visibility", "name": "cell boundaries", "op": "hide"}
+    ]
+
+
+def test_multi_word_names_need_no_quotes_and_quotes_always_work():
+    assert wire("rename cell boundaries to membrane") == [
+        {"action": "rename_layer", "name": "cell boundaries", "new_name": "membrane"}
+    ]
+    assert wire("fit 'cell boundaries'") == [{"action": "fit_to_layer", "name": "cell boundaries"}]
+
+
+def test_a_unique_part_of_a_name_resolves_and_an_exact_name_wins():
+    assert wire("hide bound") == [{"action": "layer_visibility", "name": "cell boundaries", "op": "hide"}]
+    raw = {"layers": ["raw", "raw denoised"]}
+    assert wire("hide raw", raw) == [{"action": "layer_visibility", "name": "raw", "op": "hide"}]
+
+
+def test_unknown_and_ambiguous_names_are_left_to_the_next_road():
+    assert wire("hide mitochondria") == []
+    assert wire("hide GFP", {"layers": ["GFP left", "GFP right"]}) == []
+
+
+def test_several_requests_in_order():
+    assert [c["action"] for c in wire("fit GFP, then zoom to 2")] == ["fit_to_layer", "set_zoom"]
+    assert wire("hide nuclei and show actin") == [
+        {"action": "layer_visibility", "name": "nuclei", "op": "hide"},
+        {"action": "layer_visibility", "name": "actin", "op": "show"},
+    ]
+    assert wire("hide nuclei and actin") == [
+        {"action": "layer_visibility", "name": "nuclei", "op": "hide"},
+        {"action": "layer_visibility", "name": "actin", "op": "hide"},
+    ]
+
+
+def test_polite_wrapping_is_fine():
+    assert wire("Could you please hide the nuclei layer?") == [
+        {"action": "layer_visibility", "name": "nuclei", "op": "hide"}
+    ]
+
+
+def test_without_context_built_in_panels_are_known():
+    assert wire("open the console", {}) == [{"action": "panel_toggle", "name": "console", "op": "open"}]
+    assert wire("hide nuclei", {}) == [{"action": "layer_visibility", "name": "nuclei", "op": "hide"}]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=120))
+def test_parse_never_raises_and_returns_only_valid_commands(text):
+    registry = default_registry()
+    for command in parse(text, LAYERS):
+        assert registry.validate(command.to_wire()) == command
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "hide",
+                "show",
+                "zoom",
+                "to",
+                "and",
+                "then",
+                "nuclei",
+                "300%",
+                "x=",
+                "(",
+                ",",
+                "1.5",
+                "-2",
+                "'",
+                "GFP",
+                "center",
+                "on",
+                "box",
+                "rename",
+                "opacity",
+                "  ",
+            ]
+        ),
+        max_size=14,
+    )
+)
+def test_word_salad_of_grammar_words_never_breaks_the_parser(words):
+    registry = default_registry()
+    for command in parse(" ".join(words), LAYERS):
+        registry.validate(command.to_wire())
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 3)),
+    st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 3)),
+)
+def test_any_typed_point_round_trips(x, y):
+    assert wire(f"center on ({x}, {y})") == [{"action": "center_on", "point": [x, y]}]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.from_regex(r"[A-Za-z][A-Za-z0-9_]{2,12}", fullmatch=True))
+def test_any_layer_name_resolves_whatever_its_case(name):
+    context = {"layers": [name, "other layer"]}
+    assert wire(f"hide {name.upper()}", context) == [
+        {"action": "layer_visibility", "name": name, "op": "hide"}
+    ]
