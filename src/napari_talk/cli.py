@@ -40,6 +40,18 @@ def _run_command(args: argparse.Namespace) -> int:
     return run_lines(lines, sample=args.sample, screenshot=args.screenshot)
 
 
+def _commands_command(args: argparse.Namespace) -> int:
+    from .help import render_markdown
+    from .registry import default_registry
+
+    registry = default_registry()
+    if args.markdown:
+        print(render_markdown(registry), end="")
+    else:
+        print(registry.help_text())
+    return 0
+
+
 def _start_command(args: argparse.Namespace) -> int:
     import napari
 
@@ -58,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("start", help="open napari with the chat dock (and a sample)")
     s.add_argument("--sample", default="cells", help="sample to open first ('' for none)")
     s.set_defaults(func=_start_command)
+
+    c = sub.add_parser("commands", help="list the commands and how to type them")
+    c.add_argument("--markdown", action="store_true", help="the reference as Markdown")
+    c.set_defaults(func=_commands_command)
 
     p = sub.add_parser("parse", help="print the commands a line means, as JSON (no viewer)")
     p.add_argument("text", nargs="*", help="the typed line")

@@ -33,4 +33,23 @@ class Command(BaseModel):
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON object of the wire format, defaults left out so it stays short."""
-        return {"action": self.action, **self.model_dump(exclude={"action"}, exclude_defaults=True)}
+        params = self.model_dump(exclude={"action"}, exclude_defaults=True)
+        return {"action": self.action, **{k: _tidy(v) for k, v in params.items()}}
+
+    def summary(self) -> str:
+        """``set_zoom zoom=3``: the command in one short line for people."""
+        params = " ".join(
+            f"{k}={v!r}" if isinstance(v, str) else f"{k}={v}"
+            for k, v in self.to_wire().items()
+            if k != "action"
+        )
+        return f"{self.action} {params}".strip()
+
+
+def _tidy(value: Any) -> Any:
+    """Whole floats read as the integers people typed (120.0 → 120)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, list):
+        return [_tidy(v) for v in value]
+    return value

@@ -9,8 +9,8 @@ if TYPE_CHECKING:
     from .registry import Registry
 
 LLM_HINT = (
-    "No language model is set up, so only the phrasings above are understood; "
-    "docs/llm.md says how to connect one (OpenAI, Ollama, vLLM, llama.cpp, LM Studio)."
+    "Without a language model only the common phrasings are understood; docs/llm.md says how to "
+    "connect one (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). Type help for examples."
 )
 
 
@@ -36,12 +36,36 @@ def render_help(registry: Registry, topic: str | None = None) -> str:
 
 
 def suggest(registry: Registry, text: str, limit: int = 3) -> list[str]:
-    """Examples of the commands nearest to what was typed."""
-    examples = [e for cls in registry.commands.values() for e in cls.examples]
+    """Examples of the commands nearest to what was typed: shared words first, then spelling."""
     lowered = text.casefold()
-    scored = sorted(
-        examples,
-        key=lambda e: difflib.SequenceMatcher(None, lowered, e.casefold()).ratio(),
-        reverse=True,
-    )
-    return scored[:limit]
+    words = {w for w in lowered.split() if len(w) > 3}  # "the", "to", "on" say nothing
+
+    def nearness(example: str) -> tuple[int, float]:
+        shared = len(words & {w for w in example.casefold().split() if len(w) > 3})
+        return shared, difflib.SequenceMatcher(None, lowered, example.casefold()).ratio()
+
+    examples = [e for cls in registry.commands.values() for e in cls.examples]
+    return sorted(examples, key=nearness, reverse=True)[:limit]
+
+
+def render_markdown(registry: Registry) -> str:
+    """The command reference (docs/commands.md), generated from the models."""
+    out = [
+        "# Command reference",
+        "",
+        "Generated from the command models by `napari-talk commands --markdown`; do not edit.",
+        'A command is one JSON object `{"action": name, ...parameters}`.',
+    ]
+    for pack in registry.packs:
+        out += ["", f"## {pack.name}", ""]
+        for cls in pack.commands:
+            schema = registry.schema(cls.action_name())
+            required = set(schema.get("required", []))
+            out += [f"### `{cls.action_name()}` ({cls.risk})", "", cls.description(), ""]
+            for name, prop in schema["properties"].items():
+                flag = "" if name in required else " (optional)"
+                out.append(f"- `{name}`{flag}: {prop.get('description', '')}")
+            if cls.examples:
+                out.append("- typed as: " + ", ".join(f"`{e}`" for e in cls.examples))
+            out.append("")
+    return "\n".join(out).rstrip() + "\n"

@@ -128,7 +128,7 @@ class Session:
         if entry is None:
             return Result.error("nothing to undo")
         entry.undo()
-        return Result.success(f"undid {entry.command.action}", entry.command.to_wire())
+        return Result.success(f"undid {entry.command.summary()}", entry.command.to_wire())
 
     def redo(self) -> Result:
         entry = self.history.pop_redo()
@@ -137,13 +137,13 @@ class Session:
         result = self.execute(entry.command, redoing=True)
         result.undo = None  # execute() already recorded it
         if result.ok:
-            result.message = f"redid {entry.command.action}: {result.message}"
+            result.message = f"redid {entry.command.summary()}: {result.message}"
         return result
 
     def not_understood(self, text: str) -> Result:
         examples = suggest(self.registry, text)
-        tried = "; ".join(f'"{e}"' for e in examples)
-        message = f"I did not understand {text.strip()!r}. Did you mean: {tried}? ({LLM_HINT})"
+        nearest = " · ".join(f'"{e}"' for e in examples)
+        message = f"I did not understand {text.strip()!r}. Nearest commands: {nearest}.\n{LLM_HINT}"
         return Result.error(message, {"suggestions": examples}, understood=False)
 
     def llm_status(self) -> str:

@@ -1,0 +1,28 @@
+"""Docs that are generated from the models stay in step with them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from napari_talk.help import render_markdown
+from napari_talk.registry import default_registry
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_the_command_reference_is_current():
+    written = (ROOT / "docs" / "commands.md").read_text()
+    assert written == render_markdown(default_registry()), (
+        "docs/commands.md is stale: run `napari-talk commands --markdown > docs/commands.md`"
+    )
+
+
+def test_every_example_in_the_models_parses_to_its_own_command():
+    """The examples the help shows must work as typed (with the README's sample layers)."""
+    from napari_talk.grammar.parser import parse
+
+    context = {"layers": ["nuclei", "cell boundaries", "actin", "GFP", "Labels", "spots"]}
+    for action, cls in default_registry().commands.items():
+        for example in cls.examples:
+            got = parse(example, context)
+            assert [c.action for c in got] == [action], (example, got)
