@@ -29,13 +29,15 @@ def main_window(viewer: Any, hint: Any = None) -> Any | None:
 
 def panels(viewer: Any, hint: Any = None) -> dict[str, Any]:
     """Title → QDockWidget, for every panel of the viewer's window."""
+    from qtpy.QtCore import Qt
     from qtpy.QtWidgets import QDockWidget
 
     window = main_window(viewer, hint)
     if window is None:
         return {}
     found = {}
-    for dock in window.findChildren(QDockWidget):
+    # docks are the main window's own children: no need to walk every widget below it
+    for dock in window.findChildren(QDockWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
         title = dock.windowTitle().strip()
         if title:
             found[title] = dock
