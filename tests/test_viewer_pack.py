@@ -210,3 +210,13 @@ def test_commands_run_in_order_and_stop_at_the_first_error(session, cells_viewer
     assert [r.ok for r in results] == [True, False]
     assert not cells_viewer.layers["actin"].visible
     assert cells_viewer.layers["nuclei"].visible
+
+
+def test_slices_by_conventional_axis_names(session, cells_viewer):
+    cells_viewer.add_image(np.zeros((3, 6, 20, 20)), name="tzyx")
+    run_ok(session, "z 4")
+    assert cells_viewer.dims.current_step[1] == 4
+    run_ok(session, "go to timepoint 2 on axis t")
+    assert cells_viewer.dims.current_step[0] == 2
+    turn = session.run("slice 1 along axis q")
+    assert not turn.ok and "no axis 'q'" in turn.message

@@ -316,6 +316,15 @@ def set_ndisplay(command: cmd.SetNdisplay, session: Session) -> Result:
     return Result.success(f"showing {command.ndisplay}-D.", undo=undo)
 
 
+_CONVENTIONAL_AXES = {
+    "z": lambda ndim: ndim - 3,
+    "depth": lambda ndim: ndim - 3,
+    "t": lambda ndim: 0,
+    "time": lambda ndim: 0,
+}
+"""Axes people name by convention when the data's axes carry no such labels: (t,) z, y, x."""
+
+
 def _slider_axis(viewer: Any, axis: int | str | None) -> int:
     dims = viewer.dims
     sliders = list(dims.not_displayed)
@@ -330,9 +339,12 @@ def _slider_axis(viewer: Any, axis: int | str | None) -> int:
             raise CommandError(f"no axis {index}; the data has {dims.ndim} axes.")
         return index % dims.ndim
     match = resolve_name(str(axis), labels)
-    if match.found is None:
-        raise CommandError(describe_miss(match, "axis", labels))
-    return labels.index(match.found)
+    if match.found is not None:
+        return labels.index(match.found)
+    conventional = _CONVENTIONAL_AXES.get(str(axis).casefold())
+    if conventional is not None and dims.ndim >= 3:
+        return conventional(dims.ndim)
+    raise CommandError(describe_miss(match, "axis", labels))
 
 
 def set_slice(command: cmd.SetSlice, session: Session) -> Result:

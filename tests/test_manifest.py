@@ -1,0 +1,23 @@
+"""The npe2 manifest: valid, and what it contributes really loads."""
+
+from __future__ import annotations
+
+from npe2 import PluginManifest
+
+
+def test_manifest_is_valid_and_its_contributions_import():
+    manifest = PluginManifest.from_distribution("napari-talk")
+    assert manifest.name == "napari-talk"
+    manifest.validate_imports()
+    assert [w.display_name for w in manifest.contributions.widgets] == ["Chat"]
+    assert [s.key for s in manifest.contributions.sample_data] == ["cells"]
+
+
+def test_the_cells_sample_has_the_layers_the_docs_use():
+    from napari_talk.samples import cells
+
+    layers = {kwargs["name"]: (kind, data) for data, kwargs, kind in cells()}
+    assert list(layers) == ["nuclei", "cell boundaries", "actin", "GFP", "Labels", "spots"]
+    assert layers["Labels"][0] == "labels" and layers["Labels"][1].max() == 28
+    assert layers["spots"][0] == "points"
+    assert all(layers[n][1].shape == (512, 512) for n in ("nuclei", "GFP"))
