@@ -123,10 +123,12 @@ class Registry:
 
 
 def builtin_packs() -> list[Pack]:
+    from .packs.files import PACK as files_pack
+    from .packs.rays import PACK as rays_pack
     from .packs.session import PACK as session_pack
     from .packs.viewer import PACK as viewer_pack
 
-    return [session_pack, viewer_pack]
+    return [session_pack, viewer_pack, files_pack, rays_pack]
 
 
 def entry_point_packs() -> list[Pack]:

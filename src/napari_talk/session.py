@@ -66,6 +66,8 @@ class Session:
         self.window = window
         """The Qt main window holding the viewer, when the caller knows it (the dock does)."""
         self.last_road: Road = "none"
+        self.state: dict[str, Any] = {}
+        """What packs keep for this session, under their pack's name (a scene, task records, ...)."""
 
     def known_names(self) -> dict[str, list[str]]:
         """Names the parser may resolve: layers, panels, and what each pack adds."""
