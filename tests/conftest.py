@@ -32,6 +32,13 @@ def _no_network(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _private_config(tmp_path, monkeypatch):
+    """LLM settings go to a file of the test's own; no real key is ever in reach."""
+    monkeypatch.setenv("NAPARI_TALK_CONFIG", str(tmp_path / "config" / "settings.json"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+
+@pytest.fixture(autouse=True)
 def workspace(tmp_path, monkeypatch) -> Path:
     """Every test gets its own workspace folder; nothing lands in the real home."""
     root = tmp_path / "workspace"
@@ -56,3 +63,36 @@ def session(cells_viewer):
     from napari_talk.session import Session
 
     return Session(cells_viewer)
+
+
+SECRET_KEY = "sk-test-7f3a9c-SECRET"
+
+
+@pytest.fixture
+def chat_server():
+    from chat_server import ChatServer
+
+    with ChatServer() as server:
+        yield server
+
+
+@pytest.fixture
+def llm_settings(chat_server, monkeypatch):
+    from napari_talk.llm.settings import LLMSettings
+
+    monkeypatch.setenv("NAPARI_TALK_TEST_KEY", SECRET_KEY)
+    return LLMSettings(
+        model="scripted-model",
+        base_url=chat_server.url,
+        api_key_env="NAPARI_TALK_TEST_KEY",
+        timeout=5,
+        max_retries=0,
+    )
+
+
+@pytest.fixture
+def llm_session(session, llm_settings):
+    from napari_talk.llm.road import LLMRoad
+
+    session.llm = LLMRoad(session.registry, llm_settings)
+    return session

@@ -35,6 +35,11 @@ class Pack:
     def handlers(self) -> Mapping[str, Handler]:
         return getattr(self._handlers, "HANDLERS", {})
 
+    def describe(self, session: Any) -> list[str]:
+        """Lines telling a language model what this pack's live objects hold right now."""
+        describe = getattr(self._handlers, "describe_context", None)
+        return describe(session) if describe else []
+
     def names(self, session: Any) -> dict[str, list[str]]:
         """The names this pack's live objects offer the parser (``{"layers": [...]}``)."""
         known = getattr(self._handlers, "known_names", None)

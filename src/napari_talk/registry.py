@@ -6,6 +6,7 @@ and agents get, the parser's rule list, and the help text all come from the regi
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -107,14 +108,18 @@ class Registry:
 
     def schema(self, action: str) -> dict[str, Any]:
         """The JSON schema of one command's parameters (``action`` left out: it is the tool name)."""
+        return copy.deepcopy(self.schemas()[action])
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        return self._derive("schemas", lambda: {a: self._schema(a) for a in self.commands})
+
+    def _schema(self, action: str) -> dict[str, Any]:
         schema = self.commands[action].model_json_schema()
         schema["properties"].pop("action", None)
         schema["required"] = [r for r in schema.get("required", []) if r != "action"]
         schema.pop("title", None)
+        schema.pop("description", None)  # the command's description travels beside its schema
         return schema
-
-    def schemas(self) -> dict[str, dict[str, Any]]:
-        return {action: self.schema(action) for action in self.commands}
 
     def help_text(self, topic: str | None = None) -> str:
         from .help import render_help

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
@@ -26,9 +26,15 @@ from .registry import Registry, default_registry
 from .result import CommandError, Result
 from .workspace import default_workspace
 
+if TYPE_CHECKING:
+    import threading
+
+    from .llm.road import Execute, LLMOutcome, LLMRoad
+
 log = logging.getLogger(__name__)
 
 Road = Literal["parser", "llm", "none"]
+Confirm = Callable[[list[Command]], bool]
 
 
 @dataclass
@@ -39,14 +45,17 @@ class Turn:
     road: Road
     commands: list[Command] = field(default_factory=list)
     results: list[Result] = field(default_factory=list)
+    spoken: str | None = None
+    """What the model said besides its commands."""
+    model: str = ""
 
     @property
     def ok(self) -> bool:
-        return bool(self.results) and all(r.ok for r in self.results)
+        return all(r.ok for r in self.results) and bool(self.results or self.spoken)
 
     @property
     def message(self) -> str:
-        return "\n".join(r.message for r in self.results)
+        return "\n".join([*([self.spoken] if self.spoken else []), *(r.message for r in self.results)])
 
 
 class Session:
@@ -57,6 +66,7 @@ class Session:
         registry: Registry | None = None,
         workspace: Path | str | None = None,
         window: Any = None,
+        llm: LLMRoad | None = None,
     ) -> None:
         self.viewer = viewer
         self.registry = registry or default_registry()
@@ -65,7 +75,12 @@ class Session:
         self.workspace = Path(workspace) if workspace is not None else default_workspace()
         self.window = window
         """The Qt main window holding the viewer, when the caller knows it (the dock does)."""
+        self.llm = llm
+        """The LLM road, when a model is set up; None keeps the session offline."""
+        self.generative_prompt: str | None = None
+        """The prompt a model keeps refining for generative tools (seed 000's ``user_prompt``)."""
         self.last_road: Road = "none"
+        self.last_model = ""
         self.state: dict[str, Any] = {}
         """What packs keep for this session, under their pack's name (a scene, task records, ...)."""
 
@@ -82,14 +97,77 @@ class Session:
     def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
         return self.parser.parse(text, self.known_names() if context is None else context)
 
-    def run(self, text: str) -> Turn:
-        """Parse a line and run what it asks for, in order, stopping at the first error."""
+    def context_lines(self) -> list[str]:
+        """What each pack's live objects hold, for a language model's prompt."""
+        lines: list[str] = []
+        for pack in self.registry.packs:
+            try:
+                lines += pack.describe(self)
+            except Exception:
+                log.debug("pack %s described nothing", pack.name, exc_info=True)
+        return lines
+
+    @property
+    def llm_ready(self) -> bool:
+        return self.llm is not None and self.llm.settings.configured
+
+    def run(self, text: str, *, confirm: Confirm | None = None) -> Turn:
+        """Run a line by the parser road, else (blocking) the LLM road; stop at the first error.
+
+        ``confirm`` is asked before destructive commands a model chose; without it they do not run.
+        """
+        turn = self.try_parser(text)
+        if turn is not None:
+            return turn
+        if self.llm_ready:
+            return self.finish_llm_turn(text, self.ask_llm(text), confirm)
+        return self.not_understood_turn(text)
+
+    def try_parser(self, text: str) -> Turn | None:
+        """The parser road alone: its turn, or None when the line is not understood."""
         commands = self.parse(text)
         if not commands:
-            self.last_road = "none"
-            return Turn(text, "none", results=[self.not_understood(text)])
+            return None
         self.last_road = "parser"
         return Turn(text, "parser", commands, self.execute_all(commands))
+
+    def not_understood_turn(self, text: str) -> Turn:
+        self.last_road = "none"
+        return Turn(text, "none", results=[self.not_understood(text)])
+
+    def ask_llm(
+        self, text: str, *, execute: Execute | None = None, cancelled: threading.Event | None = None
+    ) -> LLMOutcome:
+        """The model's reading of a line; safe off the GUI thread when ``execute`` is."""
+        if self.llm is None:
+            raise RuntimeError("no LLM road is set up for this session")
+        run_here = execute or (lambda command, _timeout: self.execute(command))
+        return self.llm.interpret(text, self.context_lines(), run_here, cancelled)
+
+    def needs_confirmation(self, commands: Sequence[Command]) -> list[Command]:
+        if self.llm is not None and self.llm.settings.allow_destructive:
+            return []
+        return [c for c in commands if c.risk == "destructive"]
+
+    def finish_llm_turn(self, text: str, outcome: LLMOutcome, confirm: Confirm | None = None) -> Turn:
+        """Run what the model chose (after confirmation where needed) and say what happened."""
+        self.last_road, self.last_model = "llm", outcome.model
+        if outcome.user_prompt:
+            self.generative_prompt = outcome.user_prompt
+        commands = [command for command, _ in outcome.read]
+        results = [result for _, result in outcome.read]
+        turn = Turn(text, "llm", commands, results, outcome.spoken, outcome.model)
+        if outcome.error:
+            turn.results.append(Result.error(outcome.error))
+            return turn
+        risky = self.needs_confirmation(outcome.commands)
+        if risky and not (confirm is not None and confirm(risky)):
+            listed = ", ".join(c.summary() for c in risky)
+            turn.results.append(Result.error(f"not run, as it was not confirmed: {listed}"))
+            return turn
+        turn.commands += outcome.commands
+        turn.results += self.execute_all(outcome.commands)
+        return turn
 
     def execute_all(self, commands: Iterable[Command]) -> list[Result]:
         results = []
@@ -145,13 +223,16 @@ class Session:
     def not_understood(self, text: str) -> Result:
         examples = suggest(self.registry, text)
         nearest = " · ".join(f'"{e}"' for e in examples)
-        message = f"I did not understand {text.strip()!r}. Nearest commands: {nearest}.\n{LLM_HINT}"
+        message = f"I did not understand {text.strip()!r}. Nearest commands: {nearest}."
+        if not self.llm_ready:
+            message += f"\n{LLM_HINT}"
         return Result.error(message, {"suggestions": examples}, understood=False)
 
     def llm_status(self) -> str:
         """What answers typed lines, for the dock's status line."""
-        road = {"parser": "parser", "llm": "LLM", "none": "—"}[self.last_road]
-        return f"parser (offline) · no LLM configured · last answer: {road}"
+        model = f"LLM {self.llm.label}" if self.llm_ready else "no LLM configured"
+        road = {"parser": "parser", "llm": f"LLM ({self.last_model})", "none": "—"}[self.last_road]
+        return f"parser (offline) · {model} · last answer: {road}"
 
 
 def _first_error(exc: ValidationError) -> str:

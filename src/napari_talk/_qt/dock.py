@@ -1,17 +1,35 @@
-"""The chat dock: type what you want the viewer to do."""
+"""The chat dock: type what you want the viewer to do.
+
+The parser road runs at once on the GUI thread (microseconds); the LLM road runs in a worker, the
+dock shows that it is working and offers Stop, and destructive commands wait for a click.
+"""
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
-from qtpy.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from qtpy.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
+from ..llm.road import LLMRoad
+from ..llm.settings import LLMSettings, SettingsStore, default_store
 from ..session import Session, Turn
 from .chat_input import ChatInput
+from .llm_task import LLMTask
 from .transcript import Transcript
 
 if TYPE_CHECKING:
     import napari
+
+    from ..llm.road import LLMOutcome
 
 GREETING = (
     'Type what you want: "hide nuclei", "zoom to 300%", "fit GFP then center on 100 200". "help" lists more.'
@@ -19,40 +37,158 @@ GREETING = (
 
 
 class ChatDock(QWidget):
-    def __init__(self, napari_viewer: napari.viewer.Viewer, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        napari_viewer: napari.viewer.Viewer,
+        parent: QWidget | None = None,
+        *,
+        store: SettingsStore | None = None,
+    ) -> None:
         super().__init__(parent)
         self.viewer = napari_viewer
         self.session = Session(napari_viewer, window=self)
+        self._store = store or default_store()
+        self._session_key: str | None = None
+        self.task: LLMTask | None = None
+        self._pending: tuple[str, LLMOutcome] | None = None
+        self.apply_settings(self._store.load())
+
         self.transcript = Transcript(self)
         self.input = ChatInput(self._completion_candidates, self)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
+        self.busy = QProgressBar(self)
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumHeight(6)
+        self.busy.setTextVisible(False)
+        self.stop_button = QPushButton("Stop", self)
+        self.confirm_label = QLabel(self)
+        self.confirm_label.setWordWrap(True)
+        self.run_button = QPushButton("Run", self)
+        self.cancel_button = QPushButton("Cancel", self)
         self.clear_button = QPushButton("Clear", self)
         self.clear_button.setToolTip("Clear the transcript (the undo history stays)")
+        self.settings_button = QToolButton(self)
+        self.settings_button.setText("⚙")
+        self.settings_button.setToolTip("Language model settings")
 
+        working = QHBoxLayout()
+        working.addWidget(self.busy, 1)
+        working.addWidget(self.stop_button)
+        confirming = QHBoxLayout()
+        confirming.addWidget(self.confirm_label, 1)
+        confirming.addWidget(self.run_button)
+        confirming.addWidget(self.cancel_button)
         footer = QHBoxLayout()
         footer.addWidget(self.status, 1)
+        footer.addWidget(self.settings_button)
         footer.addWidget(self.clear_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.transcript, 1)
+        layout.addLayout(confirming)
+        layout.addLayout(working)
         layout.addWidget(self.input)
         layout.addLayout(footer)
 
         self.input.submitted.connect(self.send)
         self.input.completions_shown.connect(self._show_completions)
         self.clear_button.clicked.connect(self.transcript.reset)
+        self.stop_button.clicked.connect(self.stop)
+        self.run_button.clicked.connect(lambda: self._confirm(True))
+        self.cancel_button.clicked.connect(lambda: self._confirm(False))
+        self.settings_button.clicked.connect(self.edit_settings)
         self.transcript.add("reply", GREETING)
-        self._update_status()
+        self._show_state()
 
-    def send(self, text: str) -> Turn:
-        """Run a line as if typed, and show it (the parser road runs on the GUI thread: µs)."""
-        turn = self.session.run(text)
-        self.transcript.add_turn(turn)
-        self._update_status()
-        return turn
+    # -- typed lines ---------------------------------------------------------------------------
 
-    def _update_status(self) -> None:
-        self.status.setText(self.session.llm_status())
+    def send(self, text: str) -> Turn | None:
+        """Run a line as if typed: the parser road now, the LLM road in the background."""
+        turn = self.session.try_parser(text)
+        if turn is None and not self.session.llm_ready:
+            turn = self.session.not_understood_turn(text)
+        if turn is not None:
+            self.transcript.add_turn(turn)
+            self._show_state()
+            return turn
+        if self.task is not None or self._pending is not None:
+            self.transcript.add("you", text)
+            self.transcript.add("error", "still busy with the previous request: Stop it, or answer it first.")
+            return None
+        self.transcript.add("you", text)
+        self.task = LLMTask(self.session, text)
+        self.task.finished.connect(self._llm_finished)
+        self.task.start()
+        self._show_state()
+        return None
+
+    def stop(self) -> None:
+        if self.task is None:
+            return
+        self.task.cancel()
+        self.task = None
+        self.transcript.add("error", "stopped; the model's answer will be ignored.")
+        self._show_state()
+
+    def _llm_finished(self, outcome: LLMOutcome) -> None:
+        task, self.task = self.sender(), None
+        if task is not None and task.cancelled.is_set():
+            return
+        text = task.text if task is not None else ""
+        risky = [] if outcome.error else self.session.needs_confirmation(outcome.commands)
+        if risky:
+            self._pending = (text, outcome)
+            listed = "; ".join(c.summary() for c in risky)
+            self.confirm_label.setText(f"The model wants to run {listed}. Run it?")
+            self._show_state()
+            return
+        self._finish(text, outcome, confirmed=False)
+
+    def _confirm(self, run: bool) -> None:
+        if self._pending is None:
+            return
+        (text, outcome), self._pending = self._pending, None
+        self._finish(text, outcome, confirmed=run)
+
+    def _finish(self, text: str, outcome: LLMOutcome, *, confirmed: bool) -> None:
+        turn = self.session.finish_llm_turn(text, outcome, confirm=lambda _: confirmed)
+        self.transcript.add_turn(turn, echo=False)
+        self._show_state()
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def apply_settings(self, settings: LLMSettings, session_key: str | None = None) -> None:
+        self._session_key = session_key if session_key is not None else self._session_key
+        if self.session.llm is not None:
+            self.session.llm.close()
+        self.session.llm = LLMRoad(self.session.registry, settings, session_key=self._session_key)
+        if self.session.llm_ready:
+            # importing the SDK holds the GIL for a while: do it now, not while someone waits
+            threading.Thread(target=self.session.llm.warm_up, name="napari-talk-warm-up", daemon=True).start()
+
+    def edit_settings(self) -> None:
+        from .settings_dialog import LLMSettingsDialog
+
+        dialog = LLMSettingsDialog(self.session.llm.settings, self._session_key, self)
+        if dialog.exec():
+            settings = dialog.settings()
+            self._store.save(settings)
+            self.apply_settings(settings, dialog.typed_key() or "")
+            self._show_state()
+
+    # -- display -------------------------------------------------------------------------------
+
+    def _show_state(self) -> None:
+        working = self.task is not None
+        confirming = self._pending is not None
+        self.busy.setVisible(working)
+        self.stop_button.setVisible(working)
+        for widget in (self.confirm_label, self.run_button, self.cancel_button):
+            widget.setVisible(confirming)
+        if working:
+            self.status.setText(f"asking {self.session.llm.label} …")
+        else:
+            self.status.setText(self.session.llm_status())
 
     def _show_completions(self, options: list[str]) -> None:
         self.status.setText("  ·  ".join(options))

@@ -11,11 +11,11 @@ from qtpy.QtWidgets import QTextBrowser
 from ..session import Turn
 
 STYLE = {
+    "road": "color:#8a8a8a; font-size:small;",
     "you": "font-weight:600;",
     "command": "font-family:monospace; color:#8a8a8a; font-size:small;",
     "reply": "",
     "error": "color:#e0675a;",
-    "road": "color:#8a8a8a; font-size:small;",
 }
 
 
@@ -39,8 +39,13 @@ class Transcript(QTextBrowser):
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
 
-    def add_turn(self, turn: Turn) -> None:
-        self.add("you", turn.text)
+    def add_turn(self, turn: Turn, *, echo: bool = True) -> None:
+        if echo:
+            self.add("you", turn.text)
+        if turn.road == "llm":
+            self.add("road", f"answered by {turn.model or 'the model'}")
+        if turn.spoken:
+            self.add("reply", turn.spoken)
         if turn.commands:
             wire = [c.to_wire() for c in turn.commands]
             self.add("command", json.dumps(wire[0] if len(wire) == 1 else wire, separators=(",", ":")))

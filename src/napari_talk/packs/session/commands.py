@@ -10,25 +10,23 @@ from ...commands import Command, Risk
 
 
 class Help(Command):
-    """Say what can be typed, with examples; a topic narrows it to matching commands."""
+    """Say what can be typed, with examples."""
 
     action: Literal["help"] = "help"
     risk: ClassVar[Risk] = "read"
-    topic: str | None = Field(
-        default=None, description="A command or subject to explain (zoom, layers, ...)."
-    )
+    topic: str | None = Field(default=None, description="A subject to narrow it to (zoom, layers, ...).")
     examples: ClassVar = ("help", "help zoom")
 
 
 class UndoLastAction(Command):
-    """Undo the last command that changed something, whichever pack ran it."""
+    """Undo the last change, whichever pack made it."""
 
     action: Literal["undo_last_action"] = "undo_last_action"
     examples: ClassVar = ("undo",)
 
 
 class RedoLastAction(Command):
-    """Redo the last undone command."""
+    """Redo the last undone change."""
 
     action: Literal["redo_last_action"] = "redo_last_action"
     examples: ClassVar = ("redo",)

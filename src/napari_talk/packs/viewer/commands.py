@@ -15,36 +15,34 @@ from ...commands import Command, Risk
 LayerName = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1),
-    Field(description="Layer name: exact, case-insensitive, or a unique part of it."),
+    Field(description="Layer name."),
 ]
-Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] world coordinate.")]
+Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in world units.")]
 
 
 class LayerVisibility(Command):
-    """Show, hide or toggle one layer."""
+    """Show, hide or toggle a layer."""
 
     action: Literal["layer_visibility"] = "layer_visibility"
     name: LayerName
-    op: Literal["show", "hide", "toggle"] = Field(description="What to do with its visibility.")
+    op: Literal["show", "hide", "toggle"] = Field(description="The visibility change.")
     examples: ClassVar = ("hide nuclei", "show 'cell boundaries'", "toggle spots")
 
 
 class PanelToggle(Command):
-    """Open or close a panel: "layer list", "layer controls", "console", or any dock widget."""
+    """Open or close a panel: napari's "layer list", "layer controls", "console", or a dock widget."""
 
     action: Literal["panel_toggle"] = "panel_toggle"
-    name: str = Field(min_length=1, description="Panel title (case-insensitive).")
-    op: Literal["open", "close"] = Field(description="Open (show) or close (hide) the panel.")
+    name: str = Field(min_length=1, description="Panel title.")
+    op: Literal["open", "close"] = Field(description="Open or close.")
     examples: ClassVar = ("open the console", "close layer list")
 
 
 class ZoomBox(Command):
-    """Frame a rectangle of world coordinates, as napari frames data."""
+    """Frame a world rectangle, as napari frames data."""
 
     action: Literal["zoom_box"] = "zoom_box"
-    box: list[float] = Field(
-        min_length=4, max_length=4, description="[x1, y1, x2, y2] world coordinates, any corners."
-    )
+    box: list[float] = Field(min_length=4, max_length=4, description="[x1, y1, x2, y2], any two corners.")
     examples: ClassVar = ("zoom box 0 0 64 64", "zoom to region (20, 30) - (80, 90)")
 
     @model_validator(mode="after")
@@ -56,7 +54,7 @@ class ZoomBox(Command):
 
 
 class CenterOn(Command):
-    """Pan the camera so a point is in the middle of the canvas."""
+    """Center the view on a point."""
 
     action: Literal["center_on"] = "center_on"
     point: Point
@@ -64,15 +62,15 @@ class CenterOn(Command):
 
 
 class SetZoom(Command):
-    """Set the camera zoom (canvas pixels per world unit); "300%" means 3."""
+    """Set the zoom (screen pixels per world unit)."""
 
     action: Literal["set_zoom"] = "set_zoom"
-    zoom: float = Field(ge=0.01, description="Absolute zoom factor, at least 0.01.")
+    zoom: float = Field(ge=0.01, description="Zoom; 300% is 3.")
     examples: ClassVar = ("zoom to 2.5", "set zoom 300%")
 
 
 class FitToLayer(Command):
-    """Zoom and pan so one layer fills the view (on the displayed axes)."""
+    """Frame one layer (on the displayed axes)."""
 
     action: Literal["fit_to_layer"] = "fit_to_layer"
     name: LayerName
@@ -80,7 +78,7 @@ class FitToLayer(Command):
 
 
 class ListLayers(Command):
-    """List the layers with their types and visibility."""
+    """List the layers with type and visibility."""
 
     action: Literal["list_layers"] = "list_layers"
     risk: ClassVar[Risk] = "read"
@@ -88,48 +86,44 @@ class ListLayers(Command):
 
 
 class ZoomBy(Command):
-    """Multiply the current zoom: "zoom in" is 2, "zoom out" is 0.5."""
+    """Multiply the zoom: "zoom in" is 2, "zoom out" 0.5."""
 
     action: Literal["zoom_by"] = "zoom_by"
-    factor: float = Field(gt=0, description="Factor to multiply the zoom by; < 1 zooms out.")
+    factor: float = Field(gt=0, description="Multiplier; below 1 zooms out.")
     examples: ClassVar = ("zoom in", "zoom out 2x", "zoom in by 1.5")
 
 
 class ResetView(Command):
-    """Fit all layers in the view."""
+    """Fit all layers in view."""
 
     action: Literal["reset_view"] = "reset_view"
     examples: ClassVar = ("reset the view", "fit all")
 
 
 class LayerOpacity(Command):
-    """Set a layer's opacity; "30%" means 0.3."""
+    """Set a layer's opacity."""
 
     action: Literal["layer_opacity"] = "layer_opacity"
     name: LayerName
-    opacity: float = Field(ge=0, le=1, description="Opacity from 0 (invisible) to 1 (opaque).")
+    opacity: float = Field(ge=0, le=1, description="0 to 1; 30% is 0.3.")
     examples: ClassVar = ("set opacity of actin to 0.7", "GFP opacity 30%")
 
 
 class LayerColormap(Command):
-    """Change the colormap of an image layer."""
+    """Set an image layer's colormap."""
 
     action: Literal["layer_colormap"] = "layer_colormap"
     name: LayerName
-    colormap: str = Field(
-        min_length=1, description="A napari colormap name (gray, green, magma, viridis, ...)."
-    )
+    colormap: str = Field(min_length=1, description="napari colormap: gray, green, magma, ...")
     examples: ClassVar = ("colormap GFP green", "make nuclei magma")
 
 
 class LayerContrast(Command):
-    """Set the contrast limits of an image layer."""
+    """Set an image layer's contrast limits."""
 
     action: Literal["layer_contrast"] = "layer_contrast"
     name: LayerName
-    limits: list[float] = Field(
-        min_length=2, max_length=2, description="[low, high] contrast limits, low < high."
-    )
+    limits: list[float] = Field(min_length=2, max_length=2, description="[low, high].")
     examples: ClassVar = ("contrast limits GFP 0 4000", "set contrast of actin to 100-2000")
 
     @model_validator(mode="after")
@@ -140,7 +134,7 @@ class LayerContrast(Command):
 
 
 class AutoContrast(Command):
-    """Set an image layer's contrast limits from the data it shows."""
+    """Set an image layer's contrast limits from its data."""
 
     action: Literal["auto_contrast"] = "auto_contrast"
     name: LayerName
@@ -148,7 +142,7 @@ class AutoContrast(Command):
 
 
 class SoloLayer(Command):
-    """Show this layer and hide all others."""
+    """Show only this layer."""
 
     action: Literal["solo_layer"] = "solo_layer"
     name: LayerName
@@ -159,12 +153,12 @@ class AllLayersVisibility(Command):
     """Show or hide every layer."""
 
     action: Literal["all_layers_visibility"] = "all_layers_visibility"
-    op: Literal["show", "hide"] = Field(description="Show or hide all layers.")
+    op: Literal["show", "hide"] = Field(description="Show or hide.")
     examples: ClassVar = ("hide all layers", "show everything")
 
 
 class SelectLayer(Command):
-    """Make a layer the active (selected) one."""
+    """Make a layer the active one."""
 
     action: Literal["select_layer"] = "select_layer"
     name: LayerName
@@ -172,7 +166,7 @@ class SelectLayer(Command):
 
 
 class RemoveLayer(Command):
-    """Remove a layer from the viewer (undo brings it back)."""
+    """Remove a layer (undo brings it back)."""
 
     action: Literal["remove_layer"] = "remove_layer"
     risk: ClassVar[Risk] = "destructive"
@@ -185,7 +179,7 @@ class RenameLayer(Command):
 
     action: Literal["rename_layer"] = "rename_layer"
     name: LayerName
-    new_name: str = Field(min_length=1, description="The new name (napari makes it unique if it is taken).")
+    new_name: str = Field(min_length=1, description="New name.")
     examples: ClassVar = ("rename GFP to GFP raw",)
 
 
@@ -193,38 +187,38 @@ class SetNdisplay(Command):
     """Show the data in 2-D or 3-D."""
 
     action: Literal["set_ndisplay"] = "set_ndisplay"
-    ndisplay: Literal[2, 3] = Field(description="Number of displayed dimensions.")
+    ndisplay: Literal[2, 3] = Field(description="2 or 3.")
     examples: ClassVar = ("3d", "switch to 2d view")
 
 
 class SetSlice(Command):
-    """Move a dimension slider to an index."""
+    """Move a slider to an index."""
 
     action: Literal["set_slice"] = "set_slice"
-    index: int = Field(ge=0, description="Slice index, from 0.")
+    index: int = Field(ge=0, description="Index from 0.")
     axis: int | str | None = Field(
-        default=None, description="Axis index or label; the first slider when left out."
+        default=None, description="Axis index or label; default: the first slider."
     )
     examples: ClassVar = ("slice 20", "go to slice 3 on axis 0")
 
 
 class Screenshot(Command):
-    """Save a PNG of the canvas into the workspace."""
+    """Save a PNG of the canvas in the workspace."""
 
     action: Literal["screenshot"] = "screenshot"
     path: str | None = Field(
         default=None,
         min_length=1,
-        description="File path relative to the workspace; auto-named when left out.",
+        description="Path in the workspace; auto-named if left out.",
     )
     examples: ClassVar = ("screenshot", "save a screenshot to figures/cells.png")
 
 
 class GridMode(Command):
-    """Lay the layers out side by side in a grid, or overlay them again."""
+    """Lay layers side by side in a grid, or overlay them."""
 
     action: Literal["grid_mode"] = "grid_mode"
-    op: Literal["on", "off", "toggle"] = Field(description="Grid on, off, or toggle.")
+    op: Literal["on", "off", "toggle"] = Field(description="On, off or toggle.")
     examples: ClassVar = ("grid on", "toggle grid")
 
 
@@ -232,7 +226,7 @@ class ScaleBar(Command):
     """Show, hide or toggle the scale bar."""
 
     action: Literal["scale_bar"] = "scale_bar"
-    op: Literal["show", "hide", "toggle"] = Field(description="Show, hide or toggle it.")
+    op: Literal["show", "hide", "toggle"] = Field(description="Show, hide or toggle.")
     examples: ClassVar = ("scale bar on", "hide the scale bar")
 
 

@@ -407,6 +407,27 @@ def known_names(session: Session) -> dict[str, list[str]]:
     return names
 
 
+def describe_context(session: Session) -> list[str]:
+    viewer = session.viewer
+    if viewer is None:
+        return []
+    layers = list(viewer.layers)[::-1]
+    listed = [f"{layer.name} ({_layer_kind(layer)}{'' if layer.visible else ', hidden'})" for layer in layers]
+    lines = ["Layers, top first: " + (", ".join(listed) or "none")]
+    active = viewer.layers.selection.active
+    if active is not None:
+        lines.append(f"Selected layer: {active.name}")
+    with contextlib.suppress(ImportError):
+        lines.append("Panels: " + ", ".join(panels(viewer, session.window)))
+    dims = viewer.dims
+    sliders = [
+        f"{dims.axis_labels[axis]} (0-{int(dims.nsteps[axis]) - 1}, at {dims.current_step[axis]})"
+        for axis in dims.not_displayed
+    ]
+    lines.append(f"Display: {dims.ndisplay}-D" + (f"; sliders: {', '.join(sliders)}" if sliders else ""))
+    return lines
+
+
 HANDLERS = {
     "layer_visibility": layer_visibility,
     "panel_toggle": panel_toggle,

@@ -1,0 +1,130 @@
+"""The LLM settings dialog: model, server, key variable, mode, timeout, and a connection test."""
+
+from __future__ import annotations
+
+import threading
+
+from qtpy.QtCore import QObject, Signal
+from qtpy.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+)
+
+from ..llm.client import ChatClient, LLMError
+from ..llm.settings import LLMSettings
+
+PRESETS = {
+    "OpenAI": "https://api.openai.com/v1",
+    "Ollama": "http://localhost:11434/v1",
+    "vLLM": "http://localhost:8000/v1",
+    "llama.cpp server": "http://localhost:8080/v1",
+    "LM Studio": "http://localhost:1234/v1",
+}
+
+
+class _Probe(QObject):
+    done = Signal(str)
+
+
+class LLMSettingsDialog(QDialog):
+    def __init__(self, settings: LLMSettings, session_key: str | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("napari-talk: language model")
+        self.model = QLineEdit(settings.model)
+        self.model.setPlaceholderText("gpt-4o-mini, llama3.1, qwen2.5:7b … (empty: no LLM)")
+        self.preset = QComboBox()
+        self.preset.addItems(["(choose a server)", *PRESETS])
+        self.base_url = QLineEdit(settings.base_url)
+        self.key_env = QLineEdit(settings.api_key_env)
+        self.session_key = QLineEdit(session_key or "")
+        self.session_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.session_key.setPlaceholderText("optional: used for this session only, never saved")
+        self.mode = QComboBox()
+        self.mode.addItems(["tools", "json"])
+        self.mode.setCurrentText(settings.mode)
+        self.timeout = QDoubleSpinBox()
+        self.timeout.setRange(1, 600)
+        self.timeout.setSuffix(" s")
+        self.timeout.setValue(settings.timeout)
+        self.allow_destructive = QCheckBox("run destructive commands without asking")
+        self.allow_destructive.setChecked(settings.allow_destructive)
+        self.test_button = QPushButton("Test connection")
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        self._retries = settings.max_retries
+
+        form = QFormLayout()
+        form.addRow("Model", self.model)
+        form.addRow("Server", self.preset)
+        form.addRow("Base URL", self.base_url)
+        form.addRow("Key variable", self.key_env)
+        form.addRow("Key (session)", self.session_key)
+        form.addRow("Mode", self.mode)
+        form.addRow("Timeout", self.timeout)
+        form.addRow("", self.allow_destructive)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.test_button)
+        layout.addWidget(self.test_result)
+        layout.addWidget(buttons)
+
+        self.preset.currentTextChanged.connect(self._apply_preset)
+        self.test_button.clicked.connect(self.test_connection)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self._probe = _Probe()
+        self._probe.done.connect(self._show_test_result)
+
+    def settings(self) -> LLMSettings:
+        return LLMSettings(
+            model=self.model.text().strip(),
+            base_url=self.base_url.text().strip(),
+            api_key_env=self.key_env.text().strip() or "OPENAI_API_KEY",
+            mode=self.mode.currentText(),
+            timeout=self.timeout.value(),
+            max_retries=self._retries,
+            allow_destructive=self.allow_destructive.isChecked(),
+        )
+
+    def typed_key(self) -> str | None:
+        return self.session_key.text() or None
+
+    def _apply_preset(self, name: str) -> None:
+        if name in PRESETS:
+            self.base_url.setText(PRESETS[name])
+
+    def test_connection(self) -> None:
+        """Ask the model for a one-word reply, off the GUI thread."""
+        self.test_button.setEnabled(False)
+        self.test_result.setText("testing…")
+        settings, key = self.settings(), self.typed_key()
+
+        def probe() -> None:
+            try:
+                client = ChatClient(settings, key)
+                try:
+                    reply = client.complete([{"role": "user", "content": "Reply with the word: ready"}])
+                finally:
+                    client.close()
+                self._probe.done.emit(
+                    f"✓ {reply.model or settings.model} answered: {(reply.content or '')[:60]!r}"
+                )
+            except LLMError as exc:
+                self._probe.done.emit(f"✗ {exc}")
+
+        threading.Thread(target=probe, daemon=True).start()
+
+    def _show_test_result(self, text: str) -> None:
+        self.test_button.setEnabled(True)
+        self.test_result.setText(text)

@@ -1,0 +1,197 @@
+"""The LLM road: a typed line → (optionally a few read-only rounds) → validated commands.
+
+Blocking and thread-agnostic: the dock runs it off the GUI thread and passes an ``execute`` that
+runs read-only commands on the GUI thread. Nothing the model says runs unvalidated; the final
+commands are returned, not executed, so the caller can ask for confirmation first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from ..help import suggest
+from .client import ChatClient, LLMError
+from .prompt import results_message, system_prompt, tool_schemas
+from .replies import Reading, read_reply
+from .settings import LLMSettings
+
+if TYPE_CHECKING:
+    from ..commands import Command
+    from ..registry import Registry
+    from ..result import Result
+
+MAX_READ_ROUNDS = 3
+"""Rounds of read-only results sent back to the model before it must answer."""
+TOOL_TIMEOUT = 30.0
+RESULT_CHARS = 4000
+
+
+@dataclass
+class LLMOutcome:
+    commands: list[Command] = field(default_factory=list)
+    """The final commands to run, validated, in order (not yet run)."""
+    spoken: str | None = None
+    user_prompt: str | None = None
+    read: list[tuple[Command, Result]] = field(default_factory=list)
+    """Read-only commands run during the conversation, with their results."""
+    error: str | None = None
+    model: str = ""
+    requests: int = 0
+
+
+Execute = Callable[["Command", float], "Result"]
+"""Runs one read-only command (on the GUI thread, if there is one) within a time limit."""
+
+
+class LLMRoad:
+    def __init__(
+        self,
+        registry: Registry,
+        settings: LLMSettings,
+        *,
+        session_key: str | None = None,
+        client_factory: Callable[[LLMSettings, str | None], ChatClient] = ChatClient,
+    ) -> None:
+        self.registry = registry
+        self.settings = settings
+        self._session_key = session_key
+        self._client_factory = client_factory
+        self._client: ChatClient | None = None
+        self._client_lock = threading.Lock()
+        self._tool_list: list[dict[str, Any]] | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.settings.model} @ {self.settings.base_url}"
+
+    def interpret(
+        self,
+        text: str,
+        context: Sequence[str],
+        execute: Execute,
+        cancelled: threading.Event | None = None,
+    ) -> LLMOutcome:
+        outcome = LLMOutcome(model=self.settings.model)
+        try:
+            client = self.client()
+            self._converse(client, text, context, execute, cancelled or threading.Event(), outcome)
+        except LLMError as exc:
+            outcome.error = str(exc)
+        return outcome
+
+    def _tools(self) -> list[dict[str, Any]]:
+        if self._tool_list is None:
+            self._tool_list = tool_schemas(self.registry)
+        return self._tool_list
+
+    def client(self) -> ChatClient:
+        """One client for the road's life: its connection pool and TLS set-up are paid once."""
+        with self._client_lock:
+            if self._client is None:
+                self._client = self._client_factory(self.settings, self._session_key)
+            return self._client
+
+    def warm_up(self) -> None:
+        """Create the client ahead of the first question (imports the SDK); errors wait for then."""
+        with contextlib.suppress(LLMError):
+            self.client()
+
+    def close(self) -> None:
+        with self._client_lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
+    def _converse(self, client, text, context, execute, cancelled, outcome: LLMOutcome) -> None:
+        json_mode = self.settings.mode == "json"
+        tools = None if json_mode else self._tools()
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": system_prompt(self.registry, context, json_mode=json_mode)},
+            {"role": "user", "content": text},
+        ]
+        reasked = False
+        read_rounds = 0
+        while True:
+            reply = client.complete(messages, tools, json_mode)
+            outcome.requests += 1
+            outcome.model = reply.model or outcome.model
+            if cancelled.is_set():
+                outcome.error = "stopped"
+                return
+            reading = read_reply(reply.content, reply.tool_calls)
+            outcome.user_prompt = reading.user_prompt or outcome.user_prompt
+            commands, problems = self._validate(reading)
+            if problems:
+                if reasked:
+                    outcome.error = self._give_up(text, reading, problems)
+                    return
+                reasked = True
+                messages += self._reask(reply, reading, problems)
+                continue
+            outcome.spoken = reading.spoken
+            reads_only = commands and all(c.risk == "read" for c in commands)
+            if not reads_only or read_rounds >= MAX_READ_ROUNDS:
+                outcome.commands = commands
+                return
+            read_rounds += 1
+            results = [(command, execute(command, TOOL_TIMEOUT)) for command in commands]
+            outcome.read += results
+            messages += self._results(reply, reading, results, json_mode)
+
+    def _validate(self, reading: Reading) -> tuple[list[Command], list[str]]:
+        commands, problems = [], list(reading.problems)
+        for wire in reading.candidates:
+            action = wire.get("action")
+            if action not in self.registry.commands:
+                problems.append(f"there is no command {action!r}")
+                continue
+            try:
+                commands.append(self.registry.validate(wire))
+            except ValidationError as exc:
+                details = "; ".join(
+                    f"{'.'.join(map(str, e['loc'][1:])) or action}: {e['msg']}" for e in exc.errors()
+                )
+                problems.append(f"{action}: {details}")
+        return commands, problems
+
+    def _reask(self, reply, reading: Reading, problems: list[str]) -> list[dict[str, Any]]:
+        note = (
+            "That reply was not valid: "
+            + " | ".join(problems)
+            + ". Reply again with valid commands only (or a one-sentence answer)."
+        )
+        messages: list[dict[str, Any]] = [reply.as_message()]
+        if reply.tool_calls:  # every call must be answered before the model may speak again
+            messages += [{"role": "tool", "tool_call_id": c["id"], "content": note} for c in reply.tool_calls]
+        else:
+            messages.append({"role": "user", "content": note})
+        return messages
+
+    def _results(self, reply, reading: Reading, results, json_mode: bool) -> list[dict[str, Any]]:
+        payloads = [
+            (command.action, {"status": r.status, "message": r.message, "data": r.data})
+            for command, r in results
+        ]
+        messages: list[dict[str, Any]] = [reply.as_message()]
+        if json_mode or not reply.tool_calls or None in reading.call_ids:
+            messages.append({"role": "user", "content": results_message(payloads)[:RESULT_CHARS]})
+            return messages
+        for call_id, (_, payload) in zip(reading.call_ids, payloads, strict=True):
+            content = json.dumps(payload, default=str)[:RESULT_CHARS]
+            messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
+        return messages
+
+    def _give_up(self, text: str, reading: Reading, problems: list[str]) -> str:
+        asked = ", ".join(str(w.get("action")) for w in reading.candidates) or "no command"
+        nearest = " · ".join(f'"{e}"' for e in suggest(self.registry, text))
+        return (
+            f"The model's reply was not a valid command twice ({problems[0]}), so nothing ran. "
+            f"It asked for: {asked}. Nearest commands: {nearest}."
+        )
