@@ -36,9 +36,14 @@ class Pack:
         return getattr(self._handlers, "HANDLERS", {})
 
     def describe(self, session: Any) -> list[str]:
-        """Lines telling a language model what this pack's live objects hold right now."""
+        """Lines telling a language model what this pack's live objects hold right now
+        (by default, the names it offers the parser: "Glasses: Prism, Slab 1")."""
         describe = getattr(self._handlers, "describe_context", None)
-        return describe(session) if describe else []
+        if describe is not None:
+            return describe(session)
+        return [
+            f"{kind.capitalize()}: {', '.join(names)}" for kind, names in self.names(session).items() if names
+        ]
 
     def names(self, session: Any) -> dict[str, list[str]]:
         """The names this pack's live objects offer the parser (``{"layers": [...]}``)."""

@@ -16,7 +16,7 @@ def run_lines(lines: Sequence[str], *, sample: str | None = None, screenshot: st
     try:
         if sample:
             viewer.open_sample("napari-talk", sample)
-        session = Session(viewer)
+        session = Session(viewer, llm=_configured_llm())
         failures = 0
         for line in lines:
             turn = session.run(line)
@@ -42,3 +42,13 @@ def _show_off_screen(viewer) -> None:
         window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         window.resize(1200, 800)
         window.show()
+
+
+def _configured_llm():
+    """The LLM road when a model is set up (destructive commands then need allow_destructive)."""
+    from .llm.road import LLMRoad
+    from .llm.settings import default_store
+    from .registry import default_registry
+
+    settings = default_store().load()
+    return LLMRoad(default_registry(), settings) if settings.configured else None
