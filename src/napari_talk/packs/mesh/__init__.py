@@ -1,0 +1,5 @@
+"""The mesh pack: 3-D modelling by conversation on napari Surface layers."""
+
+from ...pack import Pack
+
+PACK = Pack(name="mesh", commands=())
