@@ -38,6 +38,7 @@ def type_line(qtbot, dock, text):
 
 def test_the_gui_keeps_turning_while_the_model_thinks(qtbot, dock, chat_server):
     chat_server.say(tool_calls=[tool_call("layer_visibility", {"name": "nuclei", "op": "hide"})], delay=2)
+    dock.session.llm.warm_up()  # as the dock does in the background once a model is set
     ticks: list[float] = []
     timer = QTimer()
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .__about__ import __version__
 
 if TYPE_CHECKING:
+    from .agents import get_agentic_tools
     from .commands import Command
     from .grammar.parser import parse
     from .registry import Registry, default_registry
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from .session import Session
 
 _LAZY = {
+    "get_agentic_tools": ".agents",
     "Command": ".commands",
     "parse": ".grammar.parser",
     "Registry": ".registry",
@@ -26,7 +28,16 @@ _LAZY = {
     "Session": ".session",
 }
 
-__all__ = ["Command", "Registry", "Result", "Session", "__version__", "default_registry", "parse"]
+__all__ = [
+    "Command",
+    "Registry",
+    "Result",
+    "Session",
+    "__version__",
+    "default_registry",
+    "get_agentic_tools",
+    "parse",
+]
 
 
 def __getattr__(name: str) -> Any:

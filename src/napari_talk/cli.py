@@ -1,5 +1,6 @@
 """The ``napari-talk`` command line: ``start`` (napari with the dock), ``parse`` (the parser
-alone, no Qt) and ``run`` (lines in a viewer without a window)."""
+alone, no Qt), ``run`` (lines in a viewer without a window), ``mcp`` (an MCP server on stdio)
+and ``commands`` (the reference)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,12 @@ def _commands_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp_command(args: argparse.Namespace) -> int:
+    from ._qt.mcp_stdio import run
+
+    return run(args.sample or None, show=not args.hidden)
+
+
 def _start_command(args: argparse.Namespace) -> int:
     import napari
 
@@ -70,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("start", help="open napari with the chat dock (and a sample)")
     s.add_argument("--sample", default="cells", help="sample to open first ('' for none)")
     s.set_defaults(func=_start_command)
+
+    m = sub.add_parser("mcp", help="serve the commands to an MCP client over stdio (opens napari)")
+    m.add_argument("--sample", default="cells", help="sample to open first ('' for none)")
+    m.add_argument("--hidden", action="store_true", help="do not show the napari window")
+    m.set_defaults(func=_mcp_command)
 
     c = sub.add_parser("commands", help="list the commands and how to type them")
     c.add_argument("--markdown", action="store_true", help="the reference as Markdown")

@@ -9,11 +9,14 @@ per-command code.
 from __future__ import annotations
 
 import inspect
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StringConstraints
 
 Risk = Literal["read", "write", "destructive"]
+
+NonBlank = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S")]
+"""Text that must say something: surrounding spaces dropped; the schema says so too (``pattern``)."""
 
 
 class Command(BaseModel):

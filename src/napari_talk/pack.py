@@ -45,6 +45,11 @@ class Pack:
             f"{kind.capitalize()}: {', '.join(names)}" for kind, names in self.names(session).items() if names
         ]
 
+    def format_for_agent(self, command: Any, result: Any) -> str | None:
+        """The pack's own text for agents (XML for the rays pack); None means the Result as JSON."""
+        formatter = getattr(self._handlers, "format_for_agent", None)
+        return formatter(command, result) if formatter is not None else None
+
     def names(self, session: Any) -> dict[str, list[str]]:
         """The names this pack's live objects offer the parser (``{"layers": [...]}``)."""
         known = getattr(self._handlers, "known_names", None)

@@ -7,11 +7,14 @@ dock shows that it is working and offers Stop, and destructive commands wait for
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from qtpy.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QProgressBar,
     QPushButton,
     QToolButton,
@@ -23,12 +26,14 @@ from ..llm.road import LLMRoad
 from ..llm.settings import LLMSettings, SettingsStore, default_store
 from ..session import Session, Turn
 from .chat_input import ChatInput
+from .gui_thread import GuiThread
 from .llm_task import LLMTask
 from .transcript import Transcript
 
 if TYPE_CHECKING:
     import napari
 
+    from ..agents.mcp_server import HttpService
     from ..llm.road import LLMOutcome
 
 GREETING = (
@@ -50,7 +55,9 @@ class ChatDock(QWidget):
         self._store = store or default_store()
         self._session_key: str | None = None
         self.task: LLMTask | None = None
-        self._pending: tuple[str, LLMOutcome] | None = None
+        self._questions: list[tuple[str, Callable[[bool], None]]] = []
+        self.mcp: HttpService | None = None
+        self._mcp_gui: GuiThread | None = None
         self.apply_settings(self._store.load())
 
         self.transcript = Transcript(self)
@@ -71,6 +78,11 @@ class ChatDock(QWidget):
         self.settings_button = QToolButton(self)
         self.settings_button.setText("⚙")
         self.settings_button.setToolTip("Language model settings")
+        self.mcp_switch = QCheckBox("Serve over MCP", self)
+        self.mcp_switch.setToolTip("Let MCP clients (agents) drive this viewer over HTTP on 127.0.0.1")
+        self.mcp_info = QLineEdit(self)
+        self.mcp_info.setReadOnly(True)
+        self.mcp_info.setPlaceholderText("off")
 
         working = QHBoxLayout()
         working.addWidget(self.busy, 1)
@@ -79,6 +91,9 @@ class ChatDock(QWidget):
         confirming.addWidget(self.confirm_label, 1)
         confirming.addWidget(self.run_button)
         confirming.addWidget(self.cancel_button)
+        serving = QHBoxLayout()
+        serving.addWidget(self.mcp_switch)
+        serving.addWidget(self.mcp_info, 1)
         footer = QHBoxLayout()
         footer.addWidget(self.status, 1)
         footer.addWidget(self.settings_button)
@@ -89,6 +104,7 @@ class ChatDock(QWidget):
         layout.addLayout(working)
         layout.addWidget(self.input)
         layout.addLayout(footer)
+        layout.addLayout(serving)
 
         self.input.submitted.connect(self.send)
         self.input.completions_shown.connect(self._show_completions)
@@ -97,6 +113,7 @@ class ChatDock(QWidget):
         self.run_button.clicked.connect(lambda: self._confirm(True))
         self.cancel_button.clicked.connect(lambda: self._confirm(False))
         self.settings_button.clicked.connect(self.edit_settings)
+        self.mcp_switch.toggled.connect(self.serve_mcp)
         self.transcript.add("reply", GREETING)
         self._show_state()
 
@@ -111,7 +128,7 @@ class ChatDock(QWidget):
             self.transcript.add_turn(turn)
             self._show_state()
             return turn
-        if self.task is not None or self._pending is not None:
+        if self.task is not None:
             self.transcript.add("you", text)
             self.transcript.add("error", "still busy with the previous request: Stop it, or answer it first.")
             return None
@@ -137,18 +154,25 @@ class ChatDock(QWidget):
         text = task.text if task is not None else ""
         risky = [] if outcome.error else self.session.needs_confirmation(outcome.commands)
         if risky:
-            self._pending = (text, outcome)
             listed = "; ".join(c.summary() for c in risky)
-            self.confirm_label.setText(f"The model wants to run {listed}. Run it?")
-            self._show_state()
+            self.ask(
+                f"The model wants to run {listed}. Run it?",
+                lambda run: self._finish(text, outcome, confirmed=run),
+            )
             return
         self._finish(text, outcome, confirmed=False)
 
+    def ask(self, question: str, answer: Callable[[bool], None]) -> None:
+        """Put a yes/no question to the person (Run / Cancel); questions wait their turn."""
+        self._questions.append((question, answer))
+        self._show_state()
+
     def _confirm(self, run: bool) -> None:
-        if self._pending is None:
+        if not self._questions:
             return
-        (text, outcome), self._pending = self._pending, None
-        self._finish(text, outcome, confirmed=run)
+        _, answer = self._questions.pop(0)
+        answer(run)
+        self._show_state()
 
     def _finish(self, text: str, outcome: LLMOutcome, *, confirmed: bool) -> None:
         turn = self.session.finish_llm_turn(text, outcome, confirm=lambda _: confirmed)
@@ -176,11 +200,36 @@ class ChatDock(QWidget):
             self.apply_settings(settings, dialog.typed_key() or "")
             self._show_state()
 
+    # -- MCP -----------------------------------------------------------------------------------
+
+    def serve_mcp(self, on: bool) -> None:
+        """Streamable HTTP on 127.0.0.1 with a fresh bearer token; calls run on the GUI thread."""
+        from ..agents.mcp_server import Bridge, HttpService
+
+        if self.mcp is not None:
+            self.mcp.stop()
+            self.mcp = None
+        if on:
+            gui = GuiThread(self.session, self.ask)
+            allow = self.session.llm is not None and self.session.llm.settings.allow_destructive
+            bridge = Bridge(self.session.registry, gui.run, gui.confirm, allow_destructive=allow)
+            self._mcp_gui = gui  # the bridge's calls go through it: keep it alive with the service
+            self.mcp = HttpService(bridge).start()
+            self.mcp_info.setText(f"{self.mcp.url}  ·  Authorization: Bearer {self.mcp.token}")
+        else:
+            self.mcp_info.clear()
+
+    def closeEvent(self, event) -> None:
+        self.serve_mcp(False)
+        super().closeEvent(event)
+
     # -- display -------------------------------------------------------------------------------
 
     def _show_state(self) -> None:
         working = self.task is not None
-        confirming = self._pending is not None
+        confirming = bool(self._questions)
+        if confirming:
+            self.confirm_label.setText(self._questions[0][0])
         self.busy.setVisible(working)
         self.stop_button.setVisible(working)
         for widget in (self.confirm_label, self.run_button, self.cancel_button):

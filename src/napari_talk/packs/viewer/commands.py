@@ -8,15 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, model_validator
 
-from ...commands import Command, Risk
+from ...commands import Command, NonBlank, Risk
 
-LayerName = Annotated[
-    str,
-    StringConstraints(strip_whitespace=True, min_length=1),
-    Field(description="Layer name."),
-]
+LayerName = Annotated[NonBlank, Field(description="Layer name.")]
 Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in world units.")]
 
 

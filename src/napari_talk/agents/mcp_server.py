@@ -1,0 +1,184 @@
+"""The MCP server: every command an MCP tool, over stdio or streamable HTTP with a bearer token.
+
+Built on the official ``mcp`` SDK's low-level server, so each tool's input schema is exactly the
+command's schema. How a call reaches the live objects is the caller's: ``run`` executes a
+validated command within a time limit (the dock's runs it on the GUI thread) and ``confirm`` asks
+the person before destructive commands. There is no code-execution tool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from .exports import from_tool_arguments
+from .functions import result_text
+
+if TYPE_CHECKING:
+    from ..commands import Command
+    from ..registry import Registry
+    from ..result import Result
+
+Run = Callable[["Command", float], "Result"]
+Confirm = Callable[["Command", float], bool]
+
+SERVER_NAME = "napari-talk"
+
+
+@dataclass
+class Bridge:
+    """What MCP calls need: the registry, how to run a command, how to ask before a destructive one."""
+
+    registry: Registry
+    run: Run
+    confirm: Confirm | None = None
+    allow_destructive: bool = False
+    timeout: float = 30.0
+    confirm_timeout: float = 120.0
+    calls: list[str] = field(default_factory=list)
+
+    def tools(self) -> list[Any]:
+        from mcp import types
+
+        return [
+            types.Tool(
+                name=action,
+                description=cls.description(),
+                input_schema=self.registry.schema(action),
+                annotations=types.ToolAnnotations(
+                    read_only_hint=cls.risk == "read", destructive_hint=cls.risk == "destructive"
+                ),
+            )
+            for action, cls in self.registry.commands.items()
+        ]
+
+    def call(self, name: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any], bool]:
+        """(text, structured result, is_error) for one tool call; blocking, never raises."""
+        from ..result import Result
+
+        self.calls.append(name)
+        if name not in self.registry.commands:
+            result = Result.error(f"no tool {name!r}; tools are the napari-talk commands")
+            return result.message, result.to_dict(), True
+        try:
+            command = from_tool_arguments(self.registry, name, arguments)
+        except ValidationError as exc:
+            errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
+            result = Result.error(f"invalid arguments for {name}: {errors}")
+            return result.message, result.to_dict(), True
+        if command.risk == "destructive" and not self._confirmed(command):
+            result = Result.error(f"{command.summary()} was not confirmed in napari; nothing ran")
+            return result.message, result.to_dict(), True
+        result = self.run(command, self.timeout)
+        pack = self.registry.pack_of(name)
+        return result_text(pack, command, result), _jsonable(result.to_dict()), not result.ok
+
+
+    def _confirmed(self, command: Command) -> bool:
+        if self.allow_destructive:
+            return True
+        return self.confirm is not None and self.confirm(command, self.confirm_timeout)
+
+
+def _jsonable(value: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(value, default=str))
+
+
+def build_server(bridge: Bridge) -> Any:
+    from mcp import types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(_ctx, _params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=bridge.tools())
+
+    async def call_tool(_ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        text, structured, is_error = await asyncio.to_thread(bridge.call, params.name, params.arguments or {})
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)],
+            structured_content=structured,
+            is_error=is_error,
+        )
+
+    return Server(
+        SERVER_NAME,
+        instructions="Drive a napari viewer and its bundled tools; names come from list_layers.",
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+class _BearerGate:
+    """An ASGI wrapper that refuses any request without the right ``Authorization: Bearer``."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app, self._expected = app, f"Bearer {token}".encode()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self._expected):
+                body = b'{"error": "missing or wrong bearer token: copy it from the napari-talk dock"}'
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+class HttpService:
+    """Streamable HTTP on 127.0.0.1 (a free port unless given), in a thread of its own."""
+
+    def __init__(self, bridge: Bridge, *, port: int = 0, token: str | None = None) -> None:
+        import uvicorn
+
+        self.token = token or secrets.token_urlsafe(24)
+        app = _BearerGate(build_server(bridge).streamable_http_app(host="127.0.0.1"), self.token)
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="napari-talk-mcp", daemon=True)
+
+    def start(self, timeout: float = 10.0) -> HttpService:
+        self._thread.start()
+        deadline = threading.Event()
+        for _ in range(int(timeout / 0.02)):
+            if self._server.started:
+                break
+            deadline.wait(0.02)
+        if not self._server.started:
+            raise RuntimeError("the MCP server did not start")
+        return self
+
+    @property
+    def url(self) -> str:
+        port = self._server.servers[0].sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}/mcp"
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(10)
+
+
+def serve_stdio(bridge: Bridge) -> None:
+    """Serve MCP on this process's stdin/stdout until the client closes them (blocking)."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(bridge)
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    asyncio.run(main())

@@ -1,0 +1,177 @@
+"""The MCP server with the official SDK's client, against a real viewer behind the dock."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import ClassVar, Literal
+
+import pytest
+from mcp_client import run_client
+from qtpy.QtCore import Qt
+
+from napari_talk.commands import Command, Risk
+from napari_talk.pack import Pack
+from napari_talk.registry import Registry, default_registry
+from napari_talk.result import Result
+
+
+@pytest.fixture
+def dock(make_napari_viewer, qtbot):
+    from napari_talk._qt.dock import ChatDock
+    from napari_talk.samples import cells
+
+    viewer = make_napari_viewer()
+    for data, kwargs, kind in cells():
+        getattr(viewer, f"add_{kind}")(data, **kwargs)
+    widget = ChatDock(viewer)
+    viewer.window.add_dock_widget(widget, name="Chat")
+    yield widget
+    widget.serve_mcp(False)
+
+
+def finish(qtbot, box, timeout=20_000):
+    qtbot.waitUntil(box["done"].is_set, timeout=timeout)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def test_the_sdk_client_lists_tools_and_drives_the_viewer(qtbot, dock):
+    qtbot.mouseClick(dock.mcp_switch, Qt.MouseButton.LeftButton)
+    assert dock.mcp is not None and dock.mcp.token in dock.mcp_info.text()
+
+    async def script(client):
+        tools = (await client.list_tools()).tools
+        listed = await client.call_tool("list_layers", {})
+        hidden = await client.call_tool("layer_visibility", {"name": "nuclei", "op": "hide"})
+        return tools, listed, hidden
+
+    tools, listed, hidden = finish(qtbot, run_client(dock.mcp.url, dock.mcp.token, script))
+    by_name = {t.name: t for t in tools}
+    assert set(by_name) == set(default_registry().commands)
+    assert by_name["list_layers"].annotations.read_only_hint is True
+    assert by_name["remove_layer"].annotations.destructive_hint is True
+    assert by_name["layer_visibility"].input_schema["properties"]["op"]["enum"] == ["show", "hide", "toggle"]
+    assert not {"execute_code", "exec", "eval", "run_python", "python"} & set(by_name)
+    layers = [item["name"] for item in listed.structured_content["data"]]
+    assert layers[0] == "spots" and "cell boundaries" in layers
+    assert hidden.is_error is False and json.loads(hidden.content[0].text)["status"] == "success"
+    assert not dock.viewer.layers["nuclei"].visible
+
+
+@pytest.mark.parametrize("token", [None, "wrong-token"], ids=["missing", "wrong"])
+def test_a_missing_or_wrong_token_is_refused(qtbot, dock, token):
+    import httpx2
+
+    dock.serve_mcp(True)
+    response = httpx2.post(
+        dock.mcp.url,
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        headers={"Authorization": f"Bearer {token}"} if token else {},
+    )
+    assert response.status_code == 401 and "bearer token" in response.text
+
+    async def script(client):
+        return await client.list_tools()
+
+    box = run_client(dock.mcp.url, token, script)
+    qtbot.waitUntil(box["done"].is_set, timeout=20_000)
+    assert "error" in box and dock.viewer.layers["nuclei"].visible
+
+
+def test_a_destructive_call_waits_for_the_person(qtbot, dock):
+    dock.serve_mcp(True)
+
+    async def script(client):
+        return await client.call_tool("remove_layer", {"name": "spots"})
+
+    box = run_client(dock.mcp.url, dock.mcp.token, script)
+    qtbot.waitUntil(lambda: dock.run_button.isVisibleTo(dock), timeout=20_000)
+    assert "An agent wants to run remove_layer name='spots'" in dock.confirm_label.text()
+    assert "spots" in [layer.name for layer in dock.viewer.layers]
+    time.sleep(0.2)
+    assert not box["done"].is_set()
+    qtbot.mouseClick(dock.run_button, Qt.MouseButton.LeftButton)
+    result = finish(qtbot, box)
+    assert result.is_error is False
+    assert "spots" not in [layer.name for layer in dock.viewer.layers]
+
+
+def test_a_refused_destructive_call_runs_nothing(qtbot, dock):
+    dock.serve_mcp(True)
+
+    async def script(client):
+        return await client.call_tool("remove_layer", {"name": "spots"})
+
+    box = run_client(dock.mcp.url, dock.mcp.token, script)
+    qtbot.waitUntil(lambda: dock.cancel_button.isVisibleTo(dock), timeout=20_000)
+    qtbot.mouseClick(dock.cancel_button, Qt.MouseButton.LeftButton)
+    result = finish(qtbot, box)
+    assert result.is_error and "not confirmed" in result.content[0].text
+    assert "spots" in [layer.name for layer in dock.viewer.layers]
+
+
+class Sleep(Command):
+    """Hold the GUI thread for a while (a stand-in for a slow command)."""
+
+    action: Literal["sleep_for_test"] = "sleep_for_test"
+    risk: ClassVar[Risk] = "read"
+    seconds: float
+
+
+def test_a_call_that_times_out_says_so_and_the_viewer_stays_usable(qtbot, make_napari_viewer):
+    from napari_talk._qt.gui_thread import GuiThread
+    from napari_talk.agents.mcp_server import Bridge, HttpService
+    from napari_talk.session import Session
+
+    viewer = make_napari_viewer()
+    viewer.add_points([[1, 1]], name="dots")
+    registry = Registry(default_registry().packs)
+    registry.register(Pack("slow", (Sleep,), handlers_module="test_mcp"))
+    session = Session(viewer, registry=registry)
+    gui = GuiThread(session)
+    service = HttpService(Bridge(registry, gui.run, timeout=0.5)).start()
+    try:
+
+        async def script(client):
+            slow = await client.call_tool("sleep_for_test", {"seconds": 1.5})
+            await asyncio.sleep(1.5)  # the slow command finishes on the GUI thread meanwhile
+            after = await client.call_tool("layer_visibility", {"name": "dots", "op": "hide"})
+            return slow, after
+
+        slow, after = finish(qtbot, run_client(service.url, service.token, script))
+    finally:
+        service.stop()
+    assert slow.is_error and "did not finish within 0.5 s" in slow.content[0].text
+    assert after.is_error is False and not viewer.layers["dots"].visible
+
+
+HANDLERS = {
+    "sleep_for_test": lambda command, session: (time.sleep(command.seconds), Result.success("slept"))[1]
+}
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
+def test_napari_talk_mcp_serves_a_viewer_over_stdio(tmp_path):
+    import os
+    import sys
+
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "napari_talk", "mcp", "--hidden"],
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+
+    async def main():
+        async with Client(params) as client:
+            tools = (await client.list_tools()).tools
+            listed = await client.call_tool("list_layers", {})
+            return tools, listed
+
+    tools, listed = asyncio.run(asyncio.wait_for(main(), 120))
+    assert "layer_visibility" in {t.name for t in tools}
+    assert "nuclei" in [item["name"] for item in listed.structured_content["data"]]
