@@ -81,7 +81,6 @@ class Bridge:
         pack = self.registry.pack_of(name)
         return result_text(pack, command, result), _jsonable(result.to_dict()), not result.ok
 
-
     def _confirmed(self, command: Command) -> bool:
         if self.allow_destructive:
             return True

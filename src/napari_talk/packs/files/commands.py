@@ -1,0 +1,129 @@
+"""The files pack's commands (seed 003): a sandboxed workspace folder, and delegation to roles.
+
+Every path is relative to the workspace root; the sandbox (``napari_talk.workspace``) refuses
+anything else when the command runs, so a refusal is a security error, not a validation error.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field
+
+from ...commands import Command, Risk
+from .limits import SEARCH_DEFAULT_RESULTS, SEARCH_MAX_RESULTS
+
+FilePath = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=4096,
+        description="File path relative to the workspace folder, e.g. manuscripts/ch01.md.",
+    ),
+]
+Folder = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=4096,
+        description='Folder relative to the workspace folder; "." is the workspace itself.',
+    ),
+]
+
+
+class ReadFile(Command):
+    """Read a UTF-8 text file of the workspace and return its content."""
+
+    action: Literal["read_file"] = "read_file"
+    risk: ClassVar[Risk] = "read"
+    path: FilePath
+    examples: ClassVar = ("read notes/plan.md", "show me the contents of a.txt")
+
+
+class WriteFile(Command):
+    """Write the full content of a file, replacing it if it exists and creating missing folders.
+
+    The write is atomic: the file holds the old content or the new, never a mix.
+    """
+
+    action: Literal["write_file"] = "write_file"
+    risk: ClassVar[Risk] = "destructive"
+    path: FilePath
+    content: str = Field(description="The full text content (UTF-8).")
+    examples: ClassVar = ("write 'text' to notes/a.txt", "save 'hello' to a.txt")
+
+
+class EditFile(Command):
+    """Replace the first occurrence of a text in a file; meta says how many occurrences there were."""
+
+    action: Literal["edit_file"] = "edit_file"
+    risk: ClassVar[Risk] = "destructive"
+    path: FilePath
+    search_text: str = Field(min_length=1, description="The exact text to find (case-sensitive).")
+    replace_text: str = Field(description="The text to put in place of its first occurrence.")
+    examples: ClassVar = ("in a.md replace 'x' with 'y'", "replace 'teh' with 'the' in notes/a.md")
+
+
+class ListFiles(Command):
+    """List a workspace folder: name, path, size, modification time and kind of each entry."""
+
+    action: Literal["list_files"] = "list_files"
+    risk: ClassVar[Risk] = "read"
+    directory: Folder = "."
+    recursive: bool = Field(default=False, description="Also list the contents of every subfolder.")
+    examples: ClassVar = ("list files", "list files in manuscripts", "list all files recursively")
+
+
+class SearchCode(Command):
+    """Search the workspace's text files for a string or a regular expression, line by line."""
+
+    action: Literal["search_code"] = "search_code"
+    risk: ClassVar[Risk] = "read"
+    query: str = Field(min_length=1, max_length=1000, description="The text (or regular expression) to find.")
+    directory: Folder = "."
+    regex: bool = Field(default=False, description="Read the query as a Python regular expression.")
+    case_sensitive: bool = Field(default=False, description="Match letter case exactly.")
+    max_results: int = Field(
+        default=SEARCH_DEFAULT_RESULTS,
+        ge=1,
+        le=SEARCH_MAX_RESULTS,
+        description="At most this many matching lines; meta says when there were more.",
+    )
+    examples: ClassVar = ("search 'castle'", "find 'dragon' in chapters", "grep regex 'ch[0-9]+' in notes")
+
+
+class AssignTask(Command):
+    """Delegate a task on a file to an agent role (architect, narrator or editor); it is recorded."""
+
+    action: Literal["assign_task"] = "assign_task"
+    target_agent: str = Field(
+        min_length=1, max_length=100, description="The role: architect, narrator or editor."
+    )
+    task_description: str = Field(
+        min_length=1, max_length=4000, description='What to do, e.g. "Write the fight scene".'
+    )
+    target_file: FilePath
+    examples: ClassVar = (
+        "assign the architect to outline chapter 2 in plan.md",
+        "ask the narrator to write the fight scene in manuscripts/ch03.md",
+    )
+
+
+class ListTasks(Command):
+    """List the tasks delegated to agent roles, with their status."""
+
+    action: Literal["list_tasks"] = "list_tasks"
+    risk: ClassVar[Risk] = "read"
+    target_agent: str | None = Field(default=None, description="Only this role's tasks; all when left out.")
+    examples: ClassVar = ("list tasks", "what tasks does the editor have?")
+
+
+COMMANDS: tuple[type[Command], ...] = (
+    ReadFile,
+    WriteFile,
+    EditFile,
+    ListFiles,
+    SearchCode,
+    AssignTask,
+    ListTasks,
+)

@@ -1,0 +1,333 @@
+"""Handlers of the files pack: each runs one command on the session's workspace folder.
+
+``data`` is what the seed returns (the content, the entries, the matches, the confirmation);
+``meta`` has ``execution_time`` and, for writes, ``bytes_written``. A refusal or failure becomes an
+error Result whose ``data`` is the message and whose ``meta["error"]`` names its kind.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...result import CommandError, Result
+from ...workspace import relative_to_root, resolve, workspace_root
+from . import commands as cmd
+from .atomic import atomic_write, path_lock
+from .envelope import envelope
+from .errors import FilesError
+from .limits import (
+    LIST_MAX_ENTRIES,
+    REGEX_TIMEOUT_S,
+    SEARCH_FILE_MAX_BYTES,
+    SHOWN_CHARS,
+    TEXT_MAX_BYTES,
+    UNDO_BUDGET_BYTES,
+    human_size,
+)
+from .listing import list_entries
+from .roles import ROLES, role_name
+from .search import SearchTimeout, compile_finder, search, search_isolated
+from .tasks import TaskLog
+from .textfile import read_bytes, read_text
+from .undo import Snapshot, Snapshots
+
+if TYPE_CHECKING:
+    from ...session import Session
+
+Handler = Callable[[Any, "Session"], Result]
+
+
+def files_handler(handler: Handler) -> Handler:
+    """Time the handler, and turn refusals and OS errors into the seed's error envelope."""
+
+    @functools.wraps(handler)
+    def run(command: Any, session: Session) -> Result:
+        started = time.perf_counter()
+        try:
+            result = handler(command, session)
+        except CommandError as exc:
+            kind = getattr(exc, "kind", "FilesError")
+            result = Result.error(str(exc), str(exc), error=kind)
+        except OSError as exc:
+            message = f"{command.action} failed: {exc.strerror or exc}"
+            result = Result.error(message, message, error=type(exc).__name__)
+        result.meta["execution_time"] = round(time.perf_counter() - started, 6)
+        return result
+
+    return run
+
+
+def _root(session: Session) -> Path:
+    return workspace_root(session.workspace)
+
+
+def _existing(root: Path, relative: str, want: str) -> Path:
+    path = resolve(root, relative)
+    if not path.exists():
+        raise FilesError(f"{relative} does not exist in the workspace", "NotFound")
+    if want == "folder" and not path.is_dir():
+        raise FilesError(f"{relative} is a file, not a folder; read it with: read {relative}", "NotAFolder")
+    return path
+
+
+def _writable(root: Path, relative: str) -> Path:
+    path = resolve(root, relative)
+    if path.is_dir():
+        raise FilesError(f"{relative} is a folder; give a file path", "IsAFolder")
+    return path
+
+
+def _snapshots(session: Session) -> Snapshots:
+    state = session.state.setdefault("files", {})
+    return state.setdefault("snapshots", Snapshots(UNDO_BUDGET_BYTES))
+
+
+Previous = Snapshot | None | bool
+"""What undo restores: a snapshot, None (there was no file: remove it), False (no undo)."""
+
+
+def _previous(session: Session, path: Path, relative: str, data: bytes | None = None) -> Previous:
+    if data is None:
+        if not path.exists():
+            return None
+        try:
+            data = read_bytes(path, relative, UNDO_BUDGET_BYTES)
+        except FilesError:
+            return False
+    return _snapshots(session).keep(relative, data) or False
+
+
+def _restorer(root: Path, relative: str, previous: Snapshot | None) -> Callable[[], None]:
+    def undo() -> None:
+        path = resolve(root, relative)  # resolved again: the tree may have changed since
+        with path_lock(path):
+            if previous is None:
+                path.unlink(missing_ok=True)
+            else:
+                atomic_write(path, previous.take())
+
+    return undo
+
+
+def _replace(root: Path, relative: str, path: Path, new: bytes, previous: Previous) -> Any:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, new)
+    return None if previous is False else _restorer(root, relative, previous)
+
+
+_PLURALS = {"match": "matches", "entry": "entries"}
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word if n == 1 else _PLURALS.get(word, word + 's')}"
+
+
+def _where(relative: str) -> str:
+    return "the workspace" if relative == "." else relative
+
+
+def _shown(text: str) -> str:
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return text[:SHOWN_CHARS] + f"\n… ({len(text) - SHOWN_CHARS:,} more characters in the result's data)"
+
+
+@files_handler
+def read_file(command: cmd.ReadFile, session: Session) -> Result:
+    root = _root(session)
+    path = _existing(root, command.path, "file")
+    text = read_text(path, command.path, TEXT_MAX_BYTES)
+    relative, size = relative_to_root(root, path), len(text.encode("utf-8"))
+    return Result.success(f"{relative} ({human_size(size)}):\n{_shown(text)}", text, path=relative, size=size)
+
+
+@files_handler
+def write_file(command: cmd.WriteFile, session: Session) -> Result:
+    data = command.content.encode("utf-8")
+    if len(data) > TEXT_MAX_BYTES:
+        raise FilesError(
+            f"the content is {human_size(len(data))}, over the limit of {human_size(TEXT_MAX_BYTES)}",
+            "TooLarge",
+        )
+    root = _root(session)
+    path = _writable(root, command.path)
+    with path_lock(path):
+        previous = _previous(session, path, command.path)
+        undo = _replace(root, command.path, path, data, previous)
+    relative = relative_to_root(root, path)
+    created = previous is None
+    note = " (new file)" if created else "" if undo else " (no undo: the old file was too large to keep)"
+    return Result.success(
+        f"wrote {human_size(len(data))} to {relative}{note}.",
+        {"path": relative, "size": len(data)},
+        undo=undo,
+        bytes_written=len(data),
+        created=created,
+    )
+
+
+@files_handler
+def edit_file(command: cmd.EditFile, session: Session) -> Result:
+    root = _root(session)
+    path = _existing(root, command.path, "file")
+    with path_lock(path):
+        text = read_text(path, command.path, TEXT_MAX_BYTES)
+        occurrences = text.count(command.search_text)
+        if occurrences == 0:
+            raise FilesError(
+                f"Text not found: {command.search_text!r} is not in {command.path}", "TextNotFound"
+            )
+        new = text.replace(command.search_text, command.replace_text, 1).encode("utf-8")
+        if len(new) > TEXT_MAX_BYTES:
+            raise FilesError(f"the edited file would be {human_size(len(new))}, over the limit", "TooLarge")
+        previous = _previous(session, path, command.path, text.encode("utf-8"))
+        undo = _replace(root, command.path, path, new, previous)
+    relative = relative_to_root(root, path)
+    which = "the only occurrence" if occurrences == 1 else f"the first of {occurrences} occurrences"
+    return Result.success(
+        f"replaced {which} of {command.search_text!r} in {relative}.",
+        {"path": relative, "size": len(new)},
+        undo=undo,
+        bytes_written=len(new),
+        occurrences=occurrences,
+        replaced=1,
+    )
+
+
+def _entry_line(entry: dict[str, Any]) -> str:
+    if entry["kind"] == "directory":
+        return f"  {entry['path']}/"
+    size = f"{entry['size']:,} B" if entry["size"] is not None else entry["kind"]
+    return f"  {entry['path']}  {size}  {entry['mod_time']}"
+
+
+@files_handler
+def list_files(command: cmd.ListFiles, session: Session) -> Result:
+    root = _root(session)
+    folder = _existing(root, command.directory, "folder")
+    entries, truncated = list_entries(root, folder, command.recursive, LIST_MAX_ENTRIES)
+    shown = relative_to_root(root, folder)
+    head = f"{_where(shown)}: {_count(len(entries), 'entry')}" + (
+        " (stopped at the limit)" if truncated else ""
+    )
+    lines = [_entry_line(e) for e in entries[:200]]
+    if len(entries) > 200:
+        lines.append(f"  … and {len(entries) - 200} more in the result's data")
+    return Result.success(
+        "\n".join([head + (":" if entries else "."), *lines]),
+        entries,
+        directory=shown,
+        recursive=command.recursive,
+        count=len(entries),
+        truncated=truncated,
+    )
+
+
+@files_handler
+def search_code(command: cmd.SearchCode, session: Session) -> Result:
+    root = _root(session)
+    start = _existing(root, command.directory, "any")
+    try:
+        compile_finder(command.query, command.regex, command.case_sensitive)
+    except ValueError as exc:
+        raise FilesError(str(exc), "InvalidRegex") from None
+    request = {
+        "root": str(root),
+        "start": str(start),
+        "query": command.query,
+        "regex": command.regex,
+        "case_sensitive": command.case_sensitive,
+        "max_results": command.max_results,
+        "max_file_bytes": SEARCH_FILE_MAX_BYTES,
+    }
+    if command.regex:
+        try:
+            outcome = search_isolated(request, REGEX_TIMEOUT_S)
+        except SearchTimeout:
+            raise FilesError(
+                f"the regular expression {command.query!r} took longer than {REGEX_TIMEOUT_S:g} s and was"
+                " stopped (nested repeats like (a+)+ can take forever); simplify it or search a smaller"
+                " folder",
+                "Timeout",
+            ) from None
+    else:
+        outcome = search(**request)
+    matches = outcome.pop("matches")
+    files = len({m["path"] for m in matches})
+    head = f"{_count(len(matches), 'match')} for {command.query!r} in {_count(files, 'file')}"
+    if outcome["truncated"]:
+        head += f" (stopped at {command.max_results})"
+    lines = [f"  {m['path']}:{m['line']}: {m['text'][:160]}" for m in matches[:50]]
+    if len(matches) > 50:
+        lines.append(f"  … and {len(matches) - 50} more in the result's data")
+    return Result.success(
+        "\n".join([head + (":" if matches else "."), *lines]),
+        matches,
+        query=command.query,
+        regex=command.regex,
+        case_sensitive=command.case_sensitive,
+        directory=relative_to_root(root, start),
+        count=len(matches),
+        **outcome,
+    )
+
+
+@files_handler
+def assign_task(command: cmd.AssignTask, session: Session) -> Result:
+    role = role_name(command.target_agent)
+    root = _root(session)
+    target = relative_to_root(root, resolve(root, command.target_file))
+    log = TaskLog(root)
+    task = log.assign(role, command.task_description, target)
+    data = {**task, "allowed_tools": sorted(ROLES[role])}
+    return Result.success(
+        f"task {task['id']} assigned to the {role}: {command.task_description} ({target}).",
+        data,
+        undo=lambda: log.withdraw(task["id"]),
+        task_id=task["id"],
+    )
+
+
+@files_handler
+def list_tasks(command: cmd.ListTasks, session: Session) -> Result:
+    role = role_name(command.target_agent) if command.target_agent else None
+    tasks = TaskLog(_root(session)).tasks(role)
+    whose = f"the {role}'s" if role else "all"
+    if not tasks:
+        return Result.success(f"no tasks ({whose}).", [], count=0)
+    lines = [
+        f"  {t['id']}  {t['target_agent']}: {t['task_description']} ({t['target_file']}) — {t['status']}"
+        for t in tasks
+    ]
+    return Result.success(
+        "\n".join([f"{_count(len(tasks), 'task')} ({whose}):", *lines]), tasks, count=len(tasks)
+    )
+
+
+def describe_context(session: Session) -> list[str]:
+    """What an LLM should know: where paths start, and the workspace's top-level names."""
+    root = _root(session)
+    names = sorted(p.name + ("/" if p.is_dir() else "") for p in root.iterdir() if not p.name.startswith("."))
+    shown = ", ".join(names[:30]) + (f", … ({len(names)} in all)" if len(names) > 30 else "")
+    return [f"Workspace files (paths are relative to it): {shown or 'empty'}"]
+
+
+def format_for_agent(command: Any, result: Result) -> str:
+    """Agents get the seed's envelope, ``{"status", "data", "meta"}``, as JSON."""
+    return json.dumps(envelope(result), ensure_ascii=False, default=str)
+
+
+HANDLERS = {
+    "read_file": read_file,
+    "write_file": write_file,
+    "edit_file": edit_file,
+    "list_files": list_files,
+    "search_code": search_code,
+    "assign_task": assign_task,
+    "list_tasks": list_tasks,
+}

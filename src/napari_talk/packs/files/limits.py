@@ -1,0 +1,27 @@
+"""The files pack's limits, in one place so docs/files.md can explain each."""
+
+from __future__ import annotations
+
+MIB = 1024 * 1024
+
+TEXT_MAX_BYTES = 8 * MIB
+"""The largest file read_file returns, write_file writes and edit_file edits."""
+UNDO_BUDGET_BYTES = 128 * MIB
+"""Per session: earlier contents kept in memory so writes and edits can be undone (oldest go first)."""
+SEARCH_FILE_MAX_BYTES = 8 * MIB
+"""Larger files are skipped by search_code (and counted in meta)."""
+SEARCH_DEFAULT_RESULTS = 200
+SEARCH_MAX_RESULTS = 5000
+REGEX_TIMEOUT_S = 10.0
+"""A regular-expression search runs in a child process that is killed after this long."""
+LIST_MAX_ENTRIES = 5000
+SHOWN_CHARS = 10_000
+"""How much of a file the dock's transcript shows; the result's data holds all of it."""
+
+
+def human_size(size: int) -> str:
+    """``1,048,576 bytes (1 MiB)``: exact for agents, readable for people."""
+    for unit, scale in (("GiB", 1024**3), ("MiB", MIB), ("KiB", 1024)):
+        if size >= scale:
+            return f"{size:,} bytes ({size / scale:.3g} {unit})"
+    return f"{size:,} bytes"

@@ -1,0 +1,221 @@
+"""Searching the text of a folder's files for a literal string or a regular expression.
+
+Standard library only: this file also runs on its own (``python -I search.py``) as the child
+process that matches a regular expression, so a pathological pattern is killed after a timeout.
+Python's ``re`` holds the GIL while it backtracks, so a thread could neither be stopped nor keep
+the GUI alive. Literal queries cannot backtrack and run in-process.
+
+Matches are ``{"path", "line", "text"}``, one per matching line. Symlinks, hidden names (starting
+with ".": the pack's own records and temporary files), special files, binary files (a NUL byte in
+the first 8 KiB) and files over the size limit are skipped; the outcome counts what was skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+BINARY_PROBE = 8192
+LINE_CHARS = 400
+_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+)
+
+Finder = Callable[[bytes], Iterator[tuple[int, str]]]
+
+
+class SearchTimeout(Exception):
+    pass
+
+
+def compile_finder(query: str, regex: bool, case_sensitive: bool) -> Finder:
+    """The function yielding ``(line number, line text)`` of each matching line of a file's bytes.
+
+    Raises ``ValueError`` with a readable message for an invalid regular expression.
+    """
+    if not query:
+        raise ValueError("the query is empty")
+    if regex:
+        flags = re.MULTILINE | (0 if case_sensitive else re.IGNORECASE)
+        try:
+            return _text_finder(re.compile(query, flags))
+        except re.error as exc:
+            where = f" at position {exc.pos}" if exc.pos is not None else ""
+            raise ValueError(f"invalid regular expression {query!r}: {exc.msg}{where}") from None
+    if case_sensitive:
+        return _bytes_finder(query.encode("utf-8"), fold=False)
+    if query.isascii():
+        needle = query.encode("ascii")
+        return _bytes_finder(needle.lower(), fold=needle.lower() != needle.upper())
+    return _text_finder(re.compile(re.escape(query), re.IGNORECASE))
+
+
+def _cut(line: str, at: int) -> str:
+    line = line.rstrip("\r")
+    if len(line) <= LINE_CHARS:
+        return line
+    start = max(0, min(at - LINE_CHARS // 4, len(line) - LINE_CHARS))
+    return line[start : start + LINE_CHARS]
+
+
+def _bytes_finder(needle: bytes, fold: bool) -> Finder:
+    def find(data: bytes) -> Iterator[tuple[int, str]]:
+        haystack = data.lower() if fold else data
+        pos = haystack.find(needle)
+        line, counted = 1, 0
+        while pos >= 0:
+            line += data.count(b"\n", counted, pos)
+            start = data.rfind(b"\n", 0, pos) + 1
+            end = data.find(b"\n", pos)
+            end = len(data) if end < 0 else end
+            text = data[start:end].decode("utf-8", "replace")
+            yield line, _cut(text, len(data[start:pos].decode("utf-8", "replace")))
+            counted = end
+            pos = haystack.find(needle, end + 1)
+
+    return find
+
+
+def _text_finder(pattern: re.Pattern[str]) -> Finder:
+    def find(data: bytes) -> Iterator[tuple[int, str]]:
+        text = data.decode("utf-8", "replace")
+        found = pattern.search(text)
+        line, counted = 1, 0
+        while found is not None:
+            pos = found.start()
+            line += text.count("\n", counted, pos)
+            start = text.rfind("\n", 0, pos) + 1
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            yield line, _cut(text[start:end], pos - start)
+            if end >= len(text):
+                return
+            counted = end
+            found = pattern.search(text, end + 1)
+
+    return find
+
+
+def _entries(folder: str) -> list[os.DirEntry]:
+    try:
+        with os.scandir(folder) as found:
+            return sorted(found, key=lambda e: e.name)
+    except OSError:
+        return []
+
+
+def _files(start: str) -> Iterator[str]:
+    """Regular files under ``start`` (or ``start`` itself), in path order, no symlinks."""
+    if not os.path.isdir(start) or os.path.islink(start):
+        yield start
+        return
+    stack = [iter(_entries(start))]
+    while stack:
+        entry = next(stack[-1], None)
+        if entry is None:
+            stack.pop()
+        elif entry.name.startswith(".") or entry.is_symlink():
+            continue
+        elif entry.is_dir(follow_symlinks=False):
+            stack.append(iter(_entries(entry.path)))
+        elif entry.is_file(follow_symlinks=False):
+            yield entry.path
+
+
+def _read(path: str, limit: int) -> bytes | str:
+    """The file's bytes, or why it was skipped; O_NOFOLLOW and fstat guard against a swap."""
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError:
+        return "unreadable"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return "unreadable"
+        if info.st_size > limit:
+            return "too_large"
+        data = os.read(fd, info.st_size + 1)
+        return "too_large" if len(data) > limit else data
+    except OSError:
+        return "unreadable"
+    finally:
+        os.close(fd)
+
+
+def search(
+    root: str,
+    start: str,
+    query: str,
+    regex: bool = False,
+    case_sensitive: bool = False,
+    max_results: int = 200,
+    max_file_bytes: int = 8 * 1024 * 1024,
+) -> dict[str, Any]:
+    """Search the files under ``start`` (a resolved path inside the resolved ``root``)."""
+    find = compile_finder(query, regex, case_sensitive)
+    prefix = len(root.rstrip(os.sep)) + 1
+    matches: list[dict[str, Any]] = []
+    skipped = {"binary": 0, "too_large": 0, "unreadable": 0}
+    files = searched = 0
+    truncated = False
+    for path in _files(start):
+        data = _read(path, max_file_bytes)
+        if isinstance(data, str):
+            skipped[data] += 1
+            continue
+        if b"\x00" in data[:BINARY_PROBE]:
+            skipped["binary"] += 1
+            continue
+        files += 1
+        searched += len(data)
+        relative = path[prefix:].replace(os.sep, "/")
+        for line, text in find(data):
+            if len(matches) == max_results:
+                truncated = True
+                break
+            matches.append({"path": relative, "line": line, "text": text})
+        if truncated:
+            break
+    return {
+        "matches": matches,
+        "truncated": truncated,
+        "files_searched": files,
+        "bytes_searched": searched,
+        "skipped": skipped,
+    }
+
+
+def search_isolated(request: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """:func:`search` in a child process, killed after ``timeout`` seconds."""
+    flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-I", os.path.abspath(__file__)],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=timeout,
+            creationflags=flags,
+        )
+    except subprocess.TimeoutExpired:
+        raise SearchTimeout(timeout) from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise RuntimeError(f"the search process failed: {last}")
+    return json.loads(done.stdout)
+
+
+def _serve() -> None:
+    request = json.load(sys.stdin)
+    json.dump(search(**request), sys.stdout)
+
+
+if __name__ == "__main__":
+    _serve()
