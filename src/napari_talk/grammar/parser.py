@@ -99,7 +99,10 @@ class Parser:
         """One request: the first rule, by priority, whose reading validates."""
         if not clause:
             return None
+        folded = clause.casefold()
         for rule, compiled in plan.passes:
+            if rule.requires and not rule.may_match(folded):
+                continue
             found = compiled.combined.fullmatch(clause)
             if found is None:
                 continue

@@ -81,6 +81,7 @@ class Rule:
     choices: dict[str, Mapping[str, Any]]
     post: Post | None = None
     priority: int = 0
+    requires: tuple[str, ...] = ()
     _compiled: dict[tuple, list[Pass]] = field(default_factory=dict)
     """Per known names: each template as known-names-only, then with free words for the rest."""
 
@@ -90,9 +91,13 @@ class Rule:
         *templates: str,
         post: Post | None = None,
         priority: int = 0,
+        requires: tuple[str, ...] = (),
         **parameters: Any,
     ) -> None:
         self.action = action
+        self.requires = tuple(word.casefold() for word in requires)
+        """Words one of which a clause must contain for this rule to be tried: a cheap first test
+        that keeps a pack's grammar from costing anything on lines that are not about it."""
         self.templates = templates
         self.choices = {k: _fold(v) for k, v in parameters.items() if isinstance(v, Mapping)}
         self.constants = {k: v for k, v in parameters.items() if not isinstance(v, Mapping)}
@@ -157,8 +162,13 @@ class Rule:
         spaced = template.replace(" ?", r"\s*").replace(" ", r"\s+")
         return _SLOT_RE.sub(slot, spaced), slots
 
+    def may_match(self, folded_clause: str) -> bool:
+        return not self.requires or any(word in folded_clause for word in self.requires)
+
     def match(self, clause: str, context: Context) -> dict[str, Any] | None:
         """The wire command this clause means under this rule, or None."""
+        if not self.may_match(clause.casefold()):
+            return None
         for compiled in self.compiled(context):
             found = compiled.combined.fullmatch(clause)
             if found is not None:
