@@ -93,8 +93,9 @@ def gui_and_overhead() -> None:
 
     from napari_talk._qt.dock import ChatDock
     from napari_talk.llm.road import LLMRoad
-    from napari_talk.llm.settings import FileStore, LLMSettings
+    from napari_talk.llm.settings import LLMSettings
     from napari_talk.samples import cells
+    from napari_talk.settings import FileStore, Settings
 
     viewer = napari.Viewer(show=False)
     app = QApplication.instance()
@@ -103,7 +104,7 @@ def gui_and_overhead() -> None:
     with ChatServer() as server:
         settings = LLMSettings(model="bench", base_url=server.url, timeout=10, max_retries=0)
         store = FileStore(Path("/tmp/napari-talk-bench-settings.json"))
-        store.save(settings)
+        store.save(Settings(llm=settings))
         dock = ChatDock(viewer, store=store)
 
         def longest_gap(seconds: float, during=None) -> float:

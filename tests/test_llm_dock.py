@@ -10,7 +10,7 @@ from chat_server import tool_call
 from conftest import SECRET_KEY
 from qtpy.QtCore import Qt, QTimer
 
-from napari_talk.llm.settings import FileStore
+from napari_talk.settings import FileStore, Settings
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def dock(make_napari_viewer_proxy, qtbot, llm_settings, tmp_path):
     for data, kwargs, kind in cells():
         getattr(viewer, f"add_{kind}")(data, **kwargs)
     store = FileStore(tmp_path / "settings.json")
-    store.save(llm_settings)
+    store.save(Settings(llm=llm_settings))
     widget = ChatDock(viewer, store=store)
     viewer.window.add_dock_widget(widget, name="Chat")
     yield widget
@@ -97,16 +97,18 @@ def test_the_key_never_reaches_the_transcript(qtbot, dock, chat_server):
 
 
 def test_settings_dialog_tests_the_connection_and_saves_without_the_key(qtbot, dock, chat_server, tmp_path):
-    from napari_talk._qt.settings_dialog import LLMSettingsDialog
+    from napari_talk._qt.settings_dialog import SettingsDialog
 
     chat_server.say("ready")
-    dialog = LLMSettingsDialog(dock.session.llm.settings, "sk-typed-for-this-session-only")
+    dialog = SettingsDialog(Settings(llm=dock.session.llm.settings), "sk-typed-for-this-session-only")
     qtbot.addWidget(dialog)
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_result.text().startswith(("✓", "✗")), timeout=10_000)
     assert dialog.test_result.text().startswith("✓ scripted-model answered: 'ready'")
     assert chat_server.headers[-1]["authorization"] == "Bearer sk-typed-for-this-session-only"
     dialog.model.setText("another-model")
+    dialog.workspace.setText(str(tmp_path / "my workspace"))
     FileStore(tmp_path / "saved.json").save(dialog.settings())
     saved = (tmp_path / "saved.json").read_text()
     assert "another-model" in saved and "sk-typed" not in saved
+    assert FileStore(tmp_path / "saved.json").load().workspace.path() == tmp_path / "my workspace"

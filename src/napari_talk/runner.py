@@ -47,8 +47,8 @@ def _show_off_screen(viewer) -> None:
 def _configured_llm():
     """The LLM road when a model is set up (destructive commands then need allow_destructive)."""
     from .llm.road import LLMRoad
-    from .llm.settings import default_store
     from .registry import default_registry
+    from .settings import default_store
 
-    settings = default_store().load()
+    settings = default_store().load().llm
     return LLMRoad(default_registry(), settings) if settings.configured else None

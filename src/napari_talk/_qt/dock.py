@@ -23,8 +23,9 @@ from qtpy.QtWidgets import (
 )
 
 from ..llm.road import LLMRoad
-from ..llm.settings import LLMSettings, SettingsStore, default_store
+from ..llm.settings import LLMSettings
 from ..session import Session, Turn
+from ..settings import Settings, SettingsStore, default_store
 from .chat_input import ChatInput
 from .gui_thread import GuiThread
 from .llm_task import LLMTask
@@ -54,11 +55,13 @@ class ChatDock(QWidget):
         self.session = Session(napari_viewer, window=self)
         self._store = store or default_store()
         self._session_key: str | None = None
+        settings = self._store.load()
+        self.session.workspace = settings.workspace.path()
         self.task: LLMTask | None = None
         self._questions: list[tuple[str, Callable[[bool], None]]] = []
         self.mcp: HttpService | None = None
         self._mcp_gui: GuiThread | None = None
-        self.apply_settings(self._store.load())
+        self.apply_settings(settings.llm)
 
         self.transcript = Transcript(self)
         self.input = ChatInput(self._completion_candidates, self)
@@ -191,13 +194,15 @@ class ChatDock(QWidget):
             threading.Thread(target=self.session.llm.warm_up, name="napari-talk-warm-up", daemon=True).start()
 
     def edit_settings(self) -> None:
-        from .settings_dialog import LLMSettingsDialog
+        from .settings_dialog import SettingsDialog
 
-        dialog = LLMSettingsDialog(self.session.llm.settings, self._session_key, self)
+        current = Settings(llm=self.session.llm.settings, workspace=self._store.load().workspace)
+        dialog = SettingsDialog(current, self._session_key, self)
         if dialog.exec():
             settings = dialog.settings()
             self._store.save(settings)
-            self.apply_settings(settings, dialog.typed_key() or "")
+            self.session.workspace = settings.workspace.path()
+            self.apply_settings(settings.llm, dialog.typed_key() or "")
             self._show_state()
 
     # -- MCP -----------------------------------------------------------------------------------

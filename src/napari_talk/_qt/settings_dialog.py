@@ -1,4 +1,4 @@
-"""The LLM settings dialog: model, server, key variable, mode, timeout, and a connection test."""
+"""The settings dialog: the language model (with a connection test) and the workspace folder."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from qtpy.QtWidgets import (
 
 from ..llm.client import ChatClient, LLMError
 from ..llm.settings import LLMSettings
+from ..settings import Settings, WorkspaceSettings
 
 PRESETS = {
     "OpenAI": "https://api.openai.com/v1",
@@ -34,10 +35,13 @@ class _Probe(QObject):
     done = Signal(str)
 
 
-class LLMSettingsDialog(QDialog):
-    def __init__(self, settings: LLMSettings, session_key: str | None = None, parent=None) -> None:
+class SettingsDialog(QDialog):
+    def __init__(self, current: Settings, session_key: str | None = None, parent=None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("napari-talk: language model")
+        self.setWindowTitle("napari-talk settings")
+        settings = current.llm
+        self.workspace = QLineEdit(current.workspace.root)
+        self.workspace.setPlaceholderText(str(WorkspaceSettings().path()))
         self.model = QLineEdit(settings.model)
         self.model.setPlaceholderText("gpt-4o-mini, llama3.1, qwen2.5:7b … (empty: no LLM)")
         self.preset = QComboBox()
@@ -70,6 +74,7 @@ class LLMSettingsDialog(QDialog):
         form.addRow("Mode", self.mode)
         form.addRow("Timeout", self.timeout)
         form.addRow("", self.allow_destructive)
+        form.addRow("Workspace folder", self.workspace)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -86,7 +91,12 @@ class LLMSettingsDialog(QDialog):
         self._probe = _Probe()
         self._probe.done.connect(self._show_test_result)
 
-    def settings(self) -> LLMSettings:
+    def settings(self) -> Settings:
+        return Settings(
+            llm=self.llm_settings(), workspace=WorkspaceSettings(root=self.workspace.text().strip())
+        )
+
+    def llm_settings(self) -> LLMSettings:
         return LLMSettings(
             model=self.model.text().strip(),
             base_url=self.base_url.text().strip(),
@@ -108,7 +118,7 @@ class LLMSettingsDialog(QDialog):
         """Ask the model for a one-word reply, off the GUI thread."""
         self.test_button.setEnabled(False)
         self.test_result.setText("testing…")
-        settings, key = self.settings(), self.typed_key()
+        settings, key = self.llm_settings(), self.typed_key()
 
         def probe() -> None:
             try:

@@ -1,4 +1,4 @@
-"""LLM settings: which model on which server, how to reach it, and where the settings live.
+"""LLM settings: which model on which server, and how to reach it.
 
 The API key is never stored: it is read from the environment variable the settings name, or typed
 for the current session only (held in memory, never logged, never shown).
@@ -6,17 +6,14 @@ for the current session only (held in memory, never logged, never shown).
 
 from __future__ import annotations
 
-import json
 import os
 from ipaddress import ip_address
-from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
-PLUGIN_NAME = "napari-talk"
 
 
 class LLMSettings(BaseModel):
@@ -71,62 +68,3 @@ def resolve_key(settings: LLMSettings, session_key: str | None = None) -> str:
         f"no API key: set {settings.api_key_env} in the environment before starting napari, "
         "type a key for this session in the LLM settings, or use a local server"
     )
-
-
-class SettingsStore(Protocol):
-    def load(self) -> LLMSettings: ...
-
-    def save(self, settings: LLMSettings) -> None: ...
-
-
-class FileStore:
-    """Settings as JSON in the user's config folder (or a path given for tests)."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or default_config_dir() / "settings.json"
-
-    def load(self) -> LLMSettings:
-        try:
-            return LLMSettings.model_validate(json.loads(self.path.read_text()).get("llm", {}))
-        except (OSError, ValueError, ValidationError, AttributeError):
-            return LLMSettings()
-
-    def save(self, settings: LLMSettings) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"llm": settings.model_dump()}, indent=2))
-        tmp.replace(self.path)
-
-
-class NapariPluginStore:
-    """napari ≥ 0.9 plugin settings (Preferences page, auto-saved), declared in napari.yaml."""
-
-    def __init__(self) -> None:
-        from napari.settings import get_plugin_settings
-
-        self._section = get_plugin_settings(PLUGIN_NAME).llm
-
-    def load(self) -> LLMSettings:
-        return LLMSettings.model_validate(
-            {name: getattr(self._section, name) for name in LLMSettings.model_fields}
-        )
-
-    def save(self, settings: LLMSettings) -> None:
-        for name, value in settings.model_dump().items():
-            setattr(self._section, name, value)
-
-
-def default_config_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or (os.environ.get("APPDATA") if os.name == "nt" else None)
-    return Path(base or Path.home() / ".config") / PLUGIN_NAME
-
-
-def default_store() -> SettingsStore:
-    """``$NAPARI_TALK_CONFIG`` (a file) when set, else napari's plugin settings, else a file."""
-    forced = os.environ.get("NAPARI_TALK_CONFIG")
-    if forced:
-        return FileStore(Path(forced))
-    try:
-        return NapariPluginStore()
-    except Exception:  # napari < 0.9, napari absent, or the manifest not installed
-        return FileStore()

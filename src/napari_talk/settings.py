@@ -1,0 +1,97 @@
+"""The plugin's settings and where they live: napari's plugin settings (napari ≥ 0.9: the
+Preferences page, auto-saved) or a JSON file in the user's config folder. No secret is stored."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .llm.settings import LLMSettings
+from .workspace import default_workspace
+
+PLUGIN_NAME = "napari-talk"
+
+
+class WorkspaceSettings(BaseModel):
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    root: str = Field(
+        "", description="The workspace folder; empty: $NAPARI_TALK_WORKSPACE, else ~/napari-talk."
+    )
+
+    def path(self) -> Path:
+        return Path(self.root).expanduser() if self.root.strip() else default_workspace()
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    workspace: WorkspaceSettings = Field(default_factory=WorkspaceSettings)
+
+
+class SettingsStore(Protocol):
+    def load(self) -> Settings: ...
+
+    def save(self, settings: Settings) -> None: ...
+
+
+class FileStore:
+    """Settings as JSON in the user's config folder (or a path given for tests)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_config_dir() / "settings.json"
+
+    def load(self) -> Settings:
+        try:
+            return Settings.model_validate(json.loads(self.path.read_text()))
+        except (OSError, ValueError, ValidationError):
+            return Settings()
+
+    def save(self, settings: Settings) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(settings.model_dump(), indent=2))
+        tmp.replace(self.path)
+
+
+class NapariPluginStore:
+    """napari's plugin settings, declared under ``contributions.configurations`` in napari.yaml."""
+
+    def __init__(self) -> None:
+        from napari.settings import get_plugin_settings
+
+        self._settings = get_plugin_settings(PLUGIN_NAME)
+
+    def load(self) -> Settings:
+        sections = {}
+        for name, model in Settings.model_fields.items():
+            section = getattr(self._settings, name)
+            sections[name] = {key: getattr(section, key) for key in model.annotation.model_fields}
+        return Settings.model_validate(sections)
+
+    def save(self, settings: Settings) -> None:
+        for name, values in settings.model_dump().items():
+            section = getattr(self._settings, name)
+            for key, value in values.items():
+                setattr(section, key, value)
+
+
+def default_config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or (os.environ.get("APPDATA") if os.name == "nt" else None)
+    return Path(base or Path.home() / ".config") / PLUGIN_NAME
+
+
+def default_store() -> SettingsStore:
+    """``$NAPARI_TALK_CONFIG`` (a file) when set, else napari's plugin settings, else a file."""
+    forced = os.environ.get("NAPARI_TALK_CONFIG")
+    if forced:
+        return FileStore(Path(forced))
+    try:
+        return NapariPluginStore()
+    except Exception:  # napari < 0.9, napari absent, or the manifest not installed
+        return FileStore()
