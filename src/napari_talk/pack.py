@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .commands import Command
     from .grammar.rules import Rule
-    from .result import Result
+    from .result import Job, Result
 
-Handler = Callable[[Any, Any], "Result"]
+Handler = Callable[[Any, Any], "Result | Job"]
 """``handler(command, session) -> Result``; the session holds the live objects (viewer, workspace)."""
 
 

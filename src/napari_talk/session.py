@@ -23,7 +23,7 @@ from .grammar.parser import Parser
 from .help import LLM_HINT, suggest
 from .history import History
 from .registry import Registry, default_registry
-from .result import CommandError, Result
+from .result import CommandError, Job, Result
 from .workspace import default_workspace
 
 if TYPE_CHECKING:
@@ -81,6 +81,8 @@ class Session:
         """The prompt a model keeps refining for generative tools (seed 000's ``user_prompt``)."""
         self.last_road: Road = "none"
         self.last_model = ""
+        self.run_job: Callable[[Job], Result] = Job.run_here
+        """How slow work runs: here, in turn, unless a GUI sets a way that keeps it responsive."""
         self.state: dict[str, Any] = {}
         """What packs keep for this session, under their pack's name (a scene, task records, ...)."""
 
@@ -185,10 +187,12 @@ class Session:
             if not isinstance(command, Command):
                 command = self.registry.validate(dict(command))
             result = self._dispatch(command)
+            if isinstance(result, Job):
+                result = self.run_job(result)
         except ValidationError as exc:
             result = Result.error(f"invalid command: {_first_error(exc)}")
         except CommandError as exc:
-            result = Result.error(str(exc))
+            result = Result.error(str(exc), **({"error": exc.kind} if exc.kind else {}))
         except Exception as exc:
             log.exception("command failed: %r", command)
             result = Result.error(f"{getattr(command, 'action', 'command')} failed: {exc}")

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from qtpy.QtCore import QEventLoop, QObject, Signal
 from qtpy.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -24,6 +25,8 @@ from qtpy.QtWidgets import (
 
 from ..llm.road import LLMRoad
 from ..llm.settings import LLMSettings
+from ..registry import Registry
+from ..result import Job, Result
 from ..session import Session, Turn
 from ..settings import Settings, SettingsStore, default_store
 from .chat_input import ChatInput
@@ -42,6 +45,10 @@ GREETING = (
 )
 
 
+class _Relay(QObject):
+    done = Signal()
+
+
 class ChatDock(QWidget):
     def __init__(
         self,
@@ -49,10 +56,11 @@ class ChatDock(QWidget):
         parent: QWidget | None = None,
         *,
         store: SettingsStore | None = None,
+        registry: Registry | None = None,
     ) -> None:
         super().__init__(parent)
         self.viewer = napari_viewer
-        self.session = Session(napari_viewer, window=self)
+        self.session = Session(napari_viewer, window=self, registry=registry)
         self._store = store or default_store()
         self._session_key: str | None = None
         settings = self._store.load()
@@ -60,6 +68,8 @@ class ChatDock(QWidget):
         self.task: LLMTask | None = None
         self._questions: list[tuple[str, Callable[[bool], None]]] = []
         self.mcp: HttpService | None = None
+        self.job: tuple[Job, threading.Event, QEventLoop] | None = None
+        self.session.run_job = self.run_job
         self._mcp_gui: GuiThread | None = None
         self.apply_settings(settings.llm)
 
@@ -143,6 +153,11 @@ class ChatDock(QWidget):
         return None
 
     def stop(self) -> None:
+        if self.job is not None:
+            _, cancelled, loop = self.job
+            cancelled.set()
+            loop.quit()
+            return
         if self.task is None:
             return
         self.task.cancel()
@@ -181,6 +196,37 @@ class ChatDock(QWidget):
         turn = self.session.finish_llm_turn(text, outcome, confirm=lambda _: confirmed)
         self.transcript.add_turn(turn, echo=False)
         self._show_state()
+
+    # -- slow work -----------------------------------------------------------------------------
+
+    def run_job(self, job: Job) -> Result:
+        """Run a handler's slow part in a thread while the GUI keeps turning; Stop abandons it."""
+        cancelled, loop, box = threading.Event(), QEventLoop(), {}
+        relay = _Relay()
+        relay.done.connect(loop.quit)
+
+        def work() -> None:
+            try:
+                box["value"] = job.work(cancelled)
+            except Exception as exc:
+                box["error"] = exc
+            finally:
+                relay.done.emit()
+
+        self.job = (job, cancelled, loop)
+        self.input.setEnabled(False)
+        self._show_state()
+        threading.Thread(target=work, name="napari-talk-job", daemon=True).start()
+        loop.exec()
+        self.job = None
+        self.input.setEnabled(True)
+        self.input.setFocus()
+        self._show_state()
+        if cancelled.is_set():
+            return Result.error(f"{job.label}: stopped")
+        if "error" in box:
+            raise box["error"]
+        return job.finish(box["value"])
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -231,7 +277,7 @@ class ChatDock(QWidget):
     # -- display -------------------------------------------------------------------------------
 
     def _show_state(self) -> None:
-        working = self.task is not None
+        working = self.task is not None or self.job is not None
         confirming = bool(self._questions)
         if confirming:
             self.confirm_label.setText(self._questions[0][0])
@@ -239,7 +285,9 @@ class ChatDock(QWidget):
         self.stop_button.setVisible(working)
         for widget in (self.confirm_label, self.run_button, self.cancel_button):
             widget.setVisible(confirming)
-        if working:
+        if self.job is not None:
+            self.status.setText(f"{self.job[0].label} …")
+        elif working:
             self.status.setText(f"asking {self.session.llm.label} …")
         else:
             self.status.setText(self.session.llm_status())
