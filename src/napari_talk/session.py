@@ -193,6 +193,9 @@ class Session:
             result = Result.error(f"invalid command: {_first_error(exc)}")
         except CommandError as exc:
             result = Result.error(str(exc), **({"error": exc.kind} if exc.kind else {}))
+        except OSError as exc:
+            action = getattr(command, "action", "command")
+            result = Result.error(f"{action} failed: {exc.strerror or exc}", error=type(exc).__name__)
         except Exception as exc:
             log.exception("command failed: %r", command)
             result = Result.error(f"{getattr(command, 'action', 'command')} failed: {exc}")

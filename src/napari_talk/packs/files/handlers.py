@@ -7,14 +7,13 @@ error Result whose ``data`` is the message and whose ``meta["error"]`` names its
 
 from __future__ import annotations
 
-import functools
 import json
-import time
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...result import CommandError, Result
+from ...result import Job, Result
 from ...workspace import relative_to_root, resolve, workspace_root
 from . import commands as cmd
 from .atomic import atomic_write, path_lock
@@ -38,28 +37,6 @@ from .undo import Snapshot, Snapshots
 
 if TYPE_CHECKING:
     from ...session import Session
-
-Handler = Callable[[Any, "Session"], Result]
-
-
-def files_handler(handler: Handler) -> Handler:
-    """Time the handler, and turn refusals and OS errors into the seed's error envelope."""
-
-    @functools.wraps(handler)
-    def run(command: Any, session: Session) -> Result:
-        started = time.perf_counter()
-        try:
-            result = handler(command, session)
-        except CommandError as exc:
-            kind = getattr(exc, "kind", "FilesError")
-            result = Result.error(str(exc), str(exc), error=kind)
-        except OSError as exc:
-            message = f"{command.action} failed: {exc.strerror or exc}"
-            result = Result.error(message, message, error=type(exc).__name__)
-        result.meta["execution_time"] = round(time.perf_counter() - started, 6)
-        return result
-
-    return run
 
 
 def _root(session: Session) -> Path:
@@ -137,7 +114,6 @@ def _shown(text: str) -> str:
     return text[:SHOWN_CHARS] + f"\n… ({len(text) - SHOWN_CHARS:,} more characters in the result's data)"
 
 
-@files_handler
 def read_file(command: cmd.ReadFile, session: Session) -> Result:
     root = _root(session)
     path = _existing(root, command.path, "file")
@@ -146,7 +122,6 @@ def read_file(command: cmd.ReadFile, session: Session) -> Result:
     return Result.success(f"{relative} ({human_size(size)}):\n{_shown(text)}", text, path=relative, size=size)
 
 
-@files_handler
 def write_file(command: cmd.WriteFile, session: Session) -> Result:
     data = command.content.encode("utf-8")
     if len(data) > TEXT_MAX_BYTES:
@@ -171,7 +146,6 @@ def write_file(command: cmd.WriteFile, session: Session) -> Result:
     )
 
 
-@files_handler
 def edit_file(command: cmd.EditFile, session: Session) -> Result:
     root = _root(session)
     path = _existing(root, command.path, "file")
@@ -206,7 +180,6 @@ def _entry_line(entry: dict[str, Any]) -> str:
     return f"  {entry['path']}  {size}  {entry['mod_time']}"
 
 
-@files_handler
 def list_files(command: cmd.ListFiles, session: Session) -> Result:
     root = _root(session)
     folder = _existing(root, command.directory, "folder")
@@ -228,8 +201,7 @@ def list_files(command: cmd.ListFiles, session: Session) -> Result:
     )
 
 
-@files_handler
-def search_code(command: cmd.SearchCode, session: Session) -> Result:
+def search_code(command: cmd.SearchCode, session: Session) -> Job:
     root = _root(session)
     start = _existing(root, command.directory, "any")
     try:
@@ -245,9 +217,12 @@ def search_code(command: cmd.SearchCode, session: Session) -> Result:
         "max_results": command.max_results,
         "max_file_bytes": SEARCH_FILE_MAX_BYTES,
     }
-    if command.regex:
+
+    def work(cancelled: threading.Event) -> dict[str, Any]:
+        if not command.regex:
+            return search(**request)
         try:
-            outcome = search_isolated(request, REGEX_TIMEOUT_S)
+            return search_isolated(request, REGEX_TIMEOUT_S)
         except SearchTimeout:
             raise FilesError(
                 f"the regular expression {command.query!r} took longer than {REGEX_TIMEOUT_S:g} s and was"
@@ -255,29 +230,30 @@ def search_code(command: cmd.SearchCode, session: Session) -> Result:
                 " folder",
                 "Timeout",
             ) from None
-    else:
-        outcome = search(**request)
-    matches = outcome.pop("matches")
-    files = len({m["path"] for m in matches})
-    head = f"{_count(len(matches), 'match')} for {command.query!r} in {_count(files, 'file')}"
-    if outcome["truncated"]:
-        head += f" (stopped at {command.max_results})"
-    lines = [f"  {m['path']}:{m['line']}: {m['text'][:160]}" for m in matches[:50]]
-    if len(matches) > 50:
-        lines.append(f"  … and {len(matches) - 50} more in the result's data")
-    return Result.success(
-        "\n".join([head + (":" if matches else "."), *lines]),
-        matches,
-        query=command.query,
-        regex=command.regex,
-        case_sensitive=command.case_sensitive,
-        directory=relative_to_root(root, start),
-        count=len(matches),
-        **outcome,
-    )
+
+    def finish(outcome: dict[str, Any]) -> Result:
+        matches = outcome.pop("matches")
+        files = len({m["path"] for m in matches})
+        head = f"{_count(len(matches), 'match')} for {command.query!r} in {_count(files, 'file')}"
+        if outcome["truncated"]:
+            head += f" (stopped at {command.max_results})"
+        lines = [f"  {m['path']}:{m['line']}: {m['text'][:160]}" for m in matches[:50]]
+        if len(matches) > 50:
+            lines.append(f"  … and {len(matches) - 50} more in the result's data")
+        return Result.success(
+            "\n".join([head + (":" if matches else "."), *lines]),
+            matches,
+            query=command.query,
+            regex=command.regex,
+            case_sensitive=command.case_sensitive,
+            directory=relative_to_root(root, start),
+            count=len(matches),
+            **outcome,
+        )
+
+    return Job(f"searching for {command.query!r}", work, finish)
 
 
-@files_handler
 def assign_task(command: cmd.AssignTask, session: Session) -> Result:
     role = role_name(command.target_agent)
     root = _root(session)
@@ -293,7 +269,6 @@ def assign_task(command: cmd.AssignTask, session: Session) -> Result:
     )
 
 
-@files_handler
 def list_tasks(command: cmd.ListTasks, session: Session) -> Result:
     role = role_name(command.target_agent) if command.target_agent else None
     tasks = TaskLog(_root(session)).tasks(role)
