@@ -60,11 +60,12 @@ class ChatDock(QWidget):
     ) -> None:
         super().__init__(parent)
         self.viewer = napari_viewer
-        self.session = Session(napari_viewer, window=self, registry=registry)
         self._store = store or default_store()
-        self._session_key: str | None = None
         settings = self._store.load()
-        self.session.workspace = settings.workspace.path()
+        self.session = Session(
+            napari_viewer, window=self, registry=registry, workspace=settings.workspace.path()
+        )
+        self._session_key: str | None = None
         self.task: LLMTask | None = None
         self._questions: list[tuple[str, Callable[[bool], None]]] = []
         self.mcp: HttpService | None = None
