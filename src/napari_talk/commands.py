@@ -35,8 +35,9 @@ class Command(BaseModel):
         return inspect.cleandoc(cls.__doc__ or "").split("\n\n")[0].replace("\n", " ")
 
     def to_wire(self) -> dict[str, Any]:
-        """The JSON object of the wire format, defaults left out so it stays short."""
-        params = self.model_dump(exclude={"action"}, exclude_defaults=True)
+        """The JSON object of the wire format: what was said (set), not the defaults, so it stays
+        short and "0 to 45 degrees" keeps its 0."""
+        params = self.model_dump(exclude={"action"}, exclude_unset=True)
         return {"action": self.action, **{k: _tidy(v) for k, v in params.items()}}
 
     def summary(self) -> str:

@@ -1,0 +1,190 @@
+"""A scene and its rays as napari layer-data tuples, and glasses read back from an edited layer.
+
+Nothing here imports napari: the tuples are ``(data, kwargs, layer_type)`` as sample-data
+functions return them. napari orders coordinates (row, col) = (y, x); the scene's ``y`` is the
+row, as in the ray-optics app (which draws +y downward too).
+
+Each layer carries ``metadata["napari_talk_rays"] = {"role": ...}`` so the pack finds its layers
+whatever they are renamed to; the glasses layer also carries the whole scene (ray-optics JSON),
+which is how a scene opened as sample data reaches the chat session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .edges import get_edge_descriptions
+from .scene import Glass, Scene
+from .scene_json import scene_from_dict, scene_to_dict
+from .simulation import Segments, SimulationResult
+
+ROLE_KEY = "napari_talk_rays"
+LAYER_NAMES = {
+    "glasses": "rays: glasses",
+    "edge labels": "rays: edge labels",
+    "rays": "rays: segments",
+    "selection": "rays: selection",
+}
+SHAPES_LIMIT = 5000
+"""Above this many segments rays are drawn as a Vectors layer: a Shapes layer takes seconds to
+build 20,000 lines, a Vectors layer a tenth of a second."""
+GLASS_COLOR = (0.55, 0.8, 1.0)
+RAY_COLOR = (1.0, 0.85, 0.25)
+POLARIZED_COLOR = (0.95, 0.2, 1.0)
+SELECTION_COLOR = (0.1, 1.0, 0.9, 1.0)
+MIN_ALPHA = 0.2
+GLASS_SHAPES = ("polygon", "rectangle")
+"""Shapes of the glasses layer that are glasses (lines, paths and ellipses are not)."""
+
+LayerData = tuple[Any, dict[str, Any], str]
+
+
+def line_width(scene: Scene) -> float:
+    return 0.004 * scene.scale
+
+
+def _meta(role: str, **extra: Any) -> dict[str, Any]:
+    return {ROLE_KEY: {"role": role, **extra}}
+
+
+def glass_layer(scene: Scene) -> LayerData:
+    polygons = [glass.vertices[:, ::-1].copy() for glass in scene.glasses]
+    kwargs = {
+        "name": LAYER_NAMES["glasses"],
+        "shape_type": "polygon",
+        "features": {
+            "name": [glass.name for glass in scene.glasses],
+            "ref_index": [glass.ref_index for glass in scene.glasses],
+        },
+        "feature_defaults": {"name": "", "ref_index": 1.5},
+        "text": {"string": "{name}", "color": "white", "size": 11, "anchor": "center"},
+        "face_color": [*GLASS_COLOR, 0.18],
+        "edge_color": [*GLASS_COLOR, 1.0],
+        "edge_width": line_width(scene),
+        "metadata": _meta("glasses", scene=scene_to_dict(scene)),
+    }
+    return polygons, kwargs, "shapes"
+
+
+def edge_label_layer(scene: Scene) -> LayerData:
+    points, labels, glasses = [], [], []
+    offset = 0.025 * scene.scale
+    for glass in scene.glasses:
+        for edge in get_edge_descriptions(glass):
+            x, y = np.add(edge.midpoint, np.multiply(edge.normal, offset))
+            points.append((y, x))
+            labels.append(edge.short_label)
+            glasses.append(glass.name)
+    kwargs = {
+        "name": LAYER_NAMES["edge labels"],
+        "features": {"label": labels, "glass": glasses},
+        "text": {"string": "{label}", "color": "yellow", "size": 10, "anchor": "center"},
+        "size": 0.004 * scene.scale,
+        "face_color": "transparent",
+        "border_width": 0,
+        "metadata": _meta("edge labels"),
+    }
+    return np.array(points, dtype=float).reshape(-1, 2), kwargs, "points"
+
+
+def ray_colors(
+    segments: Segments, color_by: str = "brightness", reference: float | None = None
+) -> np.ndarray:
+    """RGBA per segment: alpha grows with brightness relative to the brightest source ray (as its
+    square root, so a 4 % reflection stays visible); the colour goes from yellow (unpolarized) to
+    magenta (fully polarized) when ``color_by`` is polarization."""
+    total = segments.total
+    if reference is None:
+        sources = total[segments.parent < 0]
+        reference = float(sources.max()) if len(sources) else float(total.max(initial=1.0))
+    alpha = MIN_ALPHA + (1 - MIN_ALPHA) * np.sqrt(np.clip(total / max(reference, 1e-300), 0.0, 1.0))
+    colors = np.empty((len(segments), 4))
+    if color_by == "polarization":
+        mix = segments.degree_of_polarization[:, None]
+        colors[:, :3] = (1 - mix) * np.array(RAY_COLOR) + mix * np.array(POLARIZED_COLOR)
+    else:
+        colors[:, :3] = RAY_COLOR
+    colors[:, 3] = alpha
+    return colors
+
+
+def _lines(segments: Segments, colors: np.ndarray, width: float, kwargs: dict[str, Any]) -> LayerData:
+    p1, p2 = segments.p1[:, ::-1], segments.p2[:, ::-1]
+    if len(segments) > SHAPES_LIMIT:
+        vectors = np.stack([p1, p2 - p1], axis=1)
+        return (
+            vectors,
+            {**kwargs, "edge_color": colors, "edge_width": width, "vector_style": "line"},
+            "vectors",
+        )
+    lines = list(np.stack([p1, p2], axis=1))
+    shapes = {**kwargs, "shape_type": "line", "edge_color": colors, "edge_width": width}
+    return lines, shapes, "shapes"
+
+
+def ray_layer(scene: Scene, result: SimulationResult, color_by: str = "brightness") -> LayerData:
+    segments = result.segments
+    meta = _meta("rays", color_by=color_by, segments=len(segments))
+    kwargs = {"name": LAYER_NAMES["rays"], "metadata": meta}
+    return _lines(segments, ray_colors(segments, color_by), line_width(scene), kwargs)
+
+
+def selection_layer(scene: Scene, segments: Segments, title: str) -> LayerData:
+    colors = np.tile(SELECTION_COLOR, (len(segments), 1))
+    kwargs = {"name": LAYER_NAMES["selection"], "metadata": _meta("selection", title=title)}
+    return _lines(segments, colors, 2.5 * line_width(scene), kwargs)
+
+
+def scene_layers(scene: Scene, result: SimulationResult, color_by: str = "brightness") -> list[LayerData]:
+    """Glasses, edge labels and rays, bottom to top."""
+    return [glass_layer(scene), edge_label_layer(scene), ray_layer(scene, result, color_by)]
+
+
+def scene_from_glass_layer(
+    data: Sequence[np.ndarray],
+    shape_types: Sequence[str],
+    names: Sequence[Any],
+    ref_indices: Sequence[Any],
+    metadata: dict[str, Any],
+) -> Scene:
+    """The scene a glasses layer holds now: its stored scene, with the polygons as edited.
+
+    Shapes are matched to glasses by their ``name`` feature; a shape drawn anew becomes a glass
+    of its own (named "Glass k" unless it has a name). Lines and paths are not glasses.
+    """
+    stored = scene_from_dict(metadata[ROLE_KEY]["scene"])
+    known = {glass.name: glass for glass in stored.glasses}
+    glasses: list[Glass] = []
+    taken: set[str] = set()
+    for vertices, kind, name, n in zip(data, shape_types, names, ref_indices, strict=True):
+        if kind not in GLASS_SHAPES:
+            continue
+        xy = np.asarray(vertices, dtype=float)[:, -2:][:, ::-1]
+        name = str(name) if isinstance(name, str) and name.strip() else ""
+        if not name or name in taken:
+            name = _fresh_name(taken | set(known))
+        n = float(n) if isinstance(n, (int, float)) and np.isfinite(n) and n > 0 else None
+        if name in known:
+            glass = known[name].moved_to(xy)
+            if n is not None and n != glass.ref_index:
+                glass = Glass(glass.name, glass.vertices, n, glass.cauchy_b, glass.labels)
+        else:
+            glass = Glass(name, xy, n or 1.5, labels="cardinal")
+        glasses.append(glass)
+        taken.add(name)
+    return stored.with_glasses(tuple(glasses))
+
+
+def _fresh_name(taken: set[str]) -> str:
+    number = 1
+    while f"Glass {number}" in taken:
+        number += 1
+    return f"Glass {number}"
+
+
+def layer_role(metadata: Any) -> str | None:
+    info = metadata.get(ROLE_KEY) if isinstance(metadata, dict) else None
+    return info.get("role") if isinstance(info, dict) else None

@@ -1,0 +1,530 @@
+"""Handlers of the rays pack: queries answered from the session's traced scene, shown in napari.
+
+The session keeps one :class:`RaysState` (scene, trace, display options) under
+``session.state["rays"]``. A scene reaches it by ``load_scene`` / ``load_sample_scene``, or from
+the viewer: the glasses layer of the "Prism demo" sample carries its scene, and is read (with the
+polygons as the person edited them) the first time a rays command needs it, and by ``trace_scene``.
+Queries highlight what they find in a selection layer and reply with a count and a short table.
+napari itself is never imported here: only the viewer's public methods are used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...grammar.names import describe_miss, resolve_name
+from ...result import CommandError, Result
+from ...workspace import inside
+from . import agent, analysis, display, lineage, xml
+from . import commands as cmd
+from .edges import get_edge_descriptions
+from .fresnel import fresnel_transmittances as fresnel
+from .samples import SAMPLES
+from .scene import Glass, Scene
+from .scene_json import SceneFormatError
+from .scene_json import load_scene as read_scene
+from .simulation import Segments, SimulationResult
+from .tracer import trace
+
+if TYPE_CHECKING:
+    from ...session import Session
+
+STATE_KEY = "rays"
+GLASS_SHAPES = display.GLASS_SHAPES
+TABLE_ROWS = 8
+MAX_RECORDS = 500
+"""Matches listed in a Result's data; the count is always complete."""
+NO_SCENE = (
+    "No ray scene is loaded. Open one with File > Open Sample > napari-talk > Prism demo, or type "
+    '"load the prism demo", or "load scene <file.json>" for a ray-optics scene (version 5) in the workspace.'
+)
+
+
+@dataclass(frozen=True)
+class RaysState:
+    scene: Scene
+    result: SimulationResult
+    glass_layer: Any = None
+    """The viewer's glasses layer this scene was drawn into or read from."""
+    color_by: str = "brightness"
+
+
+# -- where the scene comes from -------------------------------------------------------------------
+
+
+def _layers_with(viewer: Any, role: str) -> list[Any]:
+    return [layer for layer in viewer.layers if display.layer_role(getattr(layer, "metadata", None)) == role]
+
+
+def _glass_layer(viewer: Any) -> Any:
+    found = _layers_with(viewer, "glasses")
+    return found[-1] if found else None
+
+
+def _scene_of(layer: Any) -> Scene:
+    """The scene a glasses layer holds now, with its polygons as edited."""
+    features = layer.features
+    count = len(layer.data)
+    names = list(features["name"]) if "name" in features else [""] * count
+    indices = list(features["ref_index"]) if "ref_index" in features else [None] * count
+    try:
+        return display.scene_from_glass_layer(layer.data, layer.shape_type, names, indices, layer.metadata)
+    except (SceneFormatError, ValueError, KeyError) as exc:
+        raise CommandError(f"cannot read the glasses from layer {layer.name!r}: {exc}") from None
+
+
+def _current(session: Session) -> RaysState | None:
+    """The session's scene; a glasses layer the session has not read yet (a sample just opened)
+    takes over, traced."""
+    state = session.state.get(STATE_KEY)
+    viewer = session.viewer
+    if viewer is not None:
+        layer = _glass_layer(viewer)
+        if layer is not None and (state is None or state.glass_layer is not layer):
+            scene = _scene_of(layer)
+            state = RaysState(scene, _trace(scene), layer, state.color_by if state else "brightness")
+            _keep(session, state)
+            _draw(session, state, glasses=False)
+    return state
+
+
+def _state(session: Session) -> RaysState:
+    state = _current(session)
+    if state is None:
+        raise CommandError(NO_SCENE)
+    return state
+
+
+def _trace(scene: Scene) -> SimulationResult:
+    try:
+        return trace(scene)
+    except ValueError as exc:
+        raise CommandError(f"cannot trace {scene.name!r}: {exc}") from None
+
+
+def _keep(session: Session, state: RaysState) -> None:
+    session.state[STATE_KEY] = state
+    agent.set_context_from_result(state.scene, state.result)  # agents see what the viewer shows
+
+
+# -- drawing ----------------------------------------------------------------------------------------
+
+
+def _put(viewer: Any, layer_data: display.LayerData, role: str) -> Any:
+    """Add a layer, in place of the one with the same role (keeping its position and visibility)."""
+    data, kwargs, kind = layer_data
+    active = viewer.layers.selection.active
+    existing = _layers_with(viewer, role)
+    old = existing[-1] if existing else None
+    new = getattr(viewer, f"add_{kind}")(data, **kwargs)
+    if old is not None:
+        new.visible = old.visible
+        index = list(viewer.layers).index(old)
+        viewer.layers.remove(old)
+        viewer.layers.move(list(viewer.layers).index(new), index)
+        new.name = old.name  # napari suffixed the new one while the old one held the name
+    if active is not None and active is not old and active in viewer.layers:
+        viewer.layers.selection.active = active
+    return new
+
+
+def _remove(viewer: Any, role: str) -> None:
+    for layer in _layers_with(viewer, role):
+        viewer.layers.remove(layer)
+
+
+def _draw(session: Session, state: RaysState, *, glasses: bool) -> RaysState:
+    """Show the state's scene: all of it when ``glasses`` (a new scene); else the rays and edge
+    labels, leaving the glasses layer as the person edited it (it is told the scene it now holds)."""
+    viewer = session.viewer
+    if viewer is None:
+        return state
+    _remove(viewer, "selection")
+    if glasses or state.glass_layer is None or state.glass_layer not in viewer.layers:
+        layer = _put(viewer, display.glass_layer(state.scene), "glasses")
+        state = replace(state, glass_layer=layer)
+        _keep(session, state)
+    else:
+        _sync_glass_layer(state.glass_layer, state.scene)
+    _put(viewer, display.edge_label_layer(state.scene), "edge labels")
+    _put(viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
+    return state
+
+
+def _sync_glass_layer(layer: Any, scene: Scene) -> None:
+    """Store the traced scene on the layer, and name shapes that were drawn without a name."""
+    stored = display.glass_layer(scene)[1]["metadata"][display.ROLE_KEY]
+    layer.metadata[display.ROLE_KEY] = stored
+    names = [glass.name for glass in scene.glasses]
+    glass_shapes = [i for i, kind in enumerate(layer.shape_type) if kind in GLASS_SHAPES]
+    if "name" in layer.features and len(glass_shapes) == len(names):
+        column = list(layer.features["name"])
+        for position, name in zip(glass_shapes, names, strict=True):
+            column[position] = name
+        features = layer.features.copy()
+        features["name"] = column
+        layer.features = features
+
+
+def _edited(session: Session, state: RaysState) -> bool:
+    """Whether the glasses in the viewer differ from the traced ones."""
+    viewer = session.viewer
+    layer = state.glass_layer
+    if viewer is None or layer is None or layer not in viewer.layers:
+        return False
+    polygons = [
+        np.asarray(d)[:, -2:][:, ::-1]
+        for d, kind in zip(layer.data, layer.shape_type, strict=True)
+        if kind in GLASS_SHAPES
+    ]
+    traced = [glass.vertices for glass in state.scene.glasses]
+    if len(polygons) != len(traced):
+        return True
+    return any(p.shape != t.shape or not np.allclose(p, t) for p, t in zip(polygons, traced, strict=True))
+
+
+def _highlight(session: Session, state: RaysState, found: Segments, title: str) -> None:
+    viewer = session.viewer
+    if viewer is None:
+        return
+    if len(found):
+        _put(viewer, display.selection_layer(state.scene, found, title), "selection")
+    else:
+        _remove(viewer, "selection")
+
+
+# -- replies ----------------------------------------------------------------------------------------
+
+
+def _glass(state: RaysState, name: str) -> Glass:
+    names = state.scene.names
+    match = resolve_name(name, names)
+    if match.found is None:
+        raise CommandError(describe_miss(match, "glass", names))
+    return next(glass for glass in state.scene.glasses if glass.name == match.found)
+
+
+def _point(xy: np.ndarray) -> str:
+    return f"({xy[0]:.1f}, {xy[1]:.1f})"
+
+
+def _table(found: Segments) -> str:
+    shown = found.take(slice(0, TABLE_ROWS))
+    dop = shown.degree_of_polarization
+    rows = ["     id  interaction  brightness    DoP  from → to"]
+    for i, name in enumerate(shown.interaction_names()):
+        rows.append(
+            f"  {shown.ids[i]:5d}  {name:<11s}  {shown.total[i]:10.4f}  {dop[i]:5.3f}  "
+            f"{_point(shown.p1[i])} → {_point(shown.p2[i])}"
+        )
+    if len(found) > TABLE_ROWS:
+        rows.append(f"  … and {len(found) - TABLE_ROWS} more")
+    return "\n".join(rows)
+
+
+def _answer(session: Session, state: RaysState, found: Segments, what: str) -> Result:
+    _highlight(session, state, found, what)
+    total = len(state.result.segments)
+    message = f"{len(found)} of {total} ray segments {what}."
+    if len(found):
+        message += f"\n{_table(found)}"
+    if _edited(session, state):
+        message += '\nThe glasses were edited since the last trace: type "retrace" to update the rays.'
+    data = {
+        "count": len(found),
+        "total": total,
+        "rays": found.records(MAX_RECORDS),
+        "truncated": len(found) > MAX_RECORDS,
+    }
+    return Result.success(message, data, matched=len(found))
+
+
+def _checked(call: Any, *args: Any) -> Any:
+    try:
+        return call(*args)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+
+# -- the queries ------------------------------------------------------------------------------------
+
+
+def find_rays_inside_glass(command: cmd.FindRaysInsideGlass, session: Session) -> Result:
+    state = _state(session)
+    glass = _glass(state, command.glass_name)
+    found = analysis.find_rays_inside_glass(state.result.segments, glass)
+    return _answer(session, state, found, f"are inside {glass.name}")
+
+
+def find_rays_crossing_edge(command: cmd.FindRaysCrossingEdge, session: Session) -> Result:
+    state = _state(session)
+    glass = _glass(state, command.glass_name)
+    found = _checked(analysis.find_rays_crossing_edge, state.result.segments, glass, command.edge_label)
+    return _answer(session, state, found, f"cross or touch edge {command.edge_label} of {glass.name}")
+
+
+def find_rays_by_angle_to_edge(command: cmd.FindRaysByAngleToEdge, session: Session) -> Result:
+    state = _state(session)
+    glass = _glass(state, command.glass_name)
+    found = _checked(
+        analysis.find_rays_by_angle_to_edge,
+        state.result.segments,
+        glass,
+        command.edge_label,
+        command.min_angle,
+        command.max_angle,
+    )
+    window = f"{command.min_angle:g}°–{command.max_angle:g}°"
+    return _answer(
+        session, state, found, f"are at {window} to the normal of edge {command.edge_label} of {glass.name}"
+    )
+
+
+def find_rays_by_polarization(command: cmd.FindRaysByPolarization, session: Session) -> Result:
+    state = _state(session)
+    found = analysis.find_rays_by_polarization(state.result.segments, command.min_dop, command.max_dop)
+    return _answer(
+        session, state, found, f"have a degree of polarization of {command.min_dop:g}–{command.max_dop:g}"
+    )
+
+
+def rank_paths_by_energy(command: cmd.RankPathsByEnergy, session: Session) -> Result:
+    state = _state(session)
+    paths = lineage.rank_paths_by_energy(state.result.lineage, command.top_n)
+    on_paths = np.unique(np.concatenate([p["path_ids"] for p in paths])) if paths else np.zeros(0, int)
+    _highlight(session, state, state.result.segments.by_ids(on_paths), f"top {len(paths)} paths")
+    rows = ["  rank  energy    s        p        path"]
+    for rank, path in enumerate(paths[:TABLE_ROWS], start=1):
+        steps = " → ".join(path["path_types"])
+        rows.append(
+            f"  {rank:4d}  {path['energy']:.4f}  {path['energy_s']:.4f}  {path['energy_p']:.4f}  {steps}"
+        )
+    if len(paths) > TABLE_ROWS:
+        rows.append(f"  … and {len(paths) - TABLE_ROWS} more")
+    message = f"The {len(paths)} brightest of {len(state.result.lineage.leaves())} paths:\n" + "\n".join(rows)
+    return Result.success(message, paths, matched=len(paths))
+
+
+def check_energy_conservation(command: cmd.CheckEnergyConservation, session: Session) -> Result:
+    state = _state(session)
+    report = lineage.check_energy_conservation(state.result.lineage)
+    checks = report["total_checks"]
+    if report["is_valid"]:
+        verdict = f"Energy is conserved at all {checks} interactions"
+    else:
+        verdict = f"Energy is NOT conserved at {report['violation_count']} of {checks} interactions"
+    message = (
+        f"{verdict} (largest children/parent ratio {report['max_excess_ratio']:.9f}, largest imbalance "
+        f"{report['max_imbalance']:.1e}).\n"
+        f"Sources emitted {report['source_energy']:.4f}; {report['escaped_energy']:.4f} left the scene and "
+        f"{report['truncated_energy']:.4f} was truncated (balance error {report['balance_error']:.1e})."
+    )
+    if not report["is_valid"]:
+        bad = state.result.segments.by_ids([v["parent_id"] for v in report["violations"]])
+        _highlight(session, state, bad, "energy violations")
+    return Result.success(message, report)
+
+
+def fresnel_transmittances(command: cmd.FresnelTransmittances, session: Session) -> Result:
+    values = _checked(fresnel, command.n1, command.n2, command.theta_i_deg)
+    head = f"n1 = {command.n1:g} → n2 = {command.n2:g} at {command.theta_i_deg:g}°: "
+    if values["tir"]:
+        body = "total internal reflection (R_s = R_p = 1)"
+    else:
+        body = (
+            f"R_s = {values['R_s']:.6f}, R_p = {values['R_p']:.6f}, T_s = {values['T_s']:.6f}, "
+            f"T_p = {values['T_p']:.6f}, refracted at {values['theta_t_deg']:.4f}°"
+        )
+    critical = values["critical_angle_deg"]
+    angles = f"Brewster angle {values['brewster_angle_deg']:.4f}°; " + (
+        f"critical angle {critical:.4f}°" if critical is not None else "no critical angle (n1 ≤ n2)"
+    )
+    return Result.success(f"{head}{body}.\n{angles}.", values)
+
+
+def describe_glass_edges(command: cmd.DescribeGlassEdges, session: Session) -> Result:
+    state = _state(session)
+    glass = _glass(state, command.glass_name)
+    edges = [edge.to_dict() for edge in get_edge_descriptions(glass)]
+    data = {"glass": glass.name, "ref_index": glass.ref_index, "edges": edges}
+    return Result.success(analysis.describe_glass_edges(glass), data)
+
+
+# -- scene and display -----------------------------------------------------------------------------
+
+
+def _summary_line(state: RaysState) -> str:
+    summary = state.result.summary
+    glasses = ", ".join(state.scene.names) or "no glasses"
+    line = (
+        f"{state.scene.name}: {glasses}; {len(state.scene.sources)} light source(s); "
+        f"{summary['segments']} segments traced in {summary['trace_seconds'] * 1000:.1f} ms"
+    )
+    return "\n".join([line, *(f"Warning: {w}" for w in summary["warnings"])])
+
+
+def _restorer(session: Session, before: RaysState | None) -> Any:
+    def undo() -> None:
+        if before is None:
+            session.state.pop(STATE_KEY, None)
+            agent.clear_context()
+            if session.viewer is not None:
+                for role in ("selection", "rays", "edge labels", "glasses"):
+                    _remove(session.viewer, role)
+        else:
+            _keep(session, before)
+            _draw(session, before, glasses=True)
+
+    return undo
+
+
+def _show_new(session: Session, scene: Scene, source: str) -> Result:
+    before = _current(session) if session.viewer is not None else session.state.get(STATE_KEY)
+    state = RaysState(scene, _trace(scene), color_by=before.color_by if before else "brightness")
+    _keep(session, state)
+    state = _draw(session, state, glasses=True)
+    if session.viewer is not None:
+        session.viewer.reset_view()
+    return Result.success(
+        f"Loaded {source}. {_summary_line(state)}", state.result.summary, undo=_restorer(session, before)
+    )
+
+
+def load_scene(command: cmd.LoadScene, session: Session) -> Result:
+    path = inside(session.workspace, command.path)
+    if not path.is_file():
+        raise CommandError(f"no scene file {command.path!r} in the workspace {session.workspace}")
+    try:
+        scene = read_scene(path)
+    except (SceneFormatError, ValueError, OSError) as exc:
+        raise CommandError(f"cannot load {command.path!r}: {exc}") from None
+    return _show_new(session, scene, f"{command.path!r}")
+
+
+def load_sample_scene(command: cmd.LoadSampleScene, session: Session) -> Result:
+    return _show_new(session, SAMPLES[command.name](), f"the {command.name} sample")
+
+
+def trace_scene(command: cmd.TraceScene, session: Session) -> Result:
+    before = _state(session)
+    scene = before.scene
+    viewer = session.viewer
+    if viewer is not None and before.glass_layer is not None and before.glass_layer in viewer.layers:
+        scene = _scene_of(before.glass_layer)
+    state = RaysState(scene, _trace(scene), before.glass_layer, before.color_by)
+    _keep(session, state)
+    state = _draw(session, state, glasses=False)
+    return Result.success(
+        f"Traced again. {_summary_line(state)}", state.result.summary, undo=_restorer(session, before)
+    )
+
+
+def color_rays(command: cmd.ColorRays, session: Session) -> Result:
+    before = _state(session)
+    state = replace(before, color_by=command.by)
+    _keep(session, state)
+    if session.viewer is not None:
+        _put(session.viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
+
+    def undo() -> None:
+        _keep(session, before)
+        if session.viewer is not None:
+            _put(session.viewer, display.ray_layer(before.scene, before.result, before.color_by), "rays")
+
+    shown = (
+        "degree of polarization (yellow: none, magenta: full)"
+        if command.by == "polarization"
+        else "brightness"
+    )
+    return Result.success(f"Rays are coloured by {shown}; their opacity follows brightness.", undo=undo)
+
+
+def clear_ray_selection(command: cmd.ClearRaySelection, session: Session) -> Result:
+    viewer = session.viewer
+    removed = _layers_with(viewer, "selection") if viewer is not None else []
+    if not removed:
+        return Result.success("No rays are highlighted.")
+    for layer in removed:
+        viewer.layers.remove(layer)
+
+    def undo() -> None:
+        for layer in removed:
+            with contextlib.suppress(Exception):
+                viewer.layers.append(layer)
+
+    return Result.success("Cleared the ray highlight.", undo=undo)
+
+
+# -- what the parser and a language model are told ----------------------------------------------------
+
+
+def known_names(session: Session) -> dict[str, list[str]]:
+    """Glass names, without tracing: from the session's scene or a glasses layer not read yet."""
+    state = session.state.get(STATE_KEY)
+    viewer = session.viewer
+    if viewer is not None:
+        layer = _glass_layer(viewer)
+        if layer is not None and (state is None or state.glass_layer is not layer):
+            names = layer.features.get("name", [])
+            return {"glasses": [str(n) for n in names if isinstance(n, str) and n]}
+    return {"glasses": state.scene.names} if state is not None else {}
+
+
+def describe_context(session: Session) -> list[str]:
+    state = session.state.get(STATE_KEY)
+    if state is None:
+        names = known_names(session).get("glasses")
+        return [f"Ray scene in the viewer (not traced yet), glasses: {', '.join(names)}"] if names else []
+    lines = [f"Ray scene {_summary_line(state)}"]
+    for glass in state.scene.glasses:
+        labels = ", ".join(edge.short_label for edge in get_edge_descriptions(glass))
+        lines.append(f"  glass {glass.name!r}: n = {glass.ref_index:g}, edges {labels}")
+    return lines
+
+
+def format_for_agent(command: Any, result: Result) -> str | None:
+    """What an agent reads from a query: seed 001's XML, written from the Result's data (at most
+    ``MAX_RECORDS`` rays listed; ``count`` is all of them). Other results and errors: JSON."""
+    if not result.ok or not isinstance(result.data, (dict, list)):
+        return None
+    action = getattr(command, "action", None)
+    data = result.data
+    if action in RAY_QUERIES:
+        return xml.ray_records_to_xml(data["rays"], data["count"])
+    if action == "rank_paths_by_energy":
+        return xml.paths_to_xml(data)
+    if action == "check_energy_conservation":
+        return xml.energy_report_to_xml(data)
+    if action == "fresnel_transmittances":
+        return xml.fresnel_to_xml(data)
+    if action == "describe_glass_edges":
+        return xml.edge_records_to_xml(data["glass"], data["ref_index"], data["edges"])
+    return None
+
+
+RAY_QUERIES = {
+    "find_rays_inside_glass",
+    "find_rays_crossing_edge",
+    "find_rays_by_angle_to_edge",
+    "find_rays_by_polarization",
+}
+
+HANDLERS = {
+    "find_rays_inside_glass": find_rays_inside_glass,
+    "find_rays_crossing_edge": find_rays_crossing_edge,
+    "find_rays_by_angle_to_edge": find_rays_by_angle_to_edge,
+    "find_rays_by_polarization": find_rays_by_polarization,
+    "rank_paths_by_energy": rank_paths_by_energy,
+    "check_energy_conservation": check_energy_conservation,
+    "fresnel_transmittances": fresnel_transmittances,
+    "describe_glass_edges": describe_glass_edges,
+    "trace_scene": trace_scene,
+    "load_scene": load_scene,
+    "load_sample_scene": load_sample_scene,
+    "clear_ray_selection": clear_ray_selection,
+    "color_rays": color_rays,
+}

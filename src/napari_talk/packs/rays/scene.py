@@ -1,0 +1,269 @@
+"""The data model of a 2-D ray-optics scene: named glass polygons and light sources.
+
+Coordinates are the scene's own ``(x, y)``; light sources emit rays whose brightness is split
+equally between the s and p polarizations. Everything here is immutable: an edited glass is a
+new :class:`Glass`, an edited scene a new :class:`Scene`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+
+GREEN_NM = 540.0
+"""The default wavelength of ray-optics light sources (only used when colours are simulated)."""
+
+EdgeLabels = Literal["index", "cardinal"] | tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Glass:
+    """A glass object: a simple polygon with straight edges and a refractive index.
+
+    ``cauchy_b`` (µm²) gives the dispersion n(λ) = ref_index + cauchy_b / λ², used only when the
+    scene simulates colours, as in ray-optics. Edge ``i`` runs from vertex ``i`` to ``i + 1``.
+    """
+
+    name: str
+    vertices: np.ndarray
+    ref_index: float = 1.5
+    cauchy_b: float = 0.004
+    labels: EdgeLabels = "index"
+    """How edges are labelled: by index ("0", "1", ...), by cardinal direction, or explicitly."""
+
+    def __post_init__(self) -> None:
+        vertices = _clean_polygon(self.name, self.vertices)
+        vertices.flags.writeable = False
+        object.__setattr__(self, "vertices", vertices)
+        if not (math.isfinite(self.ref_index) and self.ref_index > 0):
+            raise ValueError(f"glass {self.name!r}: the refractive index must be > 0, not {self.ref_index}")
+        if not math.isfinite(self.cauchy_b):
+            raise ValueError(f"glass {self.name!r}: cauchy_b must be a finite number")
+        if not isinstance(self.labels, str):
+            labels = tuple((str(short), str(long)) for short, long in self.labels)
+            if len(labels) != len(vertices):
+                raise ValueError(f"glass {self.name!r}: {len(vertices)} edges but {len(labels)} labels")
+            object.__setattr__(self, "labels", labels)
+        elif self.labels not in ("index", "cardinal"):
+            raise ValueError(f"glass {self.name!r}: labels must be 'index', 'cardinal' or a list")
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.vertices)
+
+    @property
+    def starts(self) -> np.ndarray:
+        return self.vertices
+
+    @cached_property
+    def ends(self) -> np.ndarray:
+        return np.roll(self.vertices, -1, axis=0)
+
+    @cached_property
+    def signed_area(self) -> float:
+        x, y = self.vertices.T
+        return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+
+    @cached_property
+    def outward_normals(self) -> np.ndarray:
+        """Unit normals of the edges pointing out of the glass, (n_edges, 2)."""
+        d = self.ends - self.starts
+        normals = np.stack([d[:, 1], -d[:, 0]], axis=1)  # right of the edge: outside when counter-clockwise
+        if self.signed_area < 0:
+            normals = -normals
+        return normals / np.linalg.norm(normals, axis=1, keepdims=True)
+
+    @property
+    def vertex_centroid(self) -> np.ndarray:
+        return self.vertices.mean(axis=0)
+
+    def index_at(self, wavelength_nm: np.ndarray | float) -> np.ndarray | float:
+        """Refractive index at a wavelength (nm); NaN means no dispersion."""
+        wavelength = np.asarray(wavelength_nm, dtype=float)
+        n = self.ref_index + self.cauchy_b / (wavelength / 1000.0) ** 2
+        return np.where(np.isnan(wavelength), self.ref_index, n)
+
+    def moved_to(self, vertices: np.ndarray) -> Glass:
+        """The same glass with new vertices (explicit labels are dropped if the edge count changes)."""
+        labels = self.labels
+        if not isinstance(labels, str) and len(labels) != len(_clean_polygon(self.name, vertices)):
+            labels = "index"
+        return replace(self, vertices=np.asarray(vertices, dtype=float), labels=labels)
+
+
+def _clean_polygon(name: str, vertices: np.ndarray) -> np.ndarray:
+    points = np.array(vertices, dtype=float)
+    if points.ndim != 2 or points.shape[1] != 2:
+        raise ValueError(f"glass {name!r}: vertices must be (x, y) pairs")
+    if not np.all(np.isfinite(points)):
+        raise ValueError(f"glass {name!r}: vertices must be finite numbers")
+    scale = max(float(np.ptp(points, axis=0).max()) if len(points) else 0.0, 1e-300)
+    keep = np.linalg.norm(points - np.roll(points, 1, axis=0), axis=1) > 1e-12 * scale
+    points = points[keep] if keep.any() else points[:1]
+    if len(points) < 3:
+        raise ValueError(f"glass {name!r}: a glass needs at least 3 distinct vertices")
+    x, y = points.T
+    area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)))
+    if area <= 1e-12 * scale * scale:
+        raise ValueError(f"glass {name!r}: the polygon has no area")
+    if _self_intersects(points):
+        raise ValueError(f"glass {name!r}: the edges cross each other; a glass must be a simple polygon")
+    return points
+
+
+def _self_intersects(points: np.ndarray) -> bool:
+    """Whether two non-adjacent edges of the closed polygon meet (proper crossings or touches)."""
+    a, b = points, np.roll(points, -1, axis=0)
+    k = len(points)
+    for i in range(k):
+        for j in range(i + 2, k):
+            if i == 0 and j == k - 1:
+                continue  # adjacent through the closing edge
+            if _segments_meet(a[i], b[i], a[j], b[j]):
+                return True
+    return False
+
+
+def _segments_meet(p1: np.ndarray, p2: np.ndarray, q1: np.ndarray, q2: np.ndarray) -> bool:
+    def orient(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
+        return float((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]))
+
+    d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
+    d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
+    return d1 * d2 <= 0 and d3 * d4 <= 0 and not (d1 == d2 == 0 and not _collinear_overlap(p1, p2, q1, q2))
+
+
+def _collinear_overlap(p1: np.ndarray, p2: np.ndarray, q1: np.ndarray, q2: np.ndarray) -> bool:
+    axis = int(np.argmax(np.abs(p2 - p1)))
+    lo, hi = sorted((p1[axis], p2[axis]))
+    return max(lo, min(q1[axis], q2[axis])) <= min(hi, max(q1[axis], q2[axis]))
+
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class SingleRay:
+    """One ray from ``p1`` towards ``p2``."""
+
+    p1: Point
+    p2: Point
+    brightness: float = 1.0
+    wavelength: float = GREEN_NM
+
+    def emit(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        origin = np.array([self.p1], dtype=float)
+        direction = np.subtract(self.p2, self.p1, dtype=float).reshape(1, 2)
+        norm = np.linalg.norm(direction)
+        if norm == 0:
+            raise ValueError("a single ray needs two different points")
+        return origin, direction / norm, np.array([self.brightness], dtype=float)
+
+
+@dataclass(frozen=True)
+class PointSource:
+    """``n_rays`` rays in all directions, evenly spaced, each of ``brightness`` (as ray-optics: the
+    first one along +y, then turning towards +x)."""
+
+    x: float
+    y: float
+    n_rays: int = 36
+    brightness: float = 1.0
+    wavelength: float = GREEN_NM
+
+    def emit(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self.n_rays < 1:
+            raise ValueError("a point source needs at least one ray")
+        angles = 2 * np.pi * np.arange(self.n_rays) / self.n_rays
+        directions = np.stack([np.sin(angles), np.cos(angles)], axis=1)
+        origins = np.broadcast_to(np.array([self.x, self.y], dtype=float), directions.shape).copy()
+        return origins, directions, np.full(self.n_rays, float(self.brightness))
+
+
+@dataclass(frozen=True)
+class Beam:
+    """``n_rays`` parallel rays from evenly spaced points of the segment ``p1``–``p2``, leaving it
+    at a right angle (to the right of p1 → p2 in x-right, y-down screen terms, as ray-optics)."""
+
+    p1: Point
+    p2: Point
+    n_rays: int = 10
+    brightness: float = 1.0
+    wavelength: float = GREEN_NM
+
+    def emit(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self.n_rays < 1:
+            raise ValueError("a beam needs at least one ray")
+        p1, p2 = np.asarray(self.p1, dtype=float), np.asarray(self.p2, dtype=float)
+        along = p2 - p1
+        length = np.linalg.norm(along)
+        if length == 0:
+            raise ValueError("a beam needs two different end points")
+        positions = (np.arange(self.n_rays) + 0.5) / self.n_rays
+        origins = p1 + positions[:, None] * along
+        direction = np.array([along[1], -along[0]]) / length
+        return origins, np.tile(direction, (self.n_rays, 1)), np.full(self.n_rays, float(self.brightness))
+
+
+LightSource = SingleRay | PointSource | Beam
+
+
+@dataclass(frozen=True, eq=False)
+class Scene:
+    """Glasses and light sources; glass names are unique."""
+
+    glasses: tuple[Glass, ...] = ()
+    sources: tuple[LightSource, ...] = ()
+    name: str = "scene"
+    simulate_colors: bool = False
+    """Use each source's wavelength and the glasses' Cauchy dispersion (ray-optics' simulateColors)."""
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    """What loading left out (unsupported objects), shown with the trace summary."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "glasses", tuple(self.glasses))
+        object.__setattr__(self, "sources", tuple(self.sources))
+        seen: set[str] = set()
+        for glass in self.glasses:
+            if glass.name in seen:
+                raise ValueError(f"two glasses are named {glass.name!r}; glass names must be unique")
+            seen.add(glass.name)
+
+    @property
+    def names(self) -> list[str]:
+        return [glass.name for glass in self.glasses]
+
+    def with_glasses(self, glasses: tuple[Glass, ...]) -> Scene:
+        return replace(self, glasses=tuple(glasses))
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(min xy, max xy) over glass vertices and source positions."""
+        points = [glass.vertices for glass in self.glasses]
+        for source in self.sources:
+            if isinstance(source, PointSource):
+                points.append(np.array([[source.x, source.y]]))
+            else:
+                points.append(np.array([source.p1, source.p2], dtype=float))
+        if not points:
+            return np.zeros(2), np.ones(2)
+        stacked = np.concatenate(points)
+        return stacked.min(axis=0), stacked.max(axis=0)
+
+    @property
+    def scale(self) -> float:
+        """The diagonal of :meth:`bounds`, at least 1: sets tolerances and how far escaping rays go."""
+        low, high = self.bounds()
+        return max(float(np.hypot(*(high - low))), 1.0)
+
+
+def get_object_by_name(scene: Scene, name: str) -> Glass:
+    """The glass called exactly ``name``; a ValueError lists the names there are."""
+    matches = [glass for glass in scene.glasses if glass.name == name]
+    if not matches:
+        available = scene.names
+        raise ValueError(f"No object named '{name}'. Named objects: {available if available else '(none)'}")
+    return matches[0]

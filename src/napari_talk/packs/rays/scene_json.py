@@ -1,0 +1,189 @@
+"""Reading and writing scenes in the ray-optics JSON format, version 5 (phydemo.app/ray-optics).
+
+Understood objects: ``Glass`` with straight edges (``path`` of ``{x, y, arc}``, ``refIndex``,
+``cauchyB``), ``SingleRay``, ``PointSource`` and ``Beam``. Anything else (mirrors, lenses, curved
+edges) is left out with a warning. Ray counts and brightness follow ray-optics' default colour
+mode: a point source emits ``int(500 × rayModeDensity)`` rays of ``min(brightness / density, 1)``.
+
+This project adds optional keys, ignored by ray-optics: ``name`` (scene and glass), ``edgeLabels``
+("index", "cardinal" or ``[[short, long], ...]``), and ``numRays`` / ``rayBrightness`` on sources
+for an exact ray count and per-ray brightness.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .scene import GREEN_NM, Beam, Glass, LightSource, PointSource, Scene, SingleRay
+
+FORMAT_VERSION = 5
+DEFAULT_DENSITY = 0.1
+"""ray-optics' default ``rayModeDensity``."""
+SOURCE_TYPES = ("SingleRay", "PointSource", "Beam")
+
+
+class SceneFormatError(ValueError):
+    """The file is not a scene this loader can read; the message says why."""
+
+
+def load_scene(path: str | Path) -> Scene:
+    """Read a scene JSON file; the scene is named after the file unless it names itself."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise SceneFormatError(f"{path.name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    return scene_from_dict(data, name=path.stem)
+
+
+def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
+    if not isinstance(data, dict) or not isinstance(data.get("objs"), list):
+        raise SceneFormatError("a ray-optics scene is a JSON object with an 'objs' list")
+    version = data.get("version")
+    warnings: list[str] = []
+    if not isinstance(version, (int, float)) or version < FORMAT_VERSION:
+        raise SceneFormatError(
+            f"scene format version {version} is not supported; open it in the ray-optics app and save it "
+            f"again to get version {FORMAT_VERSION}"
+        )
+    if version > FORMAT_VERSION:
+        warnings.append(
+            f"scene format version {version} is newer than {FORMAT_VERSION}; read as {FORMAT_VERSION}"
+        )
+    density = _number(data.get("rayModeDensity", DEFAULT_DENSITY), "rayModeDensity")
+    if density <= 0:
+        raise SceneFormatError("rayModeDensity must be > 0")
+    glasses: list[Glass] = []
+    sources: list[LightSource] = []
+    skipped: dict[str, int] = {}
+    for position, obj in enumerate(data["objs"]):
+        if not isinstance(obj, dict):
+            raise SceneFormatError(f"objs[{position}] is not an object")
+        kind = obj.get("type")
+        try:
+            if kind == "Glass":
+                glass = _glass(obj, len(glasses) + 1, {g.name for g in glasses}, warnings)
+                if glass is not None:
+                    glasses.append(glass)
+            elif kind in SOURCE_TYPES:
+                sources.append(_source(kind, obj, density, warnings))
+            else:
+                skipped[str(kind)] = skipped.get(str(kind), 0) + 1
+        except (KeyError, TypeError, ValueError) as exc:
+            detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise SceneFormatError(f"objs[{position}] ({kind}): {detail}") from None
+    if skipped:
+        listed = ", ".join(f"{kind} × {n}" if n > 1 else kind for kind, n in skipped.items())
+        warnings.append(f"left out objects the tracer does not model: {listed}")
+    return Scene(
+        glasses=tuple(glasses),
+        sources=tuple(sources),
+        name=str(data.get("name") or name or "scene"),
+        simulate_colors=bool(data.get("simulateColors", False)),
+        warnings=tuple(warnings),
+    )
+
+
+def _glass(obj: dict, number: int, taken: set[str], warnings: list[str]) -> Glass | None:
+    path = obj["path"]
+    base = name = str(obj.get("name") or f"Glass {number}")
+    copy = 2
+    while name in taken:
+        name, copy = f"{base} ({copy})", copy + 1
+    if any(point.get("arc") for point in path):
+        warnings.append(f"left out glass {name!r}: curved (arc) edges are not supported")
+        return None
+    labels = obj.get("edgeLabels", "index")
+    if isinstance(labels, list):
+        labels = tuple((str(s), str(long)) for s, long in labels)
+    return Glass(
+        name=name,
+        vertices=[(_number(p["x"], "x"), _number(p["y"], "y")) for p in path],
+        ref_index=_number(obj.get("refIndex", 1.5), "refIndex"),
+        cauchy_b=_number(obj.get("cauchyB", 0.004), "cauchyB"),
+        labels=labels,
+    )
+
+
+def _source(kind: str, obj: dict, density: float, warnings: list[str]) -> LightSource:
+    wavelength = _number(obj.get("wavelength", GREEN_NM), "wavelength")
+    if kind == "SingleRay":
+        brightness = _number(obj.get("brightness", 1.0), "brightness")
+        return SingleRay(_point(obj["p1"]), _point(obj["p2"]), brightness, wavelength)
+    per_ray = obj.get("rayBrightness")
+    if per_ray is None:
+        per_ray = min(_number(obj.get("brightness", 0.5), "brightness") / density, 1.0)
+    per_ray = _number(per_ray, "rayBrightness")
+    if kind == "PointSource":
+        n_rays = int(obj.get("numRays") or int(density * 500))
+        return PointSource(_number(obj["x"], "x"), _number(obj["y"], "y"), n_rays, per_ray, wavelength)
+    p1, p2 = _point(obj["p1"]), _point(obj["p2"])
+    if obj.get("emisAngle", 0) or obj.get("lambert") or obj.get("random"):
+        warnings.append(
+            "a beam's divergence, Lambert weighting and randomness are not modelled: rays are parallel"
+        )
+    length = ((p2[0] - p1[0]) ** 2 + (p2[1] - p1[1]) ** 2) ** 0.5
+    n_rays = int(obj.get("numRays") or max(1, int(length * density)))
+    return Beam(p1, p2, n_rays, per_ray, wavelength)
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{what} must be a number, not {value!r}")
+    return float(value)
+
+
+def _point(value: Any) -> tuple[float, float]:
+    return (_number(value["x"], "x"), _number(value["y"], "y"))
+
+
+def scene_to_dict(scene: Scene) -> dict[str, Any]:
+    """The scene as version 5 JSON data, with this project's keys for exact ray counts."""
+    objs: list[dict[str, Any]] = []
+    for glass in scene.glasses:
+        labels = glass.labels if isinstance(glass.labels, str) else [list(pair) for pair in glass.labels]
+        objs.append(
+            {
+                "type": "Glass",
+                "name": glass.name,
+                "path": [{"x": float(x), "y": float(y), "arc": False} for x, y in glass.vertices],
+                "refIndex": glass.ref_index,
+                "cauchyB": glass.cauchy_b,
+                "edgeLabels": labels,
+            }
+        )
+    for source in scene.sources:
+        if isinstance(source, SingleRay):
+            objs.append(
+                {
+                    "type": "SingleRay",
+                    "p1": _xy(source.p1),
+                    "p2": _xy(source.p2),
+                    "brightness": source.brightness,
+                    "wavelength": source.wavelength,
+                }
+            )
+            continue
+        common = {
+            "brightness": source.brightness * DEFAULT_DENSITY,
+            "wavelength": source.wavelength,
+            "numRays": source.n_rays,
+            "rayBrightness": source.brightness,
+        }
+        if isinstance(source, PointSource):
+            objs.append({"type": "PointSource", "x": source.x, "y": source.y, **common})
+        else:
+            objs.append({"type": "Beam", "p1": _xy(source.p1), "p2": _xy(source.p2), **common})
+    return {
+        "version": FORMAT_VERSION,
+        "name": scene.name,
+        "rayModeDensity": DEFAULT_DENSITY,
+        "simulateColors": scene.simulate_colors,
+        "objs": objs,
+    }
+
+
+def _xy(point: tuple[float, float]) -> dict[str, float]:
+    return {"x": float(point[0]), "y": float(point[1])}

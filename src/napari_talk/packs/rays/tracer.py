@@ -1,0 +1,394 @@
+"""The vectorized non-sequential tracer.
+
+Rays are traced a generation at a time: every ray of a generation is intersected with every glass
+edge in one set of array operations, the nearest hit of each ray is kept, Fresnel coefficients
+are computed for all hits at once, and the reflected and refracted children (built with masks)
+form the next generation. No Python code runs per ray.
+
+At a hit the medium on each side comes from the edge's outward normal: a ray leaving a glass goes
+into air, or into a second glass whose edge coincides with the hit (glasses sharing an edge).
+Glasses are assumed not to overlap otherwise.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+
+import numpy as np
+
+from .fresnel import fresnel_power
+from .scene import Scene
+from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResult
+
+DEFAULT_MIN_BRIGHTNESS = 0.01
+"""Children dimmer than this are not traced (ray-optics' default); their energy is counted as
+truncated."""
+DEFAULT_MAX_SEGMENTS = 2_000_000
+DEFAULT_MAX_DEPTH = 1000
+"""Generations at most: a ray trapped by total internal reflection would otherwise never end."""
+VERTEX_TOLERANCE = 1e-12
+"""Slack on the edge parameter, so a ray through a vertex cannot slip between two edges."""
+
+
+@dataclass(frozen=True)
+class _Edges:
+    ax: np.ndarray
+    ay: np.ndarray
+    ex: np.ndarray
+    ey: np.ndarray
+    normal: np.ndarray
+    glass: np.ndarray
+    local: np.ndarray
+    ref_index: np.ndarray
+    cauchy_b: np.ndarray
+
+    @classmethod
+    def of(cls, scene: Scene) -> _Edges:
+        glasses = scene.glasses
+        if not glasses:
+            empty = np.zeros(0)
+            return cls(
+                empty, empty, empty, empty, np.zeros((0, 2)), np.zeros(0, int), np.zeros(0, int), empty, empty
+            )
+        a = np.concatenate([g.starts for g in glasses])
+        e = np.concatenate([g.ends - g.starts for g in glasses])
+        return cls(
+            ax=a[:, 0].copy(),
+            ay=a[:, 1].copy(),
+            ex=e[:, 0].copy(),
+            ey=e[:, 1].copy(),
+            normal=np.concatenate([g.outward_normals for g in glasses]),
+            glass=np.repeat(np.arange(len(glasses)), [g.n_edges for g in glasses]),
+            local=np.concatenate([np.arange(g.n_edges) for g in glasses]),
+            ref_index=np.array([g.ref_index for g in glasses], dtype=float),
+            cauchy_b=np.array([g.cauchy_b for g in glasses], dtype=float),
+        )
+
+    def index(self, glass: np.ndarray, wavelength: np.ndarray) -> np.ndarray:
+        """Refractive index of ``glass`` at ``wavelength`` (nm, NaN: no dispersion)."""
+        n = self.ref_index[glass]
+        dispersed = ~np.isnan(wavelength)
+        if dispersed.any():
+            n = n.copy()
+            n[dispersed] += self.cauchy_b[glass[dispersed]] / (wavelength[dispersed] / 1000.0) ** 2
+        return n
+
+
+@dataclass
+class _Rays:
+    """One generation of rays waiting to be traced."""
+
+    origin: np.ndarray
+    direction: np.ndarray
+    s: np.ndarray
+    p: np.ndarray
+    wavelength: np.ndarray
+    parent: np.ndarray
+    interaction: np.ndarray
+    depth: np.ndarray
+    source: np.ndarray
+    last_edge: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.s)
+
+    def take(self, which: np.ndarray | slice) -> _Rays:
+        return _Rays(**{name: value[which] for name, value in vars(self).items()})
+
+    @staticmethod
+    def join(parts: list[_Rays]) -> _Rays:
+        return _Rays(**{name: np.concatenate([getattr(p, name) for p in parts]) for name in vars(parts[0])})
+
+
+def _emit(scene: Scene) -> _Rays:
+    parts = []
+    for index, source in enumerate(scene.sources):
+        origin, direction, brightness = source.emit()
+        n = len(brightness)
+        wavelength = np.full(n, float(source.wavelength) if scene.simulate_colors else np.nan)
+        parts.append(
+            _Rays(
+                origin=origin,
+                direction=direction,
+                s=brightness / 2,
+                p=brightness / 2,
+                wavelength=wavelength,
+                parent=np.full(n, -1, dtype=np.int64),
+                interaction=np.full(n, SOURCE, dtype=np.int8),
+                depth=np.zeros(n, dtype=np.int32),
+                source=np.full(n, index, dtype=np.int32),
+                last_edge=np.full(n, -1, dtype=np.int64),
+            )
+        )
+    if not parts:
+        return _Rays(
+            *(np.zeros((0, 2)),) * 2,
+            *(np.zeros(0),) * 3,
+            np.zeros(0, np.int64),
+            np.zeros(0, np.int8),
+            np.zeros(0, np.int32),
+            np.zeros(0, np.int32),
+            np.zeros(0, np.int64),
+        )
+    return _Rays.join(parts)
+
+
+def _distances(rays: _Rays, edges: _Edges, eps: float) -> np.ndarray:
+    """Distance along each ray to each edge, inf where it misses: (rays, edges)."""
+    ox, oy = rays.origin[:, 0:1], rays.origin[:, 1:2]
+    dx, dy = rays.direction[:, 0:1], rays.direction[:, 1:2]
+    qx = edges.ax - ox
+    qy = edges.ay - oy
+    den = dx * edges.ey
+    den -= dy * edges.ex
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.reciprocal(den, out=den)
+        t = qx * edges.ey
+        t -= qy * edges.ex
+        t *= den
+        u = qx * dy
+        u -= qy * dx
+        u *= den
+    hit = (t > eps) & (u >= -VERTEX_TOLERANCE) & (u <= 1 + VERTEX_TOLERANCE)
+    t[~hit] = np.inf
+    follows = np.flatnonzero(rays.last_edge >= 0)
+    t[follows, rays.last_edge[follows]] = np.inf  # a ray leaving an edge cannot hit it again
+    return t
+
+
+def trace(
+    scene: Scene,
+    *,
+    min_brightness: float = DEFAULT_MIN_BRIGHTNESS,
+    max_segments: int = DEFAULT_MAX_SEGMENTS,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    escape_length: float | None = None,
+) -> SimulationResult:
+    """Trace every source ray of ``scene`` and all its descendants down to ``min_brightness``.
+
+    ``max_segments`` and ``max_depth`` bound the work; what they stop is reported in the
+    summary's warnings and counted as truncated energy. Rays that hit nothing end
+    ``escape_length`` away (the scene's diagonal by default).
+    """
+    if min_brightness < 0 or max_segments < 0 or max_depth < 1:
+        raise ValueError("min_brightness and max_segments must be >= 0 and max_depth >= 1")
+    started = time.perf_counter()
+    edges = _Edges.of(scene)
+    scale = scene.scale
+    eps = 1e-9 * scale
+    escape = float(escape_length) if escape_length is not None else scale
+    rays = _emit(scene)
+    source_energy = float((rays.s + rays.p).sum())
+    chunks: list[dict[str, np.ndarray]] = []
+    stopped: list[tuple[np.ndarray, np.ndarray]] = []  # (parent ids, energy) of rays never traced
+    warnings = list(scene.warnings)
+    count = depth = 0
+    while len(rays):
+        room = max_segments - count
+        too_deep = depth >= max_depth
+        if too_deep or room < len(rays):
+            cut = rays.take(slice(0 if too_deep else room, None))
+            stopped.append((cut.parent, cut.s + cut.p))
+            reason = (
+                f"the depth limit ({max_depth})" if too_deep else f"the ray limit ({max_segments} segments)"
+            )
+            warnings.append(f"{len(cut)} rays were not traced: {reason} was reached")
+            rays = rays.take(slice(0, 0 if too_deep else room))
+            if not len(rays):
+                break
+        chunk, rays = _generation(rays, edges, count, eps, escape, min_brightness, len(scene.glasses) > 1)
+        chunks.append(chunk)
+        count += len(chunk["parent"])
+        depth += 1
+    segments = Segments.concatenate(chunks or [_empty_chunk()], run_id=uuid.uuid4())
+    below_threshold = float(segments.lost.sum())
+    unfinished = 0.0
+    for parents, energy in stopped:
+        unfinished += float(energy.sum())
+        traced = parents >= 0
+        np.add.at(segments.lost, parents[traced], energy[traced])
+    summary = _summary(scene, segments, source_energy, below_threshold, unfinished, warnings, depth)
+    summary["settings"] = {
+        "min_brightness": min_brightness,
+        "max_segments": max_segments,
+        "max_depth": max_depth,
+    }
+    summary["trace_seconds"] = round(time.perf_counter() - started, 6)
+    return SimulationResult(scene.name, segments, summary)
+
+
+def _generation(
+    rays: _Rays, edges: _Edges, first_id: int, eps: float, escape: float, min_brightness: float, several: bool
+) -> tuple[dict[str, np.ndarray], _Rays]:
+    """Trace one generation: its segments, and the rays it hands on."""
+    m = len(rays)
+    rows = np.arange(m)
+    if len(edges.glass):
+        t = _distances(rays, edges, eps)
+        e_hit = np.argmin(t, axis=1)
+        t_hit = t[rows, e_hit]
+        hit = np.isfinite(t_hit)
+    else:
+        t, e_hit, t_hit, hit = None, np.zeros(m, int), np.full(m, np.inf), np.zeros(m, bool)
+    length = np.where(hit, t_hit, escape)
+    end = rays.origin + rays.direction * length[:, None]
+    ids = first_id + rows
+    end_glass = np.where(hit, edges.glass[e_hit] if len(edges.glass) else -1, -1).astype(np.int32)
+    end_edge = np.where(hit, edges.local[e_hit] if len(edges.glass) else -1, -1).astype(np.int32)
+    lost = np.zeros(m)
+    chunk = {
+        "p1": rays.origin,
+        "p2": end,
+        "brightness_s": rays.s,
+        "brightness_p": rays.p,
+        "wavelength": rays.wavelength,
+        "parent": rays.parent,
+        "interaction": rays.interaction,
+        "depth": rays.depth,
+        "source": rays.source,
+        "end_glass": end_glass,
+        "end_edge": end_edge,
+        "lost": lost,
+    }
+    h = np.flatnonzero(hit)
+    if not len(h):
+        return chunk, rays.take(slice(0, 0))
+
+    e = e_hit[h]
+    d = rays.direction[h]
+    point = end[h]
+    wavelength = rays.wavelength[h]
+    g = edges.glass[e]
+    normal = edges.normal[e]
+    along = np.einsum("ij,ij->i", d, normal)
+    leaving = along > 0
+    n_glass = edges.index(g, wavelength)
+    n_beyond = np.ones(len(h))
+    if several:
+        n_beyond = _other_side(t[h], t_hit[h], e, g, d, leaving, edges, wavelength, eps)
+    n1 = np.where(leaving, n_glass, n_beyond)
+    n2 = np.where(leaving, n_beyond, n_glass)
+
+    cos_i = np.abs(along)
+    facing = np.where(leaving, -1.0, 1.0)[:, None] * normal  # unit normal against the ray
+    r_s, r_p, cos_t, tir = fresnel_power(n1, n2, cos_i)
+    s, p = rays.s[h], rays.p[h]
+
+    reflect_dir = d + (2 * cos_i)[:, None] * facing
+    eta = n1 / n2
+    refract_dir = eta[:, None] * d + (eta * cos_i - cos_t)[:, None] * facing
+    reflect_dir /= np.linalg.norm(reflect_dir, axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        refract_dir /= np.linalg.norm(refract_dir, axis=1, keepdims=True)
+
+    rs, rp = s * r_s, p * r_p
+    ts, tp = s - rs, p - rp  # T = 1 − R: energy is conserved at the interface
+    keep_reflect = rs + rp >= min_brightness
+    keep_refract = ~tir & (ts + tp >= min_brightness)
+    lost[h] = np.where(keep_reflect, 0.0, rs + rp) + np.where(tir | keep_refract, 0.0, ts + tp)
+
+    parent = ids[h]
+    child_depth = rays.depth[h] + 1
+    source = rays.source[h]
+    reflected = _Rays(
+        origin=point,
+        direction=reflect_dir,
+        s=rs,
+        p=rp,
+        wavelength=wavelength,
+        parent=parent,
+        interaction=np.where(tir, TIR, REFLECT).astype(np.int8),
+        depth=child_depth,
+        source=source,
+        last_edge=e,
+    ).take(keep_reflect)
+    refracted = _Rays(
+        origin=point,
+        direction=refract_dir,
+        s=ts,
+        p=tp,
+        wavelength=wavelength,
+        parent=parent,
+        interaction=np.full(len(h), REFRACT, dtype=np.int8),
+        depth=child_depth,
+        source=source,
+        last_edge=e,
+    ).take(keep_refract)
+    return chunk, _Rays.join([reflected, refracted])
+
+
+def _other_side(
+    t: np.ndarray,
+    t_hit: np.ndarray,
+    e: np.ndarray,
+    g: np.ndarray,
+    d: np.ndarray,
+    leaving: np.ndarray,
+    edges: _Edges,
+    wavelength: np.ndarray,
+    eps: float,
+) -> np.ndarray:
+    """Index of the medium across the hit edge: a second glass whose edge the ray meets at the same
+    point (entering it as it leaves the first, or leaving it as it enters), else air (1)."""
+    coincident = (t <= (t_hit + eps)[:, None]) & (edges.glass[None, :] != g[:, None])
+    n = np.ones(len(t_hit))
+    rows = np.flatnonzero(coincident.any(axis=1))
+    if len(rows):
+        e2 = np.argmax(coincident[rows], axis=1)
+        leaving2 = np.einsum("ij,ij->i", d[rows], edges.normal[e2]) > 0
+        opposite = leaving2 != leaving[rows]
+        rows, e2 = rows[opposite], e2[opposite]
+        n[rows] = edges.index(edges.glass[e2], wavelength[rows])
+    return n
+
+
+def _empty_chunk() -> dict[str, np.ndarray]:
+    return {
+        "p1": np.zeros((0, 2)),
+        "p2": np.zeros((0, 2)),
+        "brightness_s": np.zeros(0),
+        "brightness_p": np.zeros(0),
+        "wavelength": np.zeros(0),
+        "parent": np.zeros(0, np.int64),
+        "interaction": np.zeros(0, np.int8),
+        "depth": np.zeros(0, np.int32),
+        "source": np.zeros(0, np.int32),
+        "end_glass": np.zeros(0, np.int32),
+        "end_edge": np.zeros(0, np.int32),
+        "lost": np.zeros(0),
+    }
+
+
+def _summary(
+    scene: Scene,
+    segments: Segments,
+    source_energy: float,
+    below_threshold: float,
+    unfinished: float,
+    warnings: list[str],
+    generations: int,
+) -> dict:
+    escaped = float(segments.total[segments.escaped].sum())
+    truncated = below_threshold + unfinished
+    counts = np.bincount(segments.interaction, minlength=4)
+    return {
+        "scene": scene.name,
+        "segments": len(segments),
+        "source_rays": int(counts[SOURCE]),
+        "by_interaction": {
+            "source": int(counts[SOURCE]),
+            "reflect": int(counts[REFLECT]),
+            "refract": int(counts[REFRACT]),
+            "tir": int(counts[TIR]),
+        },
+        "generations": generations,
+        "source_energy": source_energy,
+        "escaped_energy": escaped,
+        "truncated_energy": truncated,
+        "below_threshold_energy": below_threshold,
+        "unfinished_energy": unfinished,
+        "balance_error": source_energy - escaped - truncated,
+        "warnings": warnings,
+    }
