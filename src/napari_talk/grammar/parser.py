@@ -6,7 +6,7 @@ returns an empty list, and the session asks the LLM (or suggests what to type).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -30,13 +30,17 @@ class _Plan:
 
     rules: tuple[Rule, ...]
     context: Mapping[str, Sequence[str]]
-    passes: list[tuple[Rule, Pass]]
+    steps: list[tuple[Callable | None, Callable, Rule, Pass]]
+    """(pre-test, full match, rule, pass), the methods bound once: this loop runs per clause."""
 
     @classmethod
     def build(cls, rules: tuple[Rule, ...], context: Mapping[str, Sequence[str]]) -> _Plan:
         """Every rule with known names only comes first; free-word readings only if none fits."""
-        passes = [(rule, p) for rule in rules for p in rule.compiled(context)]
-        return cls(rules, context, sorted(passes, key=lambda entry: entry[1].generic))
+        passes = sorted(
+            ((rule, p) for rule in rules for p in rule.compiled(context)), key=lambda entry: entry[1].generic
+        )
+        steps = [(rule.pretest, p.combined.fullmatch, rule, p) for rule, p in passes]
+        return cls(rules, context, steps)
 
 
 class Parser:
@@ -100,10 +104,10 @@ class Parser:
         if not clause:
             return None
         folded = clause.casefold()
-        for rule, compiled in plan.passes:
-            if rule.requires and not rule.may_match(folded):
+        for pretest, fullmatch, rule, compiled in plan.steps:
+            if pretest is not None and pretest(folded) is None:
                 continue
-            found = compiled.combined.fullmatch(clause)
+            found = fullmatch(clause)
             if found is None:
                 continue
             wire = rule.complete(clause, found, compiled, plan.context)

@@ -96,6 +96,7 @@ class Rule:
     ) -> None:
         self.action = action
         self.requires = tuple(word.casefold() for word in requires)
+        self._required = re.compile("|".join(map(re.escape, self.requires))) if requires else None
         """Words one of which a clause must contain for this rule to be tried: a cheap first test
         that keeps a pack's grammar from costing anything on lines that are not about it."""
         self.templates = templates
@@ -162,8 +163,13 @@ class Rule:
         spaced = template.replace(" ?", r"\s*").replace(" ", r"\s+")
         return _SLOT_RE.sub(slot, spaced), slots
 
+    @property
+    def pretest(self) -> Callable[[str], re.Match | None] | None:
+        """Searches a case-folded clause for one of the required words (None: no pre-test)."""
+        return self._required.search if self._required is not None else None
+
     def may_match(self, folded_clause: str) -> bool:
-        return not self.requires or any(word in folded_clause for word in self.requires)
+        return self._required is None or self._required.search(folded_clause) is not None
 
     def match(self, clause: str, context: Context) -> dict[str, Any] | None:
         """The wire command this clause means under this rule, or None."""

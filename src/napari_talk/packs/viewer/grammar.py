@@ -101,6 +101,7 @@ COLORMAPS = {
     "greyscale": "gray",
 }
 
+OPACITY_WORDS = ("opac", "alpha", "transparen", "see-through", "translucent", "op ")
 SET = r"(?:(?:set|change|adjust|make|put|update|use)\s+)?"
 IS = r"(?: ?[:=]| (?:to|as|at|=|is))?"
 """Between a name and its new value: "to", "=", ":" (also glued, "ch2: magenta") or nothing."""
@@ -329,6 +330,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:set|make|put) {name:layers} (?:to|at) {opacity:scale} (?:opacity|alpha)",
         fraction={"half": 0.5, "fully": 1.0, "completely": 1.0},
         priority=10,
+        requires=OPACITY_WORDS,
     ),
     Rule(
         "layer_colormap",
@@ -342,6 +344,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:use|apply) (?:the )?{colormap:known}(?: (?:colou?r ?map|cmap|lut))? (?:for|on|to) {name:layers}",
         known=COLORMAPS,
         priority=9,
+        requires=("colo", "cmap", "lut", "look", *COLORMAPS),
     ),
     Rule(
         "layer_contrast",
@@ -353,6 +356,7 @@ RULES: tuple[Rule, ...] = (
         r"(?: (?:from|between))? {limits:range}",
         r"clim {name:layers} {limits:range}",
         priority=9,
+        requires=("contrast", "clim"),
     ),
     Rule(
         "auto_contrast",
@@ -365,6 +369,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?: the)? contrast(?: limits)? {OF} {{name:layers}}",
         r"{name:layers} auto[- ]?contrast",
         priority=9,
+        requires=("contrast", "auto"),
     ),
     Rule(
         "rename_layer",
