@@ -94,3 +94,28 @@ def test_clear_empties_the_transcript(qtbot, dock):
     qtbot.mouseClick(dock.clear_button, Qt.MouseButton.LeftButton)
     assert dock.transcript.entries == []
     assert dock.transcript.toPlainText() == ""
+
+
+def test_a_result_table_is_drawn_with_thumbnails(dock):
+    import base64
+    import io
+
+    from PIL import Image
+
+    from napari_talk.result import Result
+    from napari_talk.session import Turn
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4), "orange").save(buffer, format="PNG")
+    thumb = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+    table = {
+        "columns": ["name", "similarity"],
+        "rows": [["Sun Keeper", 0.912], ["<b>", 0.4]],
+        "thumbnails": [thumb, None],
+    }
+    dock.transcript.add_turn(
+        Turn("find similar to a sun", "parser", results=[Result.success("2 found", table=table)])
+    )
+    drawn = dock.transcript.toHtml()
+    assert "Sun Keeper" in drawn and "0.91" in drawn and "<img" in drawn and "&lt;b&gt;" in drawn
+    assert dock.transcript.entries[-1].kind == "table"

@@ -109,6 +109,14 @@ def test_read_only_commands_chain_for_two_rounds(llm_session, chat_server):
     assert turn.spoken.startswith("You have 6 layers")
 
 
+def test_at_most_three_lookups_per_request(llm_session, chat_server):
+    for i in range(4):
+        chat_server.say(tool_calls=[tool_call("list_layers", {}, f"call_{i}")])
+    turn = llm_session.run("tell me everything about everything, over and over")
+    assert len(chat_server.requests) == 4 and [c.action for c in turn.commands] == ["list_layers"] * 3
+    assert not turn.ok and "more than 3 lookups" in turn.message
+
+
 def test_a_destructive_command_waits_for_confirmation(llm_session, chat_server, cells_viewer):
     chat_server.say(tool_calls=[tool_call("remove_layer", {"name": "spots"})])
     turn = llm_session.run("get those dots out of here")

@@ -51,6 +51,27 @@ class Transcript(QTextBrowser):
             self.add("command", json.dumps(wire[0] if len(wire) == 1 else wire, separators=(",", ":")))
         for result in turn.results:
             self.add("reply" if result.ok else "error", result.message)
+            table = result.meta.get("table")
+            if isinstance(table, dict) and table.get("rows"):
+                self.add_table(table)
+
+    def add_table(self, table: dict) -> None:
+        """Rows a pack put in ``meta["table"]``: ``{"columns", "rows", "thumbnails"?}``; each row
+        gets its thumbnail (a ``data:image/...`` URL) in a first column."""
+        rows = table["rows"]
+        thumbs = table.get("thumbnails") or [None] * len(rows)
+        head = "<th></th>" + "".join(f"<th align='left'>{html.escape(str(c))}</th>" for c in table["columns"])
+        body = []
+        for row, thumb in zip(rows, thumbs, strict=False):
+            picture = (
+                f'<img src="{thumb}" width="32" height="32">' if str(thumb).startswith("data:image/") else ""
+            )
+            cells = "".join(
+                f"<td>{html.escape(f'{v:.2f}' if isinstance(v, float) else str(v))}</td>" for v in row
+            )
+            body.append(f"<tr><td>{picture}</td>{cells}</tr>")
+        self.entries.append(Entry("table", f"{len(rows)} rows"))
+        self.append(f'<table cellspacing="4"><tr>{head}</tr>{"".join(body)}</table>')
 
     def reset(self) -> None:
         self.entries.clear()

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from ..registry import Registry
     from ..result import Result
 
-MAX_READ_ROUNDS = 3
-"""Rounds of read-only results sent back to the model before it must answer."""
+MAX_READ_CALLS = 3
+"""Read-only tool calls run for the model in one turn before it must answer (the seed's limit)."""
 TOOL_TIMEOUT = 30.0
 RESULT_CHARS = 4000
 
@@ -117,7 +117,7 @@ class LLMRoad:
             {"role": "user", "content": text},
         ]
         reasked = False
-        read_rounds = 0
+        read_calls = 0
         while True:
             reply = client.complete(messages, tools, json_mode)
             outcome.requests += 1
@@ -137,10 +137,16 @@ class LLMRoad:
                 continue
             outcome.spoken = reading.spoken
             reads_only = commands and all(c.risk == "read" for c in commands)
-            if not reads_only or read_rounds >= MAX_READ_ROUNDS:
+            if not reads_only:
                 outcome.commands = commands
                 return
-            read_rounds += 1
+            if read_calls + len(commands) > MAX_READ_CALLS:
+                outcome.error = (
+                    f"the model wanted more than {MAX_READ_CALLS} lookups for one request, so it was "
+                    f"stopped after {read_calls}; ask a narrower question"
+                )
+                return
+            read_calls += len(commands)
             results = [(command, execute(command, TOOL_TIMEOUT)) for command in commands]
             outcome.read += results
             messages += self._results(reply, reading, results, json_mode)

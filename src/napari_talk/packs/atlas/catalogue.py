@@ -1,0 +1,458 @@
+"""The catalogue: entities and their vectors in one SQLite file (stdlib ``sqlite3``).
+
+Every value reaches SQL as a bound parameter; no text a person or a model typed is ever part of
+a statement. Vectors are float32 blobs keyed by (entity, embedding model), so switching models
+keeps the others' vectors. Search loads one model's vectors once into a single matrix and
+scores every entity with one matrix-vector product; the matrix is rebuilt only after a write
+(by this connection or, seen through ``PRAGMA data_version``, by another).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import sref as srefs
+from .embeddings import Embedder
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS entities (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL DEFAULT '',
+    domain TEXT NOT NULL DEFAULT '',
+    class_name TEXT NOT NULL DEFAULT '',
+    description TEXT NOT NULL DEFAULT '',
+    image TEXT NOT NULL DEFAULT '',
+    sref TEXT NOT NULL DEFAULT '',
+    prompt TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL,
+    thumbnail BLOB
+);
+CREATE TABLE IF NOT EXISTS sref_codes (
+    entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    code TEXT NOT NULL,
+    PRIMARY KEY (entity_id, code)
+);
+CREATE INDEX IF NOT EXISTS sref_codes_code ON sref_codes(code);
+CREATE TABLE IF NOT EXISTS vectors (
+    entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    dim INTEGER NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (entity_id, model)
+);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+FIELDS = ("name", "type", "domain", "class_name", "description", "image", "sref", "prompt", "created")
+EMBED_BATCH = 512
+Progress = Callable[[int, int], None]
+
+
+class CatalogueError(Exception):
+    """Something about the catalogue the person can fix (a name taken, a file not a catalogue)."""
+
+
+def name_key(name: str) -> str:
+    """Names are unique regardless of case and spacing: "The  Heralds" is "the heralds"."""
+    return " ".join(name.split()).casefold()
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Entity:
+    name: str
+    type: str = ""
+    domain: str = ""
+    class_name: str = ""
+    description: str = ""
+    image: str = ""
+    """A workspace-relative path or an http(s) URL."""
+    sref: str = ""
+    prompt: str = ""
+    created: str = ""
+    id: int | None = field(default=None, compare=False)
+
+    def text(self) -> str:
+        """What is embedded: the name and everything said about the entity."""
+        parts = (self.name, self.type, self.class_name, self.domain, self.description, self.prompt)
+        return ". ".join(p for p in parts if p)
+
+    def record(self) -> dict[str, str]:
+        """The JSONL form (no id)."""
+        return {k: v for k, v in asdict(self).items() if k != "id"}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An entity row with its thumbnail and vectors, to put back exactly as it was."""
+
+    entity: Entity
+    thumbnail: bytes | None
+    vectors: tuple[tuple[str, int, bytes], ...]
+
+
+@dataclass
+class ImportReport:
+    added: list[int] = field(default_factory=list)
+    replaced: list[Snapshot] = field(default_factory=list)
+
+
+@dataclass
+class _Matrix:
+    stamp: tuple[int, int]
+    ids: np.ndarray
+    vectors: np.ndarray
+
+
+class Catalogue:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._writes = 0
+        self._matrices: dict[tuple[str, int], _Matrix] = {}
+        self._names: tuple[tuple[int, int], list[str]] | None = None
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.executescript(SCHEMA)
+            version = self.setting("schema_version")
+        except sqlite3.DatabaseError as exc:
+            raise CatalogueError(f"{self.path.name} is not a catalogue ({exc})") from None
+        if version is None:
+            self.set_setting("schema_version", str(SCHEMA_VERSION))
+        elif int(version) > SCHEMA_VERSION:
+            raise CatalogueError(f"{self.path.name} was written by a newer napari-talk (schema {version})")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- small reads --------------------------------------------------------------------------
+
+    def _stamp(self) -> tuple[int, int]:
+        (version,) = self._db.execute("PRAGMA data_version").fetchone()
+        return version, self._writes
+
+    def count(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM entities").fetchone()[0]
+
+    def names(self) -> list[str]:
+        """Every entity's name (cached until the catalogue changes)."""
+        with self._lock:
+            stamp = self._stamp()
+            if self._names is None or self._names[0] != stamp:
+                rows = self._db.execute("SELECT name FROM entities ORDER BY name_key").fetchall()
+                self._names = (stamp, [r[0] for r in rows])
+            return list(self._names[1])
+
+    def domains(self) -> dict[str, int]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT domain, COUNT(*) FROM entities GROUP BY domain ORDER BY COUNT(*) DESC, domain"
+            ).fetchall()
+        return dict(rows)
+
+    def get(self, name: str) -> Entity | None:
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT id, {', '.join(FIELDS)} FROM entities WHERE name_key = ?", (name_key(name),)
+            ).fetchone()
+        return _entity(row) if row else None
+
+    def by_ids(self, ids: Sequence[int]) -> dict[int, Entity]:
+        found: dict[int, Entity] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = [int(i) for i in ids[start : start + 500]]
+                marks = ", ".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT id, {', '.join(FIELDS)} FROM entities WHERE id IN ({marks})", chunk
+                ).fetchall()
+                found.update((row[0], _entity(row)) for row in rows)
+        return found
+
+    def entities(self, domain: str | None = None) -> list[Entity]:
+        query = f"SELECT id, {', '.join(FIELDS)} FROM entities"
+        params: tuple[Any, ...] = ()
+        if domain is not None:
+            query += " WHERE domain = ? COLLATE NOCASE"
+            params = (domain,)
+        with self._lock:
+            return [_entity(r) for r in self._db.execute(query + " ORDER BY name_key", params)]
+
+    def thumbnail(self, entity_id: int) -> bytes | None:
+        with self._lock:
+            row = self._db.execute("SELECT thumbnail FROM entities WHERE id = ?", (entity_id,)).fetchone()
+        return row[0] if row else None
+
+    def setting(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    def add(self, entity: Entity, embedder: Embedder, thumbnail: bytes | None = None) -> Entity:
+        """Add one new entity (its name must be free); returns it with its id."""
+        if self.get(entity.name) is not None:
+            raise CatalogueError(f"an entity named {entity.name!r} is already in the catalogue")
+        entity = tidy(entity)
+        report = self.add_many([entity], embed(embedder, [entity]), embedder.name, thumbnails=[thumbnail])
+        return self.by_ids(report.added)[report.added[0]]
+
+    def add_many(
+        self,
+        entities: Sequence[Entity],
+        vectors: np.ndarray,
+        model: str,
+        *,
+        thumbnails: Sequence[bytes | None] | None = None,
+    ) -> ImportReport:
+        """Add entities with their ``model`` vectors (see :func:`embed`), in one transaction;
+        an entity whose name is taken replaces the one that had it (the report keeps that one)."""
+        entities = [tidy(e) for e in entities]
+        thumbs = list(thumbnails) if thumbnails is not None else [None] * len(entities)
+        report = ImportReport()
+        with self._lock, _transaction(self._db):
+            taken = dict(self._db.execute("SELECT name_key, id FROM entities").fetchall())
+            for entity, thumb, vector in zip(entities, thumbs, vectors, strict=True):
+                key = name_key(entity.name)
+                old_id = taken.get(key)
+                if old_id is not None:
+                    report.replaced.append(self._snapshot(old_id))
+                    self._db.execute("DELETE FROM entities WHERE id = ?", (old_id,))
+                entity_id = self._insert(entity, thumb, old_id)
+                taken[key] = entity_id
+                self._db.execute(
+                    "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
+                    (entity_id, model, vector.shape[0], vector.astype(np.float32).tobytes()),
+                )
+                if old_id is None:
+                    report.added.append(entity_id)
+            self._writes += 1
+        return report
+
+    def _insert(self, entity: Entity, thumbnail: bytes | None, entity_id: int | None = None) -> int:
+        values = [getattr(entity, f) for f in FIELDS]
+        cursor = self._db.execute(
+            f"INSERT INTO entities (id, name_key, thumbnail, {', '.join(FIELDS)}) "
+            f"VALUES (?, ?, ?, {', '.join('?' * len(FIELDS))})",
+            [entity_id, name_key(entity.name), thumbnail, *values],
+        )
+        new_id = int(cursor.lastrowid)
+        self._db.executemany(
+            "INSERT INTO sref_codes (entity_id, code) VALUES (?, ?)",
+            [(new_id, code) for code in srefs.normalize_codes(entity.sref)],
+        )
+        return new_id
+
+    def _snapshot(self, entity_id: int) -> Snapshot:
+        row = self._db.execute(
+            f"SELECT id, {', '.join(FIELDS)} FROM entities WHERE id = ?", (entity_id,)
+        ).fetchone()
+        thumb = self._db.execute("SELECT thumbnail FROM entities WHERE id = ?", (entity_id,)).fetchone()[0]
+        vectors = self._db.execute(
+            "SELECT model, dim, vector FROM vectors WHERE entity_id = ?", (entity_id,)
+        ).fetchall()
+        return Snapshot(_entity(row), thumb, tuple(vectors))
+
+    def remove(self, name: str) -> Snapshot:
+        """Take an entity out; the snapshot puts it back (:meth:`restore`)."""
+        with self._lock, _transaction(self._db):
+            entity = self.get(name)
+            if entity is None:
+                raise CatalogueError(f"no entity named {name!r} in the catalogue")
+            snapshot = self._snapshot(entity.id)
+            self._db.execute("DELETE FROM entities WHERE id = ?", (entity.id,))
+            self._writes += 1
+        return snapshot
+
+    def delete_ids(self, ids: Iterable[int]) -> None:
+        with self._lock, _transaction(self._db):
+            self._db.executemany("DELETE FROM entities WHERE id = ?", [(int(i),) for i in ids])
+            self._writes += 1
+
+    def restore(self, snapshots: Iterable[Snapshot]) -> None:
+        """Put snapshotted entities back with their ids, replacing what holds their names now."""
+        with self._lock, _transaction(self._db):
+            for snap in snapshots:
+                self._db.execute("DELETE FROM entities WHERE name_key = ?", (name_key(snap.entity.name),))
+                self._db.execute("DELETE FROM entities WHERE id = ?", (snap.entity.id,))
+                entity_id = self._insert(snap.entity, snap.thumbnail, snap.entity.id)
+                self._db.executemany(
+                    "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
+                    [(entity_id, *vector) for vector in snap.vectors],
+                )
+            self._writes += 1
+
+    # -- vectors --------------------------------------------------------------------------------
+
+    def missing_vectors(self, model: str) -> list[tuple[int, str]]:
+        """(id, text) of the entities that have no vector of ``model`` yet."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT id, {', '.join(FIELDS)} FROM entities WHERE id NOT IN "
+                "(SELECT entity_id FROM vectors WHERE model = ?) ORDER BY id",
+                (model,),
+            ).fetchall()
+        return [(row[0], _entity(row).text()) for row in rows]
+
+    def embed_missing(self, embedder: Embedder, on_progress: Progress | None = None) -> int:
+        """Give every entity a vector of ``embedder``'s model; returns how many were embedded."""
+        todo = self.missing_vectors(embedder.name)
+        if not todo:
+            return 0
+        done = 0
+        for start in range(0, len(todo), EMBED_BATCH):
+            batch = todo[start : start + EMBED_BATCH]
+            vectors = embedder.embed([text for _, text in batch])
+            with self._lock, _transaction(self._db):
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
+                    [
+                        (entity_id, embedder.name, v.shape[0], v.astype(np.float32).tobytes())
+                        for (entity_id, _), v in zip(batch, vectors, strict=True)
+                    ],
+                )
+                self._writes += 1
+            done += len(batch)
+            if on_progress is not None:
+                on_progress(done, len(todo))
+        return done
+
+    def vector_of(self, entity_id: int, model: str) -> np.ndarray | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT vector FROM vectors WHERE entity_id = ? AND model = ?", (entity_id, model)
+            ).fetchone()
+        return np.frombuffer(row[0], np.float32) if row else None
+
+    def matrix(self, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, vectors): every ``model`` vector of length ``dim`` as one (n, dim) matrix."""
+        with self._lock:
+            stamp, key = self._stamp(), (model, dim)
+            cached = self._matrices.get(key)
+            if cached is None or cached.stamp != stamp:
+                rows = self._db.execute(
+                    "SELECT entity_id, vector FROM vectors WHERE model = ? AND dim = ? ORDER BY entity_id",
+                    (model, dim),
+                ).fetchall()
+                ids = np.fromiter((r[0] for r in rows), np.int64, len(rows))
+                vectors = np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), dim)
+                cached = self._matrices[key] = _Matrix(stamp, ids, vectors)
+            return cached.ids, cached.vectors
+
+    def search(
+        self, query: np.ndarray, model: str, limit: int, exclude: Iterable[int] = ()
+    ) -> list[tuple[Entity, float]]:
+        """The ``limit`` entities whose ``model`` vectors have the highest cosine with ``query``."""
+        query = np.asarray(query, np.float32)
+        ids, vectors = self.matrix(model, query.shape[0])
+        hits = top_k(vectors, query, limit, np.isin(ids, list(exclude)) if exclude else None)
+        found = self.by_ids([int(ids[i]) for i, _ in hits])
+        return [(found[int(ids[i])], score) for i, score in hits if int(ids[i]) in found]
+
+    # -- style references ------------------------------------------------------------------------
+
+    def by_sref(self, codes: Sequence[str]) -> tuple[list[Entity], dict[str, int]]:
+        """Entities sharing any of ``codes``, and how many entities carry each code of theirs."""
+        if not codes:
+            return [], {}
+        marks = ", ".join("?" * len(codes))
+        with self._lock:
+            ids = [
+                r[0]
+                for r in self._db.execute(
+                    f"SELECT DISTINCT entity_id FROM sref_codes WHERE code IN ({marks})", list(codes)
+                )
+            ]
+            found = self.by_ids(ids)
+            their_codes = {c for e in found.values() for c in srefs.normalize_codes(e.sref)} | set(codes)
+            marks = ", ".join("?" * len(their_codes))
+            counts = dict(
+                self._db.execute(
+                    f"SELECT code, COUNT(*) FROM sref_codes WHERE code IN ({marks}) GROUP BY code",
+                    sorted(their_codes),
+                ).fetchall()
+            )
+        entities = sorted(found.values(), key=lambda e: name_key(e.name))
+        ordered = {code: counts.get(code, 0) for code in codes}
+        ordered.update(sorted(((c, n) for c, n in counts.items() if c not in ordered), key=lambda x: -x[1]))
+        return entities, ordered
+
+
+def top_k(
+    vectors: np.ndarray, query: np.ndarray, limit: int, excluded: np.ndarray | None = None
+) -> list[tuple[int, float]]:
+    """Row indices and cosines of the ``limit`` best rows (rows and query of unit length)."""
+    if vectors.shape[0] == 0 or limit <= 0:
+        return []
+    scores = vectors @ query
+    if excluded is not None and excluded.any():
+        scores = np.where(excluded, -np.inf, scores)
+    limit = min(limit, int(np.isfinite(scores).sum()))
+    if limit <= 0:
+        return []
+    best = np.argpartition(-scores, limit - 1)[:limit] if limit < scores.shape[0] else np.arange(len(scores))
+    best = best[np.argsort(-scores[best], kind="stable")]
+    return [(int(i), float(scores[i])) for i in best]
+
+
+def embed(embedder: Embedder, entities: Sequence[Entity], on_progress: Progress | None = None) -> np.ndarray:
+    """The vectors of entities' texts, in batches (slow work: it can run off the GUI thread)."""
+    texts = [e.text() for e in entities]
+    parts = []
+    for start in range(0, len(texts), EMBED_BATCH):
+        parts.append(embedder.embed(texts[start : start + EMBED_BATCH]))
+        if on_progress is not None:
+            on_progress(min(start + EMBED_BATCH, len(texts)), len(texts))
+    return np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)
+
+
+def tidy(entity: Entity) -> Entity:
+    """The stored form: a name with single spaces, normalized sref codes, a creation time."""
+    name = " ".join(entity.name.split())
+    if not name:
+        raise CatalogueError("an entity needs a name")
+    return replace(entity, name=name, sref=srefs.normalize(entity.sref), created=entity.created or now())
+
+
+def _entity(row: Sequence[Any]) -> Entity:
+    return Entity(**dict(zip(FIELDS, row[1:], strict=True)), id=row[0])
+
+
+class _transaction:
+    """BEGIN IMMEDIATE … COMMIT, or ROLLBACK when the block raises."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, *_: Any) -> None:
+        self.db.execute("ROLLBACK" if kind else "COMMIT")

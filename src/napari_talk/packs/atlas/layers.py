@@ -1,0 +1,133 @@
+"""What the atlas pack does with napari: pictures from layers, files from pictures, progress bars.
+
+Only the viewer's and layers' public attributes are used; ``napari.utils.progress`` is imported
+when a progress bar is drawn (it works from worker threads too).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...result import CommandError
+from .samples import SAMPLE_ROLE
+
+if TYPE_CHECKING:
+    from ...session import Session
+    from .store import Atlas
+
+Picture = tuple[np.ndarray, dict[str, Any]]
+"""Pixels, and how a layer displays them (contrast limits, colormap)."""
+
+THIS = frozenset(
+    {"this", "it", "image", "this image", "the image", "current", "current image", "current layer",
+     "selected", "selected image", "selected layer", "active", "active layer", "this layer", "layer"}
+)  # fmt: skip
+"""What "analyze this image" may call the selected image layer."""
+
+
+def sample_layer_open(session: Session) -> bool:
+    layers = getattr(session.viewer, "layers", None) or []
+    return any(role(layer) == SAMPLE_ROLE for layer in layers)
+
+
+def role(layer: Any) -> str | None:
+    meta = getattr(layer, "metadata", None) or {}
+    talk = meta.get("napari_talk") if isinstance(meta, dict) else None
+    return talk.get("role") if isinstance(talk, dict) else None
+
+
+@contextlib.contextmanager
+def progress_bar(session: Session, description: str) -> Iterator[Any]:
+    """A callback ``(done, total)`` that drives a napari progress bar when there is a viewer."""
+    bars: list[Any] = []
+
+    def report(done: int, total: int) -> None:
+        if not bars:
+            bars.append(_new_bar(session, total, description))
+        if bars[0] is not None:
+            bars[0].n = done
+            bars[0].refresh()
+
+    try:
+        yield report
+    finally:
+        if bars and bars[0] is not None:
+            bars[0].close()
+
+
+def _new_bar(session: Session, total: int, description: str) -> Any:
+    if session.viewer is None:
+        return None
+    try:
+        from napari.utils import progress
+    except ImportError:
+        return None
+    return progress(total=total, desc=description)
+
+
+def layer_pixels(viewer: Any, layer: Any) -> tuple[np.ndarray, dict[str, Any]]:
+    """The 2-D picture a layer shows now (its current slice), and how it is displayed."""
+    if layer.__class__.__name__ != "Image":
+        raise CommandError(f"{layer.name!r} is a {layer.__class__.__name__.lower()} layer, not an image")
+    data = layer.data[-1] if getattr(layer, "multiscale", False) else layer.data
+    rgb = bool(getattr(layer, "rgb", False))
+    leading = data.ndim - (3 if rgb else 2)
+    if leading > 0:
+        point = np.asarray(layer.world_to_data(viewer.dims.point), float)
+        index = tuple(int(np.clip(round(point[axis]), 0, data.shape[axis] - 1)) for axis in range(leading))
+        data = data[index]
+    pixels = np.asarray(data)
+    display: dict[str, Any] = {}
+    if not rgb:
+        display = {"limits": tuple(layer.contrast_limits), "colormap": layer.colormap.map}
+    return pixels, display
+
+
+def image_layers(viewer: Any) -> list[Any]:
+    return [layer for layer in viewer.layers if layer.__class__.__name__ == "Image"]
+
+
+def selected_image(viewer: Any) -> Any:
+    active = viewer.layers.selection.active
+    if active is not None and active.__class__.__name__ == "Image":
+        return active
+    images = image_layers(viewer)
+    if len(images) == 1:
+        return images[0]
+    names = ", ".join(repr(layer.name) for layer in images) or "(none)"
+    raise CommandError(f"select an image layer first, or name one: {names}")
+
+
+def save_pixels(atlas: Atlas, name: str, pixels: np.ndarray) -> Path:
+    """The layer's picture as a file in the workspace: PNG for 8-bit colour, TIFF (raw) otherwise."""
+    if pixels.dtype == np.uint8 and (pixels.ndim == 2 or pixels.shape[-1] in (3, 4)):
+        from PIL import Image
+
+        path = atlas.new_image_path(name, ".png")
+        Image.fromarray(pixels).save(path)
+        return path
+    try:
+        import tifffile
+    except ImportError:
+        path = atlas.new_image_path(name, ".npy")
+        np.save(path, pixels)
+        return path
+    path = atlas.new_image_path(name, ".tif")
+    tifffile.imwrite(path, pixels)
+    return path
+
+
+def image_layer(session: Session, name: str | None) -> Any:
+    viewer = session.viewer
+    if viewer is None:
+        raise CommandError("no viewer is attached to this session: there is no image layer to add")
+    if name is None:
+        return selected_image(viewer)
+    from ..viewer.access import find_layer
+
+    return find_layer(viewer, name)

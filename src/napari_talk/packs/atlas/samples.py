@@ -1,0 +1,185 @@
+"""The sample catalogue: 56 entities in six domains, each with a small image drawn procedurally.
+
+Nothing is downloaded and no image ships in the package: each entity's picture is computed from
+its motif and palette (deterministic), so the sample costs a few kilobytes of text
+(``sample_entities.jsonl``: the entities' fields, a motif and three colours each). Images
+match their descriptions (gold for the golden guardians, black for the void walkers), so image
+analysis and search agree on the sample.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .catalogue import Entity
+from .store import slug
+
+IMAGE_SIZE = 128
+
+
+@dataclass(frozen=True)
+class SampleEntity:
+    name: str
+    type: str
+    domain: str
+    class_name: str
+    description: str
+    sref: str
+    motif: str
+    palette: tuple[str, str, str]
+    """Colours from dark to light of the image's gradient."""
+
+    @property
+    def prompt(self) -> str:
+        """A Midjourney-style prompt, as a person who made the image would have written it."""
+        sref = f" --sref {self.sref}" if self.sref else ""
+        return f"{self.name}, {self.class_name.lower()} of {self.domain}, {self.motif} motif{sref} --v 6"
+
+
+DATA = Path(__file__).with_name("sample_entities.jsonl")
+
+
+def _load() -> tuple[SampleEntity, ...]:
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return tuple(SampleEntity(**{**row, "palette": tuple(row["palette"])}) for row in rows)
+
+
+ENTITIES: tuple[SampleEntity, ...] = _load()
+
+
+# -- images --------------------------------------------------------------------------------------
+
+
+def _hex(colour: str) -> np.ndarray:
+    return np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)], np.float32) / 255
+
+
+def _smooth(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
+    """Bilinear value noise in [0, 1]."""
+    coarse = rng.random((cells + 1, cells + 1))
+    axis = np.linspace(0, cells - 1e-6, size)
+    i = axis.astype(int)
+    f = axis - i
+    rows = coarse[i] * (1 - f)[:, None] + coarse[i + 1] * f[:, None]
+    return rows[:, i] * (1 - f)[None, :] + rows[:, i + 1] * f[None, :]
+
+
+def _field(motif: str, rng: np.random.Generator, size: int) -> np.ndarray:
+    """A scalar picture in [0, 1] for a motif."""
+    yy, xx = np.mgrid[-1 : 1 : size * 1j, -1 : 1 : size * 1j]
+    r, theta = np.hypot(xx, yy), np.arctan2(yy, xx)
+    k = int(rng.integers(5, 11))
+    if motif == "orb":
+        return np.exp(-(r**2) / 0.18) + 0.08 * _smooth(rng, size, 6)
+    if motif == "rays":
+        return (0.5 + 0.5 * np.cos(k * theta)) * np.exp(-r / 0.9) * 0.7 + 0.3 * np.exp(-(r**2) / 0.05)
+    if motif == "rings":
+        return 0.5 + 0.5 * np.cos(r * (k + 6) * np.pi) * np.exp(-r / 1.5)
+    if motif == "grid":
+        lines = np.maximum(np.cos(xx * k * np.pi) ** 16, np.cos(yy * k * np.pi) ** 16)
+        return 0.15 + 0.85 * lines * (0.6 + 0.4 * _smooth(rng, size, 4))
+    if motif == "stripes":
+        angle = rng.uniform(0, np.pi)
+        return 0.5 + 0.5 * np.sin((xx * np.cos(angle) + yy * np.sin(angle)) * k * np.pi)
+    if motif == "spiral":
+        return 0.5 + 0.5 * np.sin(3 * theta + r * k * 2.5)
+    if motif == "noise":
+        return 0.55 * _smooth(rng, size, 8) + 0.3 * _smooth(rng, size, 24) + 0.15 * rng.random((size, size))
+    if motif == "glitch":
+        base = 1 - 0.6 * r
+        for _ in range(14):
+            row, height, shift = rng.integers(0, size), rng.integers(2, 10), rng.integers(-30, 30)
+            band = np.roll(base[row : row + height], shift, axis=1)
+            base[row : row + height] = band * rng.uniform(0.6, 1.1)
+        return base
+    if motif == "void":
+        return np.exp(-((r - 0.75) ** 2) / 0.01) * 0.9 + 0.05 * _smooth(rng, size, 5)
+    if motif == "crystal":
+        points = rng.uniform(-1, 1, (10, 2))
+        points = np.concatenate([points, points * [-1, 1]])  # mirrored facets: a symmetric picture
+        distance = np.hypot(xx[..., None] - points[:, 0], yy[..., None] - points[:, 1])
+        nearest = distance.argmin(-1)
+        shade = rng.uniform(0.2, 1.0, len(points))
+        shade[len(points) // 2 :] = shade[: len(points) // 2]
+        edges = np.sort(distance, -1)
+        return shade[nearest] * 0.85 + 0.15 * (edges[..., 1] - edges[..., 0] < 0.04)
+    if motif == "waves":
+        return 0.5 + 0.5 * np.sin(yy * k * np.pi + 1.5 * np.sin(xx * 3 * np.pi))
+    if motif == "cells":
+        picture = np.zeros((size, size))
+        for _ in range(int(rng.integers(4, 9))):
+            cy, cx = rng.uniform(-0.8, 0.8, 2)
+            radius = rng.uniform(0.12, 0.3)
+            picture += np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / radius**2) * rng.uniform(0.6, 1.0)
+        return picture + 0.05 * rng.random((size, size))
+    raise ValueError(f"unknown motif {motif!r}")
+
+
+def render(entity: SampleEntity, size: int = IMAGE_SIZE) -> np.ndarray:
+    """The entity's RGB picture (uint8, size × size × 3), the same on every run."""
+    rng = np.random.default_rng(zlib.crc32(entity.name.encode()))
+    field = _field(entity.motif, rng, size)
+    low, high = np.percentile(field, [1, 99])
+    t = np.clip((field - low) / max(high - low, 1e-6), 0, 1)[..., None]
+    dark, mid, light = (_hex(c) for c in entity.palette)
+    rgb = np.where(t < 0.5, dark + (mid - dark) * (t * 2), mid + (light - mid) * (t * 2 - 1))
+    return (np.clip(rgb, 0, 1) * 255).round().astype(np.uint8)
+
+
+def mosaic(columns: int = 8, size: int = 64) -> np.ndarray:
+    """Every sample picture in a grid, for napari's sample-data menu."""
+    rows = -(-len(ENTITIES) // columns)
+    sheet = np.zeros((rows * size, columns * size, 3), np.uint8)
+    for index, entity in enumerate(ENTITIES):
+        r, c = divmod(index, columns)
+        sheet[r * size : (r + 1) * size, c * size : (c + 1) * size] = render(entity, size)
+    return sheet
+
+
+SAMPLE_ROLE = "atlas-sample"
+
+
+def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
+    """napari sample-data contribution: the sample catalogue's pictures as one RGB layer.
+
+    The layer is tagged, so the first atlas command in a session with an empty catalogue loads
+    the sample catalogue into the workspace.
+    """
+    return [
+        (
+            mosaic(),
+            {"name": "atlas sample", "rgb": True, "metadata": {"napari_talk": {"role": SAMPLE_ROLE}}},
+            "image",
+        )
+    ]
+
+
+def materialize(folder: Path) -> list[tuple[Entity, bytes, Path]]:
+    """Write every sample picture as a PNG under ``folder``: each entity (its ``image`` still to be
+    set to where the caller keeps the file), its thumbnail, and its file."""
+    from PIL import Image
+
+    from .analysis import thumbnail_png
+
+    folder.mkdir(parents=True, exist_ok=True)
+    made = []
+    for sample in ENTITIES:
+        pixels = render(sample)
+        path = folder / f"{slug(sample.name)}.png"
+        Image.fromarray(pixels).save(path)
+        entity = Entity(
+            name=sample.name,
+            type=sample.type,
+            domain=sample.domain,
+            class_name=sample.class_name,
+            description=sample.description,
+            sref=sample.sref,
+            prompt=sample.prompt,
+        )
+        made.append((entity, thumbnail_png(pixels / 255.0), path))
+    return made

@@ -1,0 +1,58 @@
+"""Fixtures of the atlas tests (imported by the test modules that use them)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+__all__ = ["atlas_session", "embedding_server", "file_server", "sample_template", "sample_workspace"]
+
+
+@pytest.fixture(scope="session")
+def sample_template(tmp_path_factory) -> Path:
+    """A workspace with the sample catalogue loaded, made once and copied for each test."""
+    from napari_talk.session import Session
+
+    root = tmp_path_factory.mktemp("atlas-template")
+    session = Session(None, workspace=root)
+    turn = session.run("load the sample catalogue")
+    assert turn.ok, turn.message
+    session.state["atlas"].close()  # writes the WAL back into the file before it is copied
+    return root
+
+
+@pytest.fixture
+def sample_workspace(sample_template, workspace) -> Path:
+    """The test's own workspace, holding the sample catalogue."""
+    shutil.copytree(sample_template, workspace, dirs_exist_ok=True)
+    return workspace
+
+
+@pytest.fixture
+def atlas_session(sample_workspace):
+    """A session without a viewer over the sample catalogue."""
+    from napari_talk.session import Session
+
+    session = Session(None, workspace=sample_workspace)
+    yield session
+    atlas = session.state.get("atlas")
+    if atlas is not None:
+        atlas.close()
+
+
+@pytest.fixture
+def file_server():
+    from atlas_servers import FileServer
+
+    with FileServer() as server:
+        yield server
+
+
+@pytest.fixture
+def embedding_server():
+    from atlas_servers import EmbeddingServer
+
+    with EmbeddingServer() as server:
+        yield server

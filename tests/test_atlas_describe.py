@@ -1,0 +1,99 @@
+"""generate_description: the seed's guidelines with a model (the Chat Completions stub), and a
+composed description, marked as such, without one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+
+from napari_talk.packs.atlas.describe import AVOID, Subject, compose, tidy, tone_of
+from napari_talk.session import Session
+
+SENTENCE = re.compile(r"[^.!?]+[.!?]")
+
+
+def describe(session, **fields):
+    result = session.execute({"action": "generate_description", **fields})
+    assert result.ok, result.message
+    return result
+
+
+@pytest.mark.parametrize(
+    ("domain", "tone"),
+    [("Starhaven Reaches", "starhaven"), ("The Lattice", "lattice"), ("The Threshold", "threshold"),
+     ("Emberfall Wastes", "unknown"), ("", "unknown")],
+)  # fmt: skip
+def test_a_composed_description_follows_the_guidelines(domain, tone):
+    subject = Subject("The Nullbringer", domain, "Voidwalker", visual_notes="Dominant black and violet; dark")
+    text = compose(subject)
+    assert tone_of(domain) == tone
+    assert 2 <= len(SENTENCE.findall(text)) <= 3
+    assert text.startswith("The Nullbringer ") and "voidwalker" in text
+    assert not any(phrase in text.casefold() for phrase in AVOID)
+    assert not re.search(r"\b(?:was|were|will|I|we|you)\b", text)  # present tense, third person
+    assert compose(subject) == text  # deterministic
+
+
+def test_without_a_model_the_entitys_own_fields_are_composed(atlas_session):
+    result = describe(atlas_session, name="tidewalker sura")
+    assert result.data["source"] == "composed" and result.data["success"] is True
+    text = result.data["description"]
+    assert text.startswith("Tidewalker Sura ") and "The Threshold" in text and "voidwalker" in text
+    assert "Its image shows dominant" in text  # measured from the entity's picture
+    assert "composed from the entity's fields" in result.message and "no language model" in result.message
+
+
+@pytest.fixture
+def llm_atlas(atlas_session, llm_settings):
+    from napari_talk.llm.road import LLMRoad
+
+    atlas_session.llm = LLMRoad(atlas_session.registry, llm_settings)
+    return atlas_session
+
+
+def test_a_model_writes_it_under_the_guidelines(llm_atlas, chat_server):
+    chat_server.say(
+        '"The Nullbringer walks between definitions. It carries absence like a lantern. '
+        'Where it passes, categories dissolve. Nobody follows."'
+    )
+    result = describe(llm_atlas, name="The Nullbringer", visual_notes="dark void, absence of form")
+    assert result.data == {
+        "success": True,
+        "description": "The Nullbringer walks between definitions. It carries absence like a lantern. "
+        "Where it passes, categories dissolve.",
+        "source": "llm",
+    }
+    system, user = chat_server.requests[0]["messages"]
+    assert "2-3 sentences" in system["content"] and "liminal, urgent, transformative" in system["content"]
+    assert "An ancient and powerful entity" in system["content"]
+    assert '"domain": "The Threshold"' in user["content"] and '"class_name": "Voidwalker"' in user["content"]
+    assert "dark void, absence of form" in user["content"]
+
+
+def test_a_phrase_to_avoid_gets_one_rewrite(llm_atlas, chat_server):
+    chat_server.say("An ancient and powerful entity, Eigensage lurks in the data.")
+    chat_server.say("Eigensage folds each signal back into itself.")
+    result = describe(llm_atlas, name="Eigensage")
+    assert result.data["description"] == "Eigensage folds each signal back into itself."
+    assert len(chat_server.requests) == 2
+    assert "Rewrite it without" in chat_server.requests[1]["messages"][-1]["content"]
+
+
+def test_a_failing_model_falls_back_to_a_composed_description(llm_atlas, chat_server):
+    chat_server.fail(500)
+    result = describe(llm_atlas, name="Parity", domain="The Lattice")
+    assert result.data["source"] == "composed" and result.data["description"].startswith("Parity ")
+    assert "the model failed" in result.message
+
+
+def test_a_name_not_in_the_catalogue_is_described_from_what_is_given(workspace):
+    session = Session(None, workspace=workspace)
+    text = describe(session, name="Ashen Moth", domain="The Threshold", class_name="Moth").data["description"]
+    assert text.startswith("Ashen Moth ") and "The Threshold" in text and "moth" in text
+
+
+def test_tidy_keeps_three_sentences_without_quotes():
+    assert tidy('Description: "One. Two! Three? Four."') == "One. Two! Three?"
+    assert tidy("  ") == ""
