@@ -7,7 +7,7 @@ returns an empty list, and the session asks the LLM (or suggests what to type).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -24,14 +24,25 @@ MAX_LINE = 1000
 MAX_COMMANDS = 8
 
 
+MAX_CACHED_TOKENS = 20_000
+
+
 @dataclass(frozen=True)
 class _Plan:
-    """The rules compiled for one set of known names, in priority order."""
+    """The rules compiled for one set of known names, in priority order.
+
+    Rules that name required words are gated: a clause tries them only when one of its tokens
+    contains one of those words. What each token opens is worked out once and remembered, since
+    people reuse a small vocabulary.
+    """
 
     rules: tuple[Rule, ...]
     context: Mapping[str, Sequence[str]]
-    steps: list[tuple[Callable | None, Callable, Rule, Pass]]
-    """(pre-test, full match, rule, pass), the methods bound once: this loop runs per clause."""
+    steps: list[tuple[Callable, Rule, Pass]]
+    """(full match, rule, pass) with the method bound once: this loop runs for every clause."""
+    ungated: tuple[int, ...]
+    word_steps: tuple[tuple[str, tuple[int, ...]], ...]
+    opened_by_token: dict[str, frozenset[int]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, rules: tuple[Rule, ...], context: Mapping[str, Sequence[str]]) -> _Plan:
@@ -39,8 +50,29 @@ class _Plan:
         passes = sorted(
             ((rule, p) for rule in rules for p in rule.compiled(context)), key=lambda entry: entry[1].generic
         )
-        steps = [(rule.pretest, p.combined.fullmatch, rule, p) for rule, p in passes]
-        return cls(rules, context, steps)
+        steps = [(p.combined.fullmatch, rule, p) for rule, p in passes]
+        ungated = tuple(i for i, (_, rule, _) in enumerate(steps) if not rule.requires)
+        by_word: dict[str, list[int]] = {}
+        for i, (_, rule, _) in enumerate(steps):
+            # a required phrase ("side by side") opens on any of its words: looser, never stricter
+            for word in {w for phrase in rule.requires for w in phrase.split()}:
+                by_word.setdefault(word, []).append(i)
+        word_steps = tuple((word, tuple(indexes)) for word, indexes in by_word.items())
+        return cls(rules, context, steps, ungated, word_steps)
+
+    def candidates(self, folded: str) -> Sequence[int]:
+        opened: set[int] = set()
+        cache = self.opened_by_token
+        for token in folded.split():
+            steps = cache.get(token)
+            if steps is None:
+                if len(cache) >= MAX_CACHED_TOKENS:
+                    cache.clear()
+                steps = cache[token] = frozenset(
+                    i for word, indexes in self.word_steps if word in token for i in indexes
+                )
+            opened |= steps
+        return sorted(opened.union(self.ungated)) if opened else self.ungated
 
 
 class Parser:
@@ -103,10 +135,9 @@ class Parser:
         """One request: the first rule, by priority, whose reading validates."""
         if not clause:
             return None
-        folded = clause.casefold()
-        for pretest, fullmatch, rule, compiled in plan.steps:
-            if pretest is not None and pretest(folded) is None:
-                continue
+        steps = plan.steps
+        for index in plan.candidates(clause.casefold()):
+            fullmatch, rule, compiled = steps[index]
             found = fullmatch(clause)
             if found is None:
                 continue

@@ -163,11 +163,6 @@ class Rule:
         spaced = template.replace(" ?", r"\s*").replace(" ", r"\s+")
         return _SLOT_RE.sub(slot, spaced), slots
 
-    @property
-    def pretest(self) -> Callable[[str], re.Match | None] | None:
-        """Searches a case-folded clause for one of the required words (None: no pre-test)."""
-        return self._required.search if self._required is not None else None
-
     def may_match(self, folded_clause: str) -> bool:
         return self._required is None or self._required.search(folded_clause) is not None
 

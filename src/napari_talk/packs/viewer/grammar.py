@@ -101,6 +101,12 @@ COLORMAPS = {
     "greyscale": "gray",
 }
 
+ZOOM_WORDS = (
+    "zoom", "magnif", "enlarge", "closer", "double", "halve", "triple", "quadruple", "shrink", "reduce",
+    "divide", "decrease", "multiply", "increase", "scale",
+)  # fmt: skip
+DIGITS = tuple("0123456789")
+"""Rules whose every reading holds a number are not tried on lines without one."""
 OPACITY_WORDS = ("opac", "alpha", "transparen", "see-through", "translucent", "op ")
 SET = r"(?:(?:set|change|adjust|make|put|update|use)\s+)?"
 IS = r"(?: ?[:=]| (?:to|as|at|=|is))?"
@@ -132,6 +138,7 @@ RULES: tuple[Rule, ...] = (
         r"what (?:are|is) (?:the|my) layers(?: called| named)?|(?:the )?names of (?:the|my|all) layers",
         r"what layers do (?:i|we) have(?: open| loaded)?|what(?:'s| is) in the layer list",
         priority=20,
+        requires=("layer", "ls", "loaded", "open", "viewer"),
     ),
     Rule(
         "all_layers_visibility",
@@ -142,6 +149,7 @@ RULES: tuple[Rule, ...] = (
         op=VISIBILITY,
         state=STATE_AFTER,
         priority=20,
+        requires=("all", "every", "layers"),
     ),
     Rule(
         "solo_layer",
@@ -159,6 +167,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:show|display) nothing (?:but|except|other than) {name:layers}",
         r"isolate {name:layers}",
         priority=20,
+        requires=("only", "solo", "but", "except", "other", "nothing", "isolate"),
     ),
     Rule(
         "panel_toggle",
@@ -180,6 +189,7 @@ RULES: tuple[Rule, ...] = (
         verbs=ON_OFF,
         priority=15,
         op="toggle",
+        requires=("grid", "tile", "side by side"),
     ),
     Rule(
         "grid_mode",
@@ -187,6 +197,7 @@ RULES: tuple[Rule, ...] = (
         r"(?: side by side)?(?: (?:in|as|into|on) (?:a )?grid)?|tile (?:the )?layers|side by side",
         priority=15,
         op="on",
+        requires=("grid", "tile", "side by side"),
     ),
     Rule(
         "scale_bar",
@@ -199,12 +210,14 @@ RULES: tuple[Rule, ...] = (
         verbs={**{k: SHOW_HIDE[v] for k, v in ON_OFF.items()}, "display": "show"},
         op="toggle",
         priority=15,
+        requires=("scale",),
     ),
     Rule(
         "scale_bar",
         r"(?:i )?(?:add|need|want|would like|'d like) (?:a |the )?scale ?bar",
         op="show",
         priority=15,
+        requires=("scale",),
     ),
     Rule(
         "set_ndisplay",
@@ -218,6 +231,7 @@ RULES: tuple[Rule, ...] = (
         dims=DIMENSIONS,
         nd=NDISPLAY,
         priority=15,
+        requires=("2", "3", "two", "three"),
     ),
     Rule(
         "zoom_by",
@@ -226,24 +240,28 @@ RULES: tuple[Rule, ...] = (
         r"zoom in (?:a lot|more)",
         priority=12,
         factor=2,
+        requires=ZOOM_WORDS,
     ),
     Rule(
         "zoom_by",
         r"zoom (?:in )?(?:a (?:bit|little)|slightly|a touch)(?: more)?|(?:a bit|slightly) closer",
         priority=12,
         factor=1.5,
+        requires=ZOOM_WORDS,
     ),
     Rule(
         "zoom_by",
         r"zoom out (?:a (?:bit|little)|slightly|a touch)(?: more)?",
         priority=12,
         factor=1 / 1.5,
+        requires=ZOOM_WORDS,
     ),
     Rule(
         "zoom_by",
         r"{factor:multiple} (?:the )?(?:zoom|magnification)",
         multiple={"double": 2, "triple": 3, "quadruple": 4, "halve": 0.5},
         priority=12,
+        requires=ZOOM_WORDS,
     ),
     Rule(
         "zoom_by",
@@ -251,6 +269,7 @@ RULES: tuple[Rule, ...] = (
         r"zoom (?:away|further out)|halve (?:the )?zoom|zoom out (?:a lot|more)",
         priority=12,
         factor=0.5,
+        requires=ZOOM_WORDS,
     ),
     Rule(
         "zoom_by",
@@ -263,6 +282,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:magnify|enlarge|scale)(?: (?:the )?view)?(?: by)? {factor:scale}",
         r"(?:multiply|increase) (?:the )?zoom by {factor:scale}",
         priority=12,
+        requires=ZOOM_WORDS,
     ),
     Rule(
         "zoom_by",
@@ -272,6 +292,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:shrink|reduce|divide|decrease) (?:the )?(?:view|zoom) by {factor:scale}",
         post=_zoom_out,
         priority=12,
+        requires=ZOOM_WORDS,
     ),
     Rule(
         "zoom_box",
@@ -280,6 +301,7 @@ RULES: tuple[Rule, ...] = (
         rf"{BOX_WORD} zoom {{box:box}}|zoom {BOX_WORD} {{box:box}}",
         rf"(?:{BOX_WORD} zoom|zoom(?: to)? {BOX_WORD}) {{box:labelled_box}}",
         priority=12,
+        requires=DIGITS,
     ),
     Rule(
         "center_on",
@@ -291,6 +313,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:(?:set|move|put|pan|shift) )?(?:the )?(?:camera|view)(?: cent(?:er|re))?"
         r"(?: to| =| at)? {point:point}",
         priority=12,
+        requires=DIGITS,
     ),
     Rule(
         "set_zoom",
@@ -300,6 +323,7 @@ RULES: tuple[Rule, ...] = (
         r"zoom {zoom:number}(?: ?%| percent)?",
         r"{zoom:scale} zoom",
         priority=11,
+        requires=DIGITS,
     ),
     Rule(
         "reset_view",
@@ -377,6 +401,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:change|set) (?:the )?name of {name:layers} to {new_name:text}",
         r"(?:call|name|label) {name:layers} (?:as )?{new_name:text}",
         priority=8,
+        requires=("name", "call", "label"),
     ),
     Rule(
         "fit_to_layer",
@@ -389,6 +414,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:show|see) (?:the )?(?:whole|entire|all of(?: the)?) {name:layers}",
         r"(?:zoom|fit) (?:to )?(?:the )?(?:extent|bounds) of {name:layers}",
         priority=5,
+        requires=("fit", "frame", "focus", "zoom", "extent", "bounds", "whole", "entire", "all of"),
     ),
     Rule(
         "set_slice",
@@ -398,6 +424,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?:{GO} )?(?:the )?{{axis:axis_word}}(?:[- ]?(?:slice|plane|slider|axis|position|index|level))?"
         r"(?: (?:to|at)| ?=)? ?{index:int}",
         priority=5,
+        requires=DIGITS,
     ),
     Rule(
         "screenshot",
@@ -412,6 +439,7 @@ RULES: tuple[Rule, ...] = (
         r"snapshot(?: (?:to|as))?(?: {path:path})?",
         r"(?:save|export) (?:the )?(?:view|canvas|screen) (?:to|as) {path:path}",
         priority=5,
+        requires=("shot", "snap", "grab", "capture", "png", "picture", "save", "export", "photo"),
     ),
     Rule(
         "select_layer",
@@ -420,12 +448,14 @@ RULES: tuple[Rule, ...] = (
         r"(?:set|change|switch) (?:the )?(?:active|current|selected) layer to {name:layers}",
         r"switch to {name:layers}",
         priority=0,
+        requires=("select", "activ", "choose", "pick", "highlight", "focus", "current", "switch"),
     ),
     Rule(
         "remove_layer",
         r"(?:delete|remove|drop|discard|trash|get rid of|kill|close|erase|rm|del|throw away) {name:layers}",
         r"(?:delete|remove|drop|discard) (?:the )?layer {name:layers}",
         priority=0,
+        requires=("del", "remov", "drop", "discard", "trash", "rid", "kill", "close", "erase", "rm", "throw"),
     ),
     Rule(
         "layer_visibility",
