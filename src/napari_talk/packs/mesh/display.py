@@ -1,0 +1,315 @@
+"""The model in a napari viewer: Surface layers that mirror the pack's state, picking, framing.
+
+:func:`sync` makes the viewer show exactly what a :class:`ModelState` says (the model layer with
+its segment or material colours, the isolated segment, the concept images), so undo only has
+to put an old state back and sync again. Only the viewer's public API is used.
+
+Coordinates: the pack works in glTF's (x right, y up, z to the viewer); napari's 3-D axes are
+(depth, row, column) with rows growing downwards, so a point (x, y, z) is shown at (z, -y, x): a
+proper rotation (winding and normals keep their sense) under which napari's default camera looks
+at the model's front, head up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import numpy as np
+
+from ..viewer.access import camera, camera_state, canvas_size, restore_camera
+from .appearance import display_rgba, segment_materials, segment_rgba
+from .mesh import TriMesh, crease_groups, split_by_groups
+from .state import MeshPackState, ModelState
+
+MODEL_LAYER = "model"
+ROLE = "napari_talk_mesh"
+DIMMED = 0.15
+FRAME_MARGIN = 0.15
+SMOOTHING_ANGLE = 40.0
+CONCEPT_WIDTH = 2.0
+"""Concept images are shown this many world units wide, in a row above the model."""
+
+
+def to_napari(points: np.ndarray) -> np.ndarray:
+    points = np.asarray(points, dtype=float)
+    return np.stack([points[..., 2], -points[..., 1], points[..., 0]], axis=-1)
+
+
+def from_napari(points: np.ndarray) -> np.ndarray:
+    points = np.asarray(points, dtype=float)
+    return np.stack([points[..., 2], -points[..., 1], points[..., 0]], axis=-1)
+
+
+def _display_mesh(pack: MeshPackState, state: ModelState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vertices (napari order) and faces split along segments and creases, and each vertex's
+    segment: napari shades smoothly within a piece and colours by vertex."""
+    mesh = state.mesh
+    assert mesh is not None
+    key = (id(mesh), id(state.labels))
+    cached = pack.view.get("display_mesh")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    labels = state.face_labels()
+    creases = pack.view.get("creases")
+    if creases is None or creases[0] != id(mesh):
+        creases = (id(mesh), crease_groups(mesh, SMOOTHING_ANGLE))
+        pack.view["creases"] = creases
+    groups = labels * (int(creases[1].max()) + 1) + creases[1]
+    vertices, faces, _ = split_by_groups(mesh, groups)
+    segment_of_vertex = np.zeros(len(vertices), dtype=np.int64)
+    segment_of_vertex[faces.reshape(-1)] = np.repeat(labels, 3)
+    built = (to_napari(vertices), faces, segment_of_vertex)
+    pack.view["display_mesh"] = (key, built)
+    return built
+
+
+def _alive(viewer: Any, layer: Any) -> bool:
+    return layer is not None and any(existing is layer for existing in viewer.layers)
+
+
+def _remove(viewer: Any, layer: Any) -> None:
+    if _alive(viewer, layer):
+        viewer.layers.remove(layer)
+
+
+def _surface(viewer: Any, pack: MeshPackState, key: str, name: str, data, colors: np.ndarray) -> Any:
+    """Add the layer, or update the one shown before (even if the person renamed it)."""
+    layer = pack.view.get(key)
+    if _alive(viewer, layer):
+        layer.vertex_colors = None
+        layer.data = data
+        layer.vertex_colors = colors
+        return layer
+    layer = viewer.add_surface(
+        data, vertex_colors=colors, shading="smooth", name=name, metadata={ROLE: key}, blending="translucent"
+    )
+    pack.view[key] = layer
+    return layer
+
+
+def sync(viewer: Any, pack: MeshPackState) -> None:
+    """Make the viewer's mesh layers show ``pack.model``, adding or removing them as needed."""
+    if viewer is None:
+        return
+    state = pack.model
+    if state.mesh is None:
+        for key in ("model", "isolated"):
+            _remove(viewer, pack.view.pop(key, None))
+    else:
+        vertices, faces, segment_of_vertex = _display_mesh(pack, state)
+        colors = segment_rgba(state)[segment_of_vertex]
+        layer = _surface(viewer, pack, "model", MODEL_LAYER, (vertices, faces), colors)
+        layer.opacity = DIMMED if state.isolated else 1.0
+        _sync_isolated(viewer, pack, state)
+    _sync_concepts(viewer, pack, state)
+
+
+def isolated_mesh(state: ModelState, segment_id: int) -> TriMesh:
+    """The segment alone, moved so its bounding box is centred in the model's."""
+    mesh = state.mesh
+    assert mesh is not None
+    part = mesh.submesh(state.segment_mask(segment_id), name=f"segment {segment_id}")
+    return part.transformed(1.0, mesh.center - part.center)
+
+
+def _sync_isolated(viewer: Any, pack: MeshPackState, state: ModelState) -> None:
+    if not state.isolated:
+        _remove(viewer, pack.view.pop("isolated", None))
+        return
+    part = isolated_mesh(state, state.isolated)
+    groups = crease_groups(part, SMOOTHING_ANGLE)
+    vertices, faces, _ = split_by_groups(part, groups)
+    material = segment_materials(state)[state.isolated - 1]
+    colors = np.tile(display_rgba(material), (len(vertices), 1))
+    name = f"segment {state.isolated} (isolated)"
+    layer = _surface(viewer, pack, "isolated", name, (to_napari(vertices), faces), colors)
+    layer.name = name
+
+
+def _sync_concepts(viewer: Any, pack: MeshPackState, state: ModelState) -> None:
+    shown: dict[int, tuple[Any, str]] = pack.view.setdefault("concepts", {})
+    wanted = {c.option: c for c in state.concepts}
+    for option in list(shown):
+        layer, path = shown[option]
+        if option not in wanted or str(wanted[option].path) != path or not _alive(viewer, layer):
+            _remove(viewer, layer)
+            del shown[option]
+    for option, concept in sorted(wanted.items()):
+        if option in shown:
+            continue
+        image = read_image(concept.path)
+        height, width = image.shape[:2]
+        scale = CONCEPT_WIDTH / max(width, 1)
+        column = (option - 2) * CONCEPT_WIDTH * 1.15 - CONCEPT_WIDTH / 2
+        row = -1.3 - height * scale
+        layer = viewer.add_image(
+            image,
+            rgb=True,
+            name=f"concept {option}",
+            scale=(scale, scale),
+            translate=(row, column),
+            metadata={ROLE: "concept"},
+        )
+        shown[option] = (layer, str(concept.path))
+
+
+def read_image(path) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+# -- camera ---------------------------------------------------------------------------------------
+
+
+def view_state(viewer: Any) -> dict[str, Any]:
+    return {"ndisplay": viewer.dims.ndisplay, "camera": camera_state(viewer)}
+
+
+def restore_view(viewer: Any, saved: dict[str, Any]) -> None:
+    viewer.dims.ndisplay = saved["ndisplay"]
+    restore_camera(viewer, saved["camera"])
+
+
+def look(viewer: Any, azimuth: float, elevation: float) -> None:
+    """Point the camera at the model from (azimuth, elevation), model's up on top."""
+    az, el = np.radians(azimuth), np.radians(elevation)
+    towards_camera = np.array([np.sin(az) * np.cos(el), np.sin(el), np.cos(az) * np.cos(el)])
+    view_direction = tuple(float(v) for v in to_napari(-towards_camera))
+    up = tuple(float(v) for v in to_napari(np.array([0.0, 1.0, 0.0])))
+    cam = camera(viewer)
+    if hasattr(cam, "set_view_direction"):
+        cam.set_view_direction(view_direction, up)
+
+
+def frame(
+    viewer: Any,
+    target: TriMesh | np.ndarray,
+    azimuth: float = 30.0,
+    elevation: float = 15.0,
+    pixels: float | None = None,
+) -> None:
+    """3-D view, the camera on a mesh (or a (2, 3) box of model coordinates) from (azimuth,
+    elevation), zoomed so it fills the canvas (or a square picture ``pixels`` wide: a screenshot
+    of another size keeps the zoom)."""
+    viewer.dims.ndisplay = 3
+    look(viewer, azimuth, elevation)
+    cam = camera(viewer)
+    if isinstance(target, TriMesh):
+        middle = target.center
+        radius = float(np.linalg.norm(target.vertices - middle, axis=1).max())
+    else:
+        middle = np.asarray(target, float).mean(axis=0)
+        radius = float(np.linalg.norm(np.ptp(np.asarray(target, float), axis=0))) / 2
+    center = to_napari(middle)
+    cam.center = (*tuple(cam.center)[:-3], *center) if len(tuple(cam.center)) > 3 else tuple(center)
+    side = pixels if pixels is not None else min(canvas_size(viewer))
+    cam.zoom = (1 - FRAME_MARGIN) * side / (2 * (radius or 1.0))
+
+
+def concept_box(state: ModelState) -> np.ndarray:
+    """Model coordinates of a box holding the model and the concept images above it."""
+    low, high = state.mesh.bounds if state.mesh is not None else (np.full(3, -1.0), np.full(3, 1.0))
+    count = max(len(state.concepts), 1)
+    half_row = (count / 2) * CONCEPT_WIDTH * 1.15
+    top = 1.3 + CONCEPT_WIDTH * 1.2
+    return np.array(
+        [[min(low[0], -half_row), low[1], low[2]], [max(high[0], half_row), max(high[1], top), high[2]]]
+    )
+
+
+# -- pictures -------------------------------------------------------------------------------------
+
+
+def screenshot(viewer: Any, size: int | None = None) -> np.ndarray:
+    image = viewer.screenshot(canvas_only=True, size=(size, size) if size else None)
+    return np.asarray(image)[..., :3].astype(np.uint8)
+
+
+@contextlib.contextmanager
+def only_mesh_layers(viewer: Any, pack: MeshPackState):
+    """Hide every layer but the model (shown fully) while pictures are taken."""
+    model = pack.view.get("model")
+    saved = [(layer, layer.visible, layer.opacity) for layer in viewer.layers]
+    view = view_state(viewer)
+    try:
+        for layer in viewer.layers:
+            layer.visible = layer is model
+        if model is not None:
+            model.opacity = 1.0
+        viewer.dims.ndisplay = 3
+        yield
+    finally:
+        for layer, visible, opacity in saved:
+            layer.visible, layer.opacity = visible, opacity
+        restore_view(viewer, view)
+
+
+def renders(viewer: Any, pack: MeshPackState, views: dict[str, tuple[float, float]], size: int = 512):
+    """Screenshots of the model alone from each named (azimuth, elevation)."""
+    mesh = pack.model.mesh
+    assert mesh is not None
+    pictures = {}
+    with only_mesh_layers(viewer, pack):
+        for name, (azimuth, elevation) in views.items():
+            frame(viewer, mesh, azimuth, elevation, pixels=size)
+            pictures[name] = screenshot(viewer, size)
+    return pictures
+
+
+# -- picking --------------------------------------------------------------------------------------
+
+
+def picked_point(event: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """The click's ray in model coordinates, from a napari mouse event in a 3-D view."""
+    displayed = list(getattr(event, "dims_displayed", ()) or ())
+    direction = getattr(event, "view_direction", None)
+    if len(displayed) != 3 or direction is None:
+        return None
+    position = np.asarray(event.position, dtype=float)[displayed]
+    direction = np.asarray(direction, dtype=float)[displayed]
+    return from_napari(position), from_napari(direction)
+
+
+def install_picking(viewer: Any, pack: MeshPackState, on_pick) -> None:
+    """A click (press and release without dragging) on the model calls ``on_pick(ray)``."""
+    if pack.view.get("picking") is viewer:
+        return
+
+    def on_click(_viewer: Any, event: Any):
+        ray = picked_point(event)
+        dragged = False
+        yield
+        while event.type == "mouse_move":
+            dragged = True
+            yield
+        if not dragged and ray is not None:
+            on_pick(ray)
+
+    viewer.mouse_drag_callbacks.append(on_click)
+    pack.view["picking"] = viewer
+    pack.view["picking_callback"] = on_click
+
+
+# -- background work and notices ------------------------------------------------------------------
+
+
+def qt_runner(work, done) -> Any:
+    """Run ``work`` in napari's thread pool; ``done(outcome)`` is called on the GUI thread."""
+    from napari.qt.threading import create_worker
+
+    worker = create_worker(work, _start_thread=False)
+    worker.returned.connect(done)
+    worker.start()
+    return worker
+
+
+def notify(message: str, *, error: bool = False) -> None:
+    """A notice in napari's notification area (for jobs that end while nobody is waiting)."""
+    try:
+        from napari.utils.notifications import show_error, show_info
+    except ImportError:
+        return
+    (show_error if error else show_info)(message)

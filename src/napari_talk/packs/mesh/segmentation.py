@@ -1,0 +1,233 @@
+"""Splitting a mesh into meaningful parts: sharp creases, then changes of thickness.
+
+The method follows CGAL's shape-diameter-function segmentation in spirit, in numpy and scipy:
+
+1. Creases: neighbouring faces whose normals turn by more than ``crease_angle`` are never in
+   one part (a cube's six sides, a cylinder's caps).
+2. Thickness: the shape diameter of every face (:mod:`.thickness`), smoothed within creases.
+3. Levels: the area-weighted distribution of log-thickness is split at its deep valleys only
+   (a sphere, all one thickness, has one level; a figure has thin limbs and a thick trunk).
+4. Clean-up: an iterated-conditional-modes pass lets every face take the level that suits its
+   thickness and its neighbours (CGAL uses a graph cut for this).
+5. Parts: connected regions of one level within creases; slivers under ``min_part`` of the area
+   join the neighbour they share the longest border with.
+
+Everything is vectorized over faces and deterministic: the same mesh always gives the same parts,
+numbered by decreasing area.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import coo_matrix, csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from .mesh import TriMesh
+from .thickness import RESOLUTION, shape_diameter
+
+CREASE_ANGLE = 60.0
+MIN_PART = 0.01
+BANDWIDTH = 0.15
+"""Smoothing of the log-thickness histogram (natural-log units)."""
+VALLEY_DEPTH = 0.5
+"""A valley splits two levels when it is lower than this share of the smaller peak beside it."""
+MIN_LEVEL_SHARE = 0.02
+"""A level needs this share of the surface area."""
+MIN_LEVEL_RATIO = np.log(1.3)
+"""Levels whose typical thicknesses differ by less than 30 % are one."""
+
+
+@dataclass(frozen=True, eq=False)
+class Segmentation:
+    labels: np.ndarray
+    """Per face: its part, 0 for the largest part, 1 for the next, ..."""
+    thickness: np.ndarray
+    """Per face: the smoothed shape diameter (world units)."""
+    levels: int
+
+    @property
+    def count(self) -> int:
+        return int(self.labels.max()) + 1 if len(self.labels) else 0
+
+    def face_counts(self) -> np.ndarray:
+        return np.bincount(self.labels, minlength=self.count)
+
+
+@dataclass(frozen=True, eq=False)
+class _Dual:
+    """The faces' adjacency: arcs (f, g) across shared edges, with the edge length."""
+
+    f: np.ndarray
+    g: np.ndarray
+    length: np.ndarray
+    smooth: np.ndarray
+    """True where the arc does not cross a crease."""
+    n: int
+
+    def matrix(self, mask: np.ndarray, weights: np.ndarray | None = None) -> csr_matrix:
+        f, g = self.f[mask], self.g[mask]
+        w = np.ones(len(f)) if weights is None else weights[mask]
+        rows, cols = np.concatenate([f, g]), np.concatenate([g, f])
+        return coo_matrix((np.concatenate([w, w]), (rows, cols)), shape=(self.n, self.n)).tocsr()
+
+
+def _dual(mesh: TriMesh, crease_angle: float) -> _Dual:
+    edges = mesh.edges()
+    f, g, edge = edges.face_pairs()
+    keys = edges.keys[edge]
+    length = np.linalg.norm(mesh.vertices[keys[:, 0]] - mesh.vertices[keys[:, 1]], axis=1)
+    normals = mesh.face_normals
+    smooth = np.einsum("ij,ij->i", normals[f], normals[g]) >= np.cos(np.radians(crease_angle))
+    return _Dual(f, g, length, smooth, mesh.n_faces)
+
+
+def segment(
+    mesh: TriMesh,
+    *,
+    crease_angle: float = CREASE_ANGLE,
+    min_part: float = MIN_PART,
+    resolution: int = RESOLUTION,
+) -> Segmentation:
+    if mesh.n_faces == 0:
+        raise ValueError("the mesh has no faces")
+    dual = _dual(mesh, crease_angle)
+    areas = mesh.face_areas
+    within = dual.matrix(dual.smooth)
+
+    diameter = shape_diameter(mesh, resolution)
+    log_t = _smooth(np.log(np.maximum(diameter, 1e-9)), within, areas)
+    thresholds = _level_thresholds(log_t, areas)
+    levels = np.searchsorted(thresholds, log_t)
+    if len(thresholds):
+        levels = _icm(levels, log_t, thresholds, within)
+
+    same = dual.smooth & (levels[dual.f] == levels[dual.g])
+    _, parts = connected_components(dual.matrix(same), directed=False)
+    parts = _merge_small(parts, dual, areas, min_part * areas.sum())
+    return Segmentation(_by_area(parts, areas), np.exp(log_t), len(thresholds) + 1)
+
+
+def _smooth(values: np.ndarray, within: csr_matrix, areas: np.ndarray, iterations: int = 4) -> np.ndarray:
+    """Area-weighted neighbour averaging that never crosses a crease."""
+    weights = within.multiply(areas[None, :]).tocsr()
+    total = np.asarray(weights.sum(axis=1)).ravel()
+    for _ in range(iterations):
+        around = weights @ values
+        values = np.where(total > 0, 0.5 * values + 0.5 * around / np.maximum(total, 1e-300), values)
+    return values
+
+
+def _level_thresholds(log_t: np.ndarray, areas: np.ndarray, bins: int = 256) -> np.ndarray:
+    """Cut points between the deep valleys of the area-weighted log-thickness distribution."""
+    low, high = float(log_t.min()), float(log_t.max())
+    if high - low < MIN_LEVEL_RATIO:
+        return np.zeros(0)
+    edges = np.linspace(low, high, bins + 1)
+    hist, _ = np.histogram(log_t, bins=edges, weights=areas)
+    centers = (edges[:-1] + edges[1:]) / 2
+    sigma = BANDWIDTH / (edges[1] - edges[0])
+    radius = int(np.ceil(4 * sigma))
+    kernel = np.exp(-0.5 * (np.arange(-radius, radius + 1) / sigma) ** 2)
+    density = np.convolve(np.pad(hist, radius), kernel, mode="valid")
+    density /= density.sum()
+    cuts = _valleys(density)
+    while True:
+        weakest = None
+        bounds = [0, *cuts, bins]
+        for k, cut in enumerate(cuts):
+            left, right = density[bounds[k] : cut], density[cut : bounds[k + 2]]
+            shares = (density[bounds[k] : cut].sum(), density[cut : bounds[k + 1 + 1]].sum())
+            separation = centers[bounds[k] + int(np.argmax(left))], centers[cut + int(np.argmax(right))]
+            depth = density[cut] / min(left.max(), right.max())
+            fails = (
+                depth > VALLEY_DEPTH
+                or min(shares) < MIN_LEVEL_SHARE
+                or separation[1] - separation[0] < MIN_LEVEL_RATIO
+            )
+            if fails and (weakest is None or depth > weakest[1]):
+                weakest = (k, depth)
+        if weakest is None:
+            break
+        cuts.pop(weakest[0])
+    return np.array([centers[c] for c in cuts])
+
+
+def _valleys(density: np.ndarray) -> list[int]:
+    """Indices of local minima (the lowest bin of each flat bottom)."""
+    slope = np.sign(np.diff(density))
+    slope[slope == 0] = 1
+    return [int(i) + 1 for i in np.flatnonzero((slope[:-1] < 0) & (slope[1:] > 0))]
+
+
+def _icm(levels, log_t, thresholds, within, iterations: int = 8, coupling: float = 1.2) -> np.ndarray:
+    """Iterated conditional modes: each face picks the level minimizing its thickness misfit
+    minus ``coupling`` × the share of its neighbours already on that level."""
+    k = len(thresholds) + 1
+    bounds = np.concatenate([[log_t.min()], thresholds, [log_t.max()]])
+    centers = np.array(
+        [np.median(log_t[levels == i]) if np.any(levels == i) else bounds[i] for i in range(k)]
+    )
+    width = max(float(np.min(np.diff(centers))) if k > 1 else 1.0, 1e-6) / 2
+    misfit = ((log_t[:, None] - centers[None, :]) / width) ** 2
+    degree = np.maximum(np.asarray(within.sum(axis=1)).ravel(), 1)
+    for _ in range(iterations):
+        onehot = csr_matrix((np.ones(len(levels)), (np.arange(len(levels)), levels)), shape=(len(levels), k))
+        share = (within @ onehot).toarray() / degree[:, None]
+        new = np.argmin(misfit - coupling * 4 * share, axis=1)
+        if np.array_equal(new, levels):
+            break
+        levels = new
+    return levels
+
+
+def _merge_small(parts: np.ndarray, dual: _Dual, areas: np.ndarray, min_area: float) -> np.ndarray:
+    """Parts under ``min_area`` join the neighbour sharing the longest border with them; a part
+    only ever joins a larger one, so merges cannot go round in circles."""
+    for _ in range(64):
+        _, parts = np.unique(parts, return_inverse=True)
+        count = int(parts.max()) + 1
+        part_area = np.bincount(parts, weights=areas, minlength=count)
+        small = part_area < min_area
+        if not small.any() or count == 1:
+            return parts
+        a, b = parts[dual.f], parts[dual.g]
+        cross = a != b
+        border = coo_matrix(
+            (
+                np.concatenate([dual.length[cross]] * 2),
+                (np.concatenate([a[cross], b[cross]]), np.concatenate([b[cross], a[cross]])),
+            ),
+            shape=(count, count),
+        ).tocsr()
+        border.sum_duplicates()
+        rank = np.argsort(np.argsort(part_area, kind="stable"), kind="stable")  # unique sizes order
+        target = np.arange(count)
+        for part in np.flatnonzero(small):
+            row = border.getrow(part)
+            larger = row.indices[rank[row.indices] > rank[part]]
+            if len(larger):
+                weights = np.asarray(row[:, larger].todense()).ravel()
+                target[part] = larger[int(np.argmax(weights))]
+        if np.array_equal(target, np.arange(count)):
+            return parts
+        for _ in range(count):
+            nxt = target[target]
+            if np.array_equal(nxt, target):
+                break
+            target = nxt
+        parts = target[parts]
+    return parts
+
+
+def _by_area(parts: np.ndarray, areas: np.ndarray) -> np.ndarray:
+    """Renumber parts 0, 1, ... by decreasing area (ties: the part holding the lowest face first)."""
+    ids, parts = np.unique(parts, return_inverse=True)
+    area = np.bincount(parts, weights=areas, minlength=len(ids))
+    first_face = np.full(len(ids), len(parts))
+    np.minimum.at(first_face, parts, np.arange(len(parts)))
+    order = np.lexsort((first_face, -np.round(area, 12)))
+    rank = np.empty(len(ids), dtype=np.int64)
+    rank[order] = np.arange(len(ids))
+    return rank[parts]

@@ -1,0 +1,202 @@
+"""What the mesh pack knows about the session's model, as immutable snapshots.
+
+Every command that changes something builds a new :class:`ModelState` from the old one; undo puts
+the old one back, whole. The selection is also written to ``mesh/state.json`` in the workspace
+(the seed's ``state.json``), and read back from there when another program (a gesture tracker)
+has changed it since.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .materials import Material
+from .mesh import TriMesh
+
+if TYPE_CHECKING:
+    from ...session import Session
+    from .jobs import BackgroundTask, Listener, Runner
+
+STATE_FILE = "mesh/state.json"
+HISTORY_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One concept image from ComfyUI, kept in the workspace."""
+
+    option: int
+    path: Path
+    """Where the PNG is (absolute, inside the workspace)."""
+    server_name: str = ""
+    prompt: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class ModelState:
+    mesh: TriMesh | None = None
+    source: str = ""
+    """How the model came to be: "primitive Sphere", "file chair.glb", "concept 2 (ComfyUI)"."""
+    labels: np.ndarray | None = None
+    """Per face: its segment index from 0 (segment id 1); None until segmented."""
+    materials: Mapping[int, Material] = field(default_factory=lambda: MappingProxyType({}))
+    """Segment id → material."""
+    selected: int | None = None
+    isolated: int | None = None
+    concepts: tuple[Concept, ...] = ()
+    history: tuple[dict[str, Any], ...] = ()
+    """The actions that made this state, oldest first: what export writes as the history."""
+
+    @property
+    def segment_count(self) -> int:
+        if self.mesh is None:
+            return 0
+        return int(self.labels.max()) + 1 if self.labels is not None and len(self.labels) else 1
+
+    def face_labels(self) -> np.ndarray:
+        """Per face, its segment index; the whole model is segment 1 before segmentation."""
+        if self.mesh is None:
+            return np.zeros(0, dtype=np.int64)
+        if self.labels is None:
+            return np.zeros(self.mesh.n_faces, dtype=np.int64)
+        return self.labels
+
+    def segment_mask(self, segment_id: int) -> np.ndarray:
+        return self.face_labels() == segment_id - 1
+
+    def with_materials(self, materials: Mapping[int, Material]) -> ModelState:
+        return replace(self, materials=MappingProxyType(dict(materials)))
+
+    def logged(self, action: str, summary: str, **details: Any) -> ModelState:
+        entry = {"action": action, "summary": summary, "time": time.strftime("%Y-%m-%dT%H:%M:%S"), **details}
+        return replace(self, history=(*self.history, entry)[-HISTORY_LIMIT:])
+
+    def segments(self) -> list[dict[str, Any]]:
+        """Per segment: id, faces, share of the area, material name."""
+        if self.mesh is None:
+            return []
+        labels = self.face_labels()
+        count = self.segment_count
+        faces = np.bincount(labels, minlength=count)
+        area = np.bincount(labels, weights=self.mesh.face_areas, minlength=count)
+        total = float(area.sum()) or 1.0
+        return [
+            {
+                "id": i + 1,
+                "faces": int(faces[i]),
+                "area_share": round(float(area[i]) / total, 4),
+                "material": self.materials[i + 1].name if i + 1 in self.materials else None,
+            }
+            for i in range(count)
+        ]
+
+
+def carry_materials(old: ModelState, new_labels: np.ndarray) -> dict[int, Material]:
+    """Materials for a new segmentation: each new segment takes the material covering most of
+    its area under the old one (a material on the whole model stays on every part)."""
+    if not old.materials or old.mesh is None:
+        return {}
+    old_labels = old.face_labels()
+    areas = old.mesh.face_areas
+    carried: dict[int, Material] = {}
+    for segment in range(int(new_labels.max()) + 1):
+        mask = new_labels == segment
+        covered = np.bincount(old_labels[mask], weights=areas[mask], minlength=old.segment_count)
+        best = int(np.argmax(covered)) + 1
+        if best in old.materials:
+            carried[segment + 1] = old.materials[best]
+    return carried
+
+
+class StateFile:
+    """``mesh/state.json`` in the workspace: written on every change, read when changed by others."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = Path(workspace)
+        self._written_ns: int | None = None
+
+    @property
+    def path(self) -> Path:
+        from ...workspace import inside
+
+        return inside(self.workspace, STATE_FILE)
+
+    def write(self, state: ModelState) -> None:
+        path = self.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mesh = state.mesh
+        document = {
+            "model": mesh.name if mesh is not None else None,
+            "source": state.source,
+            "faces": mesh.n_faces if mesh is not None else 0,
+            "segmented": state.labels is not None,
+            "segment_count": state.segment_count,
+            "selected_segment": state.selected,
+            "isolated_segment": state.isolated,
+            "materials": {str(k): v.name for k, v in sorted(state.materials.items())},
+            "concepts": [self._relative(c.path) for c in state.concepts],
+            "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        }
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".state-", suffix=".json")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(document, out, indent=2)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        self._written_ns = path.stat().st_mtime_ns
+
+    def _relative(self, path: Path) -> str:
+        try:
+            return Path(path).resolve().relative_to(self.workspace.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+    def external_selection(self, state: ModelState) -> int | None:
+        """The selected segment another program wrote since our last write, if valid; else None."""
+        try:
+            path = self.path
+            changed = path.stat().st_mtime_ns
+        except (OSError, ValueError):
+            return None
+        if self._written_ns is None or changed == self._written_ns:
+            return None  # not ours to read yet, or unchanged since we wrote it
+        try:
+            value = json.loads(path.read_text("utf-8")).get("selected_segment")
+        except (OSError, ValueError, AttributeError):
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= state.segment_count:
+            return value
+        return None
+
+
+@dataclass
+class MeshPackState:
+    """Everything the pack keeps for one session, under ``session.state["mesh"]``."""
+
+    model: ModelState
+    file: StateFile
+    job: BackgroundTask | None = None
+    runner: Runner | None = None
+    """Runs long work off the GUI thread; None: decided from the session (see :mod:`.jobs`)."""
+    listeners: list[Listener] = field(default_factory=list)
+    view: dict[str, Any] = field(default_factory=dict)
+    """The display's bookkeeping (its layers, the click callback)."""
+
+
+def pack_state(session: Session) -> MeshPackState:
+    found = session.state.get("mesh")
+    if not isinstance(found, MeshPackState):
+        found = session.state["mesh"] = MeshPackState(ModelState(), StateFile(session.workspace))
+    return found

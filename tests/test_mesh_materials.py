@@ -1,0 +1,94 @@
+"""The material library and the matching of descriptions to it."""
+
+from __future__ import annotations
+
+import colorsys
+
+import pytest
+
+from napari_talk.packs.mesh.materials import by_name, library, linear_to_srgb, match
+
+TABLE = [
+    ("a dark, rusty metal", "rusted iron", "cast iron"),
+    ("glowing blue crystals", "crystal", "sapphire"),
+    ("worn leather", "leather", "suede"),
+    ("shiny gold", "gold", None),
+    ("brushed steel", "brushed steel", "polished steel"),
+    ("oak wood", "oak", "walnut"),
+    ("wooden", "oak", None),
+    ("red brick wall", "brick", None),
+    ("polished white marble", "marble", None),
+    ("frosted glass", "frosted glass", "clear glass"),
+    ("glass", "clear glass", None),
+    ("an old rubber tyre", "rubber", None),
+    ("copper pipes", "copper", None),
+    ("mirror-like chrome", "chrome", None),
+    ("molten lava", "lava", None),
+    ("ice", "ice", None),
+    ("royal velvet", "velvet", None),
+    ("carved jade", "jade", None),
+    ("carbon fiber", "carbon fibre", None),
+    ("green patina", "verdigris copper", None),
+    ("weathered driftwood", "weathered wood", None),
+    ("black volcanic glass", "obsidian", None),
+    ("terracotta pot", "terracotta", None),
+    ("neon pink sign", "neon", None),
+    ("soft wool", "wool", None),
+    ("bone", "bone", None),
+    ("sand", "sandstone", None),
+    ("make it blue", "matte plastic", None),
+]
+
+
+def test_the_library_has_thirty_complete_pbr_materials():
+    materials = library()
+    assert len(materials) >= 30
+    assert len({m.name for m in materials}) == len(materials)
+    for m in materials:
+        assert len(m.base_color) == 3 and all(0 <= c <= 1 for c in m.base_color)
+        assert 0 <= m.metallic <= 1 and 0 <= m.roughness <= 1 and 0 < m.alpha <= 1
+        assert m.keywords or m.synonyms, f"{m.name} has nothing to be found by"
+    assert any(m.glows for m in materials) and any(m.metallic == 1 for m in materials)
+
+
+@pytest.mark.parametrize(("description", "chosen", "runner_up"), TABLE)
+def test_descriptions_map_to_the_best_material(description, chosen, runner_up):
+    found = match(description)
+    assert found is not None
+    assert found.library_name == chosen
+    if runner_up is not None:
+        assert found.runner_up == runner_up
+    assert found.runner_up != found.library_name
+
+
+def _hsv(rgb):
+    return colorsys.rgb_to_hsv(*(linear_to_srgb(c) for c in rgb))
+
+
+def test_colour_and_intensity_words_adjust_the_material():
+    crystal = by_name("crystal")
+    glowing = match("glowing blue crystals").material
+    hue, saturation, _ = _hsv(glowing.base_color)
+    assert 0.55 < hue < 0.72 and saturation > 0.5, "blue"
+    assert glowing.glows and glowing.emissive_strength > 1 and not crystal.glows
+    rust = by_name("rusted iron")
+    assert _hsv(match("a dark, rusty metal").material.base_color)[2] < _hsv(rust.base_color)[2]
+    assert match("shiny gold").material.roughness < by_name("gold").roughness
+    assert match("matte gold").material.roughness > by_name("gold").roughness
+    assert match("worn leather").material.roughness > by_name("leather").roughness
+    very, slightly = match("very dark oak").material, match("slightly dark oak").material
+    assert _hsv(very.base_color)[2] < _hsv(slightly.base_color)[2]
+    assert (
+        match("a faintly glowing jade").material.emissive_strength
+        < match("glowing jade").material.emissive_strength
+    )
+
+
+def test_a_colour_the_material_already_has_does_not_repaint_it():
+    assert match("red brick").material.base_color == by_name("brick").base_color
+    assert match("blue sapphire").material.base_color == by_name("sapphire").base_color
+
+
+@pytest.mark.parametrize("description", ["", "blurgh", "make it bigger", "the thing on the left"])
+def test_nothing_matches_what_is_not_a_material(description):
+    assert match(description) is None
