@@ -75,7 +75,16 @@ def prompt_tokens() -> None:
     viewer_actions = [
         c.action_name() for p in registry.packs if p.name in ("viewer", "session") for c in p.commands
     ]
-    for label, actions, target in (("viewer+session packs", viewer_actions, 1500), ("all packs", None, 4000)):
+    from napari_talk.session import Session
+
+    in_play = Session().packs_in_play("please make the blue blobs disappear")
+    typical = [c.action_name() for p in registry.packs if p.name in in_play for c in p.commands]
+    cases = (
+        ("viewer+session packs", viewer_actions, 1500),
+        (f"a viewer line in a new session ({'+'.join(in_play)})", typical, 4000),
+        ("all packs", None, 4000),
+    )
+    for label, actions, target in cases:
         tools = tool_schemas(registry, actions)
         as_sent = len(encoding.encode(json.dumps(tools, separators=(",", ":"))))
         as_read = len(encoding.encode(rendered_for_model(tools)))

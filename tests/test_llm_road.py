@@ -109,6 +109,17 @@ def test_read_only_commands_chain_for_two_rounds(llm_session, chat_server):
     assert turn.spoken.startswith("You have 6 layers")
 
 
+def test_the_model_sees_the_tools_of_the_packs_in_play(llm_session, chat_server):
+    chat_server.say("ok")
+    chat_server.say("ok")
+    llm_session.run("please tint the blue blobs a bit greener")
+    llm_session.run("which rays leave the prism through its top face")
+    first, second = ({t["function"]["name"] for t in r["tools"]} for r in chat_server.requests)
+    assert "layer_visibility" in first and "read_file" in first
+    assert not any(name.startswith("find_rays") for name in first)
+    assert "find_rays_crossing_edge" in second and "layer_visibility" in second
+
+
 def test_at_most_three_lookups_per_request(llm_session, chat_server):
     for i in range(4):
         chat_server.say(tool_calls=[tool_call("list_layers", {}, f"call_{i}")])

@@ -50,6 +50,16 @@ class Pack:
         formatter = getattr(self._handlers, "format_for_agent", None)
         return formatter(command, result) if formatter is not None else None
 
+    def in_play(self, session: Any, folded_text: str) -> bool:
+        """Whether a language model should see this pack's tools for a line: always for packs
+        with ungated rules; else when the line has one of its words or its live objects exist."""
+        if not self.rules or any(not rule.requires for rule in self.rules):
+            return True
+        if any(rule.may_match(folded_text) for rule in self.rules):
+            return True
+        live = getattr(self._handlers, "in_play", None)
+        return live(session) if live is not None else self.name in session.state
+
     def names(self, session: Any) -> dict[str, list[str]]:
         """The names this pack's live objects offer the parser (``{"layers": [...]}``)."""
         known = getattr(self._handlers, "known_names", None)

@@ -99,15 +99,22 @@ class Session:
     def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
         return self.parser.parse(text, self.known_names() if context is None else context)
 
-    def context_lines(self) -> list[str]:
-        """What each pack's live objects hold, for a language model's prompt."""
+    def context_lines(self, packs: Iterable[str] | None = None) -> list[str]:
+        """What each pack's live objects hold (or those of ``packs``), for a model's prompt."""
         lines: list[str] = []
         for pack in self.registry.packs:
+            if packs is not None and pack.name not in packs:
+                continue
             try:
                 lines += pack.describe(self)
             except Exception:
                 log.debug("pack %s described nothing", pack.name, exc_info=True)
         return lines
+
+    def packs_in_play(self, text: str) -> list[str]:
+        """The packs a model should see for this line (keeps the prompt short for local models)."""
+        folded = text.casefold()
+        return [pack.name for pack in self.registry.packs if pack.in_play(self, folded)]
 
     @property
     def llm_ready(self) -> bool:
@@ -144,7 +151,8 @@ class Session:
         if self.llm is None:
             raise RuntimeError("no LLM road is set up for this session")
         run_here = execute or (lambda command, _timeout: self.execute(command))
-        return self.llm.interpret(text, self.context_lines(), run_here, cancelled)
+        packs = self.packs_in_play(text)
+        return self.llm.interpret(text, self.context_lines(packs), run_here, cancelled, packs=packs)
 
     def needs_confirmation(self, commands: Sequence[Command]) -> list[Command]:
         if self.llm is not None and self.llm.settings.allow_destructive:

@@ -65,7 +65,7 @@ class LLMRoad:
         self._client_factory = client_factory
         self._client: ChatClient | None = None
         self._client_lock = threading.Lock()
-        self._tool_list: list[dict[str, Any]] | None = None
+        self._tool_lists: dict[tuple[str, ...], list[dict[str, Any]]] = {}
 
     @property
     def label(self) -> str:
@@ -77,19 +77,28 @@ class LLMRoad:
         context: Sequence[str],
         execute: Execute,
         cancelled: threading.Event | None = None,
+        *,
+        packs: Sequence[str] | None = None,
     ) -> LLMOutcome:
+        """``packs`` limits the tools the model sees (default: every command)."""
         outcome = LLMOutcome(model=self.settings.model)
+        actions = self._actions(packs)
         try:
             client = self.client()
-            self._converse(client, text, context, execute, cancelled or threading.Event(), outcome)
+            self._converse(client, text, context, execute, cancelled or threading.Event(), outcome, actions)
         except LLMError as exc:
             outcome.error = str(exc)
         return outcome
 
-    def _tools(self) -> list[dict[str, Any]]:
-        if self._tool_list is None:
-            self._tool_list = tool_schemas(self.registry)
-        return self._tool_list
+    def _actions(self, packs: Sequence[str] | None) -> tuple[str, ...]:
+        chosen = [p for p in self.registry.packs if packs is None or p.name in packs]
+        return tuple(cls.action_name() for pack in chosen for cls in pack.commands)
+
+    def _tools(self, actions: tuple[str, ...]) -> list[dict[str, Any]]:
+        tools = self._tool_lists.get(actions)
+        if tools is None:
+            tools = self._tool_lists[actions] = tool_schemas(self.registry, actions)
+        return tools
 
     def client(self) -> ChatClient:
         """One client for the road's life: its connection pool and TLS set-up are paid once."""
@@ -109,11 +118,12 @@ class LLMRoad:
                 self._client.close()
                 self._client = None
 
-    def _converse(self, client, text, context, execute, cancelled, outcome: LLMOutcome) -> None:
+    def _converse(self, client, text, context, execute, cancelled, outcome: LLMOutcome, actions) -> None:
         json_mode = self.settings.mode == "json"
-        tools = None if json_mode else self._tools()
+        tools = None if json_mode else self._tools(actions)
+        prompt = system_prompt(self.registry, context, json_mode=json_mode, actions=actions)
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": system_prompt(self.registry, context, json_mode=json_mode)},
+            {"role": "system", "content": prompt},
             {"role": "user", "content": text},
         ]
         reasked = False

@@ -617,6 +617,11 @@ def list_entities(command: cmd.ListEntities, session: Session) -> Result:
 # -- what the parser and the model are told ------------------------------------------------------
 
 
+def in_play(session: Session) -> bool:
+    """A model sees the atlas tools once a catalogue exists (or when the line is about it)."""
+    return atlas_of(session).exists()
+
+
 def known_names(session: Session) -> dict[str, list[str]]:
     atlas = atlas_of(session)
     if not atlas.exists():
