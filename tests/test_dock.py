@@ -119,3 +119,15 @@ def test_a_result_table_is_drawn_with_thumbnails(dock):
     drawn = dock.transcript.toHtml()
     assert "Sun Keeper" in drawn and "0.91" in drawn and "<img" in drawn and "&lt;b&gt;" in drawn
     assert dock.transcript.entries[-1].kind == "table"
+
+
+def test_the_parser_is_ready_for_new_layer_names_before_the_next_line(qtbot, dock):
+    dock.viewer.add_image(np.zeros((4, 4)), name="mitochondria")
+    names = dock.session.known_names()
+    qtbot.waitUntil(lambda: dock.session.parser.prepared(names), timeout=10_000)
+    dock.viewer.layers["mitochondria"].name = "mito"
+    renamed = dock.session.known_names()
+    qtbot.waitUntil(lambda: dock.session.parser.prepared(renamed), timeout=10_000)
+    assert [c.to_wire() for c in dock.session.parse("hide mito")] == [
+        {"action": "layer_visibility", "name": "mito", "op": "hide"}
+    ]

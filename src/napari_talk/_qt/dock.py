@@ -130,6 +130,7 @@ class ChatDock(QWidget):
         self.mcp_switch.toggled.connect(self.serve_mcp)
         self.transcript.add("reply", GREETING)
         self._show_state()
+        self._watch_layer_names()
 
     # -- typed lines ---------------------------------------------------------------------------
 
@@ -197,6 +198,30 @@ class ChatDock(QWidget):
         turn = self.session.finish_llm_turn(text, outcome, confirm=lambda _: confirmed)
         self.transcript.add_turn(turn, echo=False)
         self._show_state()
+
+    # -- keeping the parser ready -------------------------------------------------------------
+
+    def _watch_layer_names(self) -> None:
+        """When layers come, go or are renamed, compile the parser's rules for the new names in
+        the background, so the next typed line does not wait for it."""
+        layers = self.viewer.layers
+        layers.events.inserted.connect(self._layer_inserted)
+        layers.events.removed.connect(self.prepare_parser)
+        for layer in layers:
+            layer.events.name.connect(self.prepare_parser)
+        self.prepare_parser()
+
+    def _layer_inserted(self, event) -> None:
+        event.value.events.name.connect(self.prepare_parser)
+        self.prepare_parser()
+
+    def prepare_parser(self, *_) -> threading.Thread:
+        names = self.session.known_names()
+        worker = threading.Thread(
+            target=self.session.parser.prepare, args=(names,), name="napari-talk-prepare", daemon=True
+        )
+        worker.start()
+        return worker
 
     # -- slow work -----------------------------------------------------------------------------
 

@@ -85,16 +85,28 @@ class Parser:
             line = normalize(str(text)[:MAX_LINE])
             if not line:
                 return []
-            given = {
-                str(kind): tuple(str(name) for name in names)
-                for kind, names in (context or {}).items()
-                if isinstance(names, (list, tuple)) and names
-            }
-            known = {**self.registry.context_defaults, **given}
-            plan = self._plan(known)
+            plan = self._plan(self._known(context))
             return _drop_repeated_reads(self._line(line, plan, MAX_COMMANDS, {}) or [])
         except Exception:  # a parser bug must never reach the person; the LLM road takes over
             return []
+
+    def prepare(self, context: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Compile the rules for these names ahead of the next line (safe from another thread:
+        the dock calls it in the background when layers come and go, ~0.1 s of regex work)."""
+        self._plan(self._known(context))
+
+    def prepared(self, context: Mapping[str, Sequence[str]] | None = None) -> bool:
+        """Whether the rules for these names are compiled already."""
+        plan = self._plans.get(tuple(self._known(context).items()))
+        return plan is not None and plan.rules is self.registry.rules
+
+    def _known(self, context: Mapping[str, Sequence[str]] | None) -> dict[str, tuple[str, ...]]:
+        given = {
+            str(kind): tuple(str(name) for name in names)
+            for kind, names in (context or {}).items()
+            if isinstance(names, (list, tuple)) and names
+        }
+        return {**self.registry.context_defaults, **given}
 
     def _line(self, line: str, plan: _Plan, budget: int, memo: dict) -> list[Command] | None:
         if line in memo:
