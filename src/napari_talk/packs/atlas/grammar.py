@@ -62,6 +62,19 @@ def _sref(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+ANALYZE_WORDS = (
+    "analy",
+    "inspect",
+    "examin",
+    "measure",
+    "study",
+    "look like",
+    "describe the",
+    "colour",
+    "color",
+)
+"""Words one of which every analyze_image phrasing holds."""
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "find_similar",
@@ -84,51 +97,21 @@ RULES: tuple[Rule, ...] = (
         r"what colou?rs are in {image_url:path}",
         post=_url_or_file,
         priority=PRIORITY + 1,
-        requires=(
-            "analy",
-            "inspect",
-            "examin",
-            "measure",
-            "study",
-            "look like",
-            "describe the",
-            "colour",
-            "color",
-        ),
+        requires=ANALYZE_WORDS,
     ),
     Rule(
         "analyze_image",
         rf"{ANALYZE} {{image_url:layers}}",
         r"what colou?rs are in {image_url:layers}",
         priority=PRIORITY,
-        requires=(
-            "analy",
-            "inspect",
-            "examin",
-            "measure",
-            "study",
-            "look like",
-            "describe the",
-            "colour",
-            "color",
-        ),
+        requires=ANALYZE_WORDS,
     ),
     Rule(
         "analyze_image",
         rf"{ANALYZE} (?:this|the|the current|the selected|the active|my|current|selected|active)"
         r" (?:image|layer|picture)",
         priority=PRIORITY,
-        requires=(
-            "analy",
-            "inspect",
-            "examin",
-            "measure",
-            "study",
-            "look like",
-            "describe the",
-            "colour",
-            "color",
-        ),
+        requires=ANALYZE_WORDS,
         image_url="this image",
     ),
     Rule(
