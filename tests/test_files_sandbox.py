@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from napari_talk.session import Session
-from napari_talk.workspace import SecurityError, inside, resolve
+from napari_talk.workspace import SecurityError, resolve
 
 SECRET = "SECRET-OUTSIDE-THE-WORKSPACE"
 MARK = "written-by-a-hostile-path-test"
@@ -143,9 +143,9 @@ def test_a_sibling_whose_name_starts_like_the_root_is_outside(hostile):
 
 
 def test_the_viewer_keeps_its_gate(hostile):
-    assert inside(hostile, "figures/cells.png") == hostile.resolve() / "figures" / "cells.png"
+    assert resolve(hostile, "figures/cells.png") == hostile.resolve() / "figures" / "cells.png"
     with pytest.raises(SecurityError, match="outside the workspace"):
-        inside(hostile, "../outside.png")
+        resolve(hostile, "../outside.png")
 
 
 def test_the_root_is_created_on_first_use(tmp_path):

@@ -104,10 +104,6 @@ def resolve(root: Path | str, relative: str) -> Path:
     return target
 
 
-inside = resolve
-"""The name other packs (the viewer's screenshot) already call."""
-
-
 def refuse_special(path: Path, relative: str) -> None:
     """Refuse device files, FIFOs and sockets: reading one can block or never end."""
     try:

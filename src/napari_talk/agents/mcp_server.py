@@ -14,7 +14,7 @@ import json
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -43,7 +43,6 @@ class Bridge:
     allow_destructive: bool = False
     timeout: float = 30.0
     confirm_timeout: float = 120.0
-    calls: list[str] = field(default_factory=list)
 
     def tools(self) -> list[Any]:
         from mcp import types
@@ -64,7 +63,6 @@ class Bridge:
         """(text, structured result, is_error) for one tool call; blocking, never raises."""
         from ..result import Result
 
-        self.calls.append(name)
         if name not in self.registry.commands:
             result = Result.error(f"no tool {name!r}; tools are the napari-talk commands")
             return result.message, result.to_dict(), True

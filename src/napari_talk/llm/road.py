@@ -43,7 +43,6 @@ class LLMOutcome:
     """Read-only commands run during the conversation, with their results."""
     error: str | None = None
     model: str = ""
-    requests: int = 0
 
 
 Execute = Callable[["Command", float], "Result"]
@@ -130,7 +129,6 @@ class LLMRoad:
         read_calls = 0
         while True:
             reply = client.complete(messages, tools, json_mode)
-            outcome.requests += 1
             outcome.model = reply.model or outcome.model
             if cancelled.is_set():
                 outcome.error = "stopped"

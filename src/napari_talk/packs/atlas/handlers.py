@@ -28,7 +28,7 @@ import numpy as np
 from ...grammar.names import describe_miss, resolve_name
 from ...llm.client import LLMError
 from ...result import CommandError, Job, Result
-from ...workspace import inside
+from ...workspace import resolve
 from . import analysis, describe, fetch, jsonl, layers, samples
 from . import commands as cmd
 from . import sref as srefs
@@ -197,7 +197,7 @@ def _source(session: Session, target: str) -> tuple[Callable[[], layers.Picture]
         if exact is not None:
             return _taken(layers.layer_pixels(viewer, viewer.layers[exact])), f"layer {exact}"
     if "/" in text or "\\" in text or Path(text).suffix:
-        path = inside(session.workspace, text)
+        path = resolve(session.workspace, text)
         if path.is_file():
             return lambda: (_read(path, text), {}), text
     if viewer is not None:
@@ -414,7 +414,7 @@ def open_entity_image(command: cmd.OpenEntityImage, session: Session) -> Job:
     entity = _resolve_entity(_filled(session), command.name)
     if not entity.image:
         raise CommandError(f"{entity.name} has no image in the catalogue")
-    where = None if fetch.is_url(entity.image) else inside(session.workspace, entity.image)
+    where = None if fetch.is_url(entity.image) else resolve(session.workspace, entity.image)
 
     def work(_: threading.Event) -> np.ndarray:
         try:
@@ -468,7 +468,7 @@ def _store(catalogue: Catalogue, prepared: Prepared, files: list[Path] = ()) -> 
 
 
 def import_catalogue(command: cmd.ImportCatalogue, session: Session) -> Job:
-    path = inside(session.workspace, command.path)
+    path = resolve(session.workspace, command.path)
     if not path.is_file():
         raise CommandError(f"no file {command.path!r} in the workspace")
     catalogue = _catalogue(session)
@@ -501,7 +501,7 @@ def import_catalogue(command: cmd.ImportCatalogue, session: Session) -> Job:
 
 
 def export_catalogue(command: cmd.ExportCatalogue, session: Session) -> Result:
-    path = inside(session.workspace, command.path)
+    path = resolve(session.workspace, command.path)
     if path.exists():
         raise CommandError(f"{command.path} already exists; choose a new file name")
     catalogue = _filled(session)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...result import CommandError, Result
-from ...workspace import inside
+from ...workspace import resolve
 from . import commands as cmd
 from . import display, flows, materials, primitives
 from .comfyui import Cancelled, ComfyClient, ComfyError, server_url
@@ -138,7 +138,7 @@ def spawn_primitive(command: cmd.SpawnPrimitive, session: Session) -> Result:
 
 
 def import_model(command: cmd.ImportModel, session: Session) -> Result:
-    path = inside(session.workspace, command.path)
+    path = resolve(session.workspace, command.path)
     if not path.is_file():
         raise CommandError(f"There is no file {command.path!r} in the workspace.")
     try:
@@ -323,7 +323,7 @@ def export_final_model(command: cmd.ExportFinalModel, session: Session) -> Resul
     from .export import export
 
     pack, state, _ = _model(session)
-    exports = inside(session.workspace, "exports")
+    exports = resolve(session.workspace, "exports")
     renderer = None
     viewer = session.viewer
     if viewer is not None:
@@ -473,7 +473,9 @@ def generate_concepts(command: cmd.GenerateConcepts, session: Session) -> Result
 
     def finish(images: list[bytes]) -> Result:
         pack = _pack(session)
-        folder = inside(workspace, f"mesh/concepts/{time.strftime('%Y%m%d-%H%M%S')}-{id(images) % 10000:04d}")
+        folder = resolve(
+            workspace, f"mesh/concepts/{time.strftime('%Y%m%d-%H%M%S')}-{id(images) % 10000:04d}"
+        )
         folder.mkdir(parents=True, exist_ok=True)
         concepts = []
         for option, image in enumerate(images, 1):
@@ -527,7 +529,7 @@ def select_concept(command: cmd.SelectConcept, session: Session) -> Result:
         return flows.generate_model(context, concept_png, renders, prompt, f"concept {command.option_id}")
 
     def finish(made: flows.GeneratedModel) -> Result:
-        folder = inside(
+        folder = resolve(
             workspace, f"mesh/generated/{time.strftime('%Y%m%d-%H%M%S')}-option{command.option_id}"
         )
         folder.mkdir(parents=True, exist_ok=True)

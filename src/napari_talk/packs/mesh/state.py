@@ -127,9 +127,9 @@ class StateFile:
 
     @property
     def path(self) -> Path:
-        from ...workspace import inside
+        from ...workspace import resolve
 
-        return inside(self.workspace, STATE_FILE)
+        return resolve(self.workspace, STATE_FILE)
 
     def write(self, state: ModelState) -> None:
         path = self.path

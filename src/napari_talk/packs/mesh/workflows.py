@@ -34,9 +34,9 @@ def load(name: str, workspace: Path | None = None) -> tuple[dict[str, Any], str]
     if name not in TEMPLATES:
         raise WorkflowError(f"no workflow template named {name!r}")
     if workspace is not None:
-        from ...workspace import inside
+        from ...workspace import resolve
 
-        own = inside(workspace, f"{OVERRIDE_FOLDER}/{name}.json")
+        own = resolve(workspace, f"{OVERRIDE_FOLDER}/{name}.json")
         if own.is_file():
             return _checked(_parse(own.read_text("utf-8"), str(own)), str(own)), str(own)
     text = resources.files(__package__).joinpath(f"workflows/{name}.json").read_text("utf-8")

@@ -18,7 +18,7 @@ import numpy as np
 
 from ...grammar.names import describe_miss, resolve_name
 from ...result import CommandError, Result
-from ...workspace import inside
+from ...workspace import resolve
 from . import agent, analysis, display, lineage, xml
 from . import commands as cmd
 from .edges import get_edge_descriptions
@@ -395,7 +395,7 @@ def _show_new(session: Session, scene: Scene, source: str) -> Result:
 
 
 def load_scene(command: cmd.LoadScene, session: Session) -> Result:
-    path = inside(session.workspace, command.path)
+    path = resolve(session.workspace, command.path)
     if not path.is_file():
         raise CommandError(f"no scene file {command.path!r} in the workspace {session.workspace}")
     try:

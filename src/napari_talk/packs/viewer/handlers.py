@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...grammar.names import describe_miss, resolve_name
 from ...result import CommandError, Result
-from ...workspace import inside
+from ...workspace import resolve
 from . import commands as cmd
 from .access import (
     camera,
@@ -387,7 +387,7 @@ def screenshot(command: cmd.Screenshot, session: Session) -> Result:
     relative = command.path or time.strftime("screenshots/screenshot-%Y%m%d-%H%M%S.png")
     if not relative.lower().endswith((".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp")):
         relative += ".png"
-    path = inside(session.workspace, relative)
+    path = resolve(session.workspace, relative)
     path.parent.mkdir(parents=True, exist_ok=True)
     image = viewer.screenshot(path=str(path), canvas_only=True)
     height, width = image.shape[:2]
