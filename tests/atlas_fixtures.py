@@ -19,7 +19,7 @@ def sample_template(tmp_path_factory) -> Path:
     session = Session(None, workspace=root)
     turn = session.run("load the sample catalogue")
     assert turn.ok, turn.message
-    session.state["atlas"].close()  # writes the WAL back into the file before it is copied
+    session.state("atlas").close()  # writes the WAL back into the file before it is copied
     return root
 
 
@@ -37,9 +37,7 @@ def atlas_session(sample_workspace):
 
     session = Session(None, workspace=sample_workspace)
     yield session
-    atlas = session.state.get("atlas")
-    if atlas is not None:
-        atlas.close()
+    session.state("atlas").close()
 
 
 @pytest.fixture

@@ -44,7 +44,7 @@ def test_entities_and_vectors_persist_across_sessions(workspace):
     write_jsonl(workspace / "a.jsonl", [{"name": "Glass Heron", "domain": "Verdant Hollow", "sref": 5}])
     first = Session(None, workspace=workspace)
     assert run(first, "import a.jsonl").ok
-    first.state["atlas"].close()
+    first.state("atlas").close()
 
     second = Session(None, workspace=workspace)
     catalogue = Catalogue(workspace / CATALOGUE_FILE)
@@ -60,7 +60,7 @@ def test_injection_looking_names_are_stored_and_found_verbatim(workspace):
     write_jsonl(workspace / "odd.jsonl", [{"name": n, "sref": hostile_code} for n in HOSTILE])
     session = Session(None, workspace=workspace)
     assert run(session, "import odd.jsonl").ok
-    catalogue = session.state["atlas"].catalogue
+    catalogue = session.state("atlas").catalogue
     assert sorted(catalogue.names()) == sorted(HOSTILE)
     for name in HOSTILE:
         assert catalogue.get(name).name == name
@@ -105,7 +105,7 @@ def test_find_by_sref_lists_the_family_and_how_many_share_each_code(atlas_sessio
 
 def test_export_and_import_round_trip(atlas_session, tmp_path):
     assert run(atlas_session, "export the catalogue to out/atlas.jsonl").ok
-    exported = (atlas_session.workspace / "out" / "atlas.jsonl").read_text(encoding="utf-8").splitlines()
+    exported = (atlas_session.workspace.root / "out" / "atlas.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(exported) == 56
     again = run(atlas_session, "export the catalogue to out/atlas.jsonl")
     assert not again.ok and "already exists" in again.message
@@ -116,8 +116,8 @@ def test_export_and_import_round_trip(atlas_session, tmp_path):
     fresh = Session(None, workspace=other)
     result = run(fresh, "import atlas.jsonl")
     assert result.ok and result.data["added"] == 56
-    original = {e.name: e.record() for e in atlas_session.state["atlas"].catalogue.entities()}
-    copied = {e.name: e.record() for e in fresh.state["atlas"].catalogue.entities()}
+    original = {e.name: e.record() for e in atlas_session.state("atlas").catalogue.entities()}
+    copied = {e.name: e.record() for e in fresh.state("atlas").catalogue.entities()}
     assert copied == original
 
 
@@ -151,11 +151,11 @@ def test_imports_that_bring_nothing_are_errors(workspace, content, path, says):
 
 def test_undoing_an_import_restores_what_it_replaced(atlas_session):
     write_jsonl(
-        atlas_session.workspace / "update.jsonl",
+        atlas_session.workspace.root / "update.jsonl",
         [{"name": "eigensage", "description": "Rewritten."}, {"name": "Brand New", "domain": "X"}],
     )
     result = run(atlas_session, "import update.jsonl")
-    catalogue = atlas_session.state["atlas"].catalogue
+    catalogue = atlas_session.state("atlas").catalogue
     assert result.data == {"added": 1, "replaced": 1, "skipped": []}
     assert catalogue.get("Eigensage").description == "Rewritten."
     assert catalogue.count() == 57
@@ -168,7 +168,7 @@ def test_undoing_an_import_restores_what_it_replaced(atlas_session):
 
 def test_removing_is_undone_with_the_entitys_codes_and_vectors(atlas_session):
     assert run(atlas_session, "remove Parity from the catalogue").ok
-    catalogue = atlas_session.state["atlas"].catalogue
+    catalogue = atlas_session.state("atlas").catalogue
     assert catalogue.get("Parity") is None
     assert run(atlas_session, "undo").ok
     assert catalogue.get("Parity").sref == "7777"
@@ -178,7 +178,7 @@ def test_removing_is_undone_with_the_entitys_codes_and_vectors(atlas_session):
 def test_search_sees_what_another_connection_wrote(atlas_session):
     embedder = HashedEmbedder()
     assert run(atlas_session, "find similar to lantern").ok
-    mine = atlas_session.state["atlas"].catalogue
+    mine = atlas_session.state("atlas").catalogue
     other = Catalogue(mine.path)
     other.add(Entity("Paper Lantern Kite", description="a lantern kite of paper"), embedder)
     hits = mine.search(embedder.embed(["paper lantern kite"])[0], "offline", 1)

@@ -25,7 +25,7 @@ def test_an_image_layer_goes_into_the_catalogue_and_comes_back(session, workspac
     assert record["domain"] == "The Lattice" and record["image"].startswith("atlas/images/verdant-lantern")
     assert "green" in record["description"]  # composed from the layer as shown (green colormap)
     assert (workspace / record["image"]).is_file()
-    catalogue = session.state["atlas"].catalogue
+    catalogue = session.state("atlas").catalogue
     assert catalogue.thumbnail(catalogue.get("Verdant Lantern").id).startswith(b"\x89PNG")
 
     described = run(session, "describe Verdant Lantern")  # notes from the picture as it was shown
@@ -86,7 +86,7 @@ def test_the_sample_layer_brings_the_sample_catalogue(make_napari_viewer, worksp
     assert not (workspace / CATALOGUE_FILE).exists()
     result = run(session, "find similar to void walker")
     assert result.ok and result.data["entities"][0]["name"] == "The Nullbringer"
-    assert session.state["atlas"].catalogue.count() == len(samples.ENTITIES) >= 50
+    assert session.state("atlas").catalogue.count() == len(samples.ENTITIES) >= 50
     opened = run(session, "show The Heralds' image")
     assert opened.ok and viewer.layers["The Heralds"].data.shape == (128, 128, 3)
 

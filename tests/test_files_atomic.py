@@ -18,7 +18,7 @@ OLD = b"o" * (SIZE // 2)
 
 CHILD = rf"""
 import os, sys, time
-from napari_talk.packs.files import atomic
+from napari_talk import workspace as gate
 from napari_talk.session import Session
 
 workspace, mode = sys.argv[1], sys.argv[2]
@@ -35,9 +35,9 @@ if mode == "after-first-chunk":
         written = real_write(fd, data)
         stall()
         return written
-    atomic.os.write = write
+    gate.os.write = write
 elif mode == "before-rename":
-    atomic.os.fsync = stall
+    gate.os.fsync = stall
 
 for index in range(10**6):
     result = session.execute({{"action": "write_file", "path": "big.txt", "content": contents[index % 2]}})

@@ -156,11 +156,11 @@ def test_the_root_is_created_on_first_use(tmp_path):
 
 
 def test_a_fifo_swapped_in_after_the_check_does_not_block_a_read(workspace):
-    from napari_talk.packs.files.textfile import read_bytes
+    from napari_talk.workspace import Workspace
 
     os.mkfifo(workspace / "late")
     with pytest.raises(SecurityError, match="FIFO"):
-        read_bytes(workspace / "late", "late", 1024)
+        Workspace(workspace).read_bytes("late", limit=1024)
 
 
 SEGMENTS = st.sampled_from(
@@ -237,11 +237,11 @@ def test_generated_paths_resolve_inside_or_are_refused(hostile):
 class _CanvasOnly:
     """Just enough of a viewer for the screenshot handler: it writes where it is told."""
 
-    def screenshot(self, path: str, canvas_only: bool = True):
+    def screenshot(self, path: str | None = None, canvas_only: bool = True):
         import numpy as np
 
-        Path(path).write_bytes(b"png")
-        return np.zeros((4, 6, 4))
+        assert path is None, "the plugin writes the file itself, through the workspace gate"
+        return np.zeros((4, 6, 4), np.uint8)
 
 
 def test_the_viewers_screenshot_goes_through_the_sandbox(hostile):
@@ -254,4 +254,4 @@ def test_the_viewers_screenshot_goes_through_the_sandbox(hostile):
         assert not result.ok and "security error" in result.message, (path, result.message)
     assert outside_state(hostile) == before
     assert session.execute({"action": "screenshot", "path": "figures/a.png"}).ok
-    assert (hostile / "figures" / "a.png").read_bytes() == b"png"
+    assert (hostile / "figures" / "a.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -141,11 +141,12 @@ def test_undo_and_redo_a_write(files, workspace):
 
 def test_undo_memory_is_bounded_and_an_old_snapshot_says_it_was_released(files, workspace, monkeypatch):
     monkeypatch.setattr(handlers, "UNDO_BUDGET_BYTES", 100)
+    monkeypatch.setattr(limits, "UNDO_BUDGET_BYTES", 100)  # the session's snapshot budget
     (workspace / "a.txt").write_text("a" * 60)
     (workspace / "b.txt").write_text("b" * 60)
     ok(files, "write_file", path="a.txt", content="A")
     ok(files, "write_file", path="b.txt", content="B")
-    assert files.state["files"]["snapshots"].size <= 100
+    assert files.state("files").snapshots.size <= 100
     assert files.undo().ok and (workspace / "b.txt").read_text() == "b" * 60
     released = files.execute({"action": "undo_last_action"})
     assert not released.ok and "released" in released.message

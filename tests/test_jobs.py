@@ -5,29 +5,33 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 import pytest
 from qtpy.QtCore import Qt, QTimer
 
 from napari_talk.commands import Command, Risk
 from napari_talk.grammar.rules import Rule
-from napari_talk.pack import Pack
+from napari_talk.jobs import Job
+from napari_talk.pack import Context, Handlers, Pack
 from napari_talk.registry import Registry, default_registry
-from napari_talk.result import CommandError, Job, Result
+from napari_talk.result import CommandError, Result
 
 
-class Crunch(Command):
+class Crunch(Command, action="crunch_for_test"):
     """Crunch numbers for a while, then rename a layer (a stand-in for tracing or segmenting)."""
 
-    action: Literal["crunch_for_test"] = "crunch_for_test"
-    risk: ClassVar[Risk] = "write"
+    risk: ClassVar[Risk] = "view"
     seconds: float = 1.0
     fail: bool = False
 
 
-def crunch(command: Crunch, session) -> Job:
-    layer = session.viewer.layers[0]
+HANDLERS = Handlers[None]()
+
+
+@HANDLERS.on(Crunch)
+def crunch(command: Crunch, ctx: Context[None]) -> Job:
+    layer = ctx.viewer.layers[0]
     threads: list[str] = []
 
     def work(cancelled: threading.Event) -> int:
@@ -47,13 +51,12 @@ def crunch(command: Crunch, session) -> Job:
     return Job("crunching", work, finish)
 
 
-HANDLERS = {"crunch_for_test": crunch}
 RULES = (Rule("crunch_for_test", "crunch(?: for {seconds:number} s)?"),)
 
 
 def registry_with_crunch() -> Registry:
     registry = Registry(default_registry().packs)
-    registry.register(Pack("crunch", (Crunch,), RULES, handlers_module="test_jobs"))
+    registry.register(Pack("crunch", (Crunch,), RULES, handlers=HANDLERS))
     return registry
 
 

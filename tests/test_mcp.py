@@ -12,7 +12,7 @@ from mcp_client import run_client
 from qtpy.QtCore import Qt
 
 from napari_talk.commands import Command, Risk
-from napari_talk.pack import Pack
+from napari_talk.pack import Handlers, Pack
 from napari_talk.registry import Registry, default_registry
 from napari_talk.result import Result
 
@@ -129,7 +129,7 @@ def test_a_call_that_times_out_says_so_and_the_viewer_stays_usable(qtbot, make_n
     viewer = make_napari_viewer()
     viewer.add_points([[1, 1]], name="dots")
     registry = Registry(default_registry().packs)
-    registry.register(Pack("slow", (Sleep,), handlers_module="test_mcp"))
+    registry.register(Pack("slow", (Sleep,), handlers=SLEEP))
     session = Session(viewer, registry=registry)
     gui = GuiThread(session)
     service = HttpService(Bridge(registry, gui.run, timeout=0.5)).start()
@@ -148,9 +148,8 @@ def test_a_call_that_times_out_says_so_and_the_viewer_stays_usable(qtbot, make_n
     assert after.is_error is False and not viewer.layers["dots"].visible
 
 
-HANDLERS = {
-    "sleep_for_test": lambda command, session: (time.sleep(command.seconds), Result.success("slept"))[1]
-}
+SLEEP = Handlers[None]()
+SLEEP.on(Sleep)(lambda command, ctx: (time.sleep(command.seconds), Result.success("slept"))[1])
 
 
 @pytest.mark.skipif(not __import__("os").environ.get("DISPLAY"), reason="needs an X display (Xvfb)")

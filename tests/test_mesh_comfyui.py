@@ -9,7 +9,6 @@ import socket
 import pytest
 
 from napari_talk.packs.mesh import flows
-from napari_talk.packs.mesh.state import pack_state
 from napari_talk.session import Session
 
 pytest.importorskip("trimesh")
@@ -42,7 +41,7 @@ def _loads(workflow: dict, class_type: str = "LoadImage") -> list[str]:
 def test_three_concepts_then_a_model_from_the_chosen_one(comfy, session, workspace):
     turn = session.run("generate some concepts")
     assert turn.ok, turn.message
-    state = pack_state(session).model
+    state = session.state("mesh").model
     assert [c.option for c in state.concepts] == [1, 2, 3]
     assert all(c.path.is_file() and c.path.is_relative_to(workspace) for c in state.concepts)
     assert comfy.uploads["napari-talk/view.png"].startswith(b"\x89PNG"), "the current view was uploaded"
@@ -57,7 +56,7 @@ def test_three_concepts_then_a_model_from_the_chosen_one(comfy, session, workspa
 
     turn = session.run("select option 2")
     assert turn.ok, turn.message
-    model = pack_state(session).model
+    model = session.state("mesh").model
     assert model.mesh.n_faces == 320 and model.mesh.is_watertight, "the stand-in's icosphere is the model"
     assert model.source == "concept 2 (ComfyUI)" and model.concepts == state.concepts
     mv2mv, mv23d = (p["prompt"] for p in comfy.prompts[1:])
@@ -73,10 +72,10 @@ def test_three_concepts_then_a_model_from_the_chosen_one(comfy, session, workspa
     assert any(n["class_type"] == "SaveGLB" for n in mv23d.values())
 
     assert session.run("undo").ok
-    assert pack_state(session).model.mesh.name == "Sphere"
-    assert pack_state(session).model.concepts == state.concepts
+    assert session.state("mesh").model.mesh.name == "Sphere"
+    assert session.state("mesh").model.concepts == state.concepts
     assert session.run("undo").ok
-    assert pack_state(session).model.concepts == ()
+    assert session.state("mesh").model.concepts == ()
 
 
 def _closed_port() -> int:
@@ -88,14 +87,14 @@ def _closed_port() -> int:
 def test_no_server_gives_a_clear_reply_and_changes_nothing(session, workspace, monkeypatch):
     port = _closed_port()
     monkeypatch.setenv("NAPARI_TALK_COMFYUI_URL", f"http://127.0.0.1:{port}")
-    before = pack_state(session).model
+    before = session.state("mesh").model
     turn = session.run("generate some concepts")
     assert not turn.ok
     assert f"ComfyUI is not reachable at http://127.0.0.1:{port}" in turn.message
     assert "NAPARI_TALK_COMFYUI_URL" in turn.message
-    assert pack_state(session).model is before
+    assert session.state("mesh").model is before
     assert not (workspace / "mesh" / "concepts").exists()
-    assert session.run("undo").ok and pack_state(session).model.mesh is None, "only the spawn was recorded"
+    assert session.run("undo").ok and session.state("mesh").model.mesh is None, "only the spawn was recorded"
 
 
 def _plan_prompt_500(server):
@@ -125,12 +124,12 @@ def _plan_dies_on_upload(server):
 )
 def test_a_server_failing_half_way_leaves_nothing_half_done(comfy, session, workspace, plan, said):
     assert session.run("generate concepts").ok
-    before = pack_state(session).model
+    before = session.state("mesh").model
     plan(comfy)
     turn = session.run("select option 1")
     assert not turn.ok
     assert said in turn.message and "Nothing changed" in turn.message
-    assert pack_state(session).model is before
+    assert session.state("mesh").model is before
     assert not (workspace / "mesh" / "generated").exists()
     assert session.run("undo").message.startswith("undid generate_concepts"), "the failure was not recorded"
 
@@ -154,18 +153,17 @@ def test_choosing_before_any_concept_exists(comfy, session):
 
 
 def test_in_the_dock_the_flow_runs_in_the_background(comfy, make_napari_viewer, qtbot, workspace):
-    from napari_talk.packs.mesh import display
-    from napari_talk.packs.mesh.jobs import add_listener, set_runner
+    from napari_talk._qt.jobs import qt_runner
 
     viewer = make_napari_viewer()
     session = Session(viewer, workspace=workspace)
-    set_runner(session, display.qt_runner)
+    session.jobs.runner = qt_runner
     heard = []
-    add_listener(session, lambda command, result: heard.append((command.action, result)))
+    session.jobs.listen(lambda command, result: heard.append((command.action, result)))
     assert session.run("spawn a cube").ok
     turn = session.run("generate some concepts")
     assert turn.ok and turn.results[0].data["background"] is True
-    assert pack_state(session).model.concepts == (), "nothing applied before the job ends"
+    assert session.state("mesh").model.concepts == (), "nothing applied before the job ends"
     qtbot.waitUntil(lambda: bool(heard), timeout=15_000)
     ((action, result),) = heard
     assert action == "generate_concepts" and result.ok, result.message
@@ -182,4 +180,4 @@ def test_in_the_dock_the_flow_runs_in_the_background(comfy, make_napari_viewer, 
     assert session.run("cancel the generation").ok
     qtbot.waitUntil(lambda: len(heard) == 2, timeout=15_000)
     assert not heard[1][1].ok and "cancelled" in heard[1][1].message
-    assert pack_state(session).model.concepts == ()
+    assert session.state("mesh").model.concepts == ()

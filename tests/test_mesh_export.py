@@ -15,7 +15,6 @@ import pytest
 
 from napari_talk.packs.mesh import gltf
 from napari_talk.packs.mesh.importers import MeshFileError, load_bytes, mesh_from_obj
-from napari_talk.packs.mesh.state import pack_state
 from napari_talk.session import Session
 
 trimesh = pytest.importorskip("trimesh")
@@ -50,7 +49,7 @@ def exported(tmp_path_factory):
 
 def test_the_glb_reads_back_with_one_primitive_and_material_per_segment(exported):
     session, result, workspace = exported
-    state = pack_state(session).model
+    state = session.state("mesh").model
     glb = workspace / result.data["glb"]
     assert glb.suffix == ".glb" and glb.parent.parent == workspace / "exports"
     scene = trimesh.load(glb)
@@ -183,12 +182,12 @@ def test_import_model_from_the_workspace_and_undo(workspace):
     )
     session = Session(None, workspace=workspace)
     _run(session, "spawn a cube", "import meshes/ball.glb")
-    state = pack_state(session).model
+    state = session.state("mesh").model
     assert state.mesh.n_faces == 320 and state.source == "file meshes/ball.glb"
     _run(session, "undo")
-    assert pack_state(session).model.mesh.name == "Cube"
+    assert session.state("mesh").model.mesh.name == "Cube"
     assert not session.run("import ../outside.glb").ok, "nothing outside the workspace"
     (workspace / "notes.txt").write_text("hello")
     refused = session.execute({"action": "import_model", "path": "notes.txt"})
     assert not refused.ok and "only .glb" in refused.message
-    assert pack_state(session).model.mesh.name == "Cube", "a refused import changes nothing"
+    assert session.state("mesh").model.mesh.name == "Cube", "a refused import changes nothing"

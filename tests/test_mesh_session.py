@@ -7,7 +7,6 @@ import json
 import numpy as np
 import pytest
 
-from napari_talk.packs.mesh.state import pack_state
 from napari_talk.session import Session
 
 
@@ -33,17 +32,17 @@ def test_each_step_is_undone_back_to_the_exact_state_before(session):
         "show the whole model",
         "spawn a cube",
     ]
-    states = [pack_state(session).model]
+    states = [session.state("mesh").model]
     for line in steps:
         _ok(session, line)
-        states.append(pack_state(session).model)
+        states.append(session.state("mesh").model)
         assert states[-1] is not states[-2], f"{line} changed nothing"
     for expected in reversed(states[:-1]):
         _ok(session, "undo")
-        assert pack_state(session).model is expected
+        assert session.state("mesh").model is expected
     assert not session.run("undo").ok, "nothing more to undo"
     _ok(session, "redo")
-    assert pack_state(session).model.mesh.name == "Body"
+    assert session.state("mesh").model.mesh.name == "Body"
 
 
 def test_replies_say_what_happened(session):
@@ -62,7 +61,7 @@ def test_replies_say_what_happened(session):
 def test_what_cannot_be_done_is_said_and_changes_nothing(session):
     assert "no model yet" in session.run("segment it").message
     _ok(session, "spawn a sphere")
-    before = pack_state(session).model
+    before = session.state("mesh").model
     for line, said in [
         ("isolate segment 2", "not segmented yet"),
         ("make segment 4 gold", "There is no segment 4"),
@@ -78,14 +77,14 @@ def test_what_cannot_be_done_is_said_and_changes_nothing(session):
     assert not odd.ok and "is not a segment" in odd.message
     assert session.execute({"action": "apply_material", "material_description": "gold", "segment_id": 1}).ok
     _ok(session, "undo")
-    assert pack_state(session).model is before
+    assert session.state("mesh").model is before
 
 
 def test_the_material_of_an_unsegmented_model_carries_to_every_part(session):
     _ok(session, "spawn a cube")
     _ok(session, "make it oak wood")
     _ok(session, "segment it")
-    state = pack_state(session).model
+    state = session.state("mesh").model
     assert state.segment_count == 6 and {m.name for m in state.materials.values()} == {"oak"}
 
 
@@ -114,18 +113,17 @@ def test_the_isolated_segment_is_centred_in_the_model_bounding_box(session):
     _ok(session, "spawn a cube")
     _ok(session, "segment it")
     _ok(session, "isolate part 3")
-    state = pack_state(session).model
+    state = session.state("mesh").model
     part = isolated_mesh(state, 3)
     assert np.allclose(part.center, state.mesh.center)
     assert part.n_faces == 200
 
 
 def test_the_llm_context_describes_the_model(session):
-    from napari_talk.packs.mesh.handlers import describe_context
 
-    assert describe_context(session) == ["Mesh: no model (spawn_primitive makes one)."]
+    assert session.context_lines(["mesh"]) == ["Mesh: no model (spawn_primitive makes one)."]
     _ok(session, "spawn a cube")
     _ok(session, "segment it")
     _ok(session, "make segment 1 gold")
-    (line,) = describe_context(session)
+    (line,) = session.context_lines(["mesh"])
     assert "Cube" in line and "6 segment(s)" in line and "1: gold" in line

@@ -10,7 +10,6 @@ import pytest
 
 from napari_talk.packs.mesh import humanoid
 from napari_talk.packs.mesh.display import to_napari
-from napari_talk.packs.mesh.state import pack_state
 from napari_talk.packs.viewer.access import camera
 from napari_talk.session import Session
 
@@ -60,7 +59,7 @@ def test_spawn_shows_a_surface_in_3d_framed_on_the_model(session, viewer):
     (layer,) = viewer.layers
     assert type(layer).__name__ == "Surface" and layer.name == "model"
     vertices, faces = layer.data[:2]
-    mesh = pack_state(session).model.mesh
+    mesh = session.state("mesh").model.mesh
     assert len(faces) == mesh.n_faces and vertices.shape[1] == 3
     assert viewer.dims.ndisplay == 3
     assert np.allclose(np.asarray(camera(viewer).center)[-3:], to_napari(mesh.center), atol=1e-6)
@@ -73,7 +72,7 @@ def test_segments_get_distinct_colours_and_materials_show(session, viewer):
     layer = viewer.layers["model"]
     faces = layer.data[1]
     colours = layer.vertex_colors
-    labels = pack_state(session).model.face_labels()
+    labels = session.state("mesh").model.face_labels()
     per_segment = [colours[faces[labels == s]].reshape(-1, 4) for s in range(6)]
     assert all(np.allclose(c, c[0]) for c in per_segment), "each segment is one colour"
     assert len({tuple(np.round(c[0], 3)) for c in per_segment}) == 6
@@ -83,7 +82,7 @@ def test_segments_get_distinct_colours_and_materials_show(session, viewer):
 
 
 def _click(session, viewer, origin, direction, *, drag=False):
-    callback = pack_state(session).view["picking_callback"]
+    callback = session.state("mesh").view["picking_callback"]
     event = SimpleNamespace(
         position=to_napari(np.asarray(origin, float)),
         view_direction=to_napari(np.asarray(direction, float)),
@@ -105,17 +104,17 @@ def test_clicking_the_surface_selects_the_segment_under_the_cursor(session, view
 
     _ok(session, "spawn a human body")
     _ok(session, "segment it")
-    state = pack_state(session).model
+    state = session.state("mesh").model
     head = humanoid.body_landmarks()["head"]
     near = np.argsort(np.linalg.norm(state.mesh.face_centers - head, axis=1))[:1]
     head_segment = int(state.labels[near[0]]) + 1
     _click(session, viewer, (head[0], head[1], 5.0), (0.0, 0.0, -1.0), drag=True)
-    assert pack_state(session).model.selected is None, "a drag rotates the view, it selects nothing"
+    assert session.state("mesh").model.selected is None, "a drag rotates the view, it selects nothing"
     _click(session, viewer, (head[0], head[1], 5.0), (0.0, 0.0, -1.0))
-    assert pack_state(session).model.selected == head_segment
+    assert session.state("mesh").model.selected == head_segment
     assert json.loads((workspace / "mesh" / "state.json").read_text())["selected_segment"] == head_segment
     _click(session, viewer, (5.0, 5.0, 5.0), (0.0, 0.0, -1.0))
-    assert pack_state(session).model.selected == head_segment, "a click beside the model changes nothing"
+    assert session.state("mesh").model.selected == head_segment, "a click beside the model changes nothing"
     reply = _ok(session, "isolate the selected segment")
     assert reply.data["segment"] == head_segment
 
@@ -130,7 +129,7 @@ def test_isolation_adds_a_centred_layer_dims_the_rest_and_undo_restores_layers_a
     assert viewer.layers["model"].opacity < 0.5
     part = viewer.layers["segment 2 (isolated)"].data[0]
     assert np.allclose(
-        (part.min(axis=0) + part.max(axis=0)) / 2, to_napari(pack_state(session).model.mesh.center)
+        (part.min(axis=0) + part.max(axis=0)) / 2, to_napari(session.state("mesh").model.mesh.center)
     )
     assert camera(viewer).zoom != before_camera[1], "framed on the segment"
     _ok(session, "undo")

@@ -10,7 +10,6 @@ import pytest
 
 from napari_talk.packs.rays import agent, display
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
-from napari_talk.packs.rays.handlers import describe_context
 from napari_talk.packs.rays.samples import prism_demo, prism_demo_scene
 from napari_talk.packs.rays.scene import Glass
 from napari_talk.packs.rays.scene_json import scene_to_dict
@@ -74,7 +73,7 @@ def test_a_query_highlights_its_rays_and_replies_with_a_count_and_a_table(demo_v
     session = Session(demo_viewer)
     assert session.known_names()["glasses"] == ["Main Prism"]
     turn = run_ok(session, "rays inside the prism")
-    result = session.state["rays"].result
+    result = session.state("rays").current.result
     expected = find_rays_inside_glass(result.segments, result_scene(session).glasses[0])
     message = turn.message
     assert message.startswith(
@@ -96,7 +95,7 @@ def test_a_query_highlights_its_rays_and_replies_with_a_count_and_a_table(demo_v
 
 
 def result_scene(session):
-    return session.state["rays"].scene
+    return session.state("rays").current.scene
 
 
 def test_every_query_runs_in_the_viewer(demo_viewer):
@@ -120,19 +119,19 @@ def test_every_query_runs_in_the_viewer(demo_viewer):
 def test_retrace_after_editing_a_glass_and_undo(demo_viewer):
     session = Session(demo_viewer)
     before = run_ok(session, "rays inside the prism").results[0].data["count"]
-    traced_before = session.state["rays"].result.segments
+    traced_before = session.state("rays").current.result.segments
     glasses = roles(demo_viewer)["glasses"]
     moved = [np.array(d) for d in glasses.data]
     moved[0][1] += [-80, 30]  # drag the apex (row, col)
     glasses.data = moved
     assert "retrace" in session.run("rays inside the prism").message  # the rays are stale
     run_ok(session, "retrace")
-    edited = session.state["rays"].scene
+    edited = session.state("rays").current.scene
     assert np.allclose(edited.glasses[0].vertices, moved[0][:, ::-1])
     after = run_ok(session, "rays inside the prism").results[0].data["count"]
     expected = find_rays_inside_glass(trace(edited).segments, edited.glasses[0])
     assert after == len(expected)
-    traced_after = session.state["rays"].result.segments
+    traced_after = session.state("rays").current.result.segments
     assert len(traced_after) != len(traced_before) or not np.allclose(traced_after.p2, traced_before.p2)
     assert len(roles(demo_viewer)["rays"].data) == len(trace(edited).segments)
     run_ok(session, "undo")
@@ -184,7 +183,7 @@ def test_load_a_scene_file_from_the_workspace_and_undo(make_napari_viewer, works
     refused = session.run("load scene ../outside.json")
     assert not refused.ok and "outside the workspace" in refused.message
     run_ok(session, "undo")  # the load (the failed one recorded nothing)
-    assert roles(viewer).keys() <= {"selection"} and "rays" not in session.state
+    assert roles(viewer).keys() <= {"selection"} and session.state("rays").current is None
     run_ok(session, "load the prism demo")
     assert session.known_names()["glasses"] == ["Main Prism"]
 
@@ -202,7 +201,7 @@ def test_a_session_without_a_viewer_still_answers():
     run_ok(session, "load the prism demo")
     turn = run_ok(session, "rays crossing edge N of the prism")
     assert turn.results[0].data["count"] > 0
-    lines = describe_context(session)
+    lines = session.context_lines(["rays"])
     assert "Main Prism" in lines[0] and "segments traced" in lines[0]
     assert lines[1] == "  glass 'Main Prism': n = 1.5, edges W, E, N"
     agent.clear_context()

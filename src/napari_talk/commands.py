@@ -13,18 +13,30 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-Risk = Literal["read", "write", "destructive"]
+from .risk import Risk
 
 NonBlank = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S")]
 """Text that must say something: surrounding spaces dropped; the schema says so too (``pattern``)."""
 
 
 class Command(BaseModel):
+    """``class Hide(Command, action="hide")``: the action name is written once, in the class line,
+    and becomes the ``action: Literal["hide"]`` tag of the discriminated union."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     action: str
-    risk: ClassVar[Risk] = "write"
+    risk: ClassVar[Risk] = "view"
+    """What running it can cost the person (see :mod:`napari_talk.risk`); a pack may raise it for
+    one command's parameters and the state it meets (:meth:`napari_talk.pack.Pack.risk`)."""
     examples: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, *, action: str | None = None, **kwargs: Any) -> None:
+        if action is not None:
+            own = inspect.get_annotations(cls)
+            cls.__annotations__ = {"action": Literal[action], **own}
+            cls.action = action  # type: ignore[misc]  # the field's default, read by pydantic
+        super().__init_subclass__(**kwargs)
 
     @classmethod
     def action_name(cls) -> str:

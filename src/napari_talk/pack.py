@@ -1,66 +1,139 @@
-"""A pack: one domain's commands, grammar and handlers, joined to the registry as a unit."""
+"""The pack contract: one domain's commands, grammar, state and handlers, joined to the registry.
+
+A pack subclasses :class:`Pack`, typed by its state (``Pack[RaysState]``), and overrides the hooks
+it needs. Its handlers are bound to their command classes in a :class:`Handlers` table (the action
+name is written once, in the command's class line) and receive a narrow :class:`Context`: the
+viewer, the workspace gate, the pack's own state, the session's jobs, and little else. Undo is a
+Result's ``undo``; only the session records it. Handler modules are imported on first use, so
+``import napari_talk`` stays fast.
+"""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .commands import Command
     from .grammar.rules import Rule
-    from .result import Job, Result
+    from .jobs import Job, Jobs
+    from .llm.road import LLMRoad
+    from .result import Result
+    from .risk import Risk
+    from .workspace import Workspace
 
-Handler = Callable[[Any, Any], "Result | Job"]
-"""``handler(command, session) -> Result``; the session holds the live objects (viewer, workspace)."""
+S = TypeVar("S")
+C = TypeVar("C", bound="Command")
 
 
-@dataclass(frozen=True, eq=False)
-class Pack:
-    name: str
-    commands: tuple[type[Command], ...]
-    rules: tuple[Rule, ...] = ()
-    handlers_module: str = ""
-    """Dotted path of the module holding ``HANDLERS``; imported on first use to keep imports fast."""
-    context_defaults: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """Names the grammar may assume when the caller's context has none of that kind."""
+@dataclass(frozen=True)
+class Context(Generic[S]):
+    """What a handler may touch. ``viewer`` is None without one (scripts, agents, tests)."""
 
-    @cached_property
-    def _handlers(self) -> Any:
-        return importlib.import_module(self.handlers_module) if self.handlers_module else None
+    viewer: Any
+    workspace: Workspace
+    state: S
+    jobs: Jobs
+    window: Any = None
+    """The Qt widget holding the session (the dock), when there is one."""
+    llm: LLMRoad | None = None
+    """The person's configured language model, when one is set up."""
+    generative_prompt: str | None = None
+    """The prompt a model keeps refining for generative tools (seed 000's ``user_prompt``)."""
 
-    @property
-    def handlers(self) -> Mapping[str, Handler]:
-        return getattr(self._handlers, "HANDLERS", {})
 
-    def describe(self, session: Any) -> list[str]:
-        """Lines telling a language model what this pack's live objects hold right now
-        (by default, the names it offers the parser: "Glasses: Prism, Slab 1")."""
-        describe = getattr(self._handlers, "describe_context", None)
-        if describe is not None:
-            return describe(session)
+Handler = Callable[[Any, Context[Any]], "Result | Job"]
+
+
+class Handlers(Generic[S]):
+    """A pack's handlers, each bound to its command class::
+
+    handlers = Handlers[RaysState]()
+
+    @handlers.on(FindRaysInsideGlass)
+    def inside(command: FindRaysInsideGlass, ctx: Context[RaysState]) -> Result: ...
+    """
+
+    def __init__(self) -> None:
+        self._bound: dict[type[Command], Handler] = {}
+
+    def on(self, command_class: type[C]) -> Callable[[Callable[[C, Context[S]], Result | Job]], Any]:
+        def bind(handler: Callable[[C, Context[S]], Result | Job]) -> Any:
+            if command_class in self._bound:
+                raise ValueError(f"{command_class.action_name()} has a handler already")
+            self._bound[command_class] = handler
+            return handler
+
+        return bind
+
+    def get(self, command_class: type[Command]) -> Handler | None:
+        return self._bound.get(command_class)
+
+    def __contains__(self, command_class: type[Command]) -> bool:
+        return command_class in self._bound
+
+
+class Pack(Generic[S]):
+    """A pack: a small one is an instance (``Pack("ping", (Ping,), handlers=table)``); one with
+    state or hooks is a subclass that overrides what it offers."""
+
+    def __init__(
+        self,
+        name: str,
+        commands: tuple[type[Command], ...],
+        rules: tuple[Rule, ...] = (),
+        *,
+        handlers: Handlers[S] | None = None,
+        context_defaults: Mapping[str, tuple[str, ...]] | None = None,
+    ) -> None:
+        self.name = name
+        self.commands = commands
+        self.rules = rules
+        self._handlers = handlers if handlers is not None else Handlers[S]()
+        self.context_defaults: Mapping[str, tuple[str, ...]] = context_defaults or {}
+        """Names the grammar may assume when the caller's context has none of that kind."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}: {len(self.commands)} commands>"
+
+    def handlers(self) -> Handlers[S]:
+        """The pack's handler table; a bundled pack overrides this to import its handlers module
+        on first use, not at import time."""
+        return self._handlers
+
+    def handler(self, command_class: type[Command]) -> Handler | None:
+        return self.handlers().get(command_class)
+
+    def new_state(self, workspace: Workspace) -> S:
+        """The pack's state for a new session (``None`` for packs that keep none)."""
+        return None  # type: ignore[return-value]
+
+    def risk(self, command: Command, ctx: Context[S]) -> Risk:
+        """What this command, with these parameters, would cost now; by default its class's risk."""
+        return type(command).risk
+
+    def names(self, ctx: Context[S]) -> dict[str, list[str]]:
+        """The names this pack's live objects offer the parser (``{"glasses": [...]}``)."""
+        return {}
+
+    def describe(self, ctx: Context[S]) -> list[str]:
+        """Lines telling a language model what this pack's live objects hold right now."""
         return [
-            f"{kind.capitalize()}: {', '.join(names)}" for kind, names in self.names(session).items() if names
+            f"{kind.capitalize()}: {', '.join(names)}" for kind, names in self.names(ctx).items() if names
         ]
 
-    def format_for_agent(self, command: Any, result: Any) -> str | None:
-        """The pack's own text for agents (XML for the rays pack); None means the Result as JSON."""
-        formatter = getattr(self._handlers, "format_for_agent", None)
-        return formatter(command, result) if formatter is not None else None
+    def live(self, ctx: Context[S]) -> bool:
+        """Whether the pack has live objects a model might be asked about (a scene, a model)."""
+        return False
 
-    def in_play(self, session: Any, folded_text: str) -> bool:
+    def in_play(self, ctx: Context[S], folded_text: str) -> bool:
         """Whether a language model should see this pack's tools for a line: always for packs
         with ungated rules; else when the line has one of its words or its live objects exist."""
         if not self.rules or any(not rule.requires for rule in self.rules):
             return True
-        if any(rule.may_match(folded_text) for rule in self.rules):
-            return True
-        live = getattr(self._handlers, "in_play", None)
-        return live(session) if live is not None else self.name in session.state
+        return any(rule.may_match(folded_text) for rule in self.rules) or self.live(ctx)
 
-    def names(self, session: Any) -> dict[str, list[str]]:
-        """The names this pack's live objects offer the parser (``{"layers": [...]}``)."""
-        known = getattr(self._handlers, "known_names", None)
-        return known(session) if known else {}
+    def format_for_agent(self, command: Command, result: Result) -> str | None:
+        """The pack's own text for agents (XML for the rays pack); None means the Result as JSON."""
+        return None

@@ -96,15 +96,19 @@ class Registry:
             lambda: {k: v for p in self.packs for k, v in p.context_defaults.items()},
         )
 
-    def pack_of(self, action: str) -> Pack:
-        for pack in self.packs:
-            if any(cls.action_name() == action for cls in pack.commands):
-                return pack
-        raise KeyError(action)
+    def pack(self, name: str) -> Pack:
+        try:
+            return self._packs[name]
+        except KeyError:
+            raise KeyError(f"no pack {name!r}; packs are: {', '.join(self._packs)}") from None
 
-    def handler(self, action: str) -> tuple[Pack, Handler | None]:
-        pack = self.pack_of(action)
-        return pack, pack.handlers.get(action)
+    def pack_of(self, action: str) -> Pack:
+        owners = self._derive("owners", lambda: {c.action_name(): p for p in self.packs for c in p.commands})
+        return owners[action]
+
+    def handler(self, command: Command) -> tuple[Pack, Handler | None]:
+        pack = self.pack_of(command.action)
+        return pack, pack.handler(type(command))
 
     def schema(self, action: str) -> dict[str, Any]:
         """The JSON schema of one command's parameters (``action`` left out: it is the tool name)."""

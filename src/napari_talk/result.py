@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -60,20 +59,3 @@ class CommandError(Exception):
     """
 
     kind: str | None = None
-
-
-@dataclass
-class Job:
-    """Slow work a handler hands back instead of a Result, so the GUI need not wait for it.
-
-    ``work(cancelled)`` runs off the GUI thread and must not touch the viewer; it should return
-    early once ``cancelled`` is set. ``finish(value)`` runs on the GUI thread with what ``work``
-    returned and gives the Result (with its undo). Without a GUI both simply run in turn.
-    """
-
-    label: str
-    work: Callable[[threading.Event], Any]
-    finish: Callable[[Any], Result]
-
-    def run_here(self, cancelled: threading.Event | None = None) -> Result:
-        return self.finish(self.work(cancelled or threading.Event()))

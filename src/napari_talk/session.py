@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import ValidationError
 
@@ -22,14 +22,19 @@ from .commands import Command
 from .grammar.parser import Parser
 from .help import LLM_HINT, suggest
 from .history import History
+from .jobs import Job, Jobs
+from .pack import Context, Pack
 from .registry import Registry, default_registry
-from .result import CommandError, Job, Result
-from .workspace import default_workspace
+from .result import CommandError, Result
+from .risk import Origin, Risk, RiskPolicy, at_least
+from .workspace import Workspace, default_workspace
 
 if TYPE_CHECKING:
     import threading
 
     from .llm.road import Execute, LLMOutcome, LLMRoad
+
+S = TypeVar("S")
 
 log = logging.getLogger(__name__)
 
@@ -72,26 +77,60 @@ class Session:
         self.registry = registry or default_registry()
         self.parser = Parser(self.registry)
         self.history = History()
-        self.workspace = Path(workspace) if workspace is not None else default_workspace()
+        self._workspace = Workspace(workspace if workspace is not None else default_workspace())
         self.window = window
-        """The Qt main window holding the viewer, when the caller knows it (the dock does)."""
+        """The Qt widget holding the session (the dock), when the caller has one."""
         self.llm = llm
         """The LLM road, when a model is set up; None keeps the session offline."""
         self.generative_prompt: str | None = None
         """The prompt a model keeps refining for generative tools (seed 000's ``user_prompt``)."""
         self.last_road: Road = "none"
         self.last_model = ""
-        self.run_job: Callable[[Job], Result] = Job.run_here
-        """How slow work runs: here, in turn, unless a GUI sets a way that keeps it responsive."""
-        self.state: dict[str, Any] = {}
-        """What packs keep for this session, under their pack's name (a scene, task records, ...)."""
+        self.jobs = Jobs(self._record)
+        self._states: dict[str, Any] = {"session": self}
+
+    @property
+    def workspace(self) -> Workspace:
+        """The gate to the workspace folder; set a new folder with a path."""
+        return self._workspace
+
+    @workspace.setter
+    def workspace(self, root: Path | str | Workspace) -> None:
+        root = root.root if isinstance(root, Workspace) else Path(root)
+        if Path(root).expanduser() != Path(self._workspace).expanduser():
+            self._workspace = Workspace(root)
+            self._states = {"session": self}  # what packs kept belonged to the old folder
+
+    def state(self, pack: Pack[S] | str) -> S:
+        """The state ``pack`` keeps for this session, made on first use."""
+        found = pack if isinstance(pack, Pack) else self.registry.pack(pack)
+        if found.name not in self._states:
+            self._states[found.name] = found.new_state(self._workspace)
+        return self._states[found.name]
+
+    def context(self, pack: Pack[S]) -> Context[S]:
+        """What ``pack``'s handlers and hooks may touch."""
+        return Context(
+            viewer=self.viewer,
+            workspace=self._workspace,
+            state=self.state(pack),
+            jobs=self.jobs,
+            window=self.window,
+            llm=self.llm if self.llm_ready else None,
+            generative_prompt=self.generative_prompt,
+        )
+
+    @property
+    def policy(self) -> RiskPolicy:
+        trusted = self.llm is not None and self.llm.settings.allow_destructive
+        return RiskPolicy(trust_with_data=trusted)
 
     def known_names(self) -> dict[str, list[str]]:
         """Names the parser may resolve: layers, panels, and what each pack adds."""
         names: dict[str, list[str]] = {}
         for pack in self.registry.packs:
             try:
-                names.update(pack.names(self))
+                names.update(pack.names(self.context(pack)))
             except Exception:  # a pack's live object may be gone; its names then are too
                 log.debug("pack %s offered no names", pack.name, exc_info=True)
         return names
@@ -106,7 +145,7 @@ class Session:
             if packs is not None and pack.name not in packs:
                 continue
             try:
-                lines += pack.describe(self)
+                lines += pack.describe(self.context(pack))
             except Exception:
                 log.debug("pack %s described nothing", pack.name, exc_info=True)
         return lines
@@ -114,7 +153,7 @@ class Session:
     def packs_in_play(self, text: str) -> list[str]:
         """The packs a model should see for this line (keeps the prompt short for local models)."""
         folded = text.casefold()
-        return [pack.name for pack in self.registry.packs if pack.in_play(self, folded)]
+        return [pack.name for pack in self.registry.packs if pack.in_play(self.context(pack), folded)]
 
     @property
     def llm_ready(self) -> bool:
@@ -154,10 +193,24 @@ class Session:
         packs = self.packs_in_play(text)
         return self.llm.interpret(text, self.context_lines(packs), run_here, cancelled, packs=packs)
 
-    def needs_confirmation(self, commands: Sequence[Command]) -> list[Command]:
-        if self.llm is not None and self.llm.settings.allow_destructive:
-            return []
-        return [c for c in commands if c.risk == "destructive"]
+    def risk(self, command: Command) -> Risk:
+        """What running ``command`` now would cost the person (undo and redo: what they undo)."""
+        if command.action in ("undo_last_action", "redo_last_action"):
+            entry = (
+                self.history.next_undo() if command.action == "undo_last_action" else self.history.next_redo()
+            )
+            return entry.risk if entry is not None and at_least(entry.risk, "data") else "view"
+        pack = self.registry.pack_of(command.action)
+        try:
+            return pack.risk(command, self.context(pack))
+        except Exception:  # a risk nobody can tell is a risk to ask about
+            log.debug("pack %s could not assess %s", pack.name, command.action, exc_info=True)
+            return "data"
+
+    def needs_confirmation(self, commands: Sequence[Command], origin: Origin = "model") -> list[Command]:
+        """The commands the person must agree to before they run, asked for by ``origin``."""
+        policy = self.policy
+        return [c for c in commands if policy.needs_person(self.risk(c), origin)]
 
     def finish_llm_turn(self, text: str, outcome: LLMOutcome, confirm: Confirm | None = None) -> Turn:
         """Run what the model chose (after confirmation where needed) and say what happened."""
@@ -191,12 +244,12 @@ class Session:
     def execute(self, command: Command | Mapping[str, Any], *, redoing: bool = False) -> Result:
         """Validate and run one command; never raises."""
         started = time.perf_counter()
+        risk: Risk | None = None
         try:
             if not isinstance(command, Command):
                 command = self.registry.validate(dict(command))
+            risk = self.risk(command)
             result = self._dispatch(command)
-            if isinstance(result, Job):
-                result = self.run_job(result)
         except ValidationError as exc:
             result = Result.error(f"invalid command: {_first_error(exc)}")
         except CommandError as exc:
@@ -208,21 +261,36 @@ class Session:
             log.exception("command failed: %r", command)
             result = Result.error(f"{getattr(command, 'action', 'command')} failed: {exc}")
         result.meta.setdefault("execution_time", round(time.perf_counter() - started, 6))
-        if result.ok and result.undo is not None and isinstance(command, Command):
-            self.history.record(command, result.undo, redoing=redoing)
+        if isinstance(command, Command):
+            self._record(command, result, risk=risk, redoing=redoing)
         return result
 
+    def _record(
+        self, command: Command, result: Result, *, risk: Risk | None = None, redoing: bool = False
+    ) -> None:
+        """The one place undo history is written (jobs that end later come here too)."""
+        if result.ok and result.undo is not None:
+            self.history.record(command, result.undo, risk=risk or type(command).risk, redoing=redoing)
+
     def _dispatch(self, command: Command) -> Result:
-        pack, handler = self.registry.handler(command.action)
+        pack, handler = self.registry.handler(command)
         if handler is None:
             raise CommandError(f"{command.action} is not available here (pack {pack.name!r})")
-        return handler(command, self)
+        outcome = handler(command, self.context(pack))
+        if isinstance(outcome, Job):
+            return self.jobs.start(outcome, command) if outcome.background else self.jobs.wait(outcome)
+        return outcome
 
     def undo(self) -> Result:
         entry = self.history.pop_undo()
         if entry is None:
             return Result.error("nothing to undo")
-        entry.undo()
+        try:
+            entry.undo()
+        except Exception as exc:
+            self.history.put_back(entry)
+            reason = str(exc) if isinstance(exc, CommandError) else f"{type(exc).__name__}: {exc}"
+            return Result.error(f"could not undo {entry.command.summary()}: {reason}; it stays undoable")
         return Result.success(f"undid {entry.command.summary()}", entry.command.to_wire())
 
     def redo(self) -> Result:
@@ -233,6 +301,8 @@ class Session:
         result.undo = None  # execute() already recorded it
         if result.ok:
             result.message = f"redid {entry.command.summary()}: {result.message}"
+        else:
+            self.history.put_back_redo(entry)
         return result
 
     def not_understood(self, text: str) -> Result:

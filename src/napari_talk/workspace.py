@@ -1,16 +1,27 @@
 """The workspace folder: where commands read and write files, and nothing gets out of it.
 
-Every path a command names is relative to the workspace root. :func:`resolve` is the one gate:
-it refuses hostile spellings early with a clear message, then decides containment on the
-*resolved* path (every symlink followed), never on string prefixes, and refuses anything that
-is neither a regular file nor a folder (device files, FIFOs, sockets).
+Every path a command names is relative to the workspace root, and every file any pack reads or
+writes goes through one :class:`Workspace` (the gate). It refuses hostile spellings early with a
+clear message (:func:`check_spelling`), then walks the path one folder at a time from a descriptor
+of the root, refusing symlinks at every step (``O_NOFOLLOW``), so a folder swapped for a symlink
+between a check and a use fails closed instead of leading outside. Reads are bounded by size
+before a byte is read; writes are atomic (a temporary file renamed over the target), and
+temporary files left by a crash are swept.
+
+:func:`resolve` gives a checked path for what must be named by path (listing, a library that
+only takes paths); it decides containment on the resolved path, never on string prefixes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import secrets
 import stat
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from .result import CommandError
@@ -134,3 +145,397 @@ def relative_to_root(root: Path, path: Path) -> str:
     """``path`` (resolved, inside ``root``) as the POSIX path a command would name it by."""
     relative = path.relative_to(root).as_posix()
     return relative if relative else "."
+
+
+# -- the gate -------------------------------------------------------------------------------------
+
+_O = os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _O
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _O
+_TEMP_SUFFIX = ".napari-talk.tmp"
+STALE_TEMP_SECONDS = 60.0
+MAX_LINK_HOPS = 40
+CHUNK = 1 << 20
+
+
+class WorkspaceError(CommandError):
+    """A file the person named cannot be read or written as asked (not a security matter)."""
+
+    def __init__(self, message: str, kind: str = "WorkspaceError") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def human_size(size: int) -> str:
+    """``1,048,576 bytes (1 MiB)``: exact for agents, readable for people."""
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if size >= scale:
+            return f"{size:,} bytes ({size / scale:.3g} {unit})"
+    return f"{size:,} bytes"
+
+
+class Workspace:
+    """The gate every pack's file access goes through; ``relative`` paths only."""
+
+    def __init__(self, root: Path | str) -> None:
+        self._given = Path(root).expanduser()
+        self._swept: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Workspace({str(self._given)!r})"
+
+    def __fspath__(self) -> str:
+        return str(self.root)
+
+    @property
+    def root(self) -> Path:
+        """The resolved root, created on first use."""
+        return workspace_root(self._given)
+
+    # paths, for what must be named by path
+
+    def resolve(self, relative: str) -> Path:
+        return resolve(self._given, relative)
+
+    def relative(self, path: Path | str) -> str:
+        """A path inside the workspace as the relative path a command would name it by."""
+        return relative_to_root(self.root, Path(path).resolve())
+
+    # descriptors
+
+    def _parts(self, relative: str) -> list[str]:
+        """The path's parts with every symlink inside the workspace replaced by where it leads.
+
+        A link is read and its target judged lexically against the root (the parts before it are
+        real folders), so a link leading out is refused; the parts are then opened without
+        following any link, so a link swapped in meanwhile fails closed.
+        """
+        pending = _lexical(check_spelling(relative).as_posix().split("/"), relative)
+        real: list[str] = []
+        hops = 0
+        fd = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+        try:
+            while pending:
+                part = pending.pop(0)
+                try:
+                    mode = os.lstat(part, dir_fd=fd).st_mode
+                except (FileNotFoundError, NotADirectoryError):
+                    return [*real, part, *pending]
+                if stat.S_ISLNK(mode):
+                    hops += 1
+                    if hops > MAX_LINK_HOPS:
+                        raise _refuse(relative, "too many symlinks (a loop?)")
+                    target = os.readlink(part, dir_fd=fd)
+                    if target.startswith("/"):
+                        inside = Path(target)
+                        if not inside.is_relative_to(self.root):
+                            raise _refuse(relative, "it resolves outside the workspace (through a symlink)")
+                        spelled = inside.relative_to(self.root).parts
+                    else:
+                        spelled = (*real, *target.split("/"))
+                    pending = _lexical([*spelled, *pending], relative)
+                    real = []
+                    os.close(fd)
+                    fd = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+                    continue
+                real.append(part)
+                if pending and stat.S_ISDIR(mode):
+                    step = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                    os.close(fd)
+                    fd = step
+                elif pending:
+                    return [*real, *pending]
+        finally:
+            os.close(fd)
+        return real
+
+    @contextlib.contextmanager
+    def folder(self, relative: str, *, create: bool = False) -> Iterator[int]:
+        """A descriptor of a folder inside the workspace, reached without following a symlink."""
+        fd = self._walk(self._parts(relative), relative, create)
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+
+    def _walk(self, parts: list[str], relative: str, create: bool) -> int:
+        fd = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+        try:
+            for part in parts:
+                try:
+                    step = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                except FileNotFoundError:
+                    if not create:
+                        raise WorkspaceError(
+                            f"{relative} does not exist in the workspace", "NotFound"
+                        ) from None
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(part, 0o777, dir_fd=fd)
+                    step = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                except (NotADirectoryError, OSError) as exc:
+                    raise self._refusal(fd, part, relative, exc) from None
+                os.close(fd)
+                fd = step
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    @staticmethod
+    def _refusal(fd: int, part: str, relative: str, exc: OSError) -> CommandError:
+        try:
+            mode = os.lstat(part, dir_fd=fd).st_mode
+        except OSError:
+            return WorkspaceError(f"{relative}: {exc.strerror or exc}", type(exc).__name__)
+        if stat.S_ISLNK(mode):
+            return _refuse(relative, f"{part!r} is a symlink; the workspace follows none")
+        if not stat.S_ISDIR(mode):
+            return WorkspaceError(f"{relative}: {part!r} is a file, not a folder", "NotAFolder")
+        return WorkspaceError(f"{relative}: {exc.strerror or exc}", type(exc).__name__)
+
+    def _split(self, relative: str) -> tuple[list[str], str]:
+        parts = self._parts(relative)
+        if not parts:
+            raise WorkspaceError(
+                f"{relative!r} is the workspace folder itself; give a file path", "IsAFolder"
+            )
+        return parts[:-1], parts[-1]
+
+    # reading
+
+    def read_bytes(self, relative: str, *, limit: int, what: str = "files") -> bytes:
+        """The whole file, refused by its size (read on the open descriptor) when over ``limit``."""
+        folder, name = self._split(relative)
+        dir_fd = self._walk(folder, relative, create=False)
+        try:
+            try:
+                fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+            except FileNotFoundError:
+                raise WorkspaceError(f"{relative} does not exist in the workspace", "NotFound") from None
+            except OSError as exc:
+                raise self._refusal(dir_fd, name, relative, exc) from None
+        finally:
+            os.close(dir_fd)
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise WorkspaceError(f"{relative} is a folder, not a file", "IsAFolder")
+            if not stat.S_ISREG(info.st_mode):
+                raise _refuse(relative, f"it is a {special_kind(info.st_mode)}, not a regular file")
+            if info.st_size > limit:
+                raise _too_large(relative, info.st_size, limit, what)
+            chunks, total = [], 0
+            while chunk := os.read(fd, max(info.st_size + 1 - total, 1 << 16)):
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    raise _too_large(relative, total, limit, what)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
+
+    def read_text(self, relative: str, *, limit: int, what: str = "text files") -> str:
+        data = self.read_bytes(relative, limit=limit, what=what)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise WorkspaceError(f"{relative} is not UTF-8 text (byte {exc.start})", "BinaryFile") from None
+
+    def exists(self, relative: str) -> bool:
+        """Whether there is an entry of that name; hostile paths and symlinks on the way are refused."""
+        return not self._parts(relative) or self.stat(relative) is not None
+
+    def stat(self, relative: str) -> os.stat_result | None:
+        """The entry's own status (a symlink is not followed), or None when there is none."""
+        folder, name = self._split(relative)
+        try:
+            with self.folder("/".join(folder) or ".") as fd:
+                return os.lstat(name, dir_fd=fd)
+        except WorkspaceError as exc:
+            if exc.kind == "NotFound":
+                return None
+            raise
+        except FileNotFoundError:
+            return None
+
+    # writing
+
+    def mkdir(self, relative: str) -> str:
+        """Make a folder (and its parents); its relative path."""
+        with self.folder(relative, create=True):
+            pass
+        return "/".join(self._parts(relative)) or "."
+
+    def write_bytes(self, relative: str, data: bytes, *, overwrite: bool = True) -> int:
+        """Replace (or create) the file atomically; folders are made as needed. Bytes written."""
+        folder, name = self._split(relative)
+        with self.folder("/".join(folder) or ".", create=True) as dir_fd:
+            self._sweep(dir_fd, "/".join(folder))
+            try:
+                existing = os.lstat(name, dir_fd=dir_fd)
+                mode: int | None = stat.S_IMODE(existing.st_mode)
+                if stat.S_ISLNK(existing.st_mode):
+                    raise _refuse(relative, "it is a symlink; the workspace follows none")
+                if stat.S_ISDIR(existing.st_mode):
+                    raise WorkspaceError(f"{relative} is a folder; give a file path", "IsAFolder")
+                if not stat.S_ISREG(existing.st_mode):
+                    raise _refuse(relative, f"it is a {special_kind(existing.st_mode)}, not a regular file")
+                if not overwrite:
+                    raise WorkspaceError(f"{relative} exists already", "Exists")
+            except FileNotFoundError:
+                mode = None
+            temp, fd = _temp_file(dir_fd, name)
+            try:
+                view = memoryview(data)
+                written = 0
+                while written < len(view):
+                    written += os.write(fd, view[written : written + CHUNK])
+                if mode is not None:
+                    os.fchmod(fd, mode)
+                os.fsync(fd)
+                os.close(fd)
+                fd = -1
+                os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            except BaseException:
+                if fd != -1:
+                    os.close(fd)
+                with contextlib.suppress(OSError):
+                    os.unlink(temp, dir_fd=dir_fd)
+                raise
+            with contextlib.suppress(OSError):
+                os.fsync(dir_fd)
+        return len(data)
+
+    def write_text(self, relative: str, text: str, *, overwrite: bool = True) -> int:
+        return self.write_bytes(relative, text.encode("utf-8"), overwrite=overwrite)
+
+    def append(self, relative: str, data: bytes) -> None:
+        """One ``write`` at the end of the file (O_APPEND): concurrent writers never interleave."""
+        folder, name = self._split(relative)
+        with self.folder("/".join(folder) or ".", create=True) as dir_fd:
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _O
+            try:
+                fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
+            except OSError as exc:
+                raise self._refusal(dir_fd, name, relative, exc) from None
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise _refuse(relative, "it is not a regular file")
+                os.write(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+    def remove(self, relative: str, *, missing_ok: bool = True) -> None:
+        folder, name = self._split(relative)
+        try:
+            with self.folder("/".join(folder) or ".") as dir_fd:
+                os.unlink(name, dir_fd=dir_fd)
+        except (FileNotFoundError, WorkspaceError) as exc:
+            if not missing_ok or (isinstance(exc, WorkspaceError) and exc.kind != "NotFound"):
+                raise
+
+    def _sweep(self, dir_fd: int, folder: str) -> None:
+        """Remove temporary files a crash left in this folder (once per folder and session)."""
+        with self._lock:
+            if folder in self._swept:
+                return
+            self._swept.add(folder)
+        now = time.time()
+        with contextlib.suppress(OSError), os.scandir(dir_fd) as entries:
+            for entry in entries:
+                if not (entry.name.startswith(".") and entry.name.endswith(_TEMP_SUFFIX)):
+                    continue
+                with contextlib.suppress(OSError):
+                    if now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
+                        os.unlink(entry.name, dir_fd=dir_fd)
+
+    # SQLite, which opens files by name
+
+    def sqlite_path(self, relative: str) -> PinnedFile:
+        """A path SQLite may open for ``relative`` (it opens files by name, and its journal beside).
+
+        The folders are walked without following symlinks, and the database is named through the
+        pinned folder descriptor (``/proc/self/fd``) where the system has one, so a folder swapped
+        meanwhile cannot redirect it; :meth:`PinnedFile.verify`, run once SQLite has opened the
+        file, refuses a database that is a symlink or was replaced meanwhile.
+        """
+        folder, name = self._split(relative)
+        dir_fd = self._walk(folder, relative, create=True)
+        pinned = Path(f"/proc/self/fd/{dir_fd}")
+        base = pinned if pinned.is_dir() else self.root.joinpath(*folder)
+        return PinnedFile(base / name, dir_fd, name, relative, _own_status(dir_fd, name, relative))
+
+
+class PinnedFile:
+    """A file named through a folder descriptor kept open until :meth:`release`."""
+
+    def __init__(
+        self, path: Path, dir_fd: int, name: str, relative: str, before: os.stat_result | None
+    ) -> None:
+        self.path, self._dir_fd, self._name, self._relative, self._before = (
+            path,
+            dir_fd,
+            name,
+            relative,
+            before,
+        )
+
+    def verify(self) -> None:
+        after = _own_status(self._dir_fd, self._name, self._relative)
+        before = self._before
+        if after is None or (
+            before is not None and (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino)
+        ):
+            raise _refuse(self._relative, "the file was replaced while it was being opened")
+
+    def release(self) -> None:
+        if self._dir_fd != -1:
+            os.close(self._dir_fd)
+            self._dir_fd = -1
+
+
+def _lexical(parts: list[str] | tuple[str, ...], relative: str) -> list[str]:
+    """``a/./b/../c`` → ``[a, c]``; refuses a ``..`` that would climb out of the root."""
+    out: list[str] = []
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not out:
+                raise _refuse(relative, "it resolves outside the workspace (through a symlink)")
+            out.pop()
+        else:
+            out.append(part)
+    return out
+
+
+def _own_status(dir_fd: int, name: str, relative: str) -> os.stat_result | None:
+    try:
+        info = os.lstat(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        raise _refuse(relative, "it is a symlink; the workspace follows none")
+    if not stat.S_ISREG(info.st_mode):
+        raise _refuse(relative, f"it is a {special_kind(info.st_mode)}, not a regular file")
+    return info
+
+
+def _temp_file(dir_fd: int, name: str) -> tuple[str, int]:
+    """A new file beside the target (same file system, so the rename is atomic), umask applied."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O
+    for _ in range(100):
+        temp = f".{name[:180]}.{secrets.token_hex(6)}{_TEMP_SUFFIX}"
+        try:
+            return temp, os.open(temp, flags, 0o666, dir_fd=dir_fd)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {name}")
+
+
+def _too_large(relative: str, size: int, limit: int, what: str) -> WorkspaceError:
+    return WorkspaceError(
+        f"{relative} is {human_size(size)}, over the limit of {human_size(limit)} for {what}", "TooLarge"
+    )

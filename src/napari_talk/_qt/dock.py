@@ -23,14 +23,17 @@ from qtpy.QtWidgets import (
     QWidget,
 )
 
+from ..commands import Command
+from ..jobs import Job, Progress
 from ..llm.road import LLMRoad
 from ..llm.settings import LLMSettings
 from ..registry import Registry
-from ..result import Job, Result
+from ..result import Result
 from ..session import Session, Turn
 from ..settings import Settings, SettingsStore, default_store
 from .chat_input import ChatInput
 from .gui_thread import GuiThread
+from .jobs import qt_runner
 from .llm_task import LLMTask
 from .transcript import Transcript
 
@@ -47,6 +50,7 @@ GREETING = (
 
 class _Relay(QObject):
     done = Signal()
+    progress = Signal(str)
 
 
 class ChatDock(QWidget):
@@ -70,7 +74,9 @@ class ChatDock(QWidget):
         self._questions: list[tuple[str, Callable[[bool], None]]] = []
         self.mcp: HttpService | None = None
         self.job: tuple[Job, threading.Event, QEventLoop] | None = None
-        self.session.run_job = self.run_job
+        self.session.jobs.wait = self.run_job
+        self.session.jobs.runner = qt_runner
+        self.session.jobs.listen(self._background_done)
         self._mcp_gui: GuiThread | None = None
         self.apply_settings(settings.llm)
 
@@ -227,19 +233,21 @@ class ChatDock(QWidget):
 
     def run_job(self, job: Job) -> Result:
         """Run a handler's slow part in a thread while the GUI keeps turning; Stop abandons it."""
-        cancelled, loop, box = threading.Event(), QEventLoop(), {}
+        loop, box = QEventLoop(), {}
         relay = _Relay()
         relay.done.connect(loop.quit)
+        progress = Progress(lambda status, _fraction: relay.progress.emit(status))
+        relay.progress.connect(lambda status: self.status.setText(f"{job.label}: {status}"))
 
         def work() -> None:
             try:
-                box["value"] = job.work(cancelled)
+                box["value"] = job.work(progress)
             except Exception as exc:
                 box["error"] = exc
             finally:
                 relay.done.emit()
 
-        self.job = (job, cancelled, loop)
+        self.job = (job, progress, loop)
         self.input.setEnabled(False)
         self._show_state()
         threading.Thread(target=work, name="napari-talk-job", daemon=True).start()
@@ -248,11 +256,16 @@ class ChatDock(QWidget):
         self.input.setEnabled(True)
         self.input.setFocus()
         self._show_state()
-        if cancelled.is_set():
+        if progress.cancelled:
             return Result.error(f"{job.label}: stopped")
         if "error" in box:
             raise box["error"]
         return job.finish(box["value"])
+
+    def _background_done(self, command: Command, result: Result) -> None:
+        """A background job (ComfyUI) ended: its answer joins the transcript."""
+        self.transcript.add("reply" if result.ok else "error", result.message)
+        self._show_state()
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -288,13 +301,15 @@ class ChatDock(QWidget):
             self.mcp = None
         if on:
             gui = GuiThread(self.session, self.ask)
-            allow = self.session.llm is not None and self.session.llm.settings.allow_destructive
-            bridge = Bridge(self.session.registry, gui.run, gui.confirm, allow_destructive=allow)
+            bridge = Bridge(self.session.registry, gui.run, gui.confirm, self._agent_needs_person)
             self._mcp_gui = gui  # the bridge's calls go through it: keep it alive with the service
             self.mcp = HttpService(bridge).start()
             self.mcp_info.setText(f"{self.mcp.url}  ·  Authorization: Bearer {self.mcp.token}")
         else:
             self.mcp_info.clear()
+
+    def _agent_needs_person(self, command: Command) -> bool:
+        return bool(self.session.needs_confirmation([command], origin="agent"))
 
     def closeEvent(self, event) -> None:
         self.serve_mcp(False)

@@ -38,7 +38,8 @@ def get_agentic_tools(
     """``[{name, function, description, parameters}]`` for every command (or those of ``packs``).
 
     ``execute`` runs a validated command (default: ``session.execute`` in the caller's thread);
-    ``confirm``, when given, is asked before every destructive command.
+    ``confirm`` is asked before every command the session's risk policy says the person must agree
+    to (changing or removing data, sending anything somewhere new); without it those do not run.
     """
     from ..session import Session
 
@@ -80,7 +81,8 @@ def _tool_function(session: Session, cls: type[Command], pack: Any, execute, con
         except ValidationError as exc:
             errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
             return json.dumps(Result.error(f"invalid arguments for {action}: {errors}").to_dict())
-        if confirm is not None and command.risk == "destructive" and not confirm(command):
+        asks = session.needs_confirmation([command], origin="agent")
+        if asks and not (confirm is not None and confirm(command)):
             return json.dumps(Result.error(f"{command.summary()} was not confirmed; nothing ran").to_dict())
         return result_text(pack, command, run(command))
 

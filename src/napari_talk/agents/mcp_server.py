@@ -2,8 +2,9 @@
 
 Built on the official ``mcp`` SDK's low-level server, so each tool's input schema is exactly the
 command's schema. How a call reaches the live objects is the caller's: ``run`` executes a
-validated command within a time limit (the dock's runs it on the GUI thread) and ``confirm`` asks
-the person before destructive commands. There is no code-execution tool.
+validated command within a time limit (the dock's runs it on the GUI thread), ``needs_person``
+applies the one risk policy (:mod:`napari_talk.risk`) and ``confirm`` asks the person. There is no
+code-execution tool.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import json
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from ..risk import RiskPolicy
 from .exports import from_tool_arguments
 from .functions import result_text
 
@@ -33,14 +35,19 @@ Confirm = Callable[["Command", float], bool]
 SERVER_NAME = "napari-talk"
 
 
+def _by_usual_risk(command: Command) -> bool:
+    return RiskPolicy().needs_person(type(command).risk, "agent")
+
+
 @dataclass
 class Bridge:
-    """What MCP calls need: the registry, how to run a command, how to ask before a destructive one."""
+    """What MCP calls need: the registry, how to run a command, who must agree, how to ask."""
 
     registry: Registry
     run: Run
     confirm: Confirm | None = None
-    allow_destructive: bool = False
+    needs_person: Callable[[Command], bool] = field(default=_by_usual_risk)
+    """Whether the person must agree first (the session's policy; by default the command's usual risk)."""
     timeout: float = 30.0
     confirm_timeout: float = 120.0
 
@@ -52,9 +59,7 @@ class Bridge:
                 name=action,
                 description=cls.description(),
                 input_schema=self.registry.schema(action),
-                annotations=types.ToolAnnotations(
-                    read_only_hint=cls.risk == "read", destructive_hint=cls.risk == "destructive"
-                ),
+                annotations=types.ToolAnnotations(**RiskPolicy.hints(cls.risk)),
             )
             for action, cls in self.registry.commands.items()
         ]
@@ -72,7 +77,7 @@ class Bridge:
             errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
             result = Result.error(f"invalid arguments for {name}: {errors}")
             return result.message, result.to_dict(), True
-        if command.risk == "destructive" and not self._confirmed(command):
+        if self.needs_person(command) and not self._confirmed(command):
             result = Result.error(f"{command.summary()} was not confirmed in napari; nothing ran")
             return result.message, result.to_dict(), True
         result = self.run(command, self.timeout)
@@ -80,8 +85,6 @@ class Bridge:
         return result_text(pack, command, result), _jsonable(result.to_dict()), not result.ok
 
     def _confirmed(self, command: Command) -> bool:
-        if self.allow_destructive:
-            return True
         return self.confirm is not None and self.confirm(command, self.confirm_timeout)
 
 

@@ -7,8 +7,43 @@ hashed, a local MiniLM, an OpenAI-compatible server) with ``lexicon``, ``analysi
 session's catalogue file and embedder). ``handlers`` joins them to a session and a viewer.
 """
 
-from ...pack import Pack
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 
-PACK = Pack(name="atlas", commands=COMMANDS, rules=RULES, handlers_module=f"{__name__}.handlers")
+if TYPE_CHECKING:
+    from ...workspace import Workspace
+    from .store import Atlas
+
+
+class AtlasPack(Pack["Atlas"]):
+    def handlers(self) -> Handlers[Atlas]:
+        from .handlers import HANDLERS
+
+        return HANDLERS
+
+    def new_state(self, workspace: Workspace) -> Atlas:
+        from .store import Atlas  # numpy and SQLite: not at the pack's import
+
+        return Atlas(workspace)
+
+    def names(self, ctx: Context[Atlas]) -> dict[str, list[str]]:
+        from .handlers import known_names
+
+        return known_names(ctx)
+
+    def describe(self, ctx: Context[Atlas]) -> list[str]:
+        from .handlers import describe_context
+
+        return describe_context(ctx)
+
+    def live(self, ctx: Context[Atlas]) -> bool:
+        """A model sees the atlas tools once a catalogue exists (or when the line is about it)."""
+        return ctx.state.exists()
+
+
+PACK = AtlasPack("atlas", COMMANDS, RULES)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar
 
 from pydantic import Field
 
@@ -16,10 +16,9 @@ WorkspacePath = Annotated[
 Text = Annotated[NonBlank, Field(max_length=1000)]
 
 
-class FindSimilar(Command):
+class FindSimilar(Command, action="find_similar"):
     """Find catalogue entities similar in meaning to a text or to another entity (embedding search)."""
 
-    action: Literal["find_similar"] = "find_similar"
     risk: ClassVar[Risk] = "read"
     query: NonBlank = Field(
         max_length=1000,
@@ -33,11 +32,10 @@ class FindSimilar(Command):
     )
 
 
-class AnalyzeImage(Command):
+class AnalyzeImage(Command, action="analyze_image"):
     """Measure an image (colours, brightness, contrast, texture, symmetry); a vision model, if set up,
     adds a suggested name, type, domain, description and mood."""
 
-    action: Literal["analyze_image"] = "analyze_image"
     risk: ClassVar[Risk] = "read"
     image_url: NonBlank = Field(
         max_length=2000,
@@ -50,10 +48,9 @@ class AnalyzeImage(Command):
     )
 
 
-class GenerateDescription(Command):
+class GenerateDescription(Command, action="generate_description"):
     """Write a 2-3 sentence description of an entity in the catalogue's voice."""
 
-    action: Literal["generate_description"] = "generate_description"
     risk: ClassVar[Risk] = "read"
     name: EntityName
     domain: Text | None = Field(None, description="Domain the entity occupies, e.g. 'Starhaven Reaches'.")
@@ -66,10 +63,9 @@ class GenerateDescription(Command):
     )
 
 
-class FindBySref(Command):
+class FindBySref(Command, action="find_by_sref"):
     """Find the entities that share a Midjourney style reference (sref) code."""
 
-    action: Literal["find_by_sref"] = "find_by_sref"
     risk: ClassVar[Risk] = "read"
     sref_code: NonBlank = Field(
         max_length=500,
@@ -78,10 +74,9 @@ class FindBySref(Command):
     examples: ClassVar = ("sref 42", "who shares sref 3050518", "--sref 7777")
 
 
-class AddToCatalogue(Command):
+class AddToCatalogue(Command, action="add_to_catalogue"):
     """Add an image layer (the selected one by default) to the catalogue as a new entity."""
 
-    action: Literal["add_to_catalogue"] = "add_to_catalogue"
     name: EntityName
     domain: NonBlank = Field("Unknown", max_length=200, description="Domain of the entity.")
     layer: Text | None = Field(None, description="Image layer to add; default: the selected image layer.")
@@ -98,35 +93,37 @@ class AddToCatalogue(Command):
     )
 
 
-class OpenEntityImage(Command):
+class OpenEntityImage(Command, action="open_entity_image"):
     """Open a catalogue entity's image as a layer."""
 
-    action: Literal["open_entity_image"] = "open_entity_image"
     name: EntityName
     examples: ClassVar = ("open the image of Eigensage", "show Nucleus Prime's image")
 
 
-class ImportCatalogue(Command):
+class ImportCatalogue(Command, action="import_catalogue"):
     """Import entities from a JSON Lines file (one entity per line); same names are replaced."""
 
-    action: Literal["import_catalogue"] = "import_catalogue"
+    risk: ClassVar[Risk] = "data"
+
     path: WorkspacePath
     examples: ClassVar = ("import entities.jsonl", "import the catalogue from backup/atlas.jsonl")
 
 
-class ExportCatalogue(Command):
+class ExportCatalogue(Command, action="export_catalogue"):
     """Export every entity to a new JSON Lines file in the workspace."""
 
-    action: Literal["export_catalogue"] = "export_catalogue"
+    risk: ClassVar[Risk] = "data"
+
     path: WorkspacePath
     examples: ClassVar = ("export the catalogue to atlas.jsonl",)
 
 
-class SetEmbeddingModel(Command):
+class SetEmbeddingModel(Command, action="set_embedding_model"):
     """Choose the embedding model ('offline', 'minilm', or a model of an OpenAI-compatible server);
     entities without a vector of that model are embedded, with progress."""
 
-    action: Literal["set_embedding_model"] = "set_embedding_model"
+    risk: ClassVar[Risk] = "send"
+
     model: NonBlank = Field(
         max_length=200,
         description="'offline' (built in), 'minilm' (if installed), or a server's model name.",
@@ -138,27 +135,24 @@ class SetEmbeddingModel(Command):
     )
 
 
-class ListEntities(Command):
+class ListEntities(Command, action="list_entities"):
     """List the catalogue's entities (by domain) and how many there are."""
 
-    action: Literal["list_entities"] = "list_entities"
     risk: ClassVar[Risk] = "read"
     domain: Text | None = Field(None, description="Only this domain.")
     examples: ClassVar = ("list entities", "what's in the catalogue", "list entities in The Lattice")
 
 
-class LoadSampleCatalogue(Command):
+class LoadSampleCatalogue(Command, action="load_sample_catalogue"):
     """Add the sample catalogue (56 entities with pictures, six domains) to the catalogue."""
 
-    action: Literal["load_sample_catalogue"] = "load_sample_catalogue"
     examples: ClassVar = ("load the sample catalogue",)
 
 
-class RemoveFromCatalogue(Command):
+class RemoveFromCatalogue(Command, action="remove_from_catalogue"):
     """Remove an entity from the catalogue (undo puts it back)."""
 
-    action: Literal["remove_from_catalogue"] = "remove_from_catalogue"
-    risk: ClassVar[Risk] = "destructive"
+    risk: ClassVar[Risk] = "data"
     name: EntityName
     examples: ClassVar = ("remove Parity from the catalogue",)
 

@@ -1,10 +1,10 @@
-"""Handlers of the atlas pack: seed 002's tools over the session's catalogue, and napari's layers.
+"""Handlers of the atlas pack: seed 002's tools over the ctx's catalogue, and napari's layers.
 
-The session keeps one :class:`~.store.Atlas` under ``session.state["atlas"]``. Results carry the
+The ctx keeps one :class:`~.store.Atlas` under ``ctx.state["atlas"]``. Results carry the
 seed's shapes in ``data``; ``meta["table"]`` holds the rows (with PNG thumbnails as data URLs)
 for a dock that draws tables.
 
-Slow work is handed back as a :class:`~napari_talk.result.Job`: embedding, downloads, reading
+Slow work is handed back as a :class:`~napari_talk.jobs.Job`: embedding, downloads, reading
 image files, measuring, and calls to a language model run off the GUI thread (the dock keeps
 napari responsive, Stop abandons them); layers are read before and added after, on the GUI
 thread, and the catalogue is written in ``finish`` so an abandoned job changes nothing. A call to
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import io
 import threading
 import time
 from collections.abc import Callable
@@ -26,9 +27,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...grammar.names import describe_miss, resolve_name
+from ...jobs import Job
 from ...llm.client import LLMError
-from ...result import CommandError, Job, Result
-from ...workspace import resolve
+from ...pack import Context, Handlers
+from ...result import CommandError, Result
 from . import analysis, describe, fetch, jsonl, layers, samples
 from . import commands as cmd
 from . import sref as srefs
@@ -37,9 +39,13 @@ from .embeddings import RELATED, VERY_SIMILAR, Embedder, EmbeddingError, calibra
 from .store import Atlas
 
 if TYPE_CHECKING:
-    from ...session import Session
+    from ...workspace import Workspace
 
-STATE_KEY = "atlas"
+HANDLERS = Handlers[Atlas]()
+
+
+IMAGE_MAX_BYTES = 200 * 1024 * 1024
+IMPORT_MAX_BYTES = 512 * 1024 * 1024
 SAMPLE_IMAGES = "atlas/images/sample"
 DESCRIPTION_CHARS = 200
 NAMES_FOR_PARSER = 500
@@ -50,47 +56,44 @@ EMPTY = (
 )
 
 
-# -- the session's atlas -------------------------------------------------------------------------
+# -- the ctx's atlas -------------------------------------------------------------------------
 
 
-def atlas_of(session: Session) -> Atlas:
-    atlas = session.state.get(STATE_KEY)
-    if atlas is None or atlas.workspace != Path(session.workspace):
-        atlas = session.state[STATE_KEY] = Atlas(Path(session.workspace))
-    return atlas
+def atlas_of(ctx: Context[Atlas]) -> Atlas:
+    return ctx.state
 
 
-def _catalogue(session: Session) -> Catalogue:
+def _catalogue(ctx: Context[Atlas]) -> Catalogue:
     try:
-        return atlas_of(session).catalogue
+        return atlas_of(ctx).catalogue
     except CatalogueError as exc:
         raise CommandError(str(exc)) from None
 
 
-def _filled(session: Session) -> Catalogue:
+def _filled(ctx: Context[Atlas]) -> Catalogue:
     """The catalogue, with entities: an empty one takes the sample if its layer is open."""
-    catalogue = _catalogue(session)
+    catalogue = _catalogue(ctx)
     if catalogue.count() == 0:
-        if layers.sample_layer_open(session):
-            _load_sample(session)
+        if layers.sample_layer_open(ctx):
+            _load_sample(ctx)
         else:
             raise CommandError(EMPTY)
     return catalogue
 
 
-def _embedder(session: Session) -> Embedder:
-    """The catalogue's embedder (made once per session; a friendly error if it cannot be)."""
+def _embedder(ctx: Context[Atlas]) -> Embedder:
+    """The catalogue's embedder (made once per ctx; a friendly error if it cannot be)."""
     try:
-        return atlas_of(session).embedder()
+        return atlas_of(ctx).embedder()
     except EmbeddingError as exc:
         raise CommandError(f'{exc} ("use the offline embedder" works without any server)') from None
 
 
-def _fill_vectors(session: Session, embedder: Embedder) -> int:
+def _fill_vectors(ctx: Context[Atlas], embedder: Embedder) -> int:
     """Give every entity a vector of ``embedder``'s model (a progress bar while it embeds)."""
     try:
-        with layers.progress_bar(session, f"atlas: embedding with {embedder.name}") as report:
-            return atlas_of(session).catalogue.embed_missing(embedder, report)
+        with layers.progress_bar(ctx, f"atlas: embedding with {embedder.name}") as report:
+            return atlas_of(ctx).catalogue.embed_missing(embedder, report)
     except EmbeddingError as exc:
         raise CommandError(str(exc)) from None
 
@@ -140,15 +143,16 @@ def _table(columns: list[str], rows: list[list[Any]], thumbnails: list[str | Non
 # -- find_similar --------------------------------------------------------------------------------
 
 
-def find_similar(command: cmd.FindSimilar, session: Session) -> Job:
-    catalogue = _filled(session)
-    return _job(
-        "searching the catalogue", lambda _: _similar(command, session, catalogue, _embedder(session))
-    )
+@HANDLERS.on(cmd.FindSimilar)
+def find_similar(command: cmd.FindSimilar, ctx: Context[Atlas]) -> Job:
+    catalogue = _filled(ctx)
+    return _job("searching the catalogue", lambda _: _similar(command, ctx, catalogue, _embedder(ctx)))
 
 
-def _similar(command: cmd.FindSimilar, session: Session, catalogue: Catalogue, embedder: Embedder) -> Result:
-    _fill_vectors(session, embedder)
+def _similar(
+    command: cmd.FindSimilar, ctx: Context[Atlas], catalogue: Catalogue, embedder: Embedder
+) -> Result:
+    _fill_vectors(ctx, embedder)
     named = catalogue.get(command.query)
     vector = catalogue.vector_of(named.id, embedder.name) if named is not None else None
     if vector is not None:
@@ -183,7 +187,7 @@ def _similar(command: cmd.FindSimilar, session: Session, catalogue: Catalogue, e
 # -- analyze_image -------------------------------------------------------------------------------
 
 
-def _source(session: Session, target: str) -> tuple[Callable[[], layers.Picture], str]:
+def _source(ctx: Context[Atlas], target: str) -> tuple[Callable[[], layers.Picture], str]:
     """How to get the picture ``target`` names (run it off the GUI thread), and a label for it.
 
     A layer's pixels are taken now, on the GUI thread; a URL or a file is read when called.
@@ -191,15 +195,15 @@ def _source(session: Session, target: str) -> tuple[Callable[[], layers.Picture]
     text = target.strip()
     if fetch.is_url(text):
         return lambda: (_fetched(text), {}), text
-    viewer = session.viewer
+    viewer = ctx.viewer
     if viewer is not None:  # a layer named exactly so comes before a file of that name
         exact = next((lyr.name for lyr in viewer.layers if lyr.name.casefold() == text.casefold()), None)
         if exact is not None:
             return _taken(layers.layer_pixels(viewer, viewer.layers[exact])), f"layer {exact}"
-    if "/" in text or "\\" in text or Path(text).suffix:
-        path = resolve(session.workspace, text)
-        if path.is_file():
-            return lambda: (_read(path, text), {}), text
+    looks_like_a_path = "/" in text or "\\" in text or Path(text).suffix
+    if looks_like_a_path and ctx.workspace.exists(text):
+        workspace = ctx.workspace
+        return lambda: (_read(workspace, text), {}), text
     if viewer is not None:
         if text.casefold() in layers.THIS:
             layer = layers.selected_image(viewer)
@@ -224,19 +228,21 @@ def _fetched(url: str) -> np.ndarray:
         raise CommandError(str(exc)) from None
 
 
-def _read(path: Path, label: str) -> np.ndarray:
+def _read(workspace: Workspace, relative: str) -> np.ndarray:
+    data = workspace.read_bytes(relative, limit=IMAGE_MAX_BYTES, what="images")
     try:
-        return fetch.read_file(path, label)
+        return fetch.decode(data, relative)
     except fetch.ImageError as exc:
         raise CommandError(str(exc)) from None
 
 
-def analyze_image(command: cmd.AnalyzeImage, session: Session) -> Job:
-    load, label = _source(session, command.image_url)
-    return _job(f"analysing {label}", lambda _: _analysis(session, load, label))
+@HANDLERS.on(cmd.AnalyzeImage)
+def analyze_image(command: cmd.AnalyzeImage, ctx: Context[Atlas]) -> Job:
+    load, label = _source(ctx, command.image_url)
+    return _job(f"analysing {label}", lambda _: _analysis(ctx, load, label))
 
 
-def _analysis(session: Session, load: Callable[[], layers.Picture], label: str) -> Result:
+def _analysis(ctx: Context[Atlas], load: Callable[[], layers.Picture], label: str) -> Result:
     pixels, display = load()
     try:
         measured = analysis.analyze(pixels, **display)
@@ -244,10 +250,10 @@ def _analysis(session: Session, load: Callable[[], layers.Picture], label: str) 
         raise CommandError(f"{label}: {exc}") from None
     interpretation: dict[str, str] = {}
     unavailable = None
-    if session.llm_ready:
+    if ctx.llm is not None:
         try:
             rgb = analysis.to_rgb(pixels, **display)
-            reply = session.llm.client().complete(
+            reply = ctx.llm.client().complete(
                 describe.vision_messages(analysis.thumbnail_png(rgb, 512), measured)
             )
             interpretation = describe.read_interpretation(reply.content)
@@ -275,10 +281,10 @@ def _reason(exc: Exception) -> str:
 # -- generate_description ------------------------------------------------------------------------
 
 
-def _subject(command: cmd.GenerateDescription, session: Session) -> describe.Subject:
-    known = _catalogue(session).get(command.name) if atlas_of(session).exists() else None
+def _subject(command: cmd.GenerateDescription, ctx: Context[Atlas]) -> describe.Subject:
+    known = _catalogue(ctx).get(command.name) if atlas_of(ctx).exists() else None
     notes = command.visual_notes
-    thumbnail = _catalogue(session).thumbnail(known.id) if known is not None else None
+    thumbnail = _catalogue(ctx).thumbnail(known.id) if known is not None else None
     if notes is None and thumbnail:  # the picture as it was shown when added (colormap and all)
         with contextlib.suppress(fetch.ImageError, ValueError):
             notes = analysis.analyze(fetch.decode(thumbnail, known.name))["visual_notes"]
@@ -292,18 +298,19 @@ def _subject(command: cmd.GenerateDescription, session: Session) -> describe.Sub
     )
 
 
-def generate_description(command: cmd.GenerateDescription, session: Session) -> Job:
-    return _job(f"describing {command.name}", lambda _: _description(command, session))
+@HANDLERS.on(cmd.GenerateDescription)
+def generate_description(command: cmd.GenerateDescription, ctx: Context[Atlas]) -> Job:
+    return _job(f"describing {command.name}", lambda _: _description(command, ctx))
 
 
-def _description(command: cmd.GenerateDescription, session: Session) -> Result:
-    subject = _subject(command, session)
+def _description(command: cmd.GenerateDescription, ctx: Context[Atlas]) -> Result:
+    subject = _subject(command, ctx)
     failed = None
-    if session.llm_ready:
+    if ctx.llm is not None:
         try:
-            text = _model_description(session, subject)
+            text = _model_description(ctx, subject)
             data = {"success": True, "description": text, "source": "llm"}
-            return Result.success(text, data, model=session.llm.settings.model)
+            return Result.success(text, data, model=ctx.llm.settings.model)
         except (LLMError, ValueError) as exc:  # an empty reply too: compose instead
             failed = _reason(exc)
     text = describe.compose(subject)
@@ -312,8 +319,8 @@ def _description(command: cmd.GenerateDescription, session: Session) -> Result:
     return Result.success(f"{text}\n(composed from the entity's fields; {why})", data)
 
 
-def _model_description(session: Session, subject: describe.Subject) -> str:
-    client = session.llm.client()
+def _model_description(ctx: Context[Atlas], subject: describe.Subject) -> str:
+    client = ctx.llm.client()
     messages = describe.messages(subject)
     started = time.monotonic()
     text = describe.tidy(client.complete(messages).content or "")
@@ -332,11 +339,12 @@ def _model_description(session: Session, subject: describe.Subject) -> str:
 # -- find_by_sref --------------------------------------------------------------------------------
 
 
-def find_by_sref(command: cmd.FindBySref, session: Session) -> Result:
+@HANDLERS.on(cmd.FindBySref)
+def find_by_sref(command: cmd.FindBySref, ctx: Context[Atlas]) -> Result:
     codes = srefs.normalize_codes(command.sref_code)
     if not codes:
         raise CommandError(f"no sref code in {command.sref_code!r}; type it as '--sref 123' or '123'")
-    catalogue = _filled(session)
+    catalogue = _filled(ctx)
     entities, counts = catalogue.by_sref(codes)
     asked = " ".join(codes)
     data = {
@@ -362,10 +370,11 @@ def find_by_sref(command: cmd.FindBySref, session: Session) -> Result:
 # -- filling the catalogue -----------------------------------------------------------------------
 
 
-def add_to_catalogue(command: cmd.AddToCatalogue, session: Session) -> Job:
-    layer = layers.image_layer(session, command.layer)
-    pixels, display = layers.layer_pixels(session.viewer, layer)
-    atlas, catalogue = atlas_of(session), _catalogue(session)
+@HANDLERS.on(cmd.AddToCatalogue)
+def add_to_catalogue(command: cmd.AddToCatalogue, ctx: Context[Atlas]) -> Job:
+    layer = layers.image_layer(ctx, command.layer)
+    pixels, display = layers.layer_pixels(ctx.viewer, layer)
+    atlas, catalogue = atlas_of(ctx), _catalogue(ctx)
     if catalogue.get(command.name) is not None:
         raise CommandError(
             f"an entity named {command.name!r} is already in the catalogue; choose another name"
@@ -391,13 +400,13 @@ def add_to_catalogue(command: cmd.AddToCatalogue, session: Session) -> Job:
             sref=command.sref or "",
             prompt=command.prompt or "",
         )
-        return _prepare(session, _embedder(session), [tidy(entity)], [analysis.thumbnail_png(rgb)])
+        return _prepare(ctx, _embedder(ctx), [tidy(entity)], [analysis.thumbnail_png(rgb)])
 
     def finish(prepared: Prepared) -> Result:
         (entity,), vectors, thumbnails, model = prepared
         path = layers.save_pixels(atlas, entity.name, pixels)
-        entity = replace(entity, image=atlas.relative(path))
-        _, undo = _store(catalogue, ([entity], vectors, thumbnails, model), [path])
+        entity = replace(entity, image=path)
+        _, undo = _store(catalogue, ([entity], vectors, thumbnails, model), atlas.workspace, [path])
         note = "" if command.entity_description else " (description composed from the image's measurements)"
         message = (
             f"added {entity.name} ({entity.domain}) from layer {layer.name}; image: {entity.image}{note}."
@@ -407,20 +416,21 @@ def add_to_catalogue(command: cmd.AddToCatalogue, session: Session) -> Job:
     return Job(f"adding {command.name} to the catalogue", work, finish)
 
 
-def open_entity_image(command: cmd.OpenEntityImage, session: Session) -> Job:
-    viewer = session.viewer
+@HANDLERS.on(cmd.OpenEntityImage)
+def open_entity_image(command: cmd.OpenEntityImage, ctx: Context[Atlas]) -> Job:
+    viewer = ctx.viewer
     if viewer is None:
-        raise CommandError("no viewer is attached to this session")
-    entity = _resolve_entity(_filled(session), command.name)
+        raise CommandError("no viewer is attached to this ctx")
+    entity = _resolve_entity(_filled(ctx), command.name)
     if not entity.image:
         raise CommandError(f"{entity.name} has no image in the catalogue")
-    where = None if fetch.is_url(entity.image) else resolve(session.workspace, entity.image)
+    image, workspace = entity.image, ctx.workspace
 
     def work(_: threading.Event) -> np.ndarray:
         try:
-            if where is None:
-                return fetch.decode(fetch.download(entity.image).data, entity.image)
-            return fetch.read_file(where, entity.image)
+            if fetch.is_url(image):
+                return fetch.decode(fetch.download(image).data, image)
+            return _read(workspace, image)
         except fetch.ImageError as exc:
             raise CommandError(f"cannot open the image of {entity.name}: {exc}") from None
 
@@ -443,17 +453,19 @@ Prepared = tuple[list[Entity], np.ndarray, list[bytes | None], str]
 
 
 def _prepare(
-    session: Session, embedder: Embedder, entities: list[Entity], thumbnails: list[bytes | None]
+    ctx: Context[Atlas], embedder: Embedder, entities: list[Entity], thumbnails: list[bytes | None]
 ) -> Prepared:
     """Embed entities to add (slow work), with a progress bar."""
     try:
-        with layers.progress_bar(session, f"atlas: embedding {len(entities)} entities") as report:
+        with layers.progress_bar(ctx, f"atlas: embedding {len(entities)} entities") as report:
             return entities, embed(embedder, entities, report), thumbnails, embedder.name
     except EmbeddingError as exc:
         raise CommandError(str(exc)) from None
 
 
-def _store(catalogue: Catalogue, prepared: Prepared, files: list[Path] = ()) -> tuple[ImportReport, Any]:
+def _store(
+    catalogue: Catalogue, prepared: Prepared, workspace: Workspace | None = None, files: list[str] = ()
+) -> tuple[ImportReport, Any]:
     """Write prepared entities in one transaction; and the function that takes them out again."""
     entities, vectors, thumbnails, model = prepared
     report = catalogue.add_many(entities, vectors, model, thumbnails=thumbnails)
@@ -462,29 +474,30 @@ def _store(catalogue: Catalogue, prepared: Prepared, files: list[Path] = ()) -> 
         catalogue.delete_ids(report.added)
         catalogue.restore(report.replaced)
         for path in files:
-            path.unlink(missing_ok=True)
+            if workspace is not None:
+                workspace.remove(path)
 
     return report, undo
 
 
-def import_catalogue(command: cmd.ImportCatalogue, session: Session) -> Job:
-    path = resolve(session.workspace, command.path)
-    if not path.is_file():
+@HANDLERS.on(cmd.ImportCatalogue)
+def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
+    if not ctx.workspace.exists(command.path):
         raise CommandError(f"no file {command.path!r} in the workspace")
-    catalogue = _catalogue(session)
+    workspace, catalogue = ctx.workspace, _catalogue(ctx)
     started = time.perf_counter()
 
     def work(_: threading.Event) -> tuple[Prepared, list[str]]:
+        data = workspace.read_bytes(command.path, limit=IMPORT_MAX_BYTES, what="catalogue imports")
         try:
-            with path.open(encoding="utf-8") as handle:
-                read = jsonl.read_records(handle)
+            read = jsonl.read_records(data.decode("utf-8").splitlines())
         except UnicodeDecodeError:
             raise CommandError(f"{command.path} is not UTF-8 text (a JSON Lines file is)") from None
         if not read.entities:
             why = f"; {jsonl.summarize_errors(read.errors)}" if read.errors else ": the file is empty"
             raise CommandError(f"no entity imported from {command.path}{why}")
         entities = read.entities
-        return _prepare(session, _embedder(session), entities, [None] * len(entities)), read.errors
+        return _prepare(ctx, _embedder(ctx), entities, [None] * len(entities)), read.errors
 
     def finish(done: tuple[Prepared, list[str]]) -> Result:
         prepared, errors = done
@@ -500,41 +513,41 @@ def import_catalogue(command: cmd.ImportCatalogue, session: Session) -> Job:
     return Job(f"importing {command.path}", work, finish)
 
 
-def export_catalogue(command: cmd.ExportCatalogue, session: Session) -> Result:
-    path = resolve(session.workspace, command.path)
-    if path.exists():
+@HANDLERS.on(cmd.ExportCatalogue)
+def export_catalogue(command: cmd.ExportCatalogue, ctx: Context[Atlas]) -> Result:
+    workspace = ctx.workspace
+    if workspace.exists(command.path):
         raise CommandError(f"{command.path} already exists; choose a new file name")
-    catalogue = _filled(session)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    with partial.open("w", encoding="utf-8") as out:
-        count = jsonl.write_records(catalogue.entities(), out)
-    partial.replace(path)
+    catalogue = _filled(ctx)
+    out = io.StringIO()
+    count = jsonl.write_records(catalogue.entities(), out)
+    workspace.write_text(command.path, out.getvalue(), overwrite=False)
     message = f"exported {count} entities to {command.path}."
-    return Result.success(message, {"exported": count, "path": command.path}, undo=lambda: path.unlink(True))
+    return Result.success(
+        message, {"exported": count, "path": command.path}, undo=lambda: workspace.remove(command.path)
+    )
 
 
-def _sample(session: Session, embedder: Embedder) -> tuple[Prepared, list[Path]]:
+def _sample(ctx: Context[Atlas], embedder: Embedder) -> tuple[Prepared, Workspace, list[str]]:
     """The sample's pictures written to the workspace, its entities embedded; the new files."""
-    atlas = atlas_of(session)
-    folder = atlas.workspace / SAMPLE_IMAGES
-    existing = set(folder.glob("*.png")) if folder.is_dir() else set()
-    made = samples.materialize(folder)
-    entities = [replace(e, image=atlas.relative(path)) for e, _, path in made]
-    prepared = _prepare(session, embedder, entities, [thumb for _, thumb, _ in made])
-    return prepared, [path for _, _, path in made if path not in existing]
+    workspace = ctx.workspace
+    made = samples.materialize(workspace, SAMPLE_IMAGES)
+    entities = [replace(e, image=path) for e, _, path, _ in made]
+    prepared = _prepare(ctx, embedder, entities, [thumb for _, thumb, _, _ in made])
+    return prepared, workspace, [path for _, _, path, new in made if new]
 
 
-def _load_sample(session: Session) -> None:
+def _load_sample(ctx: Context[Atlas]) -> None:
     """The sample straight into an empty catalogue (when its napari layer is open)."""
-    prepared, _ = _sample(session, _embedder(session))
-    _store(_catalogue(session), prepared)
+    prepared, _, _ = _sample(ctx, _embedder(ctx))
+    _store(_catalogue(ctx), prepared)
 
 
-def load_sample_catalogue(command: cmd.LoadSampleCatalogue, session: Session) -> Job:
-    catalogue = _catalogue(session)
+@HANDLERS.on(cmd.LoadSampleCatalogue)
+def load_sample_catalogue(command: cmd.LoadSampleCatalogue, ctx: Context[Atlas]) -> Job:
+    catalogue = _catalogue(ctx)
 
-    def finish(done: tuple[Prepared, list[Path]]) -> Result:
+    def finish(done: tuple[Prepared, Workspace, list[str]]) -> Result:
         report, undo = _store(catalogue, *done)
         total = catalogue.count()
         message = (
@@ -544,11 +557,12 @@ def load_sample_catalogue(command: cmd.LoadSampleCatalogue, session: Session) ->
         data = {"added": len(report.added), "replaced": len(report.replaced), "total": total}
         return Result.success(message, data, undo=undo)
 
-    return Job("loading the sample catalogue", lambda _: _sample(session, _embedder(session)), finish)
+    return Job("loading the sample catalogue", lambda _: _sample(ctx, _embedder(ctx)), finish)
 
 
-def remove_from_catalogue(command: cmd.RemoveFromCatalogue, session: Session) -> Result:
-    catalogue = _filled(session)
+@HANDLERS.on(cmd.RemoveFromCatalogue)
+def remove_from_catalogue(command: cmd.RemoveFromCatalogue, ctx: Context[Atlas]) -> Result:
+    catalogue = _filled(ctx)
     entity = _resolve_entity(catalogue, command.name)
     snapshot = catalogue.remove(entity.name)
     return Result.success(
@@ -558,10 +572,11 @@ def remove_from_catalogue(command: cmd.RemoveFromCatalogue, session: Session) ->
     )
 
 
-def set_embedding_model(command: cmd.SetEmbeddingModel, session: Session) -> Job:
-    atlas = atlas_of(session)
-    _catalogue(session)
-    llm = session.llm.settings if session.llm is not None and session.llm_ready else None
+@HANDLERS.on(cmd.SetEmbeddingModel)
+def set_embedding_model(command: cmd.SetEmbeddingModel, ctx: Context[Atlas]) -> Job:
+    atlas = atlas_of(ctx)
+    _catalogue(ctx)
+    llm = ctx.llm.settings if ctx.llm is not None else None
     base_url = command.base_url or (llm.base_url if llm else None)
     model, remote = atlas.choose(command.model, base_url, llm.api_key_env if llm else None)
     started = time.perf_counter()
@@ -571,7 +586,7 @@ def set_embedding_model(command: cmd.SetEmbeddingModel, session: Session) -> Job
             embedder = atlas.embedder(model, remote)
         except EmbeddingError as exc:
             raise CommandError(str(exc)) from None
-        return embedder, _fill_vectors(session, embedder)
+        return embedder, _fill_vectors(ctx, embedder)
 
     def finish(done: tuple[Embedder, int]) -> Result:
         embedder, embedded = done
@@ -590,8 +605,9 @@ def set_embedding_model(command: cmd.SetEmbeddingModel, session: Session) -> Job
     return Job(f"embedding with {model}", work, finish)
 
 
-def list_entities(command: cmd.ListEntities, session: Session) -> Result:
-    catalogue = _filled(session)
+@HANDLERS.on(cmd.ListEntities)
+def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result:
+    catalogue = _filled(ctx)
     entities = catalogue.entities(command.domain)
     if command.domain is not None and not entities:
         domains = ", ".join(catalogue.domains()) or "(none)"
@@ -617,21 +633,16 @@ def list_entities(command: cmd.ListEntities, session: Session) -> Result:
 # -- what the parser and the model are told ------------------------------------------------------
 
 
-def in_play(session: Session) -> bool:
-    """A model sees the atlas tools once a catalogue exists (or when the line is about it)."""
-    return atlas_of(session).exists()
-
-
-def known_names(session: Session) -> dict[str, list[str]]:
-    atlas = atlas_of(session)
+def known_names(ctx: Context[Atlas]) -> dict[str, list[str]]:
+    atlas = atlas_of(ctx)
     if not atlas.exists():
         return {}
     names = atlas.catalogue.names()
     return {"entities": names} if len(names) <= NAMES_FOR_PARSER else {}
 
 
-def describe_context(session: Session) -> list[str]:
-    atlas = atlas_of(session)
+def describe_context(ctx: Context[Atlas]) -> list[str]:
+    atlas = atlas_of(ctx)
     if not atlas.exists():
         return ['Atlas catalogue: not created yet ("load the sample catalogue" fills one).']
     catalogue = atlas.catalogue
@@ -644,19 +655,3 @@ def describe_context(session: Session) -> list[str]:
     if names:
         lines.append("Entities: " + ", ".join(names[:30]) + (", …" if len(names) > 30 else ""))
     return lines
-
-
-HANDLERS = {
-    "find_similar": find_similar,
-    "analyze_image": analyze_image,
-    "generate_description": generate_description,
-    "find_by_sref": find_by_sref,
-    "add_to_catalogue": add_to_catalogue,
-    "open_entity_image": open_entity_image,
-    "import_catalogue": import_catalogue,
-    "export_catalogue": export_catalogue,
-    "set_embedding_model": set_embedding_model,
-    "list_entities": list_entities,
-    "load_sample_catalogue": load_sample_catalogue,
-    "remove_from_catalogue": remove_from_catalogue,
-}

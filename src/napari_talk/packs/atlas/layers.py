@@ -7,8 +7,8 @@ when a progress bar is drawn (it works from worker threads too).
 from __future__ import annotations
 
 import contextlib
+import io
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,7 +17,7 @@ from ...result import CommandError
 from .samples import SAMPLE_ROLE
 
 if TYPE_CHECKING:
-    from ...session import Session
+    from ...pack import Context
     from .store import Atlas
 
 Picture = tuple[np.ndarray, dict[str, Any]]
@@ -30,8 +30,8 @@ THIS = frozenset(
 """What "analyze this image" may call the selected image layer."""
 
 
-def sample_layer_open(session: Session) -> bool:
-    layers = getattr(session.viewer, "layers", None) or []
+def sample_layer_open(ctx: Context[Any]) -> bool:
+    layers = getattr(ctx.viewer, "layers", None) or []
     return any(role(layer) == SAMPLE_ROLE for layer in layers)
 
 
@@ -42,13 +42,13 @@ def role(layer: Any) -> str | None:
 
 
 @contextlib.contextmanager
-def progress_bar(session: Session, description: str) -> Iterator[Any]:
+def progress_bar(ctx: Context[Any], description: str) -> Iterator[Any]:
     """A callback ``(done, total)`` that drives a napari progress bar when there is a viewer."""
     bars: list[Any] = []
 
     def report(done: int, total: int) -> None:
         if not bars:
-            bars.append(_new_bar(session, total, description))
+            bars.append(_new_bar(ctx, total, description))
         if bars[0] is not None:
             bars[0].n = done
             bars[0].refresh()
@@ -60,8 +60,8 @@ def progress_bar(session: Session, description: str) -> Iterator[Any]:
             bars[0].close()
 
 
-def _new_bar(session: Session, total: int, description: str) -> Any:
-    if session.viewer is None:
+def _new_bar(ctx: Context[Any], total: int, description: str) -> Any:
+    if ctx.viewer is None:
         return None
     try:
         from napari.utils import progress
@@ -103,29 +103,29 @@ def selected_image(viewer: Any) -> Any:
     raise CommandError(f"select an image layer first, or name one: {names}")
 
 
-def save_pixels(atlas: Atlas, name: str, pixels: np.ndarray) -> Path:
-    """The layer's picture as a file in the workspace: PNG for 8-bit colour, TIFF (raw) otherwise."""
+def save_pixels(atlas: Atlas, name: str, pixels: np.ndarray) -> str:
+    """The layer's picture as a workspace file: PNG for 8-bit colour, TIFF (raw) otherwise."""
     if pixels.dtype == np.uint8 and (pixels.ndim == 2 or pixels.shape[-1] in (3, 4)):
         from PIL import Image
 
         path = atlas.new_image_path(name, ".png")
-        Image.fromarray(pixels).save(path)
+        buffer = io.BytesIO()
+        Image.fromarray(pixels).save(buffer, format="PNG")
+        atlas.workspace.write_bytes(path, buffer.getvalue(), overwrite=False)
         return path
-    try:
-        import tifffile
-    except ImportError:
-        path = atlas.new_image_path(name, ".npy")
-        np.save(path, pixels)
-        return path
+    import tifffile
+
     path = atlas.new_image_path(name, ".tif")
-    tifffile.imwrite(path, pixels)
+    buffer = io.BytesIO()
+    tifffile.imwrite(buffer, pixels)
+    atlas.workspace.write_bytes(path, buffer.getvalue(), overwrite=False)
     return path
 
 
-def image_layer(session: Session, name: str | None) -> Any:
-    viewer = session.viewer
+def image_layer(ctx: Context[Any], name: str | None) -> Any:
+    viewer = ctx.viewer
     if viewer is None:
-        raise CommandError("no viewer is attached to this session: there is no image layer to add")
+        raise CommandError("no viewer is attached to this ctx: there is no image layer to add")
     if name is None:
         return selected_image(viewer)
     from ..viewer.access import find_layer

@@ -9,15 +9,20 @@ analysis and search agree on the sample.
 
 from __future__ import annotations
 
+import io
 import json
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .catalogue import Entity
 from .store import slug
+
+if TYPE_CHECKING:
+    from ...workspace import Workspace
 
 IMAGE_SIZE = 128
 
@@ -159,19 +164,25 @@ def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
     ]
 
 
-def materialize(folder: Path) -> list[tuple[Entity, bytes, Path]]:
-    """Write every sample picture as a PNG under ``folder``: each entity (its ``image`` still to be
-    set to where the caller keeps the file), its thumbnail, and its file."""
+def _png(pixels: np.ndarray) -> bytes:
     from PIL import Image
 
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def materialize(workspace: Workspace, folder: str) -> list[tuple[Entity, bytes, str, bool]]:
+    """Write every sample picture as a PNG under ``folder`` in the workspace: each entity (its
+    ``image`` still to be set by the caller), its thumbnail, its file, and whether the file is new."""
     from .analysis import thumbnail_png
 
-    folder.mkdir(parents=True, exist_ok=True)
     made = []
     for sample in ENTITIES:
         pixels = render(sample)
-        path = folder / f"{slug(sample.name)}.png"
-        Image.fromarray(pixels).save(path)
+        path = f"{folder}/{slug(sample.name)}.png"
+        new = not workspace.exists(path)
+        workspace.write_bytes(path, _png(pixels))
         entity = Entity(
             name=sample.name,
             type=sample.type,
@@ -181,5 +192,5 @@ def materialize(folder: Path) -> list[tuple[Entity, bytes, Path]]:
             sref=sample.sref,
             prompt=sample.prompt,
         )
-        made.append((entity, thumbnail_png(pixels / 255.0), path))
+        made.append((entity, thumbnail_png(pixels / 255.0), path, new))
     return made

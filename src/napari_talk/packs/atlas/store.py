@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...llm.settings import OPENAI_BASE_URL
 from .catalogue import Catalogue
 from .embeddings import OFFLINE, Embedder, RemoteConfig, default_model, make_embedder
+
+if TYPE_CHECKING:
+    from ...workspace import PinnedFile, Workspace
 
 CATALOGUE_FILE = "atlas/catalogue.sqlite"
 IMAGES_DIR = "atlas/images"
@@ -25,21 +28,33 @@ MODEL_ALIASES = {
 
 
 class Atlas:
-    def __init__(self, workspace: Path) -> None:
-        self.workspace = Path(workspace)
-        self.path = self.workspace / CATALOGUE_FILE
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
         self._catalogue: Catalogue | None = None
+        self._pinned: PinnedFile | None = None
         self._embedders: dict[tuple, Embedder] = {}
         self._lock = threading.Lock()
 
     def exists(self) -> bool:
-        return self._catalogue is not None or self.path.is_file()
+        return self._catalogue is not None or self.workspace.exists(CATALOGUE_FILE)
 
     @property
     def catalogue(self) -> Catalogue:
         with self._lock:
             if self._catalogue is None:
-                self._catalogue = Catalogue(self.path)
+                pinned = self.workspace.sqlite_path(CATALOGUE_FILE)
+                try:
+                    catalogue = Catalogue(pinned.path)
+                except BaseException:
+                    pinned.release()
+                    raise
+                try:
+                    pinned.verify()
+                except BaseException:
+                    catalogue.close()
+                    pinned.release()
+                    raise
+                self._catalogue, self._pinned = catalogue, pinned
                 if self._catalogue.setting(MODEL_KEY) is None:
                     self._catalogue.set_setting(MODEL_KEY, default_model())
             return self._catalogue
@@ -49,6 +64,9 @@ class Atlas:
             if self._catalogue is not None:
                 self._catalogue.close()
                 self._catalogue = None
+            if self._pinned is not None:
+                self._pinned.release()
+                self._pinned = None
 
     # -- the embedding model --------------------------------------------------------------------
 
@@ -101,20 +119,15 @@ class Atlas:
 
     # -- images ---------------------------------------------------------------------------------
 
-    def new_image_path(self, name: str, suffix: str, folder: str = IMAGES_DIR) -> Path:
-        """A free file name for an entity's image under the workspace's atlas folder."""
-        directory = self.workspace / folder
-        directory.mkdir(parents=True, exist_ok=True)
+    def new_image_path(self, name: str, suffix: str, folder: str = IMAGES_DIR) -> str:
+        """A free workspace-relative file name for an entity's image under the atlas folder."""
         stem = slug(name)
-        candidate = directory / f"{stem}{suffix}"
+        candidate = f"{folder}/{stem}{suffix}"
         number = 2
-        while candidate.exists():
-            candidate = directory / f"{stem}-{number}{suffix}"
+        while self.workspace.exists(candidate):
+            candidate = f"{folder}/{stem}-{number}{suffix}"
             number += 1
         return candidate
-
-    def relative(self, path: Path) -> str:
-        return path.resolve().relative_to(self.workspace.resolve()).as_posix()
 
 
 def slug(name: str) -> str:

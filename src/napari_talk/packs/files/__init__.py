@@ -1,12 +1,38 @@
 """The files pack: a sandboxed workspace folder (read, write, edit, list, search, delegate)."""
 
-from ...pack import Pack
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
+from .state import FilesState
 
-PACK = Pack(
-    name="files",
-    commands=COMMANDS,
-    rules=RULES,
-    handlers_module=f"{__name__}.handlers",
-)
+if TYPE_CHECKING:
+    from ...commands import Command
+    from ...result import Result
+    from ...workspace import Workspace
+
+
+class FilesPack(Pack[FilesState]):
+    def handlers(self) -> Handlers[FilesState]:
+        from .handlers import HANDLERS
+
+        return HANDLERS
+
+    def new_state(self, workspace: Workspace) -> FilesState:
+        return FilesState()
+
+    def describe(self, ctx: Context[FilesState]) -> list[str]:
+        from .handlers import describe_context
+
+        return describe_context(ctx)
+
+    def format_for_agent(self, command: Command, result: Result) -> str | None:
+        from .handlers import format_for_agent
+
+        return format_for_agent(command, result)
+
+
+PACK = FilesPack("files", COMMANDS, RULES)

@@ -6,7 +6,7 @@ anything else when the command runs, so a refusal is a security error, not a val
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar
 
 from pydantic import Field
 
@@ -31,53 +31,48 @@ Folder = Annotated[
 ]
 
 
-class ReadFile(Command):
+class ReadFile(Command, action="read_file"):
     """Read a UTF-8 text file of the workspace and return its content."""
 
-    action: Literal["read_file"] = "read_file"
     risk: ClassVar[Risk] = "read"
     path: FilePath
     examples: ClassVar = ("read notes/plan.md", "show me the contents of a.txt")
 
 
-class WriteFile(Command):
+class WriteFile(Command, action="write_file"):
     """Write the full content of a file, replacing it if it exists and creating missing folders.
 
     The write is atomic: the file holds the old content or the new, never a mix.
     """
 
-    action: Literal["write_file"] = "write_file"
-    risk: ClassVar[Risk] = "destructive"
+    risk: ClassVar[Risk] = "data"
     path: FilePath
     content: str = Field(description="The full text content (UTF-8).")
     examples: ClassVar = ("write 'text' to notes/a.txt", "save 'hello' to a.txt")
 
 
-class EditFile(Command):
+class EditFile(Command, action="edit_file"):
     """Replace the first occurrence of a text in a file; meta says how many occurrences there were."""
 
-    action: Literal["edit_file"] = "edit_file"
-    risk: ClassVar[Risk] = "destructive"
+    risk: ClassVar[Risk] = "data"
     path: FilePath
     search_text: str = Field(min_length=1, description="The exact text to find (case-sensitive).")
     replace_text: str = Field(description="The text to put in place of its first occurrence.")
     examples: ClassVar = ("in a.md replace 'x' with 'y'", "replace 'teh' with 'the' in notes/a.md")
 
 
-class ListFiles(Command):
+class ListFiles(Command, action="list_files"):
     """List a workspace folder: name, path, size, modification time and kind of each entry."""
 
-    action: Literal["list_files"] = "list_files"
     risk: ClassVar[Risk] = "read"
     directory: Folder = "."
     recursive: bool = Field(default=False, description="Also list the contents of every subfolder.")
     examples: ClassVar = ("list files", "list files in manuscripts", "list all files recursively")
 
 
-class SearchCode(Command):
+class SearchCode(Command, action="search_code"):
     """Search the workspace's text files for a string or a regular expression, line by line."""
 
-    action: Literal["search_code"] = "search_code"
     risk: ClassVar[Risk] = "read"
     query: str = Field(min_length=1, max_length=1000, description="The text (or regular expression) to find.")
     directory: Folder = "."
@@ -92,10 +87,9 @@ class SearchCode(Command):
     examples: ClassVar = ("search 'castle'", "find 'dragon' in chapters", "grep regex 'ch[0-9]+' in notes")
 
 
-class AssignTask(Command):
+class AssignTask(Command, action="assign_task"):
     """Delegate a task on a file to an agent role (architect, narrator or editor); it is recorded."""
 
-    action: Literal["assign_task"] = "assign_task"
     target_agent: str = Field(
         min_length=1, max_length=100, description="The role: architect, narrator or editor."
     )
@@ -109,10 +103,9 @@ class AssignTask(Command):
     )
 
 
-class ListTasks(Command):
+class ListTasks(Command, action="list_tasks"):
     """List the tasks delegated to agent roles, with their status."""
 
-    action: Literal["list_tasks"] = "list_tasks"
     risk: ClassVar[Risk] = "read"
     target_agent: str | None = Field(default=None, description="Only this role's tasks; all when left out.")
     examples: ClassVar = ("list tasks", "what tasks does the editor have?")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ...result import CommandError
+from ...workspace import WorkspaceError
 
 
-class FilesError(CommandError):
+class FilesError(WorkspaceError):
     """A refusal or failure meant for the person (and the agent) who asked."""
 
     def __init__(self, message: str, kind: str = "FilesError") -> None:
-        super().__init__(message)
-        self.kind = kind
+        super().__init__(message, kind)

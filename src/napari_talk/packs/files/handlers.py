@@ -1,4 +1,4 @@
-"""Handlers of the files pack: each runs one command on the session's workspace folder.
+"""Handlers of the files pack: each runs one command on the ctx's workspace folder.
 
 ``data`` is what the seed returns (the content, the entries, the matches, the confirmation);
 ``meta`` has ``execution_time`` and, for writes, ``bytes_written``. A refusal or failure becomes an
@@ -8,15 +8,15 @@ error Result whose ``data`` is the message and whose ``meta["error"]`` names its
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ...result import Job, Result
-from ...workspace import relative_to_root, resolve, workspace_root
+from ...jobs import Job, Progress
+from ...pack import Context, Handlers
+from ...result import Result
+from ...workspace import Workspace, WorkspaceError, human_size, relative_to_root
 from . import commands as cmd
-from .atomic import atomic_write, path_lock
 from .envelope import envelope
 from .errors import FilesError
 from .limits import (
@@ -26,75 +26,75 @@ from .limits import (
     SHOWN_CHARS,
     TEXT_MAX_BYTES,
     UNDO_BUDGET_BYTES,
-    human_size,
 )
 from .listing import list_entries
+from .locks import path_lock
 from .roles import ROLES, role_name
 from .search import SearchTimeout, compile_finder, search, search_isolated
+from .state import FilesState
 from .tasks import TaskLog
-from .textfile import read_bytes, read_text
-from .undo import Snapshot, Snapshots
+from .textfile import as_text
+from .undo import Snapshot
 
-if TYPE_CHECKING:
-    from ...session import Session
-
-
-def _root(session: Session) -> Path:
-    return workspace_root(session.workspace)
+HANDLERS = Handlers[FilesState]()
 
 
-def _existing(root: Path, relative: str, want: str) -> Path:
-    path = resolve(root, relative)
+
+def _root(ctx: Context[FilesState]) -> Path:
+    return ctx.workspace.root
+
+
+def _existing(ctx: Context[FilesState], relative: str, want: str) -> Path:
+    path = ctx.workspace.resolve(relative)
     if not path.exists():
         raise FilesError(f"{relative} does not exist in the workspace", "NotFound")
     if want == "folder" and not path.is_dir():
         raise FilesError(f"{relative} is a file, not a folder; read it with: read {relative}", "NotAFolder")
+    if want == "file" and path.is_dir():
+        raise FilesError(f"{relative} is a folder; list it with: list files in {relative}", "IsAFolder")
     return path
 
 
-def _writable(root: Path, relative: str) -> Path:
-    path = resolve(root, relative)
+def _writable(ctx: Context[FilesState], relative: str) -> Path:
+    path = ctx.workspace.resolve(relative)
     if path.is_dir():
         raise FilesError(f"{relative} is a folder; give a file path", "IsAFolder")
     return path
 
 
-def _snapshots(session: Session) -> Snapshots:
-    state = session.state.setdefault("files", {})
-    return state.setdefault("snapshots", Snapshots(UNDO_BUDGET_BYTES))
+def _read_text(ctx: Context[FilesState], relative: str) -> str:
+    return as_text(ctx.workspace.read_bytes(relative, limit=TEXT_MAX_BYTES, what="text files"), relative)
 
 
 Previous = Snapshot | None | bool
 """What undo restores: a snapshot, None (there was no file: remove it), False (no undo)."""
 
 
-def _previous(session: Session, path: Path, relative: str, data: bytes | None = None) -> Previous:
+def _previous(ctx: Context[FilesState], relative: str, data: bytes | None = None) -> Previous:
     if data is None:
-        if not path.exists():
+        if not ctx.workspace.exists(relative):
             return None
         try:
-            data = read_bytes(path, relative, UNDO_BUDGET_BYTES)
-        except FilesError:
+            data = ctx.workspace.read_bytes(relative, limit=UNDO_BUDGET_BYTES)
+        except WorkspaceError:
             return False
-    return _snapshots(session).keep(relative, data) or False
+    return ctx.state.snapshots.keep(relative, data) or False
 
 
-def _restorer(root: Path, relative: str, previous: Snapshot | None) -> Callable[[], None]:
+def _restorer(workspace: Workspace, relative: str, previous: Snapshot | None) -> Callable[[], None]:
     def undo() -> None:
-        path = resolve(root, relative)  # resolved again: the tree may have changed since
-        with path_lock(path):
+        with path_lock(workspace.resolve(relative)):  # resolved again: the tree may have changed since
             if previous is None:
-                path.unlink(missing_ok=True)
+                workspace.remove(relative)
             else:
-                atomic_write(path, previous.take())
+                workspace.write_bytes(relative, previous.take())
 
     return undo
 
 
-def _replace(root: Path, relative: str, path: Path, new: bytes, previous: Previous) -> Any:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, new)
-    return None if previous is False else _restorer(root, relative, previous)
+def _replace(ctx: Context[FilesState], relative: str, new: bytes, previous: Previous) -> Any:
+    ctx.workspace.write_bytes(relative, new)
+    return None if previous is False else _restorer(ctx.workspace, relative, previous)
 
 
 _PLURALS = {"match": "matches", "entry": "entries"}
@@ -114,26 +114,28 @@ def _shown(text: str) -> str:
     return text[:SHOWN_CHARS] + f"\n… ({len(text) - SHOWN_CHARS:,} more characters in the result's data)"
 
 
-def read_file(command: cmd.ReadFile, session: Session) -> Result:
-    root = _root(session)
-    path = _existing(root, command.path, "file")
-    text = read_text(path, command.path, TEXT_MAX_BYTES)
+@HANDLERS.on(cmd.ReadFile)
+def read_file(command: cmd.ReadFile, ctx: Context[FilesState]) -> Result:
+    root = _root(ctx)
+    path = _existing(ctx, command.path, "file")
+    text = _read_text(ctx, command.path)
     relative, size = relative_to_root(root, path), len(text.encode("utf-8"))
     return Result.success(f"{relative} ({human_size(size)}):\n{_shown(text)}", text, path=relative, size=size)
 
 
-def write_file(command: cmd.WriteFile, session: Session) -> Result:
+@HANDLERS.on(cmd.WriteFile)
+def write_file(command: cmd.WriteFile, ctx: Context[FilesState]) -> Result:
     data = command.content.encode("utf-8")
     if len(data) > TEXT_MAX_BYTES:
         raise FilesError(
             f"the content is {human_size(len(data))}, over the limit of {human_size(TEXT_MAX_BYTES)}",
             "TooLarge",
         )
-    root = _root(session)
-    path = _writable(root, command.path)
+    root = _root(ctx)
+    path = _writable(ctx, command.path)
     with path_lock(path):
-        previous = _previous(session, path, command.path)
-        undo = _replace(root, command.path, path, data, previous)
+        previous = _previous(ctx, command.path)
+        undo = _replace(ctx, command.path, data, previous)
     relative = relative_to_root(root, path)
     created = previous is None
     note = " (new file)" if created else "" if undo else " (no undo: the old file was too large to keep)"
@@ -146,11 +148,12 @@ def write_file(command: cmd.WriteFile, session: Session) -> Result:
     )
 
 
-def edit_file(command: cmd.EditFile, session: Session) -> Result:
-    root = _root(session)
-    path = _existing(root, command.path, "file")
+@HANDLERS.on(cmd.EditFile)
+def edit_file(command: cmd.EditFile, ctx: Context[FilesState]) -> Result:
+    root = _root(ctx)
+    path = _existing(ctx, command.path, "file")
     with path_lock(path):
-        text = read_text(path, command.path, TEXT_MAX_BYTES)
+        text = _read_text(ctx, command.path)
         occurrences = text.count(command.search_text)
         if occurrences == 0:
             raise FilesError(
@@ -159,8 +162,8 @@ def edit_file(command: cmd.EditFile, session: Session) -> Result:
         new = text.replace(command.search_text, command.replace_text, 1).encode("utf-8")
         if len(new) > TEXT_MAX_BYTES:
             raise FilesError(f"the edited file would be {human_size(len(new))}, over the limit", "TooLarge")
-        previous = _previous(session, path, command.path, text.encode("utf-8"))
-        undo = _replace(root, command.path, path, new, previous)
+        previous = _previous(ctx, command.path, text.encode("utf-8"))
+        undo = _replace(ctx, command.path, new, previous)
     relative = relative_to_root(root, path)
     which = "the only occurrence" if occurrences == 1 else f"the first of {occurrences} occurrences"
     return Result.success(
@@ -180,9 +183,10 @@ def _entry_line(entry: dict[str, Any]) -> str:
     return f"  {entry['path']}  {size}  {entry['mod_time']}"
 
 
-def list_files(command: cmd.ListFiles, session: Session) -> Result:
-    root = _root(session)
-    folder = _existing(root, command.directory, "folder")
+@HANDLERS.on(cmd.ListFiles)
+def list_files(command: cmd.ListFiles, ctx: Context[FilesState]) -> Result:
+    root = _root(ctx)
+    folder = _existing(ctx, command.directory, "folder")
     entries, truncated = list_entries(root, folder, command.recursive, LIST_MAX_ENTRIES)
     shown = relative_to_root(root, folder)
     head = f"{_where(shown)}: {_count(len(entries), 'entry')}" + (
@@ -201,9 +205,10 @@ def list_files(command: cmd.ListFiles, session: Session) -> Result:
     )
 
 
-def search_code(command: cmd.SearchCode, session: Session) -> Job:
-    root = _root(session)
-    start = _existing(root, command.directory, "any")
+@HANDLERS.on(cmd.SearchCode)
+def search_code(command: cmd.SearchCode, ctx: Context[FilesState]) -> Job:
+    root = _root(ctx)
+    start = _existing(ctx, command.directory, "any")
     try:
         compile_finder(command.query, command.regex, command.case_sensitive)
     except ValueError as exc:
@@ -218,7 +223,7 @@ def search_code(command: cmd.SearchCode, session: Session) -> Job:
         "max_file_bytes": SEARCH_FILE_MAX_BYTES,
     }
 
-    def work(cancelled: threading.Event) -> dict[str, Any]:
+    def work(progress: Progress) -> dict[str, Any]:
         if not command.regex:
             return search(**request)
         try:
@@ -254,11 +259,12 @@ def search_code(command: cmd.SearchCode, session: Session) -> Job:
     return Job(f"searching for {command.query!r}", work, finish)
 
 
-def assign_task(command: cmd.AssignTask, session: Session) -> Result:
+@HANDLERS.on(cmd.AssignTask)
+def assign_task(command: cmd.AssignTask, ctx: Context[FilesState]) -> Result:
     role = role_name(command.target_agent)
-    root = _root(session)
-    target = relative_to_root(root, resolve(root, command.target_file))
-    log = TaskLog(root)
+    root = _root(ctx)
+    target = relative_to_root(root, ctx.workspace.resolve(command.target_file))
+    log = TaskLog(ctx.workspace)
     task = log.assign(role, command.task_description, target)
     data = {**task, "allowed_tools": sorted(ROLES[role])}
     return Result.success(
@@ -269,9 +275,10 @@ def assign_task(command: cmd.AssignTask, session: Session) -> Result:
     )
 
 
-def list_tasks(command: cmd.ListTasks, session: Session) -> Result:
+@HANDLERS.on(cmd.ListTasks)
+def list_tasks(command: cmd.ListTasks, ctx: Context[FilesState]) -> Result:
     role = role_name(command.target_agent) if command.target_agent else None
-    tasks = TaskLog(_root(session)).tasks(role)
+    tasks = TaskLog(ctx.workspace).tasks(role)
     whose = f"the {role}'s" if role else "all"
     if not tasks:
         return Result.success(f"no tasks ({whose}).", [], count=0)
@@ -284,9 +291,9 @@ def list_tasks(command: cmd.ListTasks, session: Session) -> Result:
     )
 
 
-def describe_context(session: Session) -> list[str]:
+def describe_context(ctx: Context[FilesState]) -> list[str]:
     """What an LLM should know: where paths start, and the workspace's top-level names."""
-    root = _root(session)
+    root = _root(ctx)
     names = sorted(p.name + ("/" if p.is_dir() else "") for p in root.iterdir() if not p.name.startswith("."))
     shown = ", ".join(names[:30]) + (f", … ({len(names)} in all)" if len(names) > 30 else "")
     return [f"Workspace files (paths are relative to it): {shown or 'empty'}"]
@@ -297,12 +304,3 @@ def format_for_agent(command: Any, result: Result) -> str:
     return json.dumps(envelope(result), ensure_ascii=False, default=str)
 
 
-HANDLERS = {
-    "read_file": read_file,
-    "write_file": write_file,
-    "edit_file": edit_file,
-    "list_files": list_files,
-    "search_code": search_code,
-    "assign_task": assign_task,
-    "list_tasks": list_tasks,
-}

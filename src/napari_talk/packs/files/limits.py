@@ -17,11 +17,3 @@ REGEX_TIMEOUT_S = 10.0
 LIST_MAX_ENTRIES = 5000
 SHOWN_CHARS = 10_000
 """How much of a file the dock's transcript shows; the result's data holds all of it."""
-
-
-def human_size(size: int) -> str:
-    """``1,048,576 bytes (1 MiB)``: exact for agents, readable for people."""
-    for unit, scale in (("GiB", 1024**3), ("MiB", MIB), ("KiB", 1024)):
-        if size >= scale:
-            return f"{size:,} bytes ({size / scale:.3g} {unit})"
-    return f"{size:,} bytes"

@@ -8,16 +8,14 @@ sessions, other processes) from interleaving, and a line cut short by a crash is
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
-from ...workspace import resolve
+from ...workspace import Workspace
 
 TASKS_FILE = ".napari-talk/tasks.jsonl"
-_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+TASKS_MAX_BYTES = 64 * 1024 * 1024
 
 
 def _now() -> str:
@@ -25,23 +23,11 @@ def _now() -> str:
 
 
 class TaskLog:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    @property
-    def path(self) -> Path:
-        return resolve(self.root, TASKS_FILE)
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
 
     def _append(self, event: dict[str, Any]) -> None:
-        path = self.path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        line = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8")
-        fd = os.open(path, _FLAGS, 0o644)
-        try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        self.workspace.append(TASKS_FILE, (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8"))
 
     def assign(self, target_agent: str, task_description: str, target_file: str) -> dict[str, Any]:
         task = {
@@ -60,10 +46,10 @@ class TaskLog:
 
     def tasks(self, target_agent: str | None = None) -> list[dict[str, Any]]:
         """Every task in the order assigned, each with its current status."""
-        try:
-            lines = self.path.read_bytes().decode("utf-8", "replace").splitlines()
-        except FileNotFoundError:
+        if not self.workspace.exists(TASKS_FILE):
             return []
+        data = self.workspace.read_bytes(TASKS_FILE, limit=TASKS_MAX_BYTES, what="the task log")
+        lines = data.decode("utf-8", "replace").splitlines()
         tasks: dict[str, dict[str, Any]] = {}
         for line in lines:
             try:

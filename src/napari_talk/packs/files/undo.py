@@ -11,8 +11,8 @@ import threading
 from collections import deque
 from dataclasses import dataclass
 
+from ...workspace import human_size
 from .errors import FilesError
-from .limits import human_size
 
 
 @dataclass(eq=False)

@@ -5,13 +5,37 @@ concept-to-model generation through a ComfyUI server. Domain modules are free of
 ``handlers`` (imported on first use) drives the viewer through ``display``.
 """
 
-from ...pack import Pack
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 
-PACK = Pack(
-    name="mesh",
-    commands=COMMANDS,
-    rules=RULES,
-    handlers_module=f"{__name__}.handlers",
-)
+if TYPE_CHECKING:
+    from ...workspace import Workspace
+    from .state import MeshPackState
+
+
+class MeshPack(Pack["MeshPackState"]):
+    def handlers(self) -> Handlers[MeshPackState]:
+        from .handlers import HANDLERS
+
+        return HANDLERS
+
+    def new_state(self, workspace: Workspace) -> MeshPackState:
+        from .state import MeshPackState  # numpy: not at the pack's import
+
+        return MeshPackState.new(workspace)
+
+    def describe(self, ctx: Context[MeshPackState]) -> list[str]:
+        from .handlers import describe_context
+
+        return describe_context(ctx)
+
+    def live(self, ctx: Context[MeshPackState]) -> bool:
+        return ctx.state.model.mesh is not None
+
+
+PACK = MeshPack("mesh", COMMANDS, RULES)

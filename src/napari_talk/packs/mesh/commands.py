@@ -39,16 +39,15 @@ def _segment_ref(value: Any) -> Any:
 
 
 SegmentRef = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1), BeforeValidator(_segment_ref)
+    str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S"), BeforeValidator(_segment_ref)
 ]
 """A segment number as text, CURRENTLY_SELECTED or ALL; other text is refused when the command runs,
 with the segments there are (the form is not a pattern in the schema: generated JSON must validate)."""
 
 
-class SpawnPrimitive(Command):
+class SpawnPrimitive(Command, action="spawn_primitive"):
     """Create a new model from a primitive, replacing the current one; the view turns 3-D and frames it."""
 
-    action: Literal["spawn_primitive"] = "spawn_primitive"
     primitive_type: PrimitiveType = Field(
         description="Sphere, Cube, Cone, Cylinder, Disk, Torus, Head (with nose and ears) or Body "
         "(a humanoid)."
@@ -63,42 +62,37 @@ class SpawnPrimitive(Command):
         return value
 
 
-class RequestSegmentation(Command):
+class RequestSegmentation(Command, action="request_segmentation"):
     """Split the model into meaningful parts (by creases and thickness) and colour them."""
 
-    action: Literal["request_segmentation"] = "request_segmentation"
     examples: ClassVar = ("segment it", "split the model into parts", "run segmentation")
 
 
-class SelectSegment(Command):
+class SelectSegment(Command, action="select_segment"):
     """Select a segment of the model (clicking the surface in the viewer does the same)."""
 
-    action: Literal["select_segment"] = "select_segment"
     segment_id: int = Field(ge=1, description="The segment's number, from 1 (the largest).")
     examples: ClassVar = ("select segment 3", "pick part 2")
 
 
-class IsolateSegment(Command):
+class IsolateSegment(Command, action="isolate_segment"):
     """Show a segment as its own layer, centred, with the rest of the model dimmed."""
 
-    action: Literal["isolate_segment"] = "isolate_segment"
     segment_id: SegmentRef = Field(
         default=SELECTED, description='A segment number, or "CURRENTLY_SELECTED" for the selected segment.'
     )
     examples: ClassVar = ("isolate segment", "isolate part 2")
 
 
-class ShowWholeModel(Command):
+class ShowWholeModel(Command, action="show_whole_model"):
     """End an isolation: remove the isolated segment's layer and show the whole model again."""
 
-    action: Literal["show_whole_model"] = "show_whole_model"
     examples: ClassVar = ("show the whole model", "unisolate")
 
 
-class ApplyMaterial(Command):
+class ApplyMaterial(Command, action="apply_material"):
     """Give a segment the library material that best fits a description ("a dark, rusty metal")."""
 
-    action: Literal["apply_material"] = "apply_material"
     material_description: str = Field(
         min_length=1,
         max_length=200,
@@ -117,47 +111,41 @@ class ApplyMaterial(Command):
     )
 
 
-class GenerateConcepts(Command):
+class GenerateConcepts(Command, action="generate_concepts"):
     """Ask ComfyUI for three concept images of the current view, from the generative prompt."""
 
-    action: Literal["generate_concepts"] = "generate_concepts"
     examples: ClassVar = ("generate some concepts", "show me concept art")
 
 
-class SelectConcept(Command):
+class SelectConcept(Command, action="select_concept"):
     """Turn one of the three concepts into the new model (ComfyUI's multi-view and mesh workflows)."""
 
-    action: Literal["select_concept"] = "select_concept"
     option_id: Literal[1, 2, 3] = Field(description="The concept's number: 1, 2 or 3.")
     examples: ClassVar = ("select option 3", "I'll take concept 2", "go with the first one")
 
 
-class CancelGeneration(Command):
+class CancelGeneration(Command, action="cancel_generation"):
     """Stop a ComfyUI job that is still running; nothing it would have made is applied."""
 
-    action: Literal["cancel_generation"] = "cancel_generation"
     examples: ClassVar = ("cancel the generation",)
 
 
-class ImportModel(Command):
+class ImportModel(Command, action="import_model"):
     """Load a .glb or .obj file from the workspace as the model."""
 
-    action: Literal["import_model"] = "import_model"
     path: str = Field(min_length=1, description="A .glb or .obj file, relative to the workspace.")
     examples: ClassVar = ("import meshes/chair.glb", "load model.obj")
 
 
-class ExportFinalModel(Command):
+class ExportFinalModel(Command, action="export_final_model"):
     """Write the model as .glb (one primitive per segment, with its material), renders and metadata."""
 
-    action: Literal["export_final_model"] = "export_final_model"
     examples: ClassVar = ("export the model", "export it as glb")
 
 
-class DescribeModel(Command):
+class DescribeModel(Command, action="describe_model"):
     """Tell what the model is: its source, segments, materials, selection and concepts."""
 
-    action: Literal["describe_model"] = "describe_model"
     risk: ClassVar[Risk] = "read"
     examples: ClassVar = ("describe the model", "list the segments")
 

@@ -294,22 +294,3 @@ def install_picking(viewer: Any, pack: MeshPackState, on_pick) -> None:
 
 
 # -- background work and notices ------------------------------------------------------------------
-
-
-def qt_runner(work, done) -> Any:
-    """Run ``work`` in napari's thread pool; ``done(outcome)`` is called on the GUI thread."""
-    from napari.qt.threading import create_worker
-
-    worker = create_worker(work, _start_thread=False)
-    worker.returned.connect(done)
-    worker.start()
-    return worker
-
-
-def notify(message: str, *, error: bool = False) -> None:
-    """A notice in napari's notification area (for jobs that end while nobody is waiting)."""
-    try:
-        from napari.utils.notifications import show_error, show_info
-    except ImportError:
-        return
-    (show_error if error else show_info)(message)

@@ -10,8 +10,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,13 +26,18 @@ SMOOTHING_ANGLE = 40.0
 Renderer = Callable[[str, float, float], np.ndarray]
 """``renderer(view_name, azimuth, elevation)`` → an RGB(A) uint8 image."""
 
+if TYPE_CHECKING:
+    from ...workspace import Workspace
+
 
 @dataclass(frozen=True)
 class Exported:
-    folder: Path
-    glb: Path
-    renders: list[Path]
-    metadata: Path
+    """Where the files went, as workspace-relative paths."""
+
+    folder: str
+    glb: str
+    renders: list[str]
+    metadata: str
     segments: int
     materials: list[str]
 
@@ -85,16 +89,13 @@ def safe_name(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)[:40] or "model"
 
 
-def new_folder(exports: Path, name: str) -> Path:
+def new_folder(workspace: Workspace, exports: str, name: str) -> str:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     safe = safe_name(name)
     for attempt in range(1000):
-        folder = exports / f"{safe}-{stamp}" if attempt == 0 else exports / f"{safe}-{stamp}-{attempt + 1}"
-        try:
-            folder.mkdir(parents=True, exist_ok=False)
-            return folder
-        except FileExistsError:
-            continue
+        folder = f"{exports}/{safe}-{stamp}" + ("" if attempt == 0 else f"-{attempt + 1}")
+        if not workspace.exists(folder):
+            return workspace.mkdir(folder)
     raise FileExistsError(f"no free export folder name under {exports}")
 
 
@@ -126,26 +127,32 @@ def metadata(state: ModelState, prompt: str | None, files: dict[str, Any]) -> di
 
 
 def export(
-    state: ModelState, exports: Path, prompt: str | None, renderer: Renderer | None = None
+    state: ModelState,
+    workspace: Workspace,
+    prompt: str | None,
+    renderer: Renderer | None = None,
+    exports: str = "exports",
 ) -> Exported:
-    """Write the export folder; ``renderer`` (the viewer's screenshots) defaults to software renders."""
+    """Write a new export folder through the workspace gate; ``renderer`` (the viewer's
+    screenshots) defaults to software renders."""
     mesh = state.mesh
     if mesh is None:
         raise ValueError("there is no model to export")
-    folder = new_folder(exports, mesh.name)
-    glb = folder / f"{safe_name(mesh.name)}.glb"
-    glb.write_bytes(glb_bytes(state, extras={"prompt": prompt or ""}))
+    folder = new_folder(workspace, exports, mesh.name)
+    glb = f"{folder}/{safe_name(mesh.name)}.glb"
+    workspace.write_bytes(glb, glb_bytes(state, extras={"prompt": prompt or ""}), overwrite=False)
     renderer = renderer or software_renderer(state)
     renders = []
     for view, (azimuth, elevation) in VIEWS.items():
         image = np.asarray(renderer(view, azimuth, elevation))
-        path = folder / f"render_{view}.png"
-        path.write_bytes(encode_png(np.ascontiguousarray(image[..., :3]).astype(np.uint8)))
+        path = f"{folder}/render_{view}.png"
+        png = encode_png(np.ascontiguousarray(image[..., :3]).astype(np.uint8))
+        workspace.write_bytes(path, png, overwrite=False)
         renders.append(path)
-    files = {"glb": glb.name, "renders": [p.name for p in renders]}
-    meta = folder / "metadata.json"
+    files = {"glb": glb.rsplit("/", 1)[-1], "renders": [p.rsplit("/", 1)[-1] for p in renders]}
+    meta = f"{folder}/metadata.json"
     document = metadata(state, prompt, files)
-    meta.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    workspace.write_text(meta, json.dumps(document, indent=2), overwrite=False)
     return Exported(
         folder, glb, renders, meta, state.segment_count, [m["material"]["name"] for m in document["segments"]]
     )

@@ -11,28 +11,30 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .comfyui import ComfyClient, ComfyError, output_files
 from .importers import MeshFileError, load_bytes
 from .mesh import TriMesh
 from .workflows import fill, load, titled
 
+if TYPE_CHECKING:
+    from ...workspace import Workspace
+
 NEGATIVE = "blurry, low quality, deformed, extra limbs, text, watermark, signature"
 CONCEPTS = 3
 VIEWS = ("left", "back", "right")
 POLL_SECONDS = 0.5
 """How often ComfyUI's history is asked whether a workflow has finished."""
-Progress = Callable[[str], None]
+Say = Callable[[str], None]
 
 
 @dataclass(frozen=True)
 class FlowContext:
     client: ComfyClient
-    workspace: Path | None = None
+    workspace: Workspace | None = None
     cancelled: threading.Event | None = None
-    progress: Progress | None = None
+    progress: Say | None = None
     timeout: float = 900.0
     seed: int | None = None
 

@@ -1,9 +1,9 @@
-"""Handlers of the mesh pack: each runs one command on the session's model and returns a Result.
+"""Handlers of the mesh pack: each runs one command on the ctx's model and returns a Result.
 
-The model lives in ``session.state["mesh"]`` (:class:`~.state.MeshPackState`) as an immutable
+The model lives in the pack's state (:class:`~.state.MeshPackState`) as an immutable
 :class:`~.state.ModelState`. A change builds a new state, shows it (:func:`.display.sync`),
 writes ``mesh/state.json``, and hands back an undo that puts the old state (and the camera)
-back. The ComfyUI flows run as jobs (:mod:`.jobs`): off the GUI thread when there is one.
+back. The ComfyUI flows run as background jobs (:mod:`napari_talk.jobs`).
 """
 
 from __future__ import annotations
@@ -11,55 +11,63 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...jobs import Job, Progress
+from ...pack import Context, Handlers
 from ...result import CommandError, Result
-from ...workspace import resolve
 from . import commands as cmd
 from . import display, flows, materials, primitives
 from .comfyui import Cancelled, ComfyClient, ComfyError, server_url
-from .importers import MeshFileError, load_mesh
-from .jobs import BackgroundTask, Outcome, guarded, run_here
+from .importers import MeshFileError, load_bytes
 from .mesh import TriMesh, pick_face
 from .png import encode_png
 from .render import render
-from .state import Concept, MeshPackState, ModelState, carry_materials, pack_state
+from .state import Concept, MeshPackState, ModelState, carry_materials
 from .workflows import WorkflowError
 
 if TYPE_CHECKING:
-    from ...session import Session
+    from ...workspace import Workspace
+
+HANDLERS = Handlers[MeshPackState]()
+
 
 NO_MODEL = 'There is no model yet: "spawn a sphere" (or a cube, a head, a body, ...) or "import <file.glb>".'
 DEFAULT_PROMPT = "{name}, concept art, sculpted 3d character design, studio lighting, highly detailed"
 RENDER_SIZE = 512
+COMFY_JOB = "ComfyUI:"
+"""How the pack's background jobs are labelled (one runs at a time)."""
+MODEL_MAX_BYTES = 256 * 1024 * 1024
+CONCEPT_MAX_BYTES = 64 * 1024 * 1024
 
 
-def _pack(session: Session) -> MeshPackState:
-    return pack_state(session)
+def _pack(ctx: Context[MeshPackState]) -> MeshPackState:
+    return ctx.state
 
 
-def _model(session: Session) -> tuple[MeshPackState, ModelState, TriMesh]:
-    pack = _pack(session)
+def _model(ctx: Context[MeshPackState]) -> tuple[MeshPackState, ModelState, TriMesh]:
+    pack = _pack(ctx)
     if pack.model.mesh is None:
         raise CommandError(NO_MODEL)
     return pack, pack.model, pack.model.mesh
 
 
-def _show(session: Session) -> None:
+def _show(ctx: Context[MeshPackState]) -> None:
     """Make the viewer and ``mesh/state.json`` agree with the pack's state."""
-    pack = _pack(session)
-    viewer = session.viewer
+    pack = _pack(ctx)
+    viewer = ctx.viewer
     if viewer is not None:
         display.sync(viewer, pack)
         if pack.model.mesh is not None:
-            display.install_picking(viewer, pack, lambda ray: pick(session, *ray))
+            display.install_picking(viewer, pack, lambda ray: pick(ctx, *ray))
     pack.file.write(pack.model)
 
 
 def _commit(
-    session: Session,
+    ctx: Context[MeshPackState],
     state: ModelState,
     message: str,
     data: Any = None,
@@ -68,25 +76,25 @@ def _commit(
     angles: tuple[float, float] = (30.0, 15.0),
 ) -> Result:
     """Show ``state``; the Result's undo restores the state before, and the camera if it moved."""
-    pack = _pack(session)
+    pack = _pack(ctx)
     before = pack.model
-    viewer = session.viewer
+    viewer = ctx.viewer
     view = display.view_state(viewer) if viewer is not None and reframe is not None else None
     pack.model = state
-    _show(session)
+    _show(ctx)
     if view is not None:
         display.frame(viewer, reframe, *angles)
 
     def undo() -> None:
         pack.model = before
-        _show(session)
+        _show(ctx)
         if view is not None:
             display.restore_view(viewer, view)
 
     return Result.success(message, data, undo=undo)
 
 
-def _resolve(session: Session, state: ModelState, ref: str, *, whole_if_none: bool) -> list[int]:
+def _resolve(ctx: Context[MeshPackState], state: ModelState, ref: str, *, whole_if_none: bool) -> list[int]:
     """The segment ids a ``segment_id`` means: a number, all of them, or the selected one."""
     count = state.segment_count
     if ref == cmd.ALL:
@@ -100,7 +108,7 @@ def _resolve(session: Session, state: ModelState, ref: str, *, whole_if_none: bo
         raise CommandError(
             f"{ref!r} is not a segment: give its number (1 to {count}), {cmd.SELECTED} or {cmd.ALL}."
         )
-    selected = _pack(session).file.external_selection(state) or state.selected
+    selected = _pack(ctx).file.external_selection(state) or state.selected
     if selected is not None and 1 <= selected <= count:
         return [selected]
     if count == 1 or whole_if_none:
@@ -119,10 +127,11 @@ def _no_segment(number: int, state: ModelState) -> str:
 # -- the model ----------------------------------------------------------------------------------
 
 
-def spawn_primitive(command: cmd.SpawnPrimitive, session: Session) -> Result:
+@HANDLERS.on(cmd.SpawnPrimitive)
+def spawn_primitive(command: cmd.SpawnPrimitive, ctx: Context[MeshPackState]) -> Result:
     started = time.perf_counter()
     mesh = primitives.build(command.primitive_type)
-    pack = _pack(session)
+    pack = _pack(ctx)
     state = ModelState(mesh=mesh, source=f"primitive {command.primitive_type}", history=pack.model.history)
     state = state.logged("spawn_primitive", f"spawned a {command.primitive_type}")
     data = {
@@ -132,31 +141,33 @@ def spawn_primitive(command: cmd.SpawnPrimitive, session: Session) -> Result:
         "watertight": mesh.is_watertight,
         "build_seconds": round(time.perf_counter() - started, 3),
     }
-    where = "; the view is 3-D and framed on it" if session.viewer is not None else ""
+    where = "; the view is 3-D and framed on it" if ctx.viewer is not None else ""
     message = f"Spawned a {command.primitive_type} ({mesh.n_faces:,} faces){where}."
-    return _commit(session, state, message, data, reframe=mesh)
+    return _commit(ctx, state, message, data, reframe=mesh)
 
 
-def import_model(command: cmd.ImportModel, session: Session) -> Result:
-    path = resolve(session.workspace, command.path)
-    if not path.is_file():
+@HANDLERS.on(cmd.ImportModel)
+def import_model(command: cmd.ImportModel, ctx: Context[MeshPackState]) -> Result:
+    if not ctx.workspace.exists(command.path):
         raise CommandError(f"There is no file {command.path!r} in the workspace.")
+    data = ctx.workspace.read_bytes(command.path, limit=MODEL_MAX_BYTES, what="models")
     try:
-        mesh = load_mesh(path)
+        mesh = load_bytes(data, command.path.rsplit("/", 1)[-1])
     except (MeshFileError, OSError) as exc:
         raise CommandError(f"{command.path}: {exc}") from None
-    pack = _pack(session)
+    pack = _pack(ctx)
     state = ModelState(mesh=mesh, source=f"file {command.path}", history=pack.model.history)
     state = state.logged("import_model", f"imported {command.path}")
     closed = "closed" if mesh.closed else "open"
     message = f"Imported {command.path} as the model ({mesh.n_faces:,} faces, {closed} surface)."
-    return _commit(session, state, message, {"faces": mesh.n_faces, "closed": mesh.closed}, reframe=mesh)
+    return _commit(ctx, state, message, {"faces": mesh.n_faces, "closed": mesh.closed}, reframe=mesh)
 
 
-def request_segmentation(command: cmd.RequestSegmentation, session: Session) -> Result:
+@HANDLERS.on(cmd.RequestSegmentation)
+def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPackState]) -> Result:
     from .segmentation import segment
 
-    _, state, mesh = _model(session)
+    _, state, mesh = _model(ctx)
     started = time.perf_counter()
     result = segment(mesh)
     seconds = time.perf_counter() - started
@@ -178,21 +189,22 @@ def request_segmentation(command: cmd.RequestSegmentation, session: Session) -> 
             '(share of the surface). Click a part, or say "select segment 2".'
         )
     return _commit(
-        session, new, message, {"segments": result.count, "parts": parts, "seconds": round(seconds, 3)}
+        ctx, new, message, {"segments": result.count, "parts": parts, "seconds": round(seconds, 3)}
     )
 
 
-def select_segment(command: cmd.SelectSegment, session: Session) -> Result:
-    _, state, _ = _model(session)
+@HANDLERS.on(cmd.SelectSegment)
+def select_segment(command: cmd.SelectSegment, ctx: Context[MeshPackState]) -> Result:
+    _, state, _ = _model(ctx)
     if not 1 <= command.segment_id <= state.segment_count:
         raise CommandError(_no_segment(command.segment_id, state))
     new = replace(state, selected=command.segment_id)
-    return _commit(session, new, f"Segment {command.segment_id} selected.", {"selected": command.segment_id})
+    return _commit(ctx, new, f"Segment {command.segment_id} selected.", {"selected": command.segment_id})
 
 
-def pick(session: Session, origin: np.ndarray, direction: np.ndarray) -> int | None:
+def pick(ctx: Context[MeshPackState], origin: np.ndarray, direction: np.ndarray) -> int | None:
     """A click in the viewer: select the segment under the cursor (not an undoable action)."""
-    pack = _pack(session)
+    pack = _pack(ctx)
     mesh = pack.model.mesh
     if mesh is None:
         return None
@@ -201,19 +213,20 @@ def pick(session: Session, origin: np.ndarray, direction: np.ndarray) -> int | N
         return None
     segment = int(pack.model.face_labels()[face]) + 1
     pack.model = replace(pack.model, selected=segment)
-    _show(session)
-    if session.viewer is not None:
-        session.viewer.status = f"segment {segment} selected"
+    _show(ctx)
+    if ctx.viewer is not None:
+        ctx.viewer.status = f"segment {segment} selected"
     return segment
 
 
-def isolate_segment(command: cmd.IsolateSegment, session: Session) -> Result:
-    _, state, _ = _model(session)
+@HANDLERS.on(cmd.IsolateSegment)
+def isolate_segment(command: cmd.IsolateSegment, ctx: Context[MeshPackState]) -> Result:
+    _, state, _ = _model(ctx)
     if state.labels is None:
         raise CommandError('The model is not segmented yet: say "segment it" first.')
     if command.segment_id == cmd.ALL:
         raise CommandError('Isolate one segment: its number, or the selected one ("isolate segment 2").')
-    (segment,) = _resolve(session, state, command.segment_id, whole_if_none=False)
+    (segment,) = _resolve(ctx, state, command.segment_id, whole_if_none=False)
     new = replace(state, isolated=segment, selected=segment).logged(
         "isolate_segment", f"isolated segment {segment}"
     )
@@ -222,21 +235,23 @@ def isolate_segment(command: cmd.IsolateSegment, session: Session) -> Result:
         f"Segment {segment} isolated ({part.n_faces:,} faces) as its own layer, centred; the rest is dimmed. "
         '"show the whole model" ends it.'
     )
-    return _commit(session, new, message, {"segment": segment, "faces": part.n_faces}, reframe=part)
+    return _commit(ctx, new, message, {"segment": segment, "faces": part.n_faces}, reframe=part)
 
 
-def show_whole_model(command: cmd.ShowWholeModel, session: Session) -> Result:
-    _, state, mesh = _model(session)
+@HANDLERS.on(cmd.ShowWholeModel)
+def show_whole_model(command: cmd.ShowWholeModel, ctx: Context[MeshPackState]) -> Result:
+    _, state, mesh = _model(ctx)
     if not state.isolated:
         return Result.success("Nothing is isolated: the whole model is shown.")
     new = replace(state, isolated=None).logged("show_whole_model", "ended the isolation")
     message = f"The whole model is shown again (segment {state.isolated} is back in place)."
-    return _commit(session, new, message,
+    return _commit(ctx, new, message,
                    reframe=mesh)  # fmt: skip
 
 
-def apply_material(command: cmd.ApplyMaterial, session: Session) -> Result:
-    _, state, _ = _model(session)
+@HANDLERS.on(cmd.ApplyMaterial)
+def apply_material(command: cmd.ApplyMaterial, ctx: Context[MeshPackState]) -> Result:
+    _, state, _ = _model(ctx)
     found = materials.match(command.material_description)
     if found is None:
         examples = ", ".join(m.name for m in materials.library()[::7])
@@ -245,7 +260,7 @@ def apply_material(command: cmd.ApplyMaterial, session: Session) -> Result:
             f"Try a material name ({examples}, "
             '...) with colour or finish words: "dark", "shiny", "worn", "glowing blue".'
         )
-    targets = _resolve(session, state, command.segment_id, whole_if_none=True)
+    targets = _resolve(ctx, state, command.segment_id, whole_if_none=True)
     assigned = {**state.materials, **dict.fromkeys(targets, found.material)}
     where = _where(state, targets)
     new = state.with_materials(assigned).logged(
@@ -263,7 +278,7 @@ def apply_material(command: cmd.ApplyMaterial, session: Session) -> Result:
         "adjustments": list(found.adjustments),
         "segments": targets,
     }
-    return _commit(session, new, message, data)
+    return _commit(ctx, new, message, data)
 
 
 def _where(state: ModelState, targets: list[int]) -> str:
@@ -272,8 +287,9 @@ def _where(state: ModelState, targets: list[int]) -> str:
     return f"segment {targets[0]}" if len(targets) == 1 else f"segments {', '.join(map(str, targets))}"
 
 
-def describe_model(command: cmd.DescribeModel, session: Session) -> Result:
-    pack = _pack(session)
+@HANDLERS.on(cmd.DescribeModel)
+def describe_model(command: cmd.DescribeModel, ctx: Context[MeshPackState]) -> Result:
+    pack = _pack(ctx)
     state = pack.model
     if state.mesh is None:
         return Result.success(NO_MODEL, {"model": None})
@@ -301,8 +317,9 @@ def describe_model(command: cmd.DescribeModel, session: Session) -> Result:
         lines.append(f"Isolated: segment {state.isolated}.")
     if state.concepts:
         lines.append(f'{len(state.concepts)} concepts to choose from ("select option 1").')
-    if pack.job is not None:
-        lines.append(f"Working: {pack.job.describe()}.")
+    running = ctx.jobs.under_way(COMFY_JOB)
+    if running is not None:
+        lines.append(f"Working: {running.describe()}.")
     data = {
         "model": mesh.name,
         "source": state.source,
@@ -310,8 +327,8 @@ def describe_model(command: cmd.DescribeModel, session: Session) -> Result:
         "segments": parts,
         "selected": state.selected,
         "isolated": state.isolated,
-        "concepts": [_relative(session.workspace, c.path) for c in state.concepts],
-        "job": pack.job.describe() if pack.job is not None else None,
+        "concepts": [_relative(ctx.workspace, c.path) for c in state.concepts],
+        "job": running.describe() if running is not None else None,
     }
     return Result.success(" ".join(lines), data)
 
@@ -319,13 +336,13 @@ def describe_model(command: cmd.DescribeModel, session: Session) -> Result:
 # -- export -------------------------------------------------------------------------------------
 
 
-def export_final_model(command: cmd.ExportFinalModel, session: Session) -> Result:
+@HANDLERS.on(cmd.ExportFinalModel)
+def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState]) -> Result:
     from .export import export
 
-    pack, state, _ = _model(session)
-    exports = resolve(session.workspace, "exports")
+    pack, state, _ = _model(ctx)
     renderer = None
-    viewer = session.viewer
+    viewer = ctx.viewer
     if viewer is not None:
         from .render import VIEWS
 
@@ -333,29 +350,28 @@ def export_final_model(command: cmd.ExportFinalModel, session: Session) -> Resul
         if all(_drawn(p) for p in pictures.values()):  # a hidden canvas gives blank pictures
             renderer = lambda name, _azimuth, _elevation: pictures[name]  # noqa: E731
     started = time.perf_counter()
-    done = export(state, exports, session.generative_prompt, renderer)
-    root = session.workspace.resolve()
-    relative = lambda path: path.resolve().relative_to(root).as_posix()  # noqa: E731
+    done = export(state, ctx.workspace, ctx.generative_prompt, renderer)
     data = {
-        "folder": relative(done.folder),
-        "glb": relative(done.glb),
-        "renders": [relative(p) for p in done.renders],
-        "metadata": relative(done.metadata),
+        "folder": done.folder,
+        "glb": done.glb,
+        "renders": done.renders,
+        "metadata": done.metadata,
         "segments": done.segments,
         "materials": done.materials,
         "seconds": round(time.perf_counter() - started, 3),
     }
     message = (
-        f"Exported the {state.mesh.name} to {data['folder']}/: {done.glb.name} ({done.segments} "
+        f"Exported the {state.mesh.name} to {data['folder']}/: {done.glb.rsplit('/', 1)[-1]} "
+        f"({done.segments} "
         f"primitive{'s' if done.segments != 1 else ''}), {len(done.renders)} renders and metadata.json."
     )
     return Result.success(message, data)
 
 
-def _relative(workspace, path) -> str:
+def _relative(workspace: Workspace, path: Path) -> str:
     """A workspace file as the path a command would name it by."""
     try:
-        return path.resolve().relative_to(workspace.resolve()).as_posix()
+        return workspace.relative(path)
     except ValueError:
         return str(path)
 
@@ -367,71 +383,27 @@ def _drawn(picture: np.ndarray) -> bool:
 # -- ComfyUI ------------------------------------------------------------------------------------
 
 
-def _runner(session: Session):
-    pack = _pack(session)
-    if pack.runner is not None:
-        return pack.runner
-    if session.window is not None and session.viewer is not None:
-        return display.qt_runner
-    return None
-
-
-def _start(
-    session: Session,
+def _background(
     command: cmd.GenerateConcepts | cmd.SelectConcept,
-    work: Callable[[BackgroundTask], Any],
+    ctx: Context[MeshPackState],
+    work: Callable[[Progress], Any],
     finish: Callable[[Any], Result],
     what: str,
-) -> Result:
-    """Run ``work`` (HTTP only) as a job and ``finish`` (state changes) with its outcome."""
-    pack = _pack(session)
-    if pack.job is not None and not pack.job.finished:
+) -> Job:
+    """ComfyUI work (HTTP only) as a background job; ``finish`` changes the model on the GUI thread."""
+    running = ctx.jobs.under_way(COMFY_JOB)
+    if running is not None:
         raise CommandError(
-            f'ComfyUI is still busy with {pack.job.describe()}: wait, or "cancel the generation".'
+            f'ComfyUI is still busy with {running.describe()}: wait, or "cancel the generation".'
         )
-    job = BackgroundTask(command)
-    pack.job = job
-    runner = _runner(session)
-    answer: dict[str, Result] = {}
 
-    def done(outcome: Outcome) -> None:
-        job.finished = True
-        if pack.job is job:
-            pack.job = None
+    def guarded_work(progress: Progress) -> Any:
         try:
-            if job.cancelled.is_set():
-                result = Result.error(f"The {what} was cancelled; nothing changed.")
-            elif outcome.error is not None:
-                result = Result.error(_failure(outcome.error, what))
-            else:
-                result = finish(outcome.value)
-        except CommandError as exc:
-            result = Result.error(str(exc))
-        answer["result"] = result
-        if runner is not None:
-            _report(session, command, result)
+            return work(progress)
+        except BaseException as exc:
+            raise CommandError(_failure(exc, what)) from None
 
-    task = guarded(lambda: work(job))
-    if runner is None:
-        run_here(task, done)
-        return answer["result"]
-    job.handle = runner(task, done)
-    return Result.success(
-        f"Working on the {what} with ComfyUI at {server_url()} in the background; I will say when it is done "
-        '("describe the model" shows progress, "cancel the generation" stops it).',
-        {"job": command.action, "background": True},
-    )
-
-
-def _report(session: Session, command: Any, result: Result) -> None:
-    """A background job ended: record its undo and tell whoever listens (else napari's notices)."""
-    if result.ok and result.undo is not None:
-        session.history.record(command, result.undo)
-    listeners = list(_pack(session).listeners)
-    for listener in listeners:
-        listener(command, result)
-    if not listeners:
-        display.notify(result.message, error=not result.ok)
+    return Job(f"{COMFY_JOB} {what} at {server_url()}", guarded_work, finish, background=True)
 
 
 def _failure(exc: BaseException, what: str) -> str:
@@ -450,73 +422,72 @@ def _client() -> ComfyClient:
         raise CommandError(str(exc)) from None
 
 
-def _prompt(session: Session, state: ModelState) -> str:
+def _prompt(ctx: Context[MeshPackState], state: ModelState) -> str:
     name = state.mesh.name if state.mesh is not None else "an object"
-    return session.generative_prompt or DEFAULT_PROMPT.format(name=name)
+    return ctx.generative_prompt or DEFAULT_PROMPT.format(name=name)
 
 
-def generate_concepts(command: cmd.GenerateConcepts, session: Session) -> Result:
-    _, state, mesh = _model(session)
+@HANDLERS.on(cmd.GenerateConcepts)
+def generate_concepts(command: cmd.GenerateConcepts, ctx: Context[MeshPackState]) -> Result:
+    _, state, mesh = _model(ctx)
     client = _client()
-    prompt = _prompt(session, state)
-    view = display.screenshot(session.viewer) if session.viewer is not None else None
+    prompt = _prompt(ctx, state)
+    view = display.screenshot(ctx.viewer) if ctx.viewer is not None else None
     if view is None or not _drawn(view):
         from .appearance import face_surface
 
         view = render(mesh, face_surface(state), size=RENDER_SIZE, supersample=1)
     view_png = encode_png(view)
-    workspace = session.workspace
+    workspace = ctx.workspace
 
-    def work(job: BackgroundTask) -> list[bytes]:
-        context = flows.FlowContext(client, workspace, job.cancelled, job.progress)
+    def work(progress: Progress) -> list[bytes]:
+        context = flows.FlowContext(client, workspace, progress, progress.report)
         return flows.generate_concepts(context, view_png, prompt)
 
     def finish(images: list[bytes]) -> Result:
-        pack = _pack(session)
-        folder = resolve(
-            workspace, f"mesh/concepts/{time.strftime('%Y%m%d-%H%M%S')}-{id(images) % 10000:04d}"
-        )
-        folder.mkdir(parents=True, exist_ok=True)
+        pack = _pack(ctx)
+        folder = f"mesh/concepts/{time.strftime('%Y%m%d-%H%M%S')}-{id(images) % 10000:04d}"
         concepts = []
         for option, image in enumerate(images, 1):
-            path = folder / f"concept_{option}.png"
-            path.write_bytes(image)
-            concepts.append(Concept(option, path, prompt=prompt))
+            relative = f"{folder}/concept_{option}.png"
+            workspace.write_bytes(relative, image)
+            concepts.append(Concept(option, workspace.resolve(relative), prompt=prompt))
         new = replace(pack.model, concepts=tuple(concepts)).logged(
             "generate_concepts", f"three concepts for {prompt!r}", prompt=prompt
         )
-        relative = folder.relative_to(workspace.resolve()).as_posix()
         message = (
-            f"Three concepts from ComfyUI (prompt: {prompt!r}), saved in {relative}/ and shown above the "
+            f"Three concepts from ComfyUI (prompt: {prompt!r}), saved in {folder}/ and shown above the "
             "model: "
             'say "select option 1", "2" or "3".'
         )
         data = {"concepts": [_relative(workspace, c.path) for c in concepts], "prompt": prompt}
-        return _commit(session, new, message, data, reframe=display.concept_box(new), angles=(0.0, 0.0))
+        return _commit(ctx, new, message, data, reframe=display.concept_box(new), angles=(0.0, 0.0))
 
-    return _start(session, command, work, finish, "concept generation")
+    return _background(command, ctx, work, finish, "concept generation")
 
 
-def select_concept(command: cmd.SelectConcept, session: Session) -> Result:
-    pack = _pack(session)
+@HANDLERS.on(cmd.SelectConcept)
+def select_concept(command: cmd.SelectConcept, ctx: Context[MeshPackState]) -> Result:
+    pack = _pack(ctx)
     state = pack.model
     chosen = next((c for c in state.concepts if c.option == command.option_id), None)
     if chosen is None:
         raise CommandError('There are no concepts to choose from yet: "generate some concepts" first.')
-    if not chosen.path.is_file():
-        raise CommandError(f"Concept {command.option_id}'s image is gone from {chosen.path}.")
+    concept = _relative(ctx.workspace, chosen.path)
+    if not ctx.workspace.exists(concept):
+        raise CommandError(f"Concept {command.option_id}'s image is gone from {concept}.")
     client = _client()
-    prompt = chosen.prompt or _prompt(session, state)
-    concept_png = chosen.path.read_bytes()
+    prompt = chosen.prompt or _prompt(ctx, state)
+    concept_png = ctx.workspace.read_bytes(concept, limit=CONCEPT_MAX_BYTES, what="concept images")
     mesh = state.mesh
-    workspace = session.workspace
+    workspace = ctx.workspace
     surface = None
     if mesh is not None:
         from .appearance import face_surface
 
         surface = face_surface(state)
 
-    def work(job: BackgroundTask) -> flows.GeneratedModel:
+    def work(progress: Progress) -> flows.GeneratedModel:
         renders = {}
         for view, azimuth in zip(flows.VIEWS, (90.0, 180.0, 270.0), strict=True):
             image = (
@@ -525,17 +496,14 @@ def select_concept(command: cmd.SelectConcept, session: Session) -> Result:
                 else None
             )
             renders[view] = encode_png(image if image is not None else np.zeros((8, 8, 3), np.uint8))
-        context = flows.FlowContext(client, workspace, job.cancelled, job.progress)
+        context = flows.FlowContext(client, workspace, progress, progress.report)
         return flows.generate_model(context, concept_png, renders, prompt, f"concept {command.option_id}")
 
     def finish(made: flows.GeneratedModel) -> Result:
-        folder = resolve(
-            workspace, f"mesh/generated/{time.strftime('%Y%m%d-%H%M%S')}-option{command.option_id}"
-        )
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = f"mesh/generated/{time.strftime('%Y%m%d-%H%M%S')}-option{command.option_id}"
         for view, image in made.views.items():
-            (folder / f"view_{view}.png").write_bytes(image)
-        current = _pack(session).model
+            workspace.write_bytes(f"{folder}/view_{view}.png", image)
+        current = _pack(ctx).model
         new = ModelState(
             mesh=made.mesh,
             source=f"concept {command.option_id} (ComfyUI)",
@@ -550,28 +518,28 @@ def select_concept(command: cmd.SelectConcept, session: Session) -> Result:
         data = {
             "faces": made.mesh.n_faces,
             "views": sorted(made.views),
-            "folder": _relative(workspace, folder),
+            "folder": folder,
         }
-        return _commit(session, new, message, data, reframe=made.mesh)
+        return _commit(ctx, new, message, data, reframe=made.mesh)
 
-    return _start(session, command, work, finish, f"model from concept {command.option_id}")
+    return _background(command, ctx, work, finish, f"model from concept {command.option_id}")
 
 
-def cancel_generation(command: cmd.CancelGeneration, session: Session) -> Result:
-    pack = _pack(session)
-    job = pack.job
-    if job is None or job.finished:
+@HANDLERS.on(cmd.CancelGeneration)
+def cancel_generation(command: cmd.CancelGeneration, ctx: Context[MeshPackState]) -> Result:
+    running = ctx.jobs.under_way(COMFY_JOB)
+    if running is None:
         return Result.success("No ComfyUI job is running.")
-    job.cancelled.set()
-    return Result.success(f"Cancelling {job.describe()}; nothing it makes will be applied.")
+    running.progress.set()
+    return Result.success(f"Cancelling {running.describe()}; nothing it makes will be applied.")
 
 
 # -- the pack's context for the LLM and the parser ----------------------------------------------
 
 
-def describe_context(session: Session) -> list[str]:
-    pack = session.state.get("mesh")
-    if not isinstance(pack, MeshPackState) or pack.model.mesh is None:
+def describe_context(ctx: Context[MeshPackState]) -> list[str]:
+    pack = ctx.state
+    if pack.model.mesh is None:
         return ["Mesh: no model (spawn_primitive makes one)."]
     state = pack.model
     line = f"Mesh: {state.mesh.name} ({state.source}), {state.segment_count} segment(s)"
@@ -584,19 +552,3 @@ def describe_context(session: Session) -> list[str]:
     if state.concepts:
         line += f", {len(state.concepts)} concepts waiting (select_concept 1-3)"
     return [line + "."]
-
-
-HANDLERS = {
-    "spawn_primitive": spawn_primitive,
-    "request_segmentation": request_segmentation,
-    "select_segment": select_segment,
-    "isolate_segment": isolate_segment,
-    "show_whole_model": show_whole_model,
-    "apply_material": apply_material,
-    "generate_concepts": generate_concepts,
-    "select_concept": select_concept,
-    "cancel_generation": cancel_generation,
-    "import_model": import_model,
-    "export_final_model": export_final_model,
-    "describe_model": describe_model,
-}

@@ -9,8 +9,6 @@ has changed it since.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -20,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...result import CommandError
 from .materials import Material
 from .mesh import TriMesh
 
 if TYPE_CHECKING:
-    from ...session import Session
-    from .jobs import BackgroundTask, Listener, Runner
+    from ...workspace import Workspace
 
 STATE_FILE = "mesh/state.json"
 HISTORY_LIMIT = 200
@@ -118,22 +116,17 @@ def carry_materials(old: ModelState, new_labels: np.ndarray) -> dict[int, Materi
     return carried
 
 
+STATE_MAX_BYTES = 1024 * 1024
+
+
 class StateFile:
     """``mesh/state.json`` in the workspace: written on every change, read when changed by others."""
 
-    def __init__(self, workspace: Path) -> None:
-        self.workspace = Path(workspace)
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
         self._written_ns: int | None = None
 
-    @property
-    def path(self) -> Path:
-        from ...workspace import resolve
-
-        return resolve(self.workspace, STATE_FILE)
-
     def write(self, state: ModelState) -> None:
-        path = self.path
-        path.parent.mkdir(parents=True, exist_ok=True)
         mesh = state.mesh
         document = {
             "model": mesh.name if mesh is not None else None,
@@ -147,34 +140,28 @@ class StateFile:
             "concepts": [self._relative(c.path) for c in state.concepts],
             "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".state-", suffix=".json")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(document, out, indent=2)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        self._written_ns = path.stat().st_mtime_ns
+        self.workspace.write_text(STATE_FILE, json.dumps(document, indent=2))
+        found = self.workspace.stat(STATE_FILE)
+        self._written_ns = found.st_mtime_ns if found is not None else None
 
     def _relative(self, path: Path) -> str:
         try:
-            return Path(path).resolve().relative_to(self.workspace.resolve()).as_posix()
+            return self.workspace.relative(path)
         except ValueError:
             return str(path)
 
     def external_selection(self, state: ModelState) -> int | None:
         """The selected segment another program wrote since our last write, if valid; else None."""
         try:
-            path = self.path
-            changed = path.stat().st_mtime_ns
-        except (OSError, ValueError):
+            found = self.workspace.stat(STATE_FILE)
+        except CommandError:
             return None
-        if self._written_ns is None or changed == self._written_ns:
+        if found is None or self._written_ns is None or found.st_mtime_ns == self._written_ns:
             return None  # not ours to read yet, or unchanged since we wrote it
         try:
-            value = json.loads(path.read_text("utf-8")).get("selected_segment")
-        except (OSError, ValueError, AttributeError):
+            text = self.workspace.read_text(STATE_FILE, limit=STATE_MAX_BYTES)
+            value = json.loads(text).get("selected_segment")
+        except (CommandError, ValueError, AttributeError):
             return None
         if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= state.segment_count:
             return value
@@ -183,20 +170,14 @@ class StateFile:
 
 @dataclass
 class MeshPackState:
-    """Everything the pack keeps for one session, under ``session.state["mesh"]``."""
+    """Everything the pack keeps for one session: the model, its state file, the display's
+    bookkeeping."""
 
     model: ModelState
     file: StateFile
-    job: BackgroundTask | None = None
-    runner: Runner | None = None
-    """Runs long work off the GUI thread; None: decided from the session (see :mod:`.jobs`)."""
-    listeners: list[Listener] = field(default_factory=list)
     view: dict[str, Any] = field(default_factory=dict)
     """The display's bookkeeping (its layers, the click callback)."""
 
-
-def pack_state(session: Session) -> MeshPackState:
-    found = session.state.get("mesh")
-    if not isinstance(found, MeshPackState):
-        found = session.state["mesh"] = MeshPackState(ModelState(), StateFile(session.workspace))
-    return found
+    @classmethod
+    def new(cls, workspace: Workspace) -> MeshPackState:
+        return cls(ModelState(), StateFile(workspace))

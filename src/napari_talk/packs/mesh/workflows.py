@@ -15,8 +15,7 @@ import copy
 import json
 import re
 from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 TEMPLATES = ("concepts", "mv2mv", "mv23d")
 """concepts: view + prompt → 3 images; mv2mv: concept + renders → left/back/right views;
@@ -24,21 +23,25 @@ mv23d: front/left/back/right views → a mesh."""
 OVERRIDE_FOLDER = "mesh/workflows"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
+if TYPE_CHECKING:
+    from ...workspace import Workspace
+
 
 class WorkflowError(ValueError):
     pass
 
 
-def load(name: str, workspace: Path | None = None) -> tuple[dict[str, Any], str]:
+WORKFLOW_MAX_BYTES = 4 * 1024 * 1024
+
+
+def load(name: str, workspace: Workspace | None = None) -> tuple[dict[str, Any], str]:
     """The workflow and where it came from (the workspace's own version wins)."""
     if name not in TEMPLATES:
         raise WorkflowError(f"no workflow template named {name!r}")
-    if workspace is not None:
-        from ...workspace import resolve
-
-        own = resolve(workspace, f"{OVERRIDE_FOLDER}/{name}.json")
-        if own.is_file():
-            return _checked(_parse(own.read_text("utf-8"), str(own)), str(own)), str(own)
+    own = f"{OVERRIDE_FOLDER}/{name}.json"
+    if workspace is not None and workspace.exists(own):
+        text = workspace.read_text(own, limit=WORKFLOW_MAX_BYTES, what="workflow files")
+        return _checked(_parse(text, own), own), own
     text = resources.files(__package__).joinpath(f"workflows/{name}.json").read_text("utf-8")
     return _checked(_parse(text, name), name), f"built-in {name}"
 

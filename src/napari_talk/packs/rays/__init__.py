@@ -6,8 +6,47 @@ Domain modules (no napari, no Qt): ``scene`` (data model), ``scene_json`` (ray-o
 ``samples`` and ``display`` (layer-data tuples). ``handlers`` joins them to a session and a viewer.
 """
 
-from ...pack import Pack
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
+from .state import RaysPackState
 
-PACK = Pack(name="rays", commands=COMMANDS, rules=RULES, handlers_module=f"{__name__}.handlers")
+if TYPE_CHECKING:
+    from ...commands import Command
+    from ...result import Result
+    from ...workspace import Workspace
+
+
+class RaysPack(Pack[RaysPackState]):
+    def handlers(self) -> Handlers[RaysPackState]:
+        from .handlers import HANDLERS
+
+        return HANDLERS
+
+    def new_state(self, workspace: Workspace) -> RaysPackState:
+        return RaysPackState()
+
+    def names(self, ctx: Context[RaysPackState]) -> dict[str, list[str]]:
+        from .handlers import known_names
+
+        return known_names(ctx)
+
+    def describe(self, ctx: Context[RaysPackState]) -> list[str]:
+        from .handlers import describe_context
+
+        return describe_context(ctx)
+
+    def live(self, ctx: Context[RaysPackState]) -> bool:
+        return ctx.state.current is not None or bool(self.names(ctx).get("glasses"))
+
+    def format_for_agent(self, command: Command, result: Result) -> str | None:
+        from .handlers import format_for_agent
+
+        return format_for_agent(command, result)
+
+
+PACK = RaysPack("rays", COMMANDS, RULES)

@@ -1,7 +1,7 @@
 """JSON-serializable agent tools (seed 001): string/number parameters in, XML strings out.
 
-The live objects (scene, segments, lineage) cannot travel as tool parameters, so they sit in one
-module-level context that the caller fills once after a trace::
+The live objects (scene, segments, lineage) cannot travel as tool parameters, so they sit in a
+context the caller fills once after a trace::
 
     result = trace(scene)
     set_context_from_result(scene, result)
@@ -15,6 +15,7 @@ traces a scene registers it here too, so an agent sees what the viewer shows.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ...commands import Command
@@ -26,17 +27,39 @@ from .scene import Glass, Scene, get_object_by_name
 from .simulation import RayLineage, Segments, SimulationResult
 from .xml import edges_to_xml, energy_report_to_xml, fresnel_to_xml, paths_to_xml, rays_to_xml
 
-_CONTEXT: dict[str, Any] = {}
-
 NO_CONTEXT = "No context set. Call set_context() or set_context_from_result() before using agentic tools."
 NO_LINEAGE = "No lineage available. Pass lineage to set_context() or use set_context_from_result()."
 
 
+@dataclass
+class AgentContext:
+    """The objects the tools work on. A session keeps one in its rays state (see :func:`use`)."""
+
+    scene: Scene | None = None
+    segments: Segments | None = None
+    lineage: RayLineage | None = None
+
+    def set(self, scene: Scene, segments: Segments, lineage: RayLineage | None = None) -> None:
+        self.scene, self.segments, self.lineage = scene, segments, lineage
+
+    def clear(self) -> None:
+        self.set(None, None, None)  # type: ignore[arg-type]
+
+
+class _Active:
+    """Which context seed 001's module-level tools use: a standalone one, until a chat session
+    traces a scene and lends its own (so an agent sees what the viewer shows)."""
+
+    context = AgentContext()
+
+
+def use(context: AgentContext) -> None:
+    _Active.context = context
+
+
 def set_context(scene: Scene, segments: Segments, lineage: RayLineage | None = None) -> None:
     """Register the objects the tools work on; call it before any tool."""
-    _CONTEXT["scene"] = scene
-    _CONTEXT["segments"] = segments
-    _CONTEXT["lineage"] = lineage
+    _Active.context.set(scene, segments, lineage)
 
 
 def set_context_from_result(scene: Scene, result: SimulationResult) -> None:
@@ -46,24 +69,28 @@ def set_context_from_result(scene: Scene, result: SimulationResult) -> None:
 
 def get_context() -> dict[str, Any]:
     """A copy of the current context (for inspection)."""
-    return dict(_CONTEXT)
+    context = _Active.context
+    if context.scene is None:
+        return {}
+    return {"scene": context.scene, "segments": context.segments, "lineage": context.lineage}
 
 
 def clear_context() -> None:
-    _CONTEXT.clear()
+    _Active.context.clear()
 
 
 def _require_context() -> tuple[Scene, Segments]:
-    if "scene" not in _CONTEXT or "segments" not in _CONTEXT:
+    context = _Active.context
+    if context.scene is None or context.segments is None:
         raise RuntimeError(NO_CONTEXT)
-    return _CONTEXT["scene"], _CONTEXT["segments"]
+    return context.scene, context.segments
 
 
 def _require_lineage() -> RayLineage:
     _require_context()
-    if _CONTEXT.get("lineage") is None:
+    if _Active.context.lineage is None:
         raise RuntimeError(NO_LINEAGE)
-    return _CONTEXT["lineage"]
+    return _Active.context.lineage
 
 
 def _glass(scene: Scene, name: str) -> Glass:

@@ -1,7 +1,7 @@
-"""Handlers of the rays pack: queries answered from the session's traced scene, shown in napari.
+"""Handlers of the rays pack: queries answered from the ctx's traced scene, shown in napari.
 
-The session keeps one :class:`RaysState` (scene, trace, display options) under
-``session.state["rays"]``. A scene reaches it by ``load_scene`` / ``load_sample_scene``, or from
+The ctx keeps one :class:`RaysState` (scene, trace, display options) under
+``ctx.state["rays"]``. A scene reaches it by ``load_scene`` / ``load_sample_scene``, or from
 the viewer: the glasses layer of the "Prism demo" sample carries its scene, and is read (with the
 polygons as the person edited them) the first time a rays command needs it, and by ``trace_scene``.
 Queries highlight what they find in a selection layer and reply with a count and a short table.
@@ -11,29 +11,31 @@ napari itself is never imported here: only the viewer's public methods are used.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
 from ...grammar.names import describe_miss, resolve_name
+from ...layers import has_layer, index_of, same_layer
+from ...pack import Context, Handlers
 from ...result import CommandError, Result
-from ...workspace import resolve
 from . import agent, analysis, display, lineage, xml
 from . import commands as cmd
 from .edges import get_edge_descriptions
 from .fresnel import fresnel_transmittances as fresnel
 from .samples import SAMPLES
 from .scene import Glass, Scene
-from .scene_json import SceneFormatError
-from .scene_json import load_scene as read_scene
+from .scene_json import SceneFormatError, scene_from_text
 from .simulation import Segments, SimulationResult
+from .state import RaysPackState, RaysState
 from .tracer import trace
 
-if TYPE_CHECKING:
-    from ...session import Session
+HANDLERS = Handlers[RaysPackState]()
 
-STATE_KEY = "rays"
+
+SCENE_MAX_BYTES = 32 * 1024 * 1024
+"""A scene file larger than this is refused before it is read."""
 GLASS_SHAPES = display.GLASS_SHAPES
 TABLE_ROWS = 8
 MAX_RECORDS = 500
@@ -42,15 +44,6 @@ NO_SCENE = (
     "No ray scene is loaded. Open one with File > Open Sample > napari-talk > Prism demo, or type "
     '"load the prism demo", or "load scene <file.json>" for a ray-optics scene (version 5) in the workspace.'
 )
-
-
-@dataclass(frozen=True)
-class RaysState:
-    scene: Scene
-    result: SimulationResult
-    glass_layer: Any = None
-    """The viewer's glasses layer this scene was drawn into or read from."""
-    color_by: str = "brightness"
 
 
 # -- where the scene comes from -------------------------------------------------------------------
@@ -77,23 +70,23 @@ def _scene_of(layer: Any) -> Scene:
         raise CommandError(f"cannot read the glasses from layer {layer.name!r}: {exc}") from None
 
 
-def _current(session: Session) -> RaysState | None:
-    """The session's scene; a glasses layer the session has not read yet (a sample just opened)
+def _current(ctx: Context[RaysPackState]) -> RaysState | None:
+    """The ctx's scene; a glasses layer the ctx has not read yet (a sample just opened)
     takes over, traced."""
-    state = session.state.get(STATE_KEY)
-    viewer = session.viewer
+    state = ctx.state.current
+    viewer = ctx.viewer
     if viewer is not None:
         layer = _glass_layer(viewer)
-        if layer is not None and (state is None or state.glass_layer is not layer):
+        if layer is not None and (state is None or not same_layer(state.glass_layer, layer)):
             scene = _scene_of(layer)
             state = RaysState(scene, _trace(scene), layer, state.color_by if state else "brightness")
-            _keep(session, state)
-            _draw(session, state, glasses=False)
+            _keep(ctx, state)
+            _draw(ctx, state, glasses=False)
     return state
 
 
-def _state(session: Session) -> RaysState:
-    state = _current(session)
+def _state(ctx: Context[RaysPackState]) -> RaysState:
+    state = _current(ctx)
     if state is None:
         raise CommandError(NO_SCENE)
     return state
@@ -106,9 +99,10 @@ def _trace(scene: Scene) -> SimulationResult:
         raise CommandError(f"cannot trace {scene.name!r}: {exc}") from None
 
 
-def _keep(session: Session, state: RaysState) -> None:
-    session.state[STATE_KEY] = state
-    agent.set_context_from_result(state.scene, state.result)  # agents see what the viewer shows
+def _keep(ctx: Context[RaysPackState], state: RaysState) -> None:
+    ctx.state.current = state
+    ctx.state.agent.set(state.scene, state.result.segments, state.result.lineage)
+    agent.use(ctx.state.agent)  # the seed's module-level tools see what the viewer shows
 
 
 # -- drawing ----------------------------------------------------------------------------------------
@@ -123,31 +117,31 @@ def _put(viewer: Any, layer_data: display.LayerData, role: str) -> Any:
     new = getattr(viewer, f"add_{kind}")(data, **kwargs)
     if old is not None:
         new.visible = old.visible
-        index = list(viewer.layers).index(old)
-        viewer.layers.remove(old)
-        viewer.layers.move(list(viewer.layers).index(new), index)
+        index = index_of(viewer.layers, old)
+        viewer.layers.pop(index)
+        viewer.layers.move(index_of(viewer.layers, new), index)
         new.name = old.name  # napari suffixed the new one while the old one held the name
-    if active is not None and active is not old and active in viewer.layers:
+    if active is not None and not same_layer(active, old) and has_layer(viewer.layers, active):
         viewer.layers.selection.active = active
     return new
 
 
 def _remove(viewer: Any, role: str) -> None:
     for layer in _layers_with(viewer, role):
-        viewer.layers.remove(layer)
+        viewer.layers.pop(index_of(viewer.layers, layer))
 
 
-def _draw(session: Session, state: RaysState, *, glasses: bool) -> RaysState:
+def _draw(ctx: Context[RaysPackState], state: RaysState, *, glasses: bool) -> RaysState:
     """Show the state's scene: all of it when ``glasses`` (a new scene); else the rays and edge
     labels, leaving the glasses layer as the person edited it (it is told the scene it now holds)."""
-    viewer = session.viewer
+    viewer = ctx.viewer
     if viewer is None:
         return state
     _remove(viewer, "selection")
-    if glasses or state.glass_layer is None or state.glass_layer not in viewer.layers:
+    if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
         layer = _put(viewer, display.glass_layer(state.scene), "glasses")
         state = replace(state, glass_layer=layer)
-        _keep(session, state)
+        _keep(ctx, state)
     else:
         _sync_glass_layer(state.glass_layer, state.scene)
     _put(viewer, display.edge_label_layer(state.scene), "edge labels")
@@ -170,11 +164,11 @@ def _sync_glass_layer(layer: Any, scene: Scene) -> None:
         layer.features = features
 
 
-def _edited(session: Session, state: RaysState) -> bool:
+def _edited(ctx: Context[RaysPackState], state: RaysState) -> bool:
     """Whether the glasses in the viewer differ from the traced ones."""
-    viewer = session.viewer
+    viewer = ctx.viewer
     layer = state.glass_layer
-    if viewer is None or layer is None or layer not in viewer.layers:
+    if viewer is None or layer is None or not has_layer(viewer.layers, layer):
         return False
     polygons = [
         np.asarray(d)[:, -2:][:, ::-1]
@@ -187,8 +181,8 @@ def _edited(session: Session, state: RaysState) -> bool:
     return any(p.shape != t.shape or not np.allclose(p, t) for p, t in zip(polygons, traced, strict=True))
 
 
-def _highlight(session: Session, state: RaysState, found: Segments, title: str) -> None:
-    viewer = session.viewer
+def _highlight(ctx: Context[RaysPackState], state: RaysState, found: Segments, title: str) -> None:
+    viewer = ctx.viewer
     if viewer is None:
         return
     if len(found):
@@ -226,13 +220,13 @@ def _table(found: Segments) -> str:
     return "\n".join(rows)
 
 
-def _answer(session: Session, state: RaysState, found: Segments, what: str) -> Result:
-    _highlight(session, state, found, what)
+def _answer(ctx: Context[RaysPackState], state: RaysState, found: Segments, what: str) -> Result:
+    _highlight(ctx, state, found, what)
     total = len(state.result.segments)
     message = f"{len(found)} of {total} ray segments {what}."
     if len(found):
         message += f"\n{_table(found)}"
-    if _edited(session, state):
+    if _edited(ctx, state):
         message += '\nThe glasses were edited since the last trace: type "retrace" to update the rays.'
     data = {
         "count": len(found),
@@ -253,22 +247,25 @@ def _checked(call: Any, *args: Any) -> Any:
 # -- the queries ------------------------------------------------------------------------------------
 
 
-def find_rays_inside_glass(command: cmd.FindRaysInsideGlass, session: Session) -> Result:
-    state = _state(session)
+@HANDLERS.on(cmd.FindRaysInsideGlass)
+def find_rays_inside_glass(command: cmd.FindRaysInsideGlass, ctx: Context[RaysPackState]) -> Result:
+    state = _state(ctx)
     glass = _glass(state, command.glass_name)
     found = analysis.find_rays_inside_glass(state.result.segments, glass)
-    return _answer(session, state, found, f"are inside {glass.name}")
+    return _answer(ctx, state, found, f"are inside {glass.name}")
 
 
-def find_rays_crossing_edge(command: cmd.FindRaysCrossingEdge, session: Session) -> Result:
-    state = _state(session)
+@HANDLERS.on(cmd.FindRaysCrossingEdge)
+def find_rays_crossing_edge(command: cmd.FindRaysCrossingEdge, ctx: Context[RaysPackState]) -> Result:
+    state = _state(ctx)
     glass = _glass(state, command.glass_name)
     found = _checked(analysis.find_rays_crossing_edge, state.result.segments, glass, command.edge_label)
-    return _answer(session, state, found, f"cross or touch edge {command.edge_label} of {glass.name}")
+    return _answer(ctx, state, found, f"cross or touch edge {command.edge_label} of {glass.name}")
 
 
-def find_rays_by_angle_to_edge(command: cmd.FindRaysByAngleToEdge, session: Session) -> Result:
-    state = _state(session)
+@HANDLERS.on(cmd.FindRaysByAngleToEdge)
+def find_rays_by_angle_to_edge(command: cmd.FindRaysByAngleToEdge, ctx: Context[RaysPackState]) -> Result:
+    state = _state(ctx)
     glass = _glass(state, command.glass_name)
     found = _checked(
         analysis.find_rays_by_angle_to_edge,
@@ -280,23 +277,25 @@ def find_rays_by_angle_to_edge(command: cmd.FindRaysByAngleToEdge, session: Sess
     )
     window = f"{command.min_angle:g}°–{command.max_angle:g}°"
     return _answer(
-        session, state, found, f"are at {window} to the normal of edge {command.edge_label} of {glass.name}"
+        ctx, state, found, f"are at {window} to the normal of edge {command.edge_label} of {glass.name}"
     )
 
 
-def find_rays_by_polarization(command: cmd.FindRaysByPolarization, session: Session) -> Result:
-    state = _state(session)
+@HANDLERS.on(cmd.FindRaysByPolarization)
+def find_rays_by_polarization(command: cmd.FindRaysByPolarization, ctx: Context[RaysPackState]) -> Result:
+    state = _state(ctx)
     found = analysis.find_rays_by_polarization(state.result.segments, command.min_dop, command.max_dop)
     return _answer(
-        session, state, found, f"have a degree of polarization of {command.min_dop:g}–{command.max_dop:g}"
+        ctx, state, found, f"have a degree of polarization of {command.min_dop:g}–{command.max_dop:g}"
     )
 
 
-def rank_paths_by_energy(command: cmd.RankPathsByEnergy, session: Session) -> Result:
-    state = _state(session)
+@HANDLERS.on(cmd.RankPathsByEnergy)
+def rank_paths_by_energy(command: cmd.RankPathsByEnergy, ctx: Context[RaysPackState]) -> Result:
+    state = _state(ctx)
     paths = lineage.rank_paths_by_energy(state.result.lineage, command.top_n)
     on_paths = np.unique(np.concatenate([p["path_ids"] for p in paths])) if paths else np.zeros(0, int)
-    _highlight(session, state, state.result.segments.by_ids(on_paths), f"top {len(paths)} paths")
+    _highlight(ctx, state, state.result.segments.by_ids(on_paths), f"top {len(paths)} paths")
     rows = ["  rank  energy    s        p        path"]
     for rank, path in enumerate(paths[:TABLE_ROWS], start=1):
         steps = " → ".join(path["path_types"])
@@ -309,8 +308,9 @@ def rank_paths_by_energy(command: cmd.RankPathsByEnergy, session: Session) -> Re
     return Result.success(message, paths, matched=len(paths))
 
 
-def check_energy_conservation(command: cmd.CheckEnergyConservation, session: Session) -> Result:
-    state = _state(session)
+@HANDLERS.on(cmd.CheckEnergyConservation)
+def check_energy_conservation(command: cmd.CheckEnergyConservation, ctx: Context[RaysPackState]) -> Result:
+    state = _state(ctx)
     report = lineage.check_energy_conservation(state.result.lineage)
     checks = report["total_checks"]
     if report["is_valid"]:
@@ -325,11 +325,12 @@ def check_energy_conservation(command: cmd.CheckEnergyConservation, session: Ses
     )
     if not report["is_valid"]:
         bad = state.result.segments.by_ids([v["parent_id"] for v in report["violations"]])
-        _highlight(session, state, bad, "energy violations")
+        _highlight(ctx, state, bad, "energy violations")
     return Result.success(message, report)
 
 
-def fresnel_transmittances(command: cmd.FresnelTransmittances, session: Session) -> Result:
+@HANDLERS.on(cmd.FresnelTransmittances)
+def fresnel_transmittances(command: cmd.FresnelTransmittances, ctx: Context[RaysPackState]) -> Result:
     values = _checked(fresnel, command.n1, command.n2, command.theta_i_deg)
     head = f"n1 = {command.n1:g} → n2 = {command.n2:g} at {command.theta_i_deg:g}°: "
     if values["tir"]:
@@ -346,8 +347,9 @@ def fresnel_transmittances(command: cmd.FresnelTransmittances, session: Session)
     return Result.success(f"{head}{body}.\n{angles}.", values)
 
 
-def describe_glass_edges(command: cmd.DescribeGlassEdges, session: Session) -> Result:
-    state = _state(session)
+@HANDLERS.on(cmd.DescribeGlassEdges)
+def describe_glass_edges(command: cmd.DescribeGlassEdges, ctx: Context[RaysPackState]) -> Result:
+    state = _state(ctx)
     glass = _glass(state, command.glass_name)
     edges = [edge.to_dict() for edge in get_edge_descriptions(glass)]
     data = {"glass": glass.name, "ref_index": glass.ref_index, "edges": edges}
@@ -367,73 +369,75 @@ def _summary_line(state: RaysState) -> str:
     return "\n".join([line, *(f"Warning: {w}" for w in summary["warnings"])])
 
 
-def _restorer(session: Session, before: RaysState | None) -> Any:
+def _restorer(ctx: Context[RaysPackState], before: RaysState | None) -> Any:
     def undo() -> None:
         if before is None:
-            session.state.pop(STATE_KEY, None)
-            agent.clear_context()
-            if session.viewer is not None:
+            ctx.state.current = None
+            ctx.state.agent.clear()
+            if ctx.viewer is not None:
                 for role in ("selection", "rays", "edge labels", "glasses"):
-                    _remove(session.viewer, role)
+                    _remove(ctx.viewer, role)
         else:
-            _keep(session, before)
-            _draw(session, before, glasses=True)
+            _keep(ctx, before)
+            _draw(ctx, before, glasses=True)
 
     return undo
 
 
-def _show_new(session: Session, scene: Scene, source: str) -> Result:
-    before = _current(session) if session.viewer is not None else session.state.get(STATE_KEY)
+def _show_new(ctx: Context[RaysPackState], scene: Scene, source: str) -> Result:
+    before = _current(ctx) if ctx.viewer is not None else ctx.state.current
     state = RaysState(scene, _trace(scene), color_by=before.color_by if before else "brightness")
-    _keep(session, state)
-    state = _draw(session, state, glasses=True)
-    if session.viewer is not None:
-        session.viewer.reset_view()
+    _keep(ctx, state)
+    state = _draw(ctx, state, glasses=True)
+    if ctx.viewer is not None:
+        ctx.viewer.reset_view()
     return Result.success(
-        f"Loaded {source}. {_summary_line(state)}", state.result.summary, undo=_restorer(session, before)
+        f"Loaded {source}. {_summary_line(state)}", state.result.summary, undo=_restorer(ctx, before)
     )
 
 
-def load_scene(command: cmd.LoadScene, session: Session) -> Result:
-    path = resolve(session.workspace, command.path)
-    if not path.is_file():
-        raise CommandError(f"no scene file {command.path!r} in the workspace {session.workspace}")
+@HANDLERS.on(cmd.LoadScene)
+def load_scene(command: cmd.LoadScene, ctx: Context[RaysPackState]) -> Result:
+    text = ctx.workspace.read_text(command.path, limit=SCENE_MAX_BYTES, what="scene files")
     try:
-        scene = read_scene(path)
-    except (SceneFormatError, ValueError, OSError) as exc:
+        scene = scene_from_text(text, command.path.rsplit("/", 1)[-1])
+    except (SceneFormatError, ValueError) as exc:
         raise CommandError(f"cannot load {command.path!r}: {exc}") from None
-    return _show_new(session, scene, f"{command.path!r}")
+    return _show_new(ctx, scene, f"{command.path!r}")
 
 
-def load_sample_scene(command: cmd.LoadSampleScene, session: Session) -> Result:
-    return _show_new(session, SAMPLES[command.name](), f"the {command.name} sample")
+@HANDLERS.on(cmd.LoadSampleScene)
+def load_sample_scene(command: cmd.LoadSampleScene, ctx: Context[RaysPackState]) -> Result:
+    return _show_new(ctx, SAMPLES[command.name](), f"the {command.name} sample")
 
 
-def trace_scene(command: cmd.TraceScene, session: Session) -> Result:
-    before = _state(session)
+@HANDLERS.on(cmd.TraceScene)
+def trace_scene(command: cmd.TraceScene, ctx: Context[RaysPackState]) -> Result:
+    before = _state(ctx)
     scene = before.scene
-    viewer = session.viewer
-    if viewer is not None and before.glass_layer is not None and before.glass_layer in viewer.layers:
+    viewer = ctx.viewer
+    if viewer is not None and before.glass_layer is not None and has_layer(viewer.layers, before.glass_layer):
         scene = _scene_of(before.glass_layer)
     state = RaysState(scene, _trace(scene), before.glass_layer, before.color_by)
-    _keep(session, state)
-    state = _draw(session, state, glasses=False)
+    _keep(ctx, state)
+    state = _draw(ctx, state, glasses=False)
     return Result.success(
-        f"Traced again. {_summary_line(state)}", state.result.summary, undo=_restorer(session, before)
+        f"Traced again. {_summary_line(state)}", state.result.summary, undo=_restorer(ctx, before)
     )
 
 
-def color_rays(command: cmd.ColorRays, session: Session) -> Result:
-    before = _state(session)
+@HANDLERS.on(cmd.ColorRays)
+def color_rays(command: cmd.ColorRays, ctx: Context[RaysPackState]) -> Result:
+    before = _state(ctx)
     state = replace(before, color_by=command.by)
-    _keep(session, state)
-    if session.viewer is not None:
-        _put(session.viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
+    _keep(ctx, state)
+    if ctx.viewer is not None:
+        _put(ctx.viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
 
     def undo() -> None:
-        _keep(session, before)
-        if session.viewer is not None:
-            _put(session.viewer, display.ray_layer(before.scene, before.result, before.color_by), "rays")
+        _keep(ctx, before)
+        if ctx.viewer is not None:
+            _put(ctx.viewer, display.ray_layer(before.scene, before.result, before.color_by), "rays")
 
     shown = (
         "degree of polarization (yellow: none, magenta: full)"
@@ -443,8 +447,9 @@ def color_rays(command: cmd.ColorRays, session: Session) -> Result:
     return Result.success(f"Rays are coloured by {shown}; their opacity follows brightness.", undo=undo)
 
 
-def clear_ray_selection(command: cmd.ClearRaySelection, session: Session) -> Result:
-    viewer = session.viewer
+@HANDLERS.on(cmd.ClearRaySelection)
+def clear_ray_selection(command: cmd.ClearRaySelection, ctx: Context[RaysPackState]) -> Result:
+    viewer = ctx.viewer
     removed = _layers_with(viewer, "selection") if viewer is not None else []
     if not removed:
         return Result.success("No rays are highlighted.")
@@ -462,22 +467,22 @@ def clear_ray_selection(command: cmd.ClearRaySelection, session: Session) -> Res
 # -- what the parser and a language model are told ----------------------------------------------------
 
 
-def known_names(session: Session) -> dict[str, list[str]]:
-    """Glass names, without tracing: from the session's scene or a glasses layer not read yet."""
-    state = session.state.get(STATE_KEY)
-    viewer = session.viewer
+def known_names(ctx: Context[RaysPackState]) -> dict[str, list[str]]:
+    """Glass names, without tracing: from the ctx's scene or a glasses layer not read yet."""
+    state = ctx.state.current
+    viewer = ctx.viewer
     if viewer is not None:
         layer = _glass_layer(viewer)
-        if layer is not None and (state is None or state.glass_layer is not layer):
+        if layer is not None and (state is None or not same_layer(state.glass_layer, layer)):
             names = layer.features.get("name", [])
             return {"glasses": [str(n) for n in names if isinstance(n, str) and n]}
     return {"glasses": state.scene.names} if state is not None else {}
 
 
-def describe_context(session: Session) -> list[str]:
-    state = session.state.get(STATE_KEY)
+def describe_context(ctx: Context[RaysPackState]) -> list[str]:
+    state = ctx.state.current
     if state is None:
-        names = known_names(session).get("glasses")
+        names = known_names(ctx).get("glasses")
         return [f"Ray scene in the viewer (not traced yet), glasses: {', '.join(names)}"] if names else []
     lines = [f"Ray scene {_summary_line(state)}"]
     for glass in state.scene.glasses:
@@ -513,18 +518,3 @@ RAY_QUERIES = {
     "find_rays_by_polarization",
 }
 
-HANDLERS = {
-    "find_rays_inside_glass": find_rays_inside_glass,
-    "find_rays_crossing_edge": find_rays_crossing_edge,
-    "find_rays_by_angle_to_edge": find_rays_by_angle_to_edge,
-    "find_rays_by_polarization": find_rays_by_polarization,
-    "rank_paths_by_energy": rank_paths_by_energy,
-    "check_energy_conservation": check_energy_conservation,
-    "fresnel_transmittances": fresnel_transmittances,
-    "describe_glass_edges": describe_glass_edges,
-    "trace_scene": trace_scene,
-    "load_scene": load_scene,
-    "load_sample_scene": load_sample_scene,
-    "clear_ray_selection": clear_ray_selection,
-    "color_rays": color_rays,
-}

@@ -31,11 +31,18 @@ class SceneFormatError(ValueError):
 def load_scene(path: str | Path) -> Scene:
     """Read a scene JSON file; the scene is named after the file unless it names itself."""
     path = Path(path)
+    return scene_from_text(path.read_text(encoding="utf-8"), path.name)
+
+
+def scene_from_text(text: str, filename: str) -> Scene:
+    """A scene from the text of its JSON file (named after the file unless it names itself)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SceneFormatError(f"{path.name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    return scene_from_dict(data, name=path.stem)
+        raise SceneFormatError(f"{filename} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise SceneFormatError(f"{filename} nests too deeply to be a scene") from None
+    return scene_from_dict(data, name=filename.rsplit(".", 1)[0])
 
 
 def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:

@@ -2,33 +2,30 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from pydantic import Field
 
 from ...commands import Command, Risk
 
 
-class Help(Command):
+class Help(Command, action="help"):
     """Say what can be typed, with examples."""
 
-    action: Literal["help"] = "help"
     risk: ClassVar[Risk] = "read"
     topic: str | None = Field(default=None, description="A subject to narrow it to (zoom, layers, ...).")
     examples: ClassVar = ("help", "help zoom")
 
 
-class UndoLastAction(Command):
+class UndoLastAction(Command, action="undo_last_action"):
     """Undo the last change, whichever pack made it."""
 
-    action: Literal["undo_last_action"] = "undo_last_action"
     examples: ClassVar = ("undo",)
 
 
-class RedoLastAction(Command):
+class RedoLastAction(Command, action="redo_last_action"):
     """Redo the last undone change."""
 
-    action: Literal["redo_last_action"] = "redo_last_action"
     examples: ClassVar = ("redo",)
 
 

@@ -4,23 +4,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...pack import Context, Handlers
 from ...result import Result
+from . import commands as cmd
 
 if TYPE_CHECKING:
-    from ...session import Session
-    from .commands import Help, RedoLastAction, UndoLastAction
+    from . import SessionControls
+
+HANDLERS = Handlers["SessionControls"]()
 
 
-def help_(command: Help, session: Session) -> Result:
-    return Result.success(session.registry.help_text(command.topic))
+@HANDLERS.on(cmd.Help)
+def help_(command: cmd.Help, ctx: Context[SessionControls]) -> Result:
+    return Result.success(ctx.state.registry.help_text(command.topic))
 
 
-def undo(command: UndoLastAction, session: Session) -> Result:
-    return session.undo()
+@HANDLERS.on(cmd.UndoLastAction)
+def undo(command: cmd.UndoLastAction, ctx: Context[SessionControls]) -> Result:
+    return ctx.state.undo()
 
 
-def redo(command: RedoLastAction, session: Session) -> Result:
-    return session.redo()
-
-
-HANDLERS = {"help": help_, "undo_last_action": undo, "redo_last_action": redo}
+@HANDLERS.on(cmd.RedoLastAction)
+def redo(command: cmd.RedoLastAction, ctx: Context[SessionControls]) -> Result:
+    return ctx.state.redo()

@@ -1,13 +1,41 @@
 """The viewer pack: a napari viewer's camera, layers, panels, dims and overlays."""
 
-from ...pack import Pack
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...pack import Context, Handlers, Pack
+from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import BUILTIN_PANELS, RULES
 
-PACK = Pack(
-    name="viewer",
-    commands=COMMANDS,
-    rules=RULES,
-    handlers_module=f"{__name__}.handlers",
-    context_defaults={"panels": BUILTIN_PANELS},
-)
+if TYPE_CHECKING:
+    from ...commands import Command
+    from ...risk import Risk
+
+
+class ViewerPack(Pack[None]):
+    def handlers(self) -> Handlers[None]:
+        from .handlers import HANDLERS
+
+        return HANDLERS
+
+    def risk(self, command: Command, ctx: Context[None]) -> Risk:
+        if isinstance(command, cmd.Screenshot):
+            from .handlers import screenshot_path
+
+            return "data" if ctx.workspace.exists(screenshot_path(command)) else "view"
+        return super().risk(command, ctx)
+
+    def names(self, ctx: Context[None]) -> dict[str, list[str]]:
+        from .handlers import known_names
+
+        return known_names(ctx)
+
+    def describe(self, ctx: Context[None]) -> list[str]:
+        from .handlers import describe_context
+
+        return describe_context(ctx)
+
+
+PACK = ViewerPack("viewer", COMMANDS, RULES, context_defaults={"panels": BUILTIN_PANELS})

@@ -16,28 +16,25 @@ LayerName = Annotated[NonBlank, Field(description="Layer name.")]
 Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in world units.")]
 
 
-class LayerVisibility(Command):
+class LayerVisibility(Command, action="layer_visibility"):
     """Show, hide or toggle a layer."""
 
-    action: Literal["layer_visibility"] = "layer_visibility"
     name: LayerName
     op: Literal["show", "hide", "toggle"] = Field(description="The visibility change.")
     examples: ClassVar = ("hide nuclei", "show 'cell boundaries'", "toggle spots")
 
 
-class PanelToggle(Command):
+class PanelToggle(Command, action="panel_toggle"):
     """Open or close a panel: napari's "layer list", "layer controls", "console", or a dock widget."""
 
-    action: Literal["panel_toggle"] = "panel_toggle"
     name: str = Field(min_length=1, description="Panel title.")
     op: Literal["open", "close"] = Field(description="Open or close.")
     examples: ClassVar = ("open the console", "close layer list")
 
 
-class ZoomBox(Command):
+class ZoomBox(Command, action="zoom_box"):
     """Frame a world rectangle, as napari frames data."""
 
-    action: Literal["zoom_box"] = "zoom_box"
     box: list[float] = Field(min_length=4, max_length=4, description="[x1, y1, x2, y2], any two corners.")
     examples: ClassVar = ("zoom box 0 0 64 64", "zoom to region (20, 30) - (80, 90)")
 
@@ -49,75 +46,66 @@ class ZoomBox(Command):
         return self
 
 
-class CenterOn(Command):
+class CenterOn(Command, action="center_on"):
     """Center the view on a point."""
 
-    action: Literal["center_on"] = "center_on"
     point: Point
     examples: ClassVar = ("center on 120, 80", "center at x=5 y=9")
 
 
-class SetZoom(Command):
+class SetZoom(Command, action="set_zoom"):
     """Set the zoom (screen pixels per world unit)."""
 
-    action: Literal["set_zoom"] = "set_zoom"
     zoom: float = Field(ge=0.01, description="Zoom; 300% is 3.")
     examples: ClassVar = ("zoom to 2.5", "set zoom 300%")
 
 
-class FitToLayer(Command):
+class FitToLayer(Command, action="fit_to_layer"):
     """Frame one layer (on the displayed axes)."""
 
-    action: Literal["fit_to_layer"] = "fit_to_layer"
     name: LayerName
     examples: ClassVar = ("fit to nuclei", "zoom to fit GFP")
 
 
-class ListLayers(Command):
+class ListLayers(Command, action="list_layers"):
     """List the layers with type and visibility."""
 
-    action: Literal["list_layers"] = "list_layers"
     risk: ClassVar[Risk] = "read"
     examples: ClassVar = ("list layers", "what layers are there?")
 
 
-class ZoomBy(Command):
+class ZoomBy(Command, action="zoom_by"):
     """Multiply the zoom: "zoom in" is 2, "zoom out" 0.5."""
 
-    action: Literal["zoom_by"] = "zoom_by"
     factor: float = Field(gt=0, description="Multiplier; below 1 zooms out.")
     examples: ClassVar = ("zoom in", "zoom out 2x", "zoom in by 1.5")
 
 
-class ResetView(Command):
+class ResetView(Command, action="reset_view"):
     """Fit all layers in view."""
 
-    action: Literal["reset_view"] = "reset_view"
     examples: ClassVar = ("reset the view", "fit all")
 
 
-class LayerOpacity(Command):
+class LayerOpacity(Command, action="layer_opacity"):
     """Set a layer's opacity."""
 
-    action: Literal["layer_opacity"] = "layer_opacity"
     name: LayerName
     opacity: float = Field(ge=0, le=1, description="0 to 1; 30% is 0.3.")
     examples: ClassVar = ("set opacity of actin to 0.7", "GFP opacity 30%")
 
 
-class LayerColormap(Command):
+class LayerColormap(Command, action="layer_colormap"):
     """Set an image layer's colormap."""
 
-    action: Literal["layer_colormap"] = "layer_colormap"
     name: LayerName
     colormap: str = Field(min_length=1, description="napari colormap: gray, green, magma, ...")
     examples: ClassVar = ("colormap GFP green", "make nuclei magma")
 
 
-class LayerContrast(Command):
+class LayerContrast(Command, action="layer_contrast"):
     """Set an image layer's contrast limits."""
 
-    action: Literal["layer_contrast"] = "layer_contrast"
     name: LayerName
     limits: list[float] = Field(min_length=2, max_length=2, description="[low, high].")
     examples: ClassVar = ("contrast limits GFP 0 4000", "set contrast of actin to 100-2000")
@@ -129,68 +117,60 @@ class LayerContrast(Command):
         return self
 
 
-class AutoContrast(Command):
+class AutoContrast(Command, action="auto_contrast"):
     """Set an image layer's contrast limits from its data."""
 
-    action: Literal["auto_contrast"] = "auto_contrast"
     name: LayerName
     examples: ClassVar = ("auto contrast actin",)
 
 
-class SoloLayer(Command):
+class SoloLayer(Command, action="solo_layer"):
     """Show only this layer."""
 
-    action: Literal["solo_layer"] = "solo_layer"
     name: LayerName
     examples: ClassVar = ("show only spots", "solo nuclei")
 
 
-class AllLayersVisibility(Command):
+class AllLayersVisibility(Command, action="all_layers_visibility"):
     """Show or hide every layer."""
 
-    action: Literal["all_layers_visibility"] = "all_layers_visibility"
     op: Literal["show", "hide"] = Field(description="Show or hide.")
     examples: ClassVar = ("hide all layers", "show everything")
 
 
-class SelectLayer(Command):
+class SelectLayer(Command, action="select_layer"):
     """Make a layer the active one."""
 
-    action: Literal["select_layer"] = "select_layer"
     name: LayerName
     examples: ClassVar = ("select Labels",)
 
 
-class RemoveLayer(Command):
+class RemoveLayer(Command, action="remove_layer"):
     """Remove a layer (undo brings it back)."""
 
-    action: Literal["remove_layer"] = "remove_layer"
-    risk: ClassVar[Risk] = "destructive"
+    risk: ClassVar[Risk] = "data"
     name: LayerName
     examples: ClassVar = ("delete spots", "remove the Labels layer")
 
 
-class RenameLayer(Command):
+class RenameLayer(Command, action="rename_layer"):
     """Rename a layer."""
 
-    action: Literal["rename_layer"] = "rename_layer"
     name: LayerName
     new_name: str = Field(min_length=1, description="New name.")
     examples: ClassVar = ("rename GFP to GFP raw",)
 
 
-class SetNdisplay(Command):
+class SetNdisplay(Command, action="set_ndisplay"):
     """Show the data in 2-D or 3-D."""
 
-    action: Literal["set_ndisplay"] = "set_ndisplay"
     ndisplay: Literal[2, 3] = Field(description="2 or 3.")
     examples: ClassVar = ("3d", "switch to 2d view")
 
 
-class SetSlice(Command):
+class SetSlice(Command, action="set_slice"):
     """Move a slider to an index."""
 
-    action: Literal["set_slice"] = "set_slice"
     index: int = Field(ge=0, description="Index from 0.")
     axis: int | str | None = Field(
         default=None, description="Axis index or label; default: the first slider."
@@ -198,10 +178,9 @@ class SetSlice(Command):
     examples: ClassVar = ("slice 20", "go to slice 3 on axis 0")
 
 
-class Screenshot(Command):
+class Screenshot(Command, action="screenshot"):
     """Save a PNG of the canvas in the workspace."""
 
-    action: Literal["screenshot"] = "screenshot"
     path: str | None = Field(
         default=None,
         min_length=1,
@@ -210,18 +189,16 @@ class Screenshot(Command):
     examples: ClassVar = ("screenshot", "save a screenshot to figures/cells.png")
 
 
-class GridMode(Command):
+class GridMode(Command, action="grid_mode"):
     """Lay layers side by side in a grid, or overlay them."""
 
-    action: Literal["grid_mode"] = "grid_mode"
     op: Literal["on", "off", "toggle"] = Field(description="On, off or toggle.")
     examples: ClassVar = ("grid on", "toggle grid")
 
 
-class ScaleBar(Command):
+class ScaleBar(Command, action="scale_bar"):
     """Show, hide or toggle the scale bar."""
 
-    action: Literal["scale_bar"] = "scale_bar"
     op: Literal["show", "hide", "toggle"] = Field(description="Show, hide or toggle.")
     examples: ClassVar = ("scale bar on", "hide the scale bar")
 

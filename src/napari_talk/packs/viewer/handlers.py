@@ -9,11 +9,12 @@ from __future__ import annotations
 import contextlib
 import difflib
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...grammar.names import describe_miss, resolve_name
+from ...history import Changes
+from ...pack import Context, Handlers
 from ...result import CommandError, Result
-from ...workspace import resolve
 from . import commands as cmd
 from .access import (
     camera,
@@ -27,17 +28,17 @@ from .access import (
 )
 from .panels import is_open, panels
 
-if TYPE_CHECKING:
-    from ...session import Session
+HANDLERS = Handlers[None]()
+
 
 FRAME_MARGIN = 0.05
 """The share of the canvas left around framed data, as napari's own fit_to_view leaves."""
 
 
-def _viewer(session: Session) -> Any:
-    if session.viewer is None:
+def _viewer(ctx: Context[None]) -> Any:
+    if ctx.viewer is None:
         raise CommandError("no viewer is attached to this session")
-    return session.viewer
+    return ctx.viewer
 
 
 def _camera_change(viewer: Any, change, message: str) -> Result:
@@ -74,34 +75,34 @@ def _layer_summary(layer: Any) -> str:
 
 
 def _set_visible(layers: list[Any], visible: list[bool]) -> Any:
-    before = [layer.visible for layer in layers]
-    for layer, value in zip(layers, visible, strict=True):
-        layer.visible = value
-
-    def undo() -> None:
-        for layer, value in zip(layers, before, strict=True):
-            layer.visible = value
-
-    return undo
+    """All or nothing: a layer that refuses puts back those already changed."""
+    with Changes() as changes:
+        for layer, value in zip(layers, visible, strict=True):
+            changes.add(_setter(layer, "visible", value))
+    return changes.undo
 
 
-def layer_visibility(command: cmd.LayerVisibility, session: Session) -> Result:
-    layer = find_layer(_viewer(session), command.name)
+@HANDLERS.on(cmd.LayerVisibility)
+def layer_visibility(command: cmd.LayerVisibility, ctx: Context[None]) -> Result:
+    layer = find_layer(_viewer(ctx), command.name)
     visible = {"show": True, "hide": False, "toggle": not layer.visible}[command.op]
     undo = _set_visible([layer], [visible])
     return Result.success(f"{layer.name} {'shown' if visible else 'hidden'}.", undo=undo)
 
 
-def solo_layer(command: cmd.SoloLayer, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.SoloLayer)
+def solo_layer(command: cmd.SoloLayer, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     chosen = find_layer(viewer, command.name)
     layers = list(viewer.layers)
-    undo = _set_visible(layers, [layer is chosen for layer in layers])
+    # napari hands a plugin a proxy whose every access makes a new object: compare names (unique)
+    undo = _set_visible(layers, [layer.name == chosen.name for layer in layers])
     return Result.success(f"only {chosen.name} is shown.", undo=undo)
 
 
-def all_layers_visibility(command: cmd.AllLayersVisibility, session: Session) -> Result:
-    layers = list(_viewer(session).layers)
+@HANDLERS.on(cmd.AllLayersVisibility)
+def all_layers_visibility(command: cmd.AllLayersVisibility, ctx: Context[None]) -> Result:
+    layers = list(_viewer(ctx).layers)
     undo = _set_visible(layers, [command.op == "show"] * len(layers))
     word = "shown" if command.op == "show" else "hidden"
     return Result.success(f"all {len(layers)} layers {word}.", undo=undo)
@@ -110,8 +111,9 @@ def all_layers_visibility(command: cmd.AllLayersVisibility, session: Session) ->
 # -- panels --------------------------------------------------------------------------------------
 
 
-def panel_toggle(command: cmd.PanelToggle, session: Session) -> Result:
-    found = panels(_viewer(session), session.window)
+@HANDLERS.on(cmd.PanelToggle)
+def panel_toggle(command: cmd.PanelToggle, ctx: Context[None]) -> Result:
+    found = panels(_viewer(ctx), ctx.window)
     match = resolve_name(command.name, found)
     if match.found is None:
         raise CommandError(describe_miss(match, "panel", found))
@@ -127,8 +129,9 @@ def panel_toggle(command: cmd.PanelToggle, session: Session) -> Result:
 # -- camera --------------------------------------------------------------------------------------
 
 
-def zoom_box(command: cmd.ZoomBox, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.ZoomBox)
+def zoom_box(command: cmd.ZoomBox, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     x1, y1, x2, y2 = command.box
     return _camera_change(
         viewer,
@@ -137,14 +140,16 @@ def zoom_box(command: cmd.ZoomBox, session: Session) -> Result:
     )
 
 
-def center_on(command: cmd.CenterOn, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.CenterOn)
+def center_on(command: cmd.CenterOn, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     x, y = command.point
     return _camera_change(viewer, lambda: set_center(viewer, y, x), f"centred on x={x:g}, y={y:g}.")
 
 
-def set_zoom(command: cmd.SetZoom, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.SetZoom)
+def set_zoom(command: cmd.SetZoom, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
 
     def change() -> None:
         camera(viewer).zoom = command.zoom
@@ -152,8 +157,9 @@ def set_zoom(command: cmd.SetZoom, session: Session) -> Result:
     return _camera_change(viewer, change, f"zoom set to {command.zoom:g}.")
 
 
-def zoom_by(command: cmd.ZoomBy, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.ZoomBy)
+def zoom_by(command: cmd.ZoomBy, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     cam = camera(viewer)
     target = cam.zoom * command.factor
 
@@ -163,8 +169,9 @@ def zoom_by(command: cmd.ZoomBy, session: Session) -> Result:
     return _camera_change(viewer, change, f"zoomed {'in' if command.factor > 1 else 'out'} to {target:.3g}.")
 
 
-def fit_to_layer(command: cmd.FitToLayer, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.FitToLayer)
+def fit_to_layer(command: cmd.FitToLayer, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     layer = find_layer(viewer, command.name)
 
     def change() -> None:
@@ -182,16 +189,18 @@ def fit_to_layer(command: cmd.FitToLayer, session: Session) -> Result:
     return _camera_change(viewer, change, f"framed {layer.name}.")
 
 
-def reset_view(command: cmd.ResetView, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.ResetView)
+def reset_view(command: cmd.ResetView, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     return _camera_change(viewer, viewer.reset_view, "view reset to fit all layers.")
 
 
 # -- layers --------------------------------------------------------------------------------------
 
 
-def list_layers(command: cmd.ListLayers, session: Session) -> Result:
-    layers = list(_viewer(session).layers)[::-1]
+@HANDLERS.on(cmd.ListLayers)
+def list_layers(command: cmd.ListLayers, ctx: Context[None]) -> Result:
+    layers = list(_viewer(ctx).layers)[::-1]
     data = [
         {"name": layer.name, "type": _layer_kind(layer), "visible": bool(layer.visible)} for layer in layers
     ]
@@ -214,16 +223,18 @@ def _image_layer(viewer: Any, name: str, what: str) -> Any:
     return layer
 
 
-def layer_opacity(command: cmd.LayerOpacity, session: Session) -> Result:
-    layer = find_layer(_viewer(session), command.name)
+@HANDLERS.on(cmd.LayerOpacity)
+def layer_opacity(command: cmd.LayerOpacity, ctx: Context[None]) -> Result:
+    layer = find_layer(_viewer(ctx), command.name)
     undo = _setter(layer, "opacity", command.opacity)
     return Result.success(f"{layer.name} opacity {command.opacity:.0%}.", undo=undo)
 
 
-def layer_colormap(command: cmd.LayerColormap, session: Session) -> Result:
+@HANDLERS.on(cmd.LayerColormap)
+def layer_colormap(command: cmd.LayerColormap, ctx: Context[None]) -> Result:
     from napari.utils.colormaps import AVAILABLE_COLORMAPS, ensure_colormap
 
-    layer = _image_layer(_viewer(session), command.name, "a colormap")
+    layer = _image_layer(_viewer(ctx), command.name, "a colormap")
     match = resolve_name(command.colormap, list(AVAILABLE_COLORMAPS))
     name = match.found if match.found and match.found.casefold() == command.colormap.casefold() else None
     if name is None:
@@ -237,8 +248,9 @@ def layer_colormap(command: cmd.LayerColormap, session: Session) -> Result:
     return Result.success(f"{layer.name} colormap {name}.", undo=undo)
 
 
-def layer_contrast(command: cmd.LayerContrast, session: Session) -> Result:
-    layer = _image_layer(_viewer(session), command.name, "contrast")
+@HANDLERS.on(cmd.LayerContrast)
+def layer_contrast(command: cmd.LayerContrast, ctx: Context[None]) -> Result:
+    layer = _image_layer(_viewer(ctx), command.name, "contrast")
     low, high = command.limits
     before_range = tuple(layer.contrast_limits_range)
     before = tuple(layer.contrast_limits)
@@ -253,8 +265,9 @@ def layer_contrast(command: cmd.LayerContrast, session: Session) -> Result:
     return Result.success(f"{layer.name} contrast {low:g}–{high:g}.", undo=undo)
 
 
-def auto_contrast(command: cmd.AutoContrast, session: Session) -> Result:
-    layer = _image_layer(_viewer(session), command.name, "contrast")
+@HANDLERS.on(cmd.AutoContrast)
+def auto_contrast(command: cmd.AutoContrast, ctx: Context[None]) -> Result:
+    layer = _image_layer(_viewer(ctx), command.name, "contrast")
     before = tuple(layer.contrast_limits)
     layer.reset_contrast_limits()
     low, high = layer.contrast_limits
@@ -265,8 +278,9 @@ def auto_contrast(command: cmd.AutoContrast, session: Session) -> Result:
     )
 
 
-def select_layer(command: cmd.SelectLayer, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.SelectLayer)
+def select_layer(command: cmd.SelectLayer, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     layer = find_layer(viewer, command.name)
     selection = viewer.layers.selection
     before_selected, before_active = set(selection), selection.active
@@ -281,8 +295,9 @@ def select_layer(command: cmd.SelectLayer, session: Session) -> Result:
     return Result.success(f"{layer.name} is the active layer.", undo=undo)
 
 
-def remove_layer(command: cmd.RemoveLayer, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.RemoveLayer)
+def remove_layer(command: cmd.RemoveLayer, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     layer = find_layer(viewer, command.name)
     index = list(viewer.layers).index(layer)
     viewer.layers.remove(layer)
@@ -293,8 +308,9 @@ def remove_layer(command: cmd.RemoveLayer, session: Session) -> Result:
     return Result.success(f"{layer.name} removed (undo brings it back).", undo=undo)
 
 
-def rename_layer(command: cmd.RenameLayer, session: Session) -> Result:
-    layer = find_layer(_viewer(session), command.name)
+@HANDLERS.on(cmd.RenameLayer)
+def rename_layer(command: cmd.RenameLayer, ctx: Context[None]) -> Result:
+    layer = find_layer(_viewer(ctx), command.name)
     old = layer.name
     undo = _setter(layer, "name", command.new_name)
     note = "" if layer.name == command.new_name else f" ({command.new_name!r} was taken)"
@@ -304,8 +320,9 @@ def rename_layer(command: cmd.RenameLayer, session: Session) -> Result:
 # -- dims ----------------------------------------------------------------------------------------
 
 
-def set_ndisplay(command: cmd.SetNdisplay, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.SetNdisplay)
+def set_ndisplay(command: cmd.SetNdisplay, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     before, camera_before = viewer.dims.ndisplay, camera_state(viewer)
     viewer.dims.ndisplay = command.ndisplay
 
@@ -347,8 +364,9 @@ def _slider_axis(viewer: Any, axis: int | str | None) -> int:
     raise CommandError(describe_miss(match, "axis", labels))
 
 
-def set_slice(command: cmd.SetSlice, session: Session) -> Result:
-    viewer = _viewer(session)
+@HANDLERS.on(cmd.SetSlice)
+def set_slice(command: cmd.SetSlice, ctx: Context[None]) -> Result:
+    viewer = _viewer(ctx)
     axis = _slider_axis(viewer, command.axis)
     steps = int(viewer.dims.nsteps[axis])
     if command.index >= steps:
@@ -372,43 +390,67 @@ def _switch(model: Any, attribute: str, op: str, on_words: tuple[str, str]) -> t
     return after, lambda: setattr(model, attribute, before)
 
 
-def grid_mode(command: cmd.GridMode, session: Session) -> Result:
-    enabled, undo = _switch(grid(_viewer(session)), "enabled", command.op, ("on", "off"))
+@HANDLERS.on(cmd.GridMode)
+def grid_mode(command: cmd.GridMode, ctx: Context[None]) -> Result:
+    enabled, undo = _switch(grid(_viewer(ctx)), "enabled", command.op, ("on", "off"))
     return Result.success(f"grid {'on' if enabled else 'off'}.", undo=undo)
 
 
-def scale_bar_(command: cmd.ScaleBar, session: Session) -> Result:
-    visible, undo = _switch(scale_bar(_viewer(session)), "visible", command.op, ("show", "hide"))
+@HANDLERS.on(cmd.ScaleBar)
+def scale_bar_(command: cmd.ScaleBar, ctx: Context[None]) -> Result:
+    visible, undo = _switch(scale_bar(_viewer(ctx)), "visible", command.op, ("show", "hide"))
     return Result.success(f"scale bar {'shown' if visible else 'hidden'}.", undo=undo)
 
 
-def screenshot(command: cmd.Screenshot, session: Session) -> Result:
-    viewer = _viewer(session)
+SCREENSHOT_FORMATS = (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp")
+UNDO_KEEP_BYTES = 64 * 1024 * 1024
+"""A screenshot over an existing file keeps the old bytes for undo up to this size."""
+
+
+def screenshot_path(command: cmd.Screenshot) -> str:
     relative = command.path or time.strftime("screenshots/screenshot-%Y%m%d-%H%M%S.png")
-    if not relative.lower().endswith((".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp")):
-        relative += ".png"
-    path = resolve(session.workspace, relative)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    image = viewer.screenshot(path=str(path), canvas_only=True)
+    return relative if relative.lower().endswith(SCREENSHOT_FORMATS) else relative + ".png"
+
+
+@HANDLERS.on(cmd.Screenshot)
+def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Result:
+    from imageio.v3 import imwrite
+
+    viewer = _viewer(ctx)
+    relative = screenshot_path(command)
+    workspace = ctx.workspace
+    before = workspace.read_bytes(relative, limit=UNDO_KEEP_BYTES) if workspace.exists(relative) else None
+    image = viewer.screenshot(canvas_only=True)
+    encoded = imwrite("<bytes>", image, extension="." + relative.rsplit(".", 1)[-1].lower())
+    workspace.write_bytes(relative, encoded)
     height, width = image.shape[:2]
+
+    def undo() -> None:
+        if before is None:
+            workspace.remove(relative)
+        else:
+            workspace.write_bytes(relative, before)
+
+    replaced = " (the earlier file is kept for undo)" if before is not None else ""
     return Result.success(
-        f"screenshot saved to {relative} ({width}×{height}).",
-        {"path": str(path), "width": int(width), "height": int(height)},
+        f"screenshot saved to {relative} ({width}×{height}){replaced}.",
+        {"path": str(workspace.resolve(relative)), "width": int(width), "height": int(height)},
+        undo=undo,
     )
 
 
-def known_names(session: Session) -> dict[str, list[str]]:
-    viewer = session.viewer
+def known_names(ctx: Context[None]) -> dict[str, list[str]]:
+    viewer = ctx.viewer
     if viewer is None:
         return {}
     names = {"layers": [layer.name for layer in viewer.layers]}
     with contextlib.suppress(ImportError):  # without Qt the grammar's default panel names stay
-        names["panels"] = list(panels(viewer, session.window))
+        names["panels"] = list(panels(viewer, ctx.window))
     return names
 
 
-def describe_context(session: Session) -> list[str]:
-    viewer = session.viewer
+def describe_context(ctx: Context[None]) -> list[str]:
+    viewer = ctx.viewer
     if viewer is None:
         return []
     layers = list(viewer.layers)[::-1]
@@ -418,7 +460,7 @@ def describe_context(session: Session) -> list[str]:
     if active is not None:
         lines.append(f"Selected layer: {active.name}")
     with contextlib.suppress(ImportError):
-        lines.append("Panels: " + ", ".join(panels(viewer, session.window)))
+        lines.append("Panels: " + ", ".join(panels(viewer, ctx.window)))
     dims = viewer.dims
     sliders = [
         f"{dims.axis_labels[axis]} (0-{int(dims.nsteps[axis]) - 1}, at {dims.current_step[axis]})"
@@ -428,28 +470,3 @@ def describe_context(session: Session) -> list[str]:
     return lines
 
 
-HANDLERS = {
-    "layer_visibility": layer_visibility,
-    "panel_toggle": panel_toggle,
-    "zoom_box": zoom_box,
-    "center_on": center_on,
-    "set_zoom": set_zoom,
-    "fit_to_layer": fit_to_layer,
-    "list_layers": list_layers,
-    "zoom_by": zoom_by,
-    "reset_view": reset_view,
-    "layer_opacity": layer_opacity,
-    "layer_colormap": layer_colormap,
-    "layer_contrast": layer_contrast,
-    "auto_contrast": auto_contrast,
-    "solo_layer": solo_layer,
-    "all_layers_visibility": all_layers_visibility,
-    "select_layer": select_layer,
-    "remove_layer": remove_layer,
-    "rename_layer": rename_layer,
-    "set_ndisplay": set_ndisplay,
-    "set_slice": set_slice,
-    "screenshot": screenshot,
-    "grid_mode": grid_mode,
-    "scale_bar": scale_bar_,
-}
