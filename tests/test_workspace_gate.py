@@ -38,7 +38,9 @@ LINKED_WRITES = [
     pytest.param("exports", ["spawn a cube", "export the model"], id="mesh export"),
     pytest.param("mesh", ["spawn a cube"], id="mesh state file"),
     pytest.param("notes", ["write notes/a.md with hello"], id="files write"),
-    pytest.param(".napari-talk", ["assign the architect to outline chapter 2 in .napari-talk/plan.md"], id="files task log"),
+    pytest.param(
+        ".napari-talk", ["assign the architect to outline chapter 2 in plan.md"], id="files task log"
+    ),
     pytest.param("out", ["export the catalogue to out/atlas.jsonl"], id="atlas export"),
 ]
 
