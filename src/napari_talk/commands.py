@@ -35,7 +35,7 @@ class Command(BaseModel):
         if action is not None:
             own = inspect.get_annotations(cls)
             cls.__annotations__ = {"action": Literal[action], **own}
-            cls.action = action  # type: ignore[misc]  # the field's default, read by pydantic
+            cls.action = action  # the field's default, read by pydantic
         super().__init_subclass__(**kwargs)
 
     @classmethod

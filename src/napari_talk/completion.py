@@ -29,10 +29,10 @@ def complete(text: str, candidates: Iterable[str]) -> tuple[str, list[str]]:
     head = text[: len(text) - length]
     if len(options) == 1:
         return head + options[0] + " ", options
-    folded = [o.casefold() for o in options]
+    lowered_options = [o.casefold() for o in options]
     shared = next(
-        (i for i in range(min(map(len, folded))) if len({f[i] for f in folded}) > 1),
-        min(map(len, folded)),
+        (i for i in range(min(map(len, lowered_options))) if len({f[i] for f in lowered_options}) > 1),
+        min(map(len, lowered_options)),
     )
     return head + options[0][:shared], sorted(options, key=str.casefold)
 

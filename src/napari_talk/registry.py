@@ -70,7 +70,7 @@ class Registry:
 
         def build() -> TypeAdapter:
             models = tuple(self.commands.values())
-            union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007
+            union: Any = models[0] if len(models) == 1 else Union[models]  # noqa: UP007
             return TypeAdapter(Annotated[union, Field(discriminator="action")])
 
         return self._derive("adapter", build)

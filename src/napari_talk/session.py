@@ -315,7 +315,7 @@ class Session:
 
     def llm_status(self) -> str:
         """What answers typed lines, for the dock's status line."""
-        model = f"LLM {self.llm.label}" if self.llm_ready else "no LLM configured"
+        model = f"LLM {self.llm.label}" if self.llm is not None and self.llm_ready else "no LLM configured"
         road = {"parser": "parser", "llm": f"LLM ({self.last_model})", "none": "—"}[self.last_road]
         return f"parser (offline) · {model} · last answer: {road}"
 

@@ -30,8 +30,8 @@ class WorkspaceSettings(BaseModel):
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    llm: LLMSettings = Field(default_factory=LLMSettings)
-    workspace: WorkspaceSettings = Field(default_factory=WorkspaceSettings)
+    llm: LLMSettings = Field(default_factory=lambda: LLMSettings())
+    workspace: WorkspaceSettings = Field(default_factory=lambda: WorkspaceSettings())
 
 
 class SettingsStore(Protocol):
@@ -69,9 +69,10 @@ class NapariPluginStore:
 
     def load(self) -> Settings:
         sections = {}
-        for name, model in Settings.model_fields.items():
+        for name, field in Settings.model_fields.items():
             section = getattr(self._settings, name)
-            sections[name] = {key: getattr(section, key) for key in model.annotation.model_fields}
+            model: type[BaseModel] = field.annotation  # type: ignore[assignment]
+            sections[name] = {key: getattr(section, key) for key in model.model_fields}
         return Settings.model_validate(sections)
 
     def save(self, settings: Settings) -> None:

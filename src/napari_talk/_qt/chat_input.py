@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from qtpy.QtCore import QEvent, Qt, Signal
+from qtpy.QtGui import QKeyEvent
 from qtpy.QtWidgets import QLineEdit
 
 from ..completion import complete
@@ -38,9 +39,9 @@ class ChatInput(QLineEdit):
         self.clear()
         self.submitted.emit(text)
 
-    def event(self, event: QEvent) -> bool:
+    def event(self, event: QEvent | None) -> bool:
         # Tab would move the focus before keyPressEvent sees it.
-        if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Tab:
+        if isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Tab:
             self._complete()
             return True
         return super().event(event)

@@ -174,10 +174,11 @@ class ChatDock(QWidget):
         self._show_state()
 
     def _llm_finished(self, outcome: LLMOutcome) -> None:
-        task, self.task = self.sender(), None
-        if task is not None and task.cancelled.is_set():
-            return
-        text = task.text if task is not None else ""
+        task = self.sender()
+        if not isinstance(task, LLMTask) or task.cancelled.is_set():
+            return  # a request the person stopped: its answer is ignored
+        self.task = None
+        text = task.text
         risky = [] if outcome.error else self.session.needs_confirmation(outcome.commands)
         if risky:
             listed = "; ".join(c.summary() for c in risky)
@@ -281,7 +282,9 @@ class ChatDock(QWidget):
     def edit_settings(self) -> None:
         from .settings_dialog import SettingsDialog
 
-        current = Settings(llm=self.session.llm.settings, workspace=self._store.load().workspace)
+        stored = self._store.load()
+        llm = self.session.llm.settings if self.session.llm is not None else stored.llm
+        current = Settings(llm=llm, workspace=stored.workspace)
         dialog = SettingsDialog(current, self._session_key, self)
         if dialog.exec():
             settings = dialog.settings()
@@ -329,7 +332,7 @@ class ChatDock(QWidget):
         if self.job is not None:
             self.status.setText(f"{self.job[0].label} …")
         elif working:
-            self.status.setText(f"asking {self.session.llm.label} …")
+            self.status.setText(f"asking {self.session.llm.label if self.session.llm else 'the model'} …")
         else:
             self.status.setText(self.session.llm_status())
 

@@ -41,10 +41,11 @@ class GuiThread(QObject):
 
     def confirm(self, command: Command, timeout: float) -> bool:
         """Ask the person in the dock; False if there is no one to ask or no answer in time."""
-        if self._ask is None:
+        ask = self._ask
+        if ask is None:
             return False
         question = f"An agent wants to run {command.summary()}. Run it?"
-        done, slot = self._post(lambda finish: self._ask(question, finish))
+        done, slot = self._post(lambda finish: ask(question, finish))
         return done.wait(timeout) and bool(slot["value"])
 
     def _post(self, work: Callable[[Callable[[object], None]], None]):

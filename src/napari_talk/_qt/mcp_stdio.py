@@ -25,7 +25,9 @@ def run(sample: str | None, show: bool) -> int:
     gui = GuiThread(dock.session, dock.ask)
     bridge = Bridge(dock.session.registry, gui.run, gui.confirm)
     quitter = _Quit()
-    quitter.requested.connect(QApplication.instance().quit)
+    app = QApplication.instance()
+    if app is not None:
+        quitter.requested.connect(app.quit)
 
     def serve() -> None:
         try:

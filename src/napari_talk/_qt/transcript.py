@@ -37,7 +37,8 @@ class Transcript(QTextBrowser):
         prefix = "› " if kind == "you" else ""
         self.append(f'<div style="{STYLE[kind]}">{prefix}{body}</div>')
         bar = self.verticalScrollBar()
-        bar.setValue(bar.maximum())
+        if bar is not None:
+            bar.setValue(bar.maximum())
 
     def add_turn(self, turn: Turn, *, echo: bool = True) -> None:
         if echo:

@@ -36,7 +36,7 @@ def openai_tools(registry: Registry, *, strict: bool = True) -> list[dict[str, A
     tools = []
     for action, cls in registry.commands.items():
         schema = registry.schema(action)
-        function = {"name": action, "description": cls.description()}
+        function: dict[str, Any] = {"name": action, "description": cls.description()}
         if strict:
             function["parameters"] = strict_schema(schema)
             function["strict"] = True

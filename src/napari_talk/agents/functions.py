@@ -104,7 +104,7 @@ def _tool_function(session: Session, cls: type[Command], pack: Any, execute, con
         doc_lines.append(f"    {name}: {description}")
     tool.__name__ = tool.__qualname__ = action
     tool.__doc__ = cls.description() + ("\n\nArgs:\n" + "\n".join(doc_lines) if doc_lines else "")
-    tool.__signature__ = inspect.Signature(parameters, return_annotation=str)
+    tool.__signature__ = inspect.Signature(parameters, return_annotation=str)  # type: ignore[attr-defined]
     tool.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": str}
     return tool
 

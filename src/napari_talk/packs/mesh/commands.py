@@ -33,7 +33,7 @@ def _segment_ref(value: Any) -> Any:
             return SELECTED
         if folded in _ALL_WORDS:
             return ALL
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # not "²", which isdigit() accepts
             return str(int(text))
     return value
 
