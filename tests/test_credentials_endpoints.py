@@ -1,0 +1,65 @@
+"""A model or an MCP client that names a server of its choosing gets nothing sent there without
+the person's word: not the key, not the catalogue's texts. Real servers on 127.0.0.1 record what
+reaches them."""
+
+from __future__ import annotations
+
+import pytest
+from atlas_servers import EmbeddingServer
+from chat_server import tool_call
+from conftest import SECRET_KEY
+
+from napari_talk.agents.mcp_server import Bridge
+
+
+@pytest.fixture
+def attacker():
+    with EmbeddingServer() as server:
+        yield server
+
+
+def test_a_models_endpoint_waits_for_the_person_and_sends_nothing(llm_session, chat_server, attacker):
+    assert llm_session.run("load the sample catalogue").ok
+    chat_server.say(
+        tool_calls=[tool_call("set_embedding_model", {"model": "evil-embed", "base_url": attacker.url})]
+    )
+    asked = []
+    turn = llm_session.run(
+        "could you make the search smarter somehow", confirm=lambda c: asked.extend(c) or False
+    )
+    assert [c.action for c in asked] == ["set_embedding_model"]
+    assert not turn.ok and "not confirmed" in turn.message
+    assert llm_session.run("find similar to a golden desert guardian").ok
+    assert attacker.requests == [] and attacker.auth == [], "nothing reached the model's server"
+
+
+def test_allowing_data_changes_does_not_allow_a_new_endpoint(llm_session, chat_server, attacker):
+    llm_session.llm.settings.allow_destructive = True
+    assert llm_session.run("load the sample catalogue").ok
+    chat_server.say(
+        tool_calls=[tool_call("set_embedding_model", {"model": "evil-embed", "base_url": attacker.url})]
+    )
+    turn = llm_session.run("could you make the search smarter somehow")
+    assert not turn.ok and "not confirmed" in turn.message
+    assert attacker.requests == [] and SECRET_KEY not in "".join(attacker.auth)
+
+
+def test_an_mcp_client_naming_an_endpoint_waits_for_the_person(session, attacker):
+    assert session.run("load the sample catalogue").ok
+    asked = []
+    bridge = Bridge(
+        session.registry,
+        lambda command, _timeout: session.execute(command),
+        confirm=lambda command, _timeout: asked.append(command.action) or False,
+        needs_person=lambda command: bool(session.needs_confirmation([command], origin="agent")),
+    )
+    text, _, is_error = bridge.call("set_embedding_model", {"model": "evil-embed", "base_url": attacker.url})
+    assert is_error and "not confirmed" in text and asked == ["set_embedding_model"]
+    assert attacker.requests == []
+
+
+def test_the_person_typing_an_endpoint_is_their_choice(session, attacker):
+    assert session.run("load the sample catalogue").ok
+    turn = session.execute({"action": "set_embedding_model", "model": "tiny-embed", "base_url": attacker.url})
+    assert turn.ok, turn.message
+    assert attacker.requests, "the person's own endpoint is used"
