@@ -94,7 +94,9 @@ def _restorer(workspace: Workspace, relative: str, previous: Snapshot | None) ->
 
 def _replace(ctx: Context[FilesState], relative: str, new: bytes, previous: Previous) -> Any:
     ctx.workspace.write_bytes(relative, new)
-    return None if previous is False else _restorer(ctx.workspace, relative, previous)
+    if previous is False or previous is True:
+        return None
+    return _restorer(ctx.workspace, relative, previous)
 
 
 _PLURALS = {"match": "matches", "entry": "entries"}
@@ -213,7 +215,7 @@ def search_code(command: cmd.SearchCode, ctx: Context[FilesState]) -> Job:
         compile_finder(command.query, command.regex, command.case_sensitive)
     except ValueError as exc:
         raise FilesError(str(exc), "InvalidRegex") from None
-    request = {
+    request: dict[str, Any] = {
         "root": str(root),
         "start": str(start),
         "query": command.query,

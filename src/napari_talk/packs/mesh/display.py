@@ -76,7 +76,7 @@ def _remove(viewer: Any, layer: Any) -> None:
 def _surface(viewer: Any, pack: MeshPackState, key: str, name: str, data, colors: np.ndarray) -> Any:
     """Add the layer, or update the one shown before (even if the person renamed it)."""
     layer = pack.view.get(key)
-    if _alive(viewer, layer):
+    if layer is not None and _alive(viewer, layer):
         layer.vertex_colors = None
         layer.data = data
         layer.vertex_colors = colors

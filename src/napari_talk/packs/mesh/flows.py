@@ -11,6 +11,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .comfyui import ComfyClient, ComfyError, output_files
@@ -85,7 +86,7 @@ def _run(
             raise ComfyError(f"the {template} workflow finished without its {output!r} output", template)
         context.say(f"downloading the {output} output of the {template} workflow")
         found[output] = [
-            _step(f"downloading {ref['filename']}", lambda ref=ref: context.client.fetch(ref))
+            _step(f"downloading {ref['filename']}", partial(context.client.fetch, ref))
             for ref in files
         ]
     return found
@@ -128,7 +129,7 @@ def generate_model(
     uploaded = {
         f"render_{view}": _step(
             f"uploading the {view} render",
-            lambda v=view: context.client.upload_image(renders[v], f"render_{v}.png"),
+            partial(context.client.upload_image, renders[view], f"render_{view}.png"),
         )
         for view in VIEWS
     }
@@ -138,7 +139,7 @@ def generate_model(
     names = {"front": concept}
     for view in VIEWS:
         names[view] = _step(
-            f"uploading the {view} view", lambda v=view: context.client.upload_image(views[v], f"mv_{v}.png")
+            f"uploading the {view} view", partial(context.client.upload_image, views[view], f"mv_{view}.png")
         )
     mesh_bytes = _run(context, "mv23d", {**names, "seed": seed, "prompt": prompt}, "mesh")["mesh"][0]
     try:

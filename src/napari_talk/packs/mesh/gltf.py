@@ -203,7 +203,7 @@ def _accessor(document: dict[str, Any], binary: bytes, index: int) -> np.ndarray
     rows = np.lib.stride_tricks.as_strided(raw, shape=(count, dtype.itemsize * width), strides=(stride, 1))
     values = np.ascontiguousarray(rows).view(dtype).reshape(count, width)
     if accessor.get("normalized") and dtype.kind in "iu":
-        values = values.astype(np.float64) / np.iinfo(dtype).max
+        values = values.astype(np.float64) / np.iinfo(dtype).max  # type: ignore[type-var]
     return values
 
 

@@ -82,7 +82,7 @@ def _commit(
     view = display.view_state(viewer) if viewer is not None and reframe is not None else None
     pack.model = state
     _show(ctx)
-    if view is not None:
+    if view is not None and reframe is not None:
         display.frame(viewer, reframe, *angles)
 
     def undo() -> None:
@@ -340,7 +340,7 @@ def describe_model(command: cmd.DescribeModel, ctx: Context[MeshPackState]) -> R
 def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState]) -> Result:
     from .export import export
 
-    pack, state, _ = _model(ctx)
+    pack, state, mesh = _model(ctx)
     renderer = None
     viewer = ctx.viewer
     if viewer is not None:
@@ -361,7 +361,7 @@ def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState
         "seconds": round(time.perf_counter() - started, 3),
     }
     message = (
-        f"Exported the {state.mesh.name} to {data['folder']}/: {done.glb.rsplit('/', 1)[-1]} "
+        f"Exported the {mesh.name} to {data['folder']}/: {done.glb.rsplit('/', 1)[-1]} "
         f"({done.segments} "
         f"primitive{'s' if done.segments != 1 else ''}), {len(done.renders)} renders and metadata.json."
     )
@@ -428,7 +428,7 @@ def _prompt(ctx: Context[MeshPackState], state: ModelState) -> str:
 
 
 @HANDLERS.on(cmd.GenerateConcepts)
-def generate_concepts(command: cmd.GenerateConcepts, ctx: Context[MeshPackState]) -> Result:
+def generate_concepts(command: cmd.GenerateConcepts, ctx: Context[MeshPackState]) -> Job:
     _, state, mesh = _model(ctx)
     client = _client()
     prompt = _prompt(ctx, state)
@@ -467,7 +467,7 @@ def generate_concepts(command: cmd.GenerateConcepts, ctx: Context[MeshPackState]
 
 
 @HANDLERS.on(cmd.SelectConcept)
-def select_concept(command: cmd.SelectConcept, ctx: Context[MeshPackState]) -> Result:
+def select_concept(command: cmd.SelectConcept, ctx: Context[MeshPackState]) -> Job:
     pack = _pack(ctx)
     state = pack.model
     chosen = next((c for c in state.concepts if c.option == command.option_id), None)
@@ -538,11 +538,11 @@ def cancel_generation(command: cmd.CancelGeneration, ctx: Context[MeshPackState]
 
 
 def describe_context(ctx: Context[MeshPackState]) -> list[str]:
-    pack = ctx.state
-    if pack.model.mesh is None:
+    state = ctx.state.model
+    mesh = state.mesh
+    if mesh is None:
         return ["Mesh: no model (spawn_primitive makes one)."]
-    state = pack.model
-    line = f"Mesh: {state.mesh.name} ({state.source}), {state.segment_count} segment(s)"
+    line = f"Mesh: {mesh.name} ({state.source}), {state.segment_count} segment(s)"
     if state.labels is None:
         line += " (not segmented)"
     if state.selected:

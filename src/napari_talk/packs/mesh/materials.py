@@ -173,7 +173,7 @@ def _singular(word: str) -> str:
 def _forms(tokens: list[str]) -> frozenset[str]:
     """Every run of up to four words of the text, as typed and in the singular: what a term
     ("brushed steel", "crystals") is looked up in."""
-    found = set()
+    found: set[str] = set()
     for words_ in (tokens, [_singular(t) for t in tokens]):
         for size in range(1, 5):
             found.update(" ".join(words_[i : i + size]) for i in range(len(words_) - size + 1))
@@ -281,13 +281,14 @@ def _hsv_tweak(rgb, saturation: float = 1.0, value: float = 1.0, towards_white: 
     h, s, v = colorsys.rgb_to_hsv(*srgb)
     s = min(max(s * saturation, 0.0), 1.0)
     v = min(max(v * value, 0.0), 1.0)
-    out = colorsys.hsv_to_rgb(h, s, v)
-    out = [c + (1.0 - c) * towards_white for c in out]
-    return tuple(round(srgb_to_linear(c), 6) for c in out)
+    hsv = colorsys.hsv_to_rgb(h, s, v)
+    whitened = [c + (1.0 - c) * towards_white for c in hsv]
+    red, green, blue = (round(srgb_to_linear(c), 6) for c in whitened)
+    return red, green, blue
 
 
 def adjust(
-    material: Material, tokens: list[str], colour: str | None, named: set[str] = frozenset()
+    material: Material, tokens: list[str], colour: str | None, named: frozenset[str] | set[str] = frozenset()
 ) -> tuple[Material, list[str]]:
     """Apply the description's colour and intensity words to a library material."""
     changed, notes = material, []
@@ -335,7 +336,8 @@ def adjust(
         notes.append("glowing")
     elif colour is not None and material.glows:
         changed = replace(changed, emissive=base)
-    changed = replace(changed, base_color=tuple(round(c, 6) for c in base))
+    red, green, blue = (round(c, 6) for c in base)
+    changed = replace(changed, base_color=(red, green, blue))
     unique = list(dict.fromkeys(notes))
     if unique:
         changed = replace(changed, name=f"{material.name} ({', '.join(unique)})")

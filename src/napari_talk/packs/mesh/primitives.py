@@ -95,7 +95,8 @@ def cube(divisions: int = 10) -> TriMesh:
     j = np.arange(divisions)[None, :]
     a, b, c, d = i + j, i + j + 1, i + j + divisions + 2, i + j + divisions + 1
     quad = np.concatenate([np.stack([a, b, c], -1).reshape(-1, 3), np.stack([a, c, d], -1).reshape(-1, 3)])
-    vertices, faces = [], []
+    vertices: list[np.ndarray] = []
+    faces: list[np.ndarray] = []
     for axis in range(3):
         for sign in (-1.0, 1.0):
             points = np.zeros((u.size, 3))

@@ -31,7 +31,7 @@ def _edges(scene: Scene) -> list[tuple[tuple[float, float], tuple[float, float],
     """(start, end, outward normal, glass index) of every edge."""
     edges = []
     for index, glass in enumerate(scene.glasses):
-        points = [tuple(map(float, v)) for v in glass.vertices]
+        points = [(float(v[0]), float(v[1])) for v in glass.vertices]
         x, y = zip(*points, strict=True)
         area = sum(x[i] * y[(i + 1) % len(x)] - x[(i + 1) % len(x)] * y[i] for i in range(len(x)))
         for i, a in enumerate(points):

@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .scene import GREEN_NM, Beam, Glass, LightSource, PointSource, Scene, SingleRay
 
 FORMAT_VERSION = 5
@@ -107,7 +109,7 @@ def _glass(obj: dict, number: int, taken: set[str], warnings: list[str]) -> Glas
         labels = tuple((str(s), str(long)) for s, long in labels)
     return Glass(
         name=name,
-        vertices=[(_number(p["x"], "x"), _number(p["y"], "y")) for p in path],
+        vertices=np.array([(_number(p["x"], "x"), _number(p["y"], "y")) for p in path], float),
         ref_index=_number(obj.get("refIndex", 1.5), "refIndex"),
         cauchy_b=_number(obj.get("cauchyB", 0.004), "cauchyB"),
         labels=labels,

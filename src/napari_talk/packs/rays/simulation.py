@@ -47,7 +47,7 @@ class Segments:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def take(self, which: np.ndarray) -> Segments:
+    def take(self, which: np.ndarray | slice) -> Segments:
         """The segments selected by a boolean mask or an array of positions."""
         arrays = {f.name: getattr(self, f.name)[which] for f in fields(self) if f.name != "run_id"}
         return replace(self, **arrays)

@@ -18,10 +18,10 @@ def main_window(viewer: Any, hint: Any = None) -> Any | None:
     app = QApplication.instance()
     if app is None:
         return None
-    windows = [w for w in app.topLevelWidgets() if isinstance(w, QMainWindow)]
-    for dock in dict(getattr(viewer.window, "dock_widgets", {}) or {}).values():
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMainWindow)]
+    for dock in dict(getattr(getattr(viewer, "window", None), "dock_widgets", {}) or {}).values():
         native = getattr(dock, "native", dock)
-        owner = native.window() if hasattr(native, "window") else None
+        owner = getattr(native, "window", lambda: None)()
         if owner in windows:
             return owner
     return windows[0] if len(windows) == 1 else None
