@@ -21,3 +21,16 @@ def test_the_cells_sample_has_the_layers_the_docs_use():
     assert layers["Labels"][0] == "labels" and layers["Labels"][1].max() == 28
     assert layers["spots"][0] == "points"
     assert all(layers[n][1].shape == (512, 512) for n in ("nuclei", "GFP"))
+
+
+def test_the_manifests_settings_are_the_settings_models():
+    from importlib import resources
+
+    import yaml
+
+    from napari_talk.settings import manifest_configurations
+
+    manifest = yaml.safe_load(resources.files("napari_talk").joinpath("napari.yaml").read_text())
+    expected = manifest_configurations()
+    block = yaml.safe_dump({"configurations": expected}, sort_keys=False, allow_unicode=True, width=110)
+    assert manifest["contributions"]["configurations"] == expected, f"napari.yaml should say:\n{block}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -20,7 +20,10 @@ class WorkspaceSettings(BaseModel):
     model_config = ConfigDict(extra="ignore", validate_assignment=True)
 
     root: str = Field(
-        "", description="The workspace folder; empty: $NAPARI_TALK_WORKSPACE, else ~/napari-talk."
+        "",
+        title="Workspace folder",
+        description="Where commands read and write files (screenshots, exports, the catalogue); empty: "
+        "$NAPARI_TALK_WORKSPACE, else ~/napari-talk.",
     )
 
     def path(self) -> Path:
@@ -30,8 +33,25 @@ class WorkspaceSettings(BaseModel):
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    llm: LLMSettings = Field(default_factory=lambda: LLMSettings())
-    workspace: WorkspaceSettings = Field(default_factory=lambda: WorkspaceSettings())
+    llm: LLMSettings = Field(default_factory=lambda: LLMSettings(), title="Language model")
+    workspace: WorkspaceSettings = Field(default_factory=lambda: WorkspaceSettings(), title="Workspace")
+
+
+def manifest_configurations() -> dict[str, Any]:
+    """The ``contributions.configurations`` of napari.yaml, as the settings models say they are
+    (a test keeps the manifest equal to this, and prints the block to paste when they differ)."""
+    sections: dict[str, Any] = {}
+    for name, section in Settings.model_fields.items():
+        model: type[BaseModel] = section.annotation  # type: ignore[assignment]
+        schema = model.model_json_schema()
+        properties = {}
+        for key, spec in schema["properties"].items():
+            entry = {k: spec[k] for k in ("title", "type", "enum", "default") if k in spec}
+            entry.update({k: spec[k] for k in ("minimum", "maximum") if k in spec})
+            entry["description"] = spec["description"]
+            properties[key] = entry
+        sections[name] = {"title": section.title, "properties": properties}
+    return sections
 
 
 class SettingsStore(Protocol):

@@ -19,20 +19,36 @@ OPENAI_BASE_URL = "https://api.openai.com/v1"
 class LLMSettings(BaseModel):
     model_config = ConfigDict(extra="ignore", validate_assignment=True)
 
-    model: str = Field("", description="Model name (gpt-4o-mini, llama3.1, qwen2.5, ...); empty: no LLM.")
+    model: str = Field(
+        "",
+        title="Model",
+        description="Model name (gpt-4o-mini, llama3.1, qwen2.5, ...); empty: no LLM, the parser alone.",
+    )
     base_url: str = Field(
         OPENAI_BASE_URL,
+        title="Base URL",
         description="Chat Completions endpoint: OpenAI, or a local server such as "
         "http://localhost:11434/v1 (Ollama).",
     )
-    api_key_env: str = Field("OPENAI_API_KEY", description="Environment variable holding the API key.")
-    mode: Literal["tools", "json"] = Field(
-        "tools", description="Function tools, or JSON mode for servers without tool calling."
+    api_key_env: str = Field(
+        "OPENAI_API_KEY",
+        title="API key variable",
+        description="Environment variable holding the API key (the key itself is never stored).",
     )
-    timeout: float = Field(30.0, gt=0, le=600, description="Seconds to wait for one reply.")
-    max_retries: int = Field(1, ge=0, le=5, description="Retries of a failed request (429, 5xx).")
+    mode: Literal["tools", "json"] = Field(
+        "tools", title="Mode", description="Function tools, or JSON mode for servers without tool calling."
+    )
+    timeout: float = Field(
+        30.0, ge=1, le=600, title="Timeout (s)", description="Seconds to wait for one reply."
+    )
+    max_retries: int = Field(
+        1, ge=0, le=5, title="Retries", description="Retries of a failed request (429, 5xx)."
+    )
     allow_destructive: bool = Field(
-        False, description="Run destructive commands the model asks for without confirmation."
+        False,
+        title="Allow destructive commands",
+        description="Run commands that change or remove data, asked for by a model or an MCP client, without "
+        "confirmation (sending anything somewhere new always asks).",
     )
 
     @property
