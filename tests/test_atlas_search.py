@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from napari_talk.grammar.parser import parse
 from napari_talk.packs.atlas.embeddings import HashedEmbedder, calibrate, minilm_available
-from napari_talk.packs.atlas.handlers import band
+from napari_talk.packs.atlas.tables import band
 from napari_talk.registry import default_registry
 
 PARAPHRASES = [

@@ -85,6 +85,13 @@ class Entity:
     created: str = ""
     id: int | None = field(default=None, compare=False)
 
+    @property
+    def key(self) -> int:
+        """The catalogue's id of an entity read from it."""
+        if self.id is None:
+            raise CatalogueError(f"{self.name} is not in the catalogue")
+        return self.id
+
     def text(self) -> str:
         """What is embedded: the name and everything said about the entity."""
         parts = (self.name, self.type, self.class_name, self.domain, self.description, self.prompt)
@@ -263,7 +270,9 @@ class Catalogue:
             f"VALUES (?, ?, ?, {', '.join('?' * len(FIELDS))})",
             [entity_id, name_key(entity.name), thumbnail, *values],
         )
-        new_id = int(cursor.lastrowid)
+        new_id = cursor.lastrowid
+        if new_id is None:
+            raise CatalogueError(f"{entity.name} could not be stored")
         self._db.executemany(
             "INSERT INTO sref_codes (entity_id, code) VALUES (?, ?)",
             [(new_id, code) for code in srefs.normalize_codes(entity.sref)],
@@ -286,7 +295,7 @@ class Catalogue:
             entity = self.get(name)
             if entity is None:
                 raise CatalogueError(f"no entity named {name!r} in the catalogue")
-            snapshot = self._snapshot(entity.id)
+            snapshot = self._snapshot(entity.key)
             self._db.execute("DELETE FROM entities WHERE id = ?", (entity.id,))
             self._writes += 1
         return snapshot

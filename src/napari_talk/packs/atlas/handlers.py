@@ -14,14 +14,12 @@ a model waits at most the LLM settings' timeout (default 30 s, the seed's per-to
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import io
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,11 +29,11 @@ from ...jobs import Job
 from ...llm.client import LLMError
 from ...pack import Context, Handlers
 from ...result import CommandError, Result
-from . import analysis, describe, fetch, jsonl, layers, samples
+from . import analysis, describe, fetch, jsonl, layers, samples, sources, tables
 from . import commands as cmd
 from . import sref as srefs
 from .catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed, tidy
-from .embeddings import RELATED, VERY_SIMILAR, Embedder, EmbeddingError, calibrate
+from .embeddings import Embedder, EmbeddingError, calibrate
 from .store import Atlas
 
 if TYPE_CHECKING:
@@ -44,10 +42,8 @@ if TYPE_CHECKING:
 HANDLERS = Handlers[Atlas]()
 
 
-IMAGE_MAX_BYTES = 200 * 1024 * 1024
 IMPORT_MAX_BYTES = 512 * 1024 * 1024
 SAMPLE_IMAGES = "atlas/images/sample"
-DESCRIPTION_CHARS = 200
 NAMES_FOR_PARSER = 500
 """Beyond this many entities the parser reads names as free words (the handlers still resolve them)."""
 EMPTY = (
@@ -112,32 +108,10 @@ def _resolve_entity(catalogue: Catalogue, name: str) -> Entity:
     if match.found is None:
         shown = names if len(names) <= 12 else [*names[:12], "…"]
         raise CommandError(describe_miss(match, "entity", shown))
-    return catalogue.get(match.found)
-
-
-def _summary(entity: Entity) -> dict[str, Any]:
-    return {
-        "name": entity.name,
-        "type": entity.type,
-        "domain": entity.domain,
-        "description": entity.description[:DESCRIPTION_CHARS],
-    }
-
-
-def band(similarity: float) -> str:
-    """The seed's reading of a similarity."""
-    if similarity > VERY_SIMILAR:
-        return "very similar"
-    return "related" if similarity >= RELATED else "distant"
-
-
-def _thumbnail_url(catalogue: Catalogue, entity: Entity) -> str | None:
-    png = catalogue.thumbnail(entity.id) if entity.id is not None else None
-    return "data:image/png;base64," + base64.b64encode(png).decode() if png else None
-
-
-def _table(columns: list[str], rows: list[list[Any]], thumbnails: list[str | None]) -> dict[str, Any]:
-    return {"columns": columns, "rows": rows, "thumbnails": thumbnails}
+    found = catalogue.get(match.found)
+    if found is None:
+        raise CommandError(f"{match.found} left the catalogue meanwhile")
+    return found
 
 
 # -- find_similar --------------------------------------------------------------------------------
@@ -154,29 +128,31 @@ def _similar(
 ) -> Result:
     _fill_vectors(ctx, embedder)
     named = catalogue.get(command.query)
-    vector = catalogue.vector_of(named.id, embedder.name) if named is not None else None
-    if vector is not None:
-        exclude, how = [named.id], f"the entity {named.name}"
+    vector = catalogue.vector_of(named.key, embedder.name) if named is not None else None
+    exclude: list[int] = []
+    if named is not None and vector is not None:
+        exclude, how = [named.key], f"the entity {named.name}"
     else:
         try:
             vector = embedder.embed([command.query])[0]
         except EmbeddingError as exc:
             raise CommandError(str(exc)) from None
-        exclude, how = [], f"{command.query!r}"
+        how = f"{command.query!r}"
     hits = catalogue.search(vector, embedder.name, command.limit, exclude)
     scored = [(e, round(float(calibrate(np.float64(c), embedder.anchors)), 2)) for e, c in hits]
     scored = [(e, s) for e, s in scored if s > 0]
-    entities = [{**_summary(e), "similarity": s} for e, s in scored]
+    entities = [{**tables.summary(e), "similarity": s} for e, s in scored]
     data = {"found": len(entities), "entities": entities}
-    table = _table(
+    table = tables.table(
         ["", "similarity", "band", "name", "type", "domain"],
-        [[s, band(s), e.name, e.type, e.domain] for e, s in scored],
-        [_thumbnail_url(catalogue, e) for e, _ in scored],
+        [[s, tables.band(s), e.name, e.type, e.domain] for e, s in scored],
+        [tables.thumbnail_url(catalogue, e) for e, _ in scored],
     )
     if not scored:
         return Result.success(f"nothing in the catalogue is similar to {how}.", data, table=table)
     lines = [
-        f"{s:.2f} {band(s):<12} {e.name} ({', '.join(p for p in (e.type, e.domain) if p)})" for e, s in scored
+        f"{s:.2f} {tables.band(s):<12} {e.name} ({', '.join(p for p in (e.type, e.domain) if p)})"
+        for e, s in scored
     ]
     head = (
         f"{len(scored)} closest to {how} ({embedder.name} embeddings; > 0.8 very similar, 0.6–0.8 related):"
@@ -187,58 +163,9 @@ def _similar(
 # -- analyze_image -------------------------------------------------------------------------------
 
 
-def _source(ctx: Context[Atlas], target: str) -> tuple[Callable[[], layers.Picture], str]:
-    """How to get the picture ``target`` names (run it off the GUI thread), and a label for it.
-
-    A layer's pixels are taken now, on the GUI thread; a URL or a file is read when called.
-    """
-    text = target.strip()
-    if fetch.is_url(text):
-        return lambda: (_fetched(text), {}), text
-    viewer = ctx.viewer
-    if viewer is not None:  # a layer named exactly so comes before a file of that name
-        exact = next((lyr.name for lyr in viewer.layers if lyr.name.casefold() == text.casefold()), None)
-        if exact is not None:
-            return _taken(layers.layer_pixels(viewer, viewer.layers[exact])), f"layer {exact}"
-    looks_like_a_path = "/" in text or "\\" in text or Path(text).suffix
-    if looks_like_a_path and ctx.workspace.exists(text):
-        workspace = ctx.workspace
-        return lambda: (_read(workspace, text), {}), text
-    if viewer is not None:
-        if text.casefold() in layers.THIS:
-            layer = layers.selected_image(viewer)
-            return _taken(layers.layer_pixels(viewer, layer)), f"layer {layer.name}"
-        names = [layer.name for layer in layers.image_layers(viewer)]
-        match = resolve_name(text, names)
-        if match.found is not None:
-            return _taken(layers.layer_pixels(viewer, viewer.layers[match.found])), f"layer {match.found}"
-        listed = ", ".join(repr(n) for n in names) or "(none)"
-        raise CommandError(f"no image layer, workspace file or URL {text!r}; image layers: {listed}")
-    raise CommandError(f"no workspace file or URL {text!r} (and no viewer for layers)")
-
-
-def _taken(picture: layers.Picture) -> Callable[[], layers.Picture]:
-    return lambda: picture
-
-
-def _fetched(url: str) -> np.ndarray:
-    try:
-        return fetch.decode(fetch.download(url).data, url)
-    except fetch.ImageError as exc:
-        raise CommandError(str(exc)) from None
-
-
-def _read(workspace: Workspace, relative: str) -> np.ndarray:
-    data = workspace.read_bytes(relative, limit=IMAGE_MAX_BYTES, what="images")
-    try:
-        return fetch.decode(data, relative)
-    except fetch.ImageError as exc:
-        raise CommandError(str(exc)) from None
-
-
 @HANDLERS.on(cmd.AnalyzeImage)
 def analyze_image(command: cmd.AnalyzeImage, ctx: Context[Atlas]) -> Job:
-    load, label = _source(ctx, command.image_url)
+    load, label = sources.picture_source(ctx, command.image_url)
     return _job(f"analysing {label}", lambda _: _analysis(ctx, load, label))
 
 
@@ -284,8 +211,9 @@ def _reason(exc: Exception) -> str:
 def _subject(command: cmd.GenerateDescription, ctx: Context[Atlas]) -> describe.Subject:
     known = _catalogue(ctx).get(command.name) if atlas_of(ctx).exists() else None
     notes = command.visual_notes
-    thumbnail = _catalogue(ctx).thumbnail(known.id) if known is not None else None
-    if notes is None and thumbnail:  # the picture as it was shown when added (colormap and all)
+    thumbnail = _catalogue(ctx).thumbnail(known.key) if known is not None else None
+    # the picture as it was shown when added (colormap and all)
+    if notes is None and thumbnail and known is not None:
         with contextlib.suppress(fetch.ImageError, ValueError):
             notes = analysis.analyze(fetch.decode(thumbnail, known.name))["visual_notes"]
     return describe.Subject(
@@ -320,6 +248,8 @@ def _description(command: cmd.GenerateDescription, ctx: Context[Atlas]) -> Resul
 
 
 def _model_description(ctx: Context[Atlas], subject: describe.Subject) -> str:
+    if ctx.llm is None:
+        raise CommandError("no language model is set up")
     client = ctx.llm.client()
     messages = describe.messages(subject)
     started = time.monotonic()
@@ -350,13 +280,13 @@ def find_by_sref(command: cmd.FindBySref, ctx: Context[Atlas]) -> Result:
     data = {
         "found": len(entities),
         "sref_code": asked,
-        "entities": [{**_summary(e), "sref": e.sref} for e in entities],
+        "entities": [{**tables.summary(e), "sref": e.sref} for e in entities],
         "codes": [{"code": code, "count": count} for code, count in counts.items()],
     }
-    table = _table(
+    table = tables.table(
         ["", "name", "type", "domain", "sref"],
         [[e.name, e.type, e.domain, e.sref] for e in entities],
-        [_thumbnail_url(catalogue, e) for e in entities],
+        [tables.thumbnail_url(catalogue, e) for e in entities],
     )
     if not entities:
         return Result.success(f"no entity has sref {asked}.", data, table=table)
@@ -430,7 +360,7 @@ def open_entity_image(command: cmd.OpenEntityImage, ctx: Context[Atlas]) -> Job:
         try:
             if fetch.is_url(image):
                 return fetch.decode(fetch.download(image).data, image)
-            return _read(workspace, image)
+            return sources.read_image(workspace, image)
         except fetch.ImageError as exc:
             raise CommandError(f"cannot open the image of {entity.name}: {exc}") from None
 
@@ -464,7 +394,10 @@ def _prepare(
 
 
 def _store(
-    catalogue: Catalogue, prepared: Prepared, workspace: Workspace | None = None, files: list[str] = ()
+    catalogue: Catalogue,
+    prepared: Prepared,
+    workspace: Workspace | None = None,
+    files: Sequence[str] = (),
 ) -> tuple[ImportReport, Any]:
     """Write prepared entities in one transaction; and the function that takes them out again."""
     entities, vectors, thumbnails, model = prepared
@@ -610,8 +543,8 @@ def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result:
     catalogue = _filled(ctx)
     entities = catalogue.entities(command.domain)
     if command.domain is not None and not entities:
-        domains = ", ".join(catalogue.domains()) or "(none)"
-        raise CommandError(f"no entity in domain {command.domain!r}; domains: {domains}")
+        known = ", ".join(catalogue.domains()) or "(none)"
+        raise CommandError(f"no entity in domain {command.domain!r}; domains: {known}")
     domains = catalogue.domains() if command.domain is None else {command.domain: len(entities)}
     data = {
         "count": len(entities),
@@ -622,10 +555,10 @@ def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result:
     }
     listed = "; ".join(f"{d or '(no domain)'}: {n}" for d, n in domains.items())
     names = ", ".join(e.name for e in entities[:15]) + (", …" if len(entities) > 15 else "")
-    table = _table(
+    table = tables.table(
         ["", "name", "type", "domain"],
         [[e.name, e.type, e.domain] for e in entities[:50]],
-        [_thumbnail_url(catalogue, e) for e in entities[:50]],
+        [tables.thumbnail_url(catalogue, e) for e in entities[:50]],
     )
     return Result.success(f"{len(entities)} entities ({listed}): {names}", data, table=table)
 

@@ -44,9 +44,9 @@ class RaysPack(Pack[RaysPackState]):
         return ctx.state.current is not None or bool(self.names(ctx).get("glasses"))
 
     def format_for_agent(self, command: Command, result: Result) -> str | None:
-        from .handlers import format_for_agent
+        from .xml import result_to_xml
 
-        return format_for_agent(command, result)
+        return result_to_xml(command.action, result.ok, result.data)
 
 
 PACK = RaysPack("rays", COMMANDS, RULES)

@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from ...grammar.names import describe_miss, resolve_name
-from ...layers import has_layer, index_of, same_layer
+from ...layers import has_layer, same_layer
 from ...pack import Context, Handlers
 from ...result import CommandError, Result
-from . import agent, analysis, display, lineage, xml
+from . import agent, analysis, display, layers, lineage
 from . import commands as cmd
 from .edges import get_edge_descriptions
 from .fresnel import fresnel_transmittances as fresnel
@@ -49,36 +49,15 @@ NO_SCENE = (
 # -- where the scene comes from -------------------------------------------------------------------
 
 
-def _layers_with(viewer: Any, role: str) -> list[Any]:
-    return [layer for layer in viewer.layers if display.layer_role(getattr(layer, "metadata", None)) == role]
-
-
-def _glass_layer(viewer: Any) -> Any:
-    found = _layers_with(viewer, "glasses")
-    return found[-1] if found else None
-
-
-def _scene_of(layer: Any) -> Scene:
-    """The scene a glasses layer holds now, with its polygons as edited."""
-    features = layer.features
-    count = len(layer.data)
-    names = list(features["name"]) if "name" in features else [""] * count
-    indices = list(features["ref_index"]) if "ref_index" in features else [None] * count
-    try:
-        return display.scene_from_glass_layer(layer.data, layer.shape_type, names, indices, layer.metadata)
-    except (SceneFormatError, ValueError, KeyError) as exc:
-        raise CommandError(f"cannot read the glasses from layer {layer.name!r}: {exc}") from None
-
-
 def _current(ctx: Context[RaysPackState]) -> RaysState | None:
     """The ctx's scene; a glasses layer the ctx has not read yet (a sample just opened)
     takes over, traced."""
     state = ctx.state.current
     viewer = ctx.viewer
     if viewer is not None:
-        layer = _glass_layer(viewer)
+        layer = layers.glass_layer(viewer)
         if layer is not None and (state is None or not same_layer(state.glass_layer, layer)):
-            scene = _scene_of(layer)
+            scene = layers.scene_of(layer)
             state = RaysState(scene, _trace(scene), layer, state.color_by if state else "brightness")
             _keep(ctx, state)
             _draw(ctx, state, glasses=False)
@@ -108,60 +87,22 @@ def _keep(ctx: Context[RaysPackState], state: RaysState) -> None:
 # -- drawing ----------------------------------------------------------------------------------------
 
 
-def _put(viewer: Any, layer_data: display.LayerData, role: str) -> Any:
-    """Add a layer, in place of the one with the same role (keeping its position and visibility)."""
-    data, kwargs, kind = layer_data
-    active = viewer.layers.selection.active
-    existing = _layers_with(viewer, role)
-    old = existing[-1] if existing else None
-    new = getattr(viewer, f"add_{kind}")(data, **kwargs)
-    if old is not None:
-        new.visible = old.visible
-        index = index_of(viewer.layers, old)
-        viewer.layers.pop(index)
-        viewer.layers.move(index_of(viewer.layers, new), index)
-        new.name = old.name  # napari suffixed the new one while the old one held the name
-    if active is not None and not same_layer(active, old) and has_layer(viewer.layers, active):
-        viewer.layers.selection.active = active
-    return new
-
-
-def _remove(viewer: Any, role: str) -> None:
-    for layer in _layers_with(viewer, role):
-        viewer.layers.pop(index_of(viewer.layers, layer))
-
-
 def _draw(ctx: Context[RaysPackState], state: RaysState, *, glasses: bool) -> RaysState:
     """Show the state's scene: all of it when ``glasses`` (a new scene); else the rays and edge
     labels, leaving the glasses layer as the person edited it (it is told the scene it now holds)."""
     viewer = ctx.viewer
     if viewer is None:
         return state
-    _remove(viewer, "selection")
+    layers.remove(viewer, "selection")
     if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
-        layer = _put(viewer, display.glass_layer(state.scene), "glasses")
+        layer = layers.put(viewer, display.glass_layer(state.scene), "glasses")
         state = replace(state, glass_layer=layer)
         _keep(ctx, state)
     else:
-        _sync_glass_layer(state.glass_layer, state.scene)
-    _put(viewer, display.edge_label_layer(state.scene), "edge labels")
-    _put(viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
+        layers.sync_glass_layer(state.glass_layer, state.scene)
+    layers.put(viewer, display.edge_label_layer(state.scene), "edge labels")
+    layers.put(viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
     return state
-
-
-def _sync_glass_layer(layer: Any, scene: Scene) -> None:
-    """Store the traced scene on the layer, and name shapes that were drawn without a name."""
-    stored = display.glass_layer(scene)[1]["metadata"][display.ROLE_KEY]
-    layer.metadata[display.ROLE_KEY] = stored
-    names = [glass.name for glass in scene.glasses]
-    glass_shapes = [i for i, kind in enumerate(layer.shape_type) if kind in GLASS_SHAPES]
-    if "name" in layer.features and len(glass_shapes) == len(names):
-        column = list(layer.features["name"])
-        for position, name in zip(glass_shapes, names, strict=True):
-            column[position] = name
-        features = layer.features.copy()
-        features["name"] = column
-        layer.features = features
 
 
 def _edited(ctx: Context[RaysPackState], state: RaysState) -> bool:
@@ -186,9 +127,9 @@ def _highlight(ctx: Context[RaysPackState], state: RaysState, found: Segments, t
     if viewer is None:
         return
     if len(found):
-        _put(viewer, display.selection_layer(state.scene, found, title), "selection")
+        layers.put(viewer, display.selection_layer(state.scene, found, title), "selection")
     else:
-        _remove(viewer, "selection")
+        layers.remove(viewer, "selection")
 
 
 # -- replies ----------------------------------------------------------------------------------------
@@ -324,7 +265,7 @@ def check_energy_conservation(command: cmd.CheckEnergyConservation, ctx: Context
         f"{report['truncated_energy']:.4f} was truncated (balance error {report['balance_error']:.1e})."
     )
     if not report["is_valid"]:
-        bad = state.result.segments.by_ids([v["parent_id"] for v in report["violations"]])
+        bad = state.result.segments.by_ids(np.array([v["parent_id"] for v in report["violations"]], int))
         _highlight(ctx, state, bad, "energy violations")
     return Result.success(message, report)
 
@@ -376,7 +317,7 @@ def _restorer(ctx: Context[RaysPackState], before: RaysState | None) -> Any:
             ctx.state.agent.clear()
             if ctx.viewer is not None:
                 for role in ("selection", "rays", "edge labels", "glasses"):
-                    _remove(ctx.viewer, role)
+                    layers.remove(ctx.viewer, role)
         else:
             _keep(ctx, before)
             _draw(ctx, before, glasses=True)
@@ -417,7 +358,7 @@ def trace_scene(command: cmd.TraceScene, ctx: Context[RaysPackState]) -> Result:
     scene = before.scene
     viewer = ctx.viewer
     if viewer is not None and before.glass_layer is not None and has_layer(viewer.layers, before.glass_layer):
-        scene = _scene_of(before.glass_layer)
+        scene = layers.scene_of(before.glass_layer)
     state = RaysState(scene, _trace(scene), before.glass_layer, before.color_by)
     _keep(ctx, state)
     state = _draw(ctx, state, glasses=False)
@@ -432,12 +373,12 @@ def color_rays(command: cmd.ColorRays, ctx: Context[RaysPackState]) -> Result:
     state = replace(before, color_by=command.by)
     _keep(ctx, state)
     if ctx.viewer is not None:
-        _put(ctx.viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
+        layers.put(ctx.viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
 
     def undo() -> None:
         _keep(ctx, before)
         if ctx.viewer is not None:
-            _put(ctx.viewer, display.ray_layer(before.scene, before.result, before.color_by), "rays")
+            layers.put(ctx.viewer, display.ray_layer(before.scene, before.result, before.color_by), "rays")
 
     shown = (
         "degree of polarization (yellow: none, magenta: full)"
@@ -450,7 +391,7 @@ def color_rays(command: cmd.ColorRays, ctx: Context[RaysPackState]) -> Result:
 @HANDLERS.on(cmd.ClearRaySelection)
 def clear_ray_selection(command: cmd.ClearRaySelection, ctx: Context[RaysPackState]) -> Result:
     viewer = ctx.viewer
-    removed = _layers_with(viewer, "selection") if viewer is not None else []
+    removed = layers.layers_with(viewer, "selection") if viewer is not None else []
     if not removed:
         return Result.success("No rays are highlighted.")
     for layer in removed:
@@ -472,7 +413,7 @@ def known_names(ctx: Context[RaysPackState]) -> dict[str, list[str]]:
     state = ctx.state.current
     viewer = ctx.viewer
     if viewer is not None:
-        layer = _glass_layer(viewer)
+        layer = layers.glass_layer(viewer)
         if layer is not None and (state is None or not same_layer(state.glass_layer, layer)):
             names = layer.features.get("name", [])
             return {"glasses": [str(n) for n in names if isinstance(n, str) and n]}
@@ -489,32 +430,3 @@ def describe_context(ctx: Context[RaysPackState]) -> list[str]:
         labels = ", ".join(edge.short_label for edge in get_edge_descriptions(glass))
         lines.append(f"  glass {glass.name!r}: n = {glass.ref_index:g}, edges {labels}")
     return lines
-
-
-def format_for_agent(command: Any, result: Result) -> str | None:
-    """What an agent reads from a query: seed 001's XML, written from the Result's data (at most
-    ``MAX_RECORDS`` rays listed; ``count`` is all of them). Other results and errors: JSON."""
-    if not result.ok or not isinstance(result.data, (dict, list)):
-        return None
-    action = getattr(command, "action", None)
-    data = result.data
-    if action in RAY_QUERIES:
-        return xml.ray_records_to_xml(data["rays"], data["count"])
-    if action == "rank_paths_by_energy":
-        return xml.paths_to_xml(data)
-    if action == "check_energy_conservation":
-        return xml.energy_report_to_xml(data)
-    if action == "fresnel_transmittances":
-        return xml.fresnel_to_xml(data)
-    if action == "describe_glass_edges":
-        return xml.edge_records_to_xml(data["glass"], data["ref_index"], data["edges"])
-    return None
-
-
-RAY_QUERIES = {
-    "find_rays_inside_glass",
-    "find_rays_crossing_edge",
-    "find_rays_by_angle_to_edge",
-    "find_rays_by_polarization",
-}
-

@@ -266,7 +266,7 @@ def _generation(
     leaving = along > 0
     n_glass = edges.index(g, wavelength)
     n_beyond = np.ones(len(h))
-    if several:
+    if several and t is not None:
         n_beyond = _other_side(t[h], t_hit[h], e, g, d, leaving, edges, wavelength, eps)
     n1 = np.where(leaving, n_glass, n_beyond)
     n2 = np.where(leaving, n_beyond, n_glass)

@@ -159,3 +159,30 @@ def edge_records_to_xml(name: str, ref_index: float, edges: list[dict[str, Any]]
         ]
     lines += ["  </edges>", "</glass_edges>"]
     return "\n".join(lines)
+
+
+RAY_QUERIES = {
+    "find_rays_inside_glass",
+    "find_rays_crossing_edge",
+    "find_rays_by_angle_to_edge",
+    "find_rays_by_polarization",
+}
+
+
+def result_to_xml(action: str, ok: bool, data: Any) -> str | None:
+    """What an agent reads from a query: seed 001's XML, written from the Result's data (at most
+    the handlers' ``MAX_RECORDS`` rays listed; ``count`` is all of them). Other results and errors: JSON."""
+    if not ok or not isinstance(data, (dict, list)):
+        return None
+    payload: Any = data
+    if action in RAY_QUERIES:
+        return ray_records_to_xml(payload["rays"], payload["count"])
+    if action == "rank_paths_by_energy":
+        return paths_to_xml(payload)
+    if action == "check_energy_conservation":
+        return energy_report_to_xml(payload)
+    if action == "fresnel_transmittances":
+        return fresnel_to_xml(payload)
+    if action == "describe_glass_edges":
+        return edge_records_to_xml(payload["glass"], payload["ref_index"], payload["edges"])
+    return None

@@ -1,0 +1,71 @@
+"""The rays pack's napari layers: found by the role in their metadata, put in place of the one
+with the same role, and the glasses layer read back into a scene (with the polygons as edited)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...layers import has_layer, index_of, same_layer
+from ...result import CommandError
+from . import display
+from .scene import Scene
+from .scene_json import SceneFormatError
+
+
+def layers_with(viewer: Any, role: str) -> list[Any]:
+    return [layer for layer in viewer.layers if display.layer_role(getattr(layer, "metadata", None)) == role]
+
+
+def glass_layer(viewer: Any) -> Any:
+    found = layers_with(viewer, "glasses")
+    return found[-1] if found else None
+
+
+def scene_of(layer: Any) -> Scene:
+    """The scene a glasses layer holds now, with its polygons as edited."""
+    features = layer.features
+    count = len(layer.data)
+    names = list(features["name"]) if "name" in features else [""] * count
+    indices = list(features["ref_index"]) if "ref_index" in features else [None] * count
+    try:
+        return display.scene_from_glass_layer(layer.data, layer.shape_type, names, indices, layer.metadata)
+    except (SceneFormatError, ValueError, KeyError) as exc:
+        raise CommandError(f"cannot read the glasses from layer {layer.name!r}: {exc}") from None
+
+
+def put(viewer: Any, layer_data: display.LayerData, role: str) -> Any:
+    """Add a layer, in place of the one with the same role (keeping its position and visibility)."""
+    data, kwargs, kind = layer_data
+    active = viewer.layers.selection.active
+    existing = layers_with(viewer, role)
+    old = existing[-1] if existing else None
+    new = getattr(viewer, f"add_{kind}")(data, **kwargs)
+    if old is not None:
+        new.visible = old.visible
+        index = index_of(viewer.layers, old)
+        viewer.layers.pop(index)
+        viewer.layers.move(index_of(viewer.layers, new), index)
+        new.name = old.name  # napari suffixed the new one while the old one held the name
+    if active is not None and not same_layer(active, old) and has_layer(viewer.layers, active):
+        viewer.layers.selection.active = active
+    return new
+
+
+def remove(viewer: Any, role: str) -> None:
+    for layer in layers_with(viewer, role):
+        viewer.layers.pop(index_of(viewer.layers, layer))
+
+
+def sync_glass_layer(layer: Any, scene: Scene) -> None:
+    """Store the traced scene on the layer, and name shapes that were drawn without a name."""
+    stored = display.glass_layer(scene)[1]["metadata"][display.ROLE_KEY]
+    layer.metadata[display.ROLE_KEY] = stored
+    names = [glass.name for glass in scene.glasses]
+    glass_shapes = [i for i, kind in enumerate(layer.shape_type) if kind in display.GLASS_SHAPES]
+    if "name" in layer.features and len(glass_shapes) == len(names):
+        column = list(layer.features["name"])
+        for position, name in zip(glass_shapes, names, strict=True):
+            column[position] = name
+        features = layer.features.copy()
+        features["name"] = column
+        layer.features = features
