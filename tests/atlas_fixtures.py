@@ -13,7 +13,7 @@ __all__ = ["atlas_session", "embedding_server", "file_server", "sample_template"
 @pytest.fixture(scope="session")
 def sample_template(tmp_path_factory) -> Path:
     """A workspace with the sample catalogue loaded, made once and copied for each test."""
-    from napari_talk.session import Session
+    from napari_talk.core.session import Session
 
     root = tmp_path_factory.mktemp("atlas-template")
     session = Session(None, workspace=root)
@@ -33,7 +33,7 @@ def sample_workspace(sample_template, workspace) -> Path:
 @pytest.fixture
 def atlas_session(sample_workspace):
     """A session without a viewer over the sample catalogue."""
-    from napari_talk.session import Session
+    from napari_talk.core.session import Session
 
     session = Session(None, workspace=sample_workspace)
     yield session

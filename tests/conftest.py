@@ -60,7 +60,7 @@ def cells_viewer(make_napari_viewer):
 
 @pytest.fixture
 def session(cells_viewer):
-    from napari_talk.session import Session
+    from napari_talk.core.session import Session
 
     return Session(cells_viewer)
 
@@ -78,7 +78,7 @@ def chat_server():
 
 @pytest.fixture
 def llm_settings(chat_server, monkeypatch):
-    from napari_talk.llm.settings import LLMSettings
+    from napari_talk.core.llm.settings import LLMSettings
 
     monkeypatch.setenv("NAPARI_TALK_TEST_KEY", SECRET_KEY)
     return LLMSettings(
@@ -92,7 +92,7 @@ def llm_settings(chat_server, monkeypatch):
 
 @pytest.fixture
 def llm_session(session, llm_settings):
-    from napari_talk.llm.road import LLMRoad
+    from napari_talk.core.llm.road import LLMRoad
 
     session.llm = LLMRoad(session.registry, llm_settings)
     return session

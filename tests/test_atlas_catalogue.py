@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
+from napari_talk.core.session import Session
 from napari_talk.packs.atlas.catalogue import Catalogue, CatalogueError, Entity, top_k
 from napari_talk.packs.atlas.embeddings import HashedEmbedder
 from napari_talk.packs.atlas.sref import normalize_codes
 from napari_talk.packs.atlas.store import CATALOGUE_FILE
-from napari_talk.session import Session
 
 HOSTILE = [
     "Robert'); DROP TABLE entities;--",

@@ -8,8 +8,8 @@ import re
 import pytest
 from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
+from napari_talk.core.session import Session
 from napari_talk.packs.atlas.describe import AVOID, Subject, compose, tidy, tone_of
-from napari_talk.session import Session
 
 SENTENCE = re.compile(r"[^.!?]+[.!?]")
 
@@ -47,7 +47,7 @@ def test_without_a_model_the_entitys_own_fields_are_composed(atlas_session):
 
 @pytest.fixture
 def llm_atlas(atlas_session, llm_settings):
-    from napari_talk.llm.road import LLMRoad
+    from napari_talk.core.llm.road import LLMRoad
 
     atlas_session.llm = LLMRoad(atlas_session.registry, llm_settings)
     return atlas_session

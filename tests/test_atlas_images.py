@@ -12,8 +12,8 @@ from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 from atlas_servers import Route
 from PIL import Image
 
+from napari_talk.core.session import Session
 from napari_talk.packs.atlas import analysis, fetch
-from napari_talk.session import Session
 
 
 def png(pixels: np.ndarray) -> bytes:
@@ -148,7 +148,7 @@ def test_workspace_files_are_read_and_kept_inside(offline, workspace):
 
 @pytest.fixture
 def vision_session(workspace, llm_settings):
-    from napari_talk.llm.road import LLMRoad
+    from napari_talk.core.llm.road import LLMRoad
 
     session = Session(None, workspace=workspace)
     session.llm = LLMRoad(session.registry, llm_settings)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from napari_talk.core.session import Session
 from napari_talk.packs.atlas import samples
 from napari_talk.packs.atlas.store import CATALOGUE_FILE
-from napari_talk.session import Session
 
 
 def run(session, text):

@@ -9,10 +9,10 @@ import pytest
 from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 from pydantic import ValidationError
 
-from napari_talk.grammar.parser import parse
+from napari_talk.core.grammar.parser import parse
+from napari_talk.core.registry import default_registry
 from napari_talk.packs.atlas.embeddings import HashedEmbedder, calibrate, minilm_available
 from napari_talk.packs.atlas.tables import band
-from napari_talk.registry import default_registry
 
 PARAPHRASES = [
     ("golden desert guardian with cosmic powers", "The Heralds"),

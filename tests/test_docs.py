@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from napari_talk.help import render_markdown
-from napari_talk.registry import default_registry
+from napari_talk.core.help import render_markdown
+from napari_talk.core.registry import default_registry
 
 ROOT = Path(__file__).parents[1]
 
@@ -19,7 +19,7 @@ def test_the_command_reference_is_current():
 
 def test_every_example_in_the_models_parses_to_its_own_command():
     """The examples the help shows must work as typed (with the README's sample layers)."""
-    from napari_talk.grammar.parser import parse
+    from napari_talk.core.grammar.parser import parse
 
     context = {"layers": ["nuclei", "cell boundaries", "actin", "GFP", "Labels", "spots"]}
     for action, cls in default_registry().commands.items():

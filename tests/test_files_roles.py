@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from napari_talk.core.session import Session
 from napari_talk.packs.files.roles import ROLES, RoleGate
 from napari_talk.packs.files.tasks import TASKS_FILE
-from napari_talk.session import Session
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from napari_talk.core.session import Session
 from napari_talk.packs.files import handlers, limits
 from napari_talk.packs.files.envelope import envelope
-from napari_talk.session import Session
 
 
 @pytest.fixture

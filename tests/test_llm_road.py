@@ -10,7 +10,7 @@ import pytest
 from chat_server import tool_call
 from conftest import SECRET_KEY
 
-from napari_talk.llm.road import LLMRoad
+from napari_talk.core.llm.road import LLMRoad
 from napari_talk.packs.viewer.access import camera
 
 

@@ -8,8 +8,8 @@ import socket
 
 import pytest
 
+from napari_talk.core.session import Session
 from napari_talk.packs.mesh import flows
-from napari_talk.session import Session
 
 pytest.importorskip("trimesh")
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from napari_talk.core.session import Session
 from napari_talk.packs.mesh import gltf
 from napari_talk.packs.mesh.importers import MeshFileError, load_bytes, mesh_from_obj
-from napari_talk.session import Session
 
 trimesh = pytest.importorskip("trimesh")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from napari_talk.grammar.parser import parse
+from napari_talk.core.grammar.parser import parse
 
 CONTEXT = {"layers": ["nuclei", "cell boundaries", "actin", "GFP", "Labels", "spots", "model"]}
 

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from napari_talk.core.session import Session
 from napari_talk.packs.mesh import humanoid
 from napari_talk.packs.mesh.display import to_napari
 from napari_talk.packs.viewer.access import camera
-from napari_talk.session import Session
 
 
 @pytest.fixture

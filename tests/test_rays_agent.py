@@ -162,8 +162,8 @@ def test_get_agentic_tools_describes_every_wrapper(traced):
 
 def test_session_results_read_as_the_same_xml_for_agents():
     """A chat session's query results reach agents in the seed's XML, as the wrappers write it."""
+    from napari_talk.core.session import Session
     from napari_talk.packs.rays import PACK
-    from napari_talk.session import Session
 
     session = Session(None)
     assert session.execute({"action": "load_sample_scene", "name": "prism demo"}).ok

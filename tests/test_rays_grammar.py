@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import SHARED_CORPUS
 
-from napari_talk.grammar.parser import parse
+from napari_talk.core.grammar.parser import parse
 from napari_talk.packs.rays import PACK
 
 LAYERS = ["nuclei", "cell boundaries", "actin", "GFP", "Labels", "spots"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from napari_talk.commands import Command
-from napari_talk.pack import Pack
-from napari_talk.registry import Registry, default_registry
+from napari_talk.core.commands import Command
+from napari_talk.core.pack import Pack
+from napari_talk.core.registry import Registry, default_registry
 
 VIEWER_ACTIONS = {
     "layer_visibility", "panel_toggle", "zoom_box", "center_on", "set_zoom", "fit_to_layer",

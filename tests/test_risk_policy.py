@@ -6,10 +6,10 @@ import pytest
 
 from napari_talk.agents import get_agentic_tools
 from napari_talk.agents.mcp_server import Bridge
-from napari_talk.llm.road import LLMRoad
-from napari_talk.llm.settings import LLMSettings
-from napari_talk.risk import RiskPolicy
-from napari_talk.session import Session
+from napari_talk.core.llm.road import LLMRoad
+from napari_talk.core.llm.settings import LLMSettings
+from napari_talk.core.risk import RiskPolicy
+from napari_talk.core.session import Session
 
 
 def validated(session: Session, **wire):

@@ -7,8 +7,8 @@ import pytest
 from napari.components import ViewerModel
 from napari.layers import Points
 
-from napari_talk.history import Changes
-from napari_talk.session import Session
+from napari_talk.core.history import Changes
+from napari_talk.core.session import Session
 
 
 class StuckPoints(Points):

@@ -12,20 +12,20 @@ from .__about__ import __version__
 
 if TYPE_CHECKING:
     from .agents import get_agentic_tools
-    from .commands import Command
-    from .grammar.parser import parse
-    from .registry import Registry, default_registry
-    from .result import Result
-    from .session import Session
+    from .core.commands import Command
+    from .core.grammar.parser import parse
+    from .core.registry import Registry, default_registry
+    from .core.result import Result
+    from .core.session import Session
 
 _LAZY = {
     "get_agentic_tools": ".agents",
-    "Command": ".commands",
-    "parse": ".grammar.parser",
-    "Registry": ".registry",
-    "default_registry": ".registry",
-    "Result": ".result",
-    "Session": ".session",
+    "Command": ".core.commands",
+    "parse": ".core.grammar.parser",
+    "Registry": ".core.registry",
+    "default_registry": ".core.registry",
+    "Result": ".core.result",
+    "Session": ".core.session",
 }
 
 __all__ = [

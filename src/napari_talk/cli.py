@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 
 def _parse_command(args: argparse.Namespace) -> int:
-    from .grammar.parser import parse
+    from .core.grammar.parser import parse
 
     if args.jsonl:
         for raw in sys.stdin:
@@ -42,8 +42,8 @@ def _run_command(args: argparse.Namespace) -> int:
 
 
 def _commands_command(args: argparse.Namespace) -> int:
-    from .help import render_markdown
-    from .registry import default_registry
+    from .core.help import render_markdown
+    from .core.registry import default_registry
 
     registry = default_registry()
     if args.markdown:

@@ -9,7 +9,7 @@ def run_lines(lines: Sequence[str], *, sample: str | None = None, screenshot: st
     """Exit status 0 when every line was understood and ran, else 1."""
     import napari
 
-    from .session import Session
+    from .core.session import Session
 
     viewer = napari.Viewer(show=False)
     _show_off_screen(viewer)
@@ -46,9 +46,9 @@ def _show_off_screen(viewer) -> None:
 
 def _configured_llm():
     """The LLM road when a model is set up (destructive commands then need allow_destructive)."""
-    from .llm.road import LLMRoad
-    from .registry import default_registry
-    from .settings import default_store
+    from .core.llm.road import LLMRoad
+    from .core.registry import default_registry
+    from .core.settings import default_store
 
     settings = default_store().load().llm
     return LLMRoad(default_registry(), settings) if settings.configured else None

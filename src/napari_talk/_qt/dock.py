@@ -23,14 +23,14 @@ from qtpy.QtWidgets import (
     QWidget,
 )
 
-from ..commands import Command
-from ..jobs import Job, Progress
-from ..llm.road import LLMRoad
-from ..llm.settings import LLMSettings
-from ..registry import Registry
-from ..result import Result
-from ..session import Session, Turn
-from ..settings import Settings, SettingsStore, default_store
+from ..core.commands import Command
+from ..core.jobs import Job, Progress
+from ..core.llm.road import LLMRoad
+from ..core.llm.settings import LLMSettings
+from ..core.registry import Registry
+from ..core.result import Result
+from ..core.session import Session, Turn
+from ..core.settings import Settings, SettingsStore, default_store
 from .chat_input import ChatInput
 from .gui_thread import GuiThread
 from .jobs import qt_runner
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import napari
 
     from ..agents.mcp_server import HttpService
-    from ..llm.road import LLMOutcome
+    from ..core.llm.road import LLMOutcome
 
 GREETING = (
     'Type what you want: "hide nuclei", "zoom to 300%", "fit GFP then center on 100 200". "help" lists more.'

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from qtpy.QtCore import QObject, Signal
 
-from ..result import Result
+from ..core.result import Result
 
 if TYPE_CHECKING:
-    from ..commands import Command
-    from ..session import Session
+    from ..core.commands import Command
+    from ..core.session import Session
 
 Ask = Callable[[str, Callable[[bool], None]], None]
 """``ask(question, answer)``: put a yes/no question to the person; ``answer`` gets the reply."""

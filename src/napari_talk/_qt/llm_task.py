@@ -10,7 +10,7 @@ from qtpy.QtCore import QObject, Signal
 from .gui_thread import GuiThread
 
 if TYPE_CHECKING:
-    from ..session import Session
+    from ..core.session import Session
 
 
 class LLMTask(QObject):

@@ -18,9 +18,9 @@ from qtpy.QtWidgets import (
     QVBoxLayout,
 )
 
-from ..llm.client import ChatClient, LLMError
-from ..llm.settings import LLMSettings
-from ..settings import Settings, WorkspaceSettings
+from ..core.llm.client import ChatClient, LLMError
+from ..core.llm.settings import LLMSettings
+from ..core.settings import Settings, WorkspaceSettings
 
 PRESETS = {
     "OpenAI": "https://api.openai.com/v1",

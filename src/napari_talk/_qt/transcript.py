@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from qtpy.QtWidgets import QTextBrowser
 
-from ..session import Turn
+from ..core.session import Turn
 
 STYLE = {
     "road": "color:#8a8a8a; font-size:small;",

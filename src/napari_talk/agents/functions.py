@@ -20,9 +20,9 @@ from pydantic import ValidationError
 from .exports import from_tool_arguments
 
 if TYPE_CHECKING:
-    from ..commands import Command
-    from ..result import Result
-    from ..session import Session
+    from ..core.commands import Command
+    from ..core.result import Result
+    from ..core.session import Session
 
 Execute = Callable[["Command"], "Result"]
 Confirm = Callable[["Command"], bool]
@@ -41,7 +41,7 @@ def get_agentic_tools(
     ``confirm`` is asked before every command the session's risk policy says the person must agree
     to (changing or removing data, sending anything somewhere new); without it those do not run.
     """
-    from ..session import Session
+    from ..core.session import Session
 
     session = session if session is not None else Session()
     registry = session.registry
@@ -74,7 +74,7 @@ def _tool_function(session: Session, cls: type[Command], pack: Any, execute, con
     run = execute or session.execute
 
     def tool(**arguments: Any) -> str:
-        from ..result import Result
+        from ..core.result import Result
 
         try:
             command = from_tool_arguments(session.registry, action, arguments)

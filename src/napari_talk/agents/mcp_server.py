@@ -3,7 +3,7 @@
 Built on the official ``mcp`` SDK's low-level server, so each tool's input schema is exactly the
 command's schema. How a call reaches the live objects is the caller's: ``run`` executes a
 validated command within a time limit (the dock's runs it on the GUI thread), ``needs_person``
-applies the one risk policy (:mod:`napari_talk.risk`) and ``confirm`` asks the person. There is no
+applies the one risk policy (:mod:`napari_talk.core.risk`) and ``confirm`` asks the person. There is no
 code-execution tool.
 """
 
@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..risk import RiskPolicy
+from ..core.risk import RiskPolicy
 from .exports import from_tool_arguments
 from .functions import result_text
 
 if TYPE_CHECKING:
-    from ..commands import Command
-    from ..registry import Registry
-    from ..result import Result
+    from ..core.commands import Command
+    from ..core.registry import Registry
+    from ..core.result import Result
 
 Run = Callable[["Command", float], "Result"]
 Confirm = Callable[["Command", float], bool]
@@ -66,7 +66,7 @@ class Bridge:
 
     def call(self, name: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any], bool]:
         """(text, structured result, is_error) for one tool call; blocking, never raises."""
-        from ..result import Result
+        from ..core.result import Result
 
         if name not in self.registry.commands:
             result = Result.error(f"no tool {name!r}; tools are the napari-talk commands")

@@ -216,8 +216,8 @@ class OpenAIEmbedder:
         return normalize_rows(np.array(rows, np.float32).reshape(len(texts), -1))
 
     def _explain(self, exc: Exception) -> str:
-        from ...llm.client import explain
-        from ...llm.settings import LLMSettings
+        from ...core.llm.client import explain
+        from ...core.llm.settings import LLMSettings
 
         settings = LLMSettings(
             model=self.config.model,
@@ -230,7 +230,7 @@ class OpenAIEmbedder:
 
 
 def remote_embedder(config: RemoteConfig) -> OpenAIEmbedder:
-    from ...llm.settings import LLMSettings, MissingKeyError, resolve_key
+    from ...core.llm.settings import LLMSettings, MissingKeyError, resolve_key
 
     settings = LLMSettings(model=config.model, base_url=config.base_url, api_key_env=config.api_key_env)
     try:

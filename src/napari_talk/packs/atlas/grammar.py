@@ -1,4 +1,4 @@
-"""How people ask for the atlas pack's commands, as grammar rules (see :mod:`napari_talk.grammar.rules`).
+"""How people ask for the atlas pack's commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
 
 Every template names what it is about: similarity ("similar to", "like"), an image to analyze,
 a description, an sref code, the catalogue or atlas, an entity. "search 'castle'" stays the
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...grammar.rules import Rule
+from ...core.grammar.rules import Rule
 
 PRIORITY = 14
 """Above the viewer's generic "<verb> <layer>" rules, below the rays pack and help/undo."""

@@ -4,7 +4,7 @@ The ctx keeps one :class:`~.store.Atlas` under ``ctx.state["atlas"]``. Results c
 seed's shapes in ``data``; ``meta["table"]`` holds the rows (with PNG thumbnails as data URLs)
 for a dock that draws tables.
 
-Slow work is handed back as a :class:`~napari_talk.jobs.Job`: embedding, downloads, reading
+Slow work is handed back as a :class:`~napari_talk.core.jobs.Job`: embedding, downloads, reading
 image files, measuring, and calls to a language model run off the GUI thread (the dock keeps
 napari responsive, Stop abandons them); layers are read before and added after, on the GUI
 thread, and the catalogue is written in ``finish`` so an abandoned job changes nothing. A call to
@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...grammar.names import describe_miss, resolve_name
-from ...jobs import Job
-from ...llm.client import LLMError
-from ...pack import Context, Handlers
-from ...result import CommandError, Result
+from ...core.grammar.names import describe_miss, resolve_name
+from ...core.jobs import Job
+from ...core.llm.client import LLMError
+from ...core.pack import Context, Handlers
+from ...core.result import CommandError, Result
 from . import analysis, describe, fetch, jsonl, layers, samples, sources, tables
 from . import commands as cmd
 from . import sref as srefs
@@ -37,7 +37,7 @@ from .embeddings import Embedder, EmbeddingError, calibrate
 from .store import Atlas
 
 if TYPE_CHECKING:
-    from ...workspace import Workspace
+    from ...core.workspace import Workspace
 
 HANDLERS = Handlers[Atlas]()
 

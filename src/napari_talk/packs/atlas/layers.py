@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...result import CommandError
+from ...core.result import CommandError
 from .samples import SAMPLE_ROLE
 
 if TYPE_CHECKING:
-    from ...pack import Context
+    from ...core.pack import Context
     from .store import Atlas
 
 Picture = tuple[np.ndarray, dict[str, Any]]

@@ -22,7 +22,7 @@ from .catalogue import Entity
 from .store import slug
 
 if TYPE_CHECKING:
-    from ...workspace import Workspace
+    from ...core.workspace import Workspace
 
 IMAGE_SIZE = 128
 

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...grammar.names import resolve_name
-from ...result import CommandError
+from ...core.grammar.names import resolve_name
+from ...core.result import CommandError
 from . import fetch, layers
 
 if TYPE_CHECKING:
-    from ...pack import Context
-    from ...workspace import Workspace
+    from ...core.pack import Context
+    from ...core.workspace import Workspace
     from .store import Atlas
 
 IMAGE_MAX_BYTES = 200 * 1024 * 1024

@@ -11,12 +11,12 @@ import threading
 import unicodedata
 from typing import TYPE_CHECKING
 
-from ...llm.settings import OPENAI_BASE_URL
+from ...core.llm.settings import OPENAI_BASE_URL
 from .catalogue import Catalogue
 from .embeddings import OFFLINE, Embedder, RemoteConfig, default_model, make_embedder
 
 if TYPE_CHECKING:
-    from ...workspace import PinnedFile, Workspace
+    from ...core.workspace import PinnedFile, Workspace
 
 CATALOGUE_FILE = "atlas/catalogue.sqlite"
 IMAGES_DIR = "atlas/images"

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...pack import Context, Handlers, Pack
+from ...core.pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 from .state import FilesState
 
 if TYPE_CHECKING:
-    from ...commands import Command
-    from ...result import Result
-    from ...workspace import Workspace
+    from ...core.commands import Command
+    from ...core.result import Result
+    from ...core.workspace import Workspace
 
 
 class FilesPack(Pack[FilesState]):

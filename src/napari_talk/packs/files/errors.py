@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...workspace import WorkspaceError
+from ...core.workspace import WorkspaceError
 
 
 class FilesError(WorkspaceError):

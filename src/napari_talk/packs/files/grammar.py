@@ -1,4 +1,4 @@
-"""How people ask for the files pack's commands, as grammar rules (see :mod:`napari_talk.grammar.rules`).
+"""How people ask for the files pack's commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
 
 Verbs that only mean files ("read", "write", "replace ... in", "search", "list files") come at
 priority 1, after the viewer's specific phrasings. Verbs the viewer shares ("open", "show",
@@ -14,7 +14,7 @@ import re
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
-from ...grammar.rules import Rule
+from ...core.grammar.rules import Rule
 
 NOT_TEXT = frozenset(
     {"tif", "tiff", "png", "jpg", "jpeg", "gif", "bmp", "webp", "czi", "nd2", "lif", "lsm", "ims", "oib",

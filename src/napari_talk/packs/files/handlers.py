@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...jobs import Job, Progress
-from ...pack import Context, Handlers
-from ...result import Result
-from ...workspace import Workspace, WorkspaceError, human_size, relative_to_root
+from ...core.jobs import Job, Progress
+from ...core.pack import Context, Handlers
+from ...core.result import Result
+from ...core.workspace import Workspace, WorkspaceError, human_size, relative_to_root
 from . import commands as cmd
 from .envelope import envelope
 from .errors import FilesError

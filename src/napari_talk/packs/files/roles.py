@@ -16,10 +16,10 @@ from .envelope import envelope
 from .errors import FilesError
 
 if TYPE_CHECKING:
-    from ...commands import Command
-    from ...registry import Registry
-    from ...result import Result
-    from ...session import Session
+    from ...core.commands import Command
+    from ...core.registry import Registry
+    from ...core.result import Result
+    from ...core.session import Session
 
 ROLES: dict[str, frozenset[str]] = {
     "architect": frozenset(
@@ -50,7 +50,7 @@ class RoleGate:
     """The commands one role may call, and the only door through which it calls them."""
 
     def __init__(self, role: str, registry: Registry | None = None) -> None:
-        from ...registry import default_registry
+        from ...core.registry import default_registry
 
         self.role = role_name(role)
         self.registry = registry or default_registry()
@@ -88,7 +88,7 @@ class RoleGate:
 
     def execute(self, session: Session, command: Command | Mapping[str, Any]) -> Result:
         """Run the command for this role through ``session``; never raises."""
-        from ...result import Result
+        from ...core.result import Result
 
         try:
             permitted = self.permit(command)

@@ -12,7 +12,7 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-from ...workspace import Workspace
+from ...core.workspace import Workspace
 
 TASKS_FILE = ".napari-talk/tasks.jsonl"
 TASKS_MAX_BYTES = 64 * 1024 * 1024

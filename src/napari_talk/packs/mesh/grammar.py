@@ -1,4 +1,4 @@
-"""How people ask for mesh commands, as grammar rules (see :mod:`napari_talk.grammar.rules`).
+"""How people ask for mesh commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
 
 Every rule names the thing it works on (a primitive, a segment or part, a concept or option,
 the model), so none takes a viewer phrasing: "select Labels" stays a layer selection and
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...grammar.rules import Rule
-from ...grammar.tokens import NoMatch
+from ...core.grammar.rules import Rule
+from ...core.grammar.tokens import NoMatch
 from .commands import ALL, SELECTED
 
 PRIMITIVE_WORDS = {

@@ -3,7 +3,7 @@
 The model lives in the pack's state (:class:`~.state.MeshPackState`) as an immutable
 :class:`~.state.ModelState`. A change builds a new state, shows it (:func:`.display.sync`),
 writes ``mesh/state.json``, and hands back an undo that puts the old state (and the camera)
-back. The ComfyUI flows run as background jobs (:mod:`napari_talk.jobs`).
+back. The ComfyUI flows run as background jobs (:mod:`napari_talk.core.jobs`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...jobs import Job, Progress
-from ...pack import Context, Handlers
-from ...result import CommandError, Result
+from ...core.jobs import Job, Progress
+from ...core.pack import Context, Handlers
+from ...core.result import CommandError, Result
 from . import commands as cmd
 from . import display, flows, materials, primitives
 from .comfyui import Cancelled, ComfyClient, ComfyError, server_url
@@ -30,7 +30,7 @@ from .state import Concept, MeshPackState, ModelState, carry_materials
 from .workflows import WorkflowError
 
 if TYPE_CHECKING:
-    from ...workspace import Workspace
+    from ...core.workspace import Workspace
 
 HANDLERS = Handlers[MeshPackState]()
 

@@ -24,7 +24,7 @@ OVERRIDE_FOLDER = "mesh/workflows"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
 if TYPE_CHECKING:
-    from ...workspace import Workspace
+    from ...core.workspace import Workspace
 
 
 class WorkflowError(ValueError):

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...pack import Context, Handlers, Pack
+from ...core.pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 from .state import RaysPackState
 
 if TYPE_CHECKING:
-    from ...commands import Command
-    from ...result import Result
-    from ...workspace import Workspace
+    from ...core.commands import Command
+    from ...core.result import Result
+    from ...core.workspace import Workspace
 
 
 class RaysPack(Pack[RaysPackState]):

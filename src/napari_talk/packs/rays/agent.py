@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...commands import Command
-from ...grammar.names import resolve_name
+from ...core.commands import Command
+from ...core.grammar.names import resolve_name
 from . import analysis, lineage
 from . import commands as cmd
 from .fresnel import fresnel_transmittances

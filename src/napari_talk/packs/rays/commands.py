@@ -10,7 +10,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from ...commands import Command, NonBlank, Risk
+from ...core.commands import Command, NonBlank, Risk
 
 GlassName = Annotated[
     NonBlank,

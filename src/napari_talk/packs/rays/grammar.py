@@ -1,4 +1,4 @@
-"""How people ask for the rays pack's commands, as grammar rules (see :mod:`napari_talk.grammar.rules`).
+"""How people ask for the rays pack's commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
 
 Every template names what it is about (rays, edges, glass, polarization, Fresnel, energy, paths,
 a ray scene), so none takes a viewer phrasing like "show nuclei" or "select Labels". Glass names
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...grammar.rules import Rule
+from ...core.grammar.rules import Rule
 
 PRIORITY = 25
 """Above the viewer's generic "<verb> <layer>" rules, below help and undo."""

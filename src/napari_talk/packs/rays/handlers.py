@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ...grammar.names import describe_miss, resolve_name
-from ...layers import has_layer, same_layer
-from ...pack import Context, Handlers
-from ...result import CommandError, Result
+from ...core.grammar.names import describe_miss, resolve_name
+from ...core.layers import has_layer, same_layer
+from ...core.pack import Context, Handlers
+from ...core.result import CommandError, Result
 from . import agent, analysis, display, layers, lineage
 from . import commands as cmd
 from .edges import get_edge_descriptions

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...layers import has_layer, index_of, same_layer
-from ...result import CommandError
+from ...core.layers import has_layer, index_of, same_layer
+from ...core.result import CommandError
 from . import display
 from .scene import Scene
 from .scene_json import SceneFormatError

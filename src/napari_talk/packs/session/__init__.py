@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ...pack import Handlers, Pack
+from ...core.pack import Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 
 if TYPE_CHECKING:
-    from ...registry import Registry
-    from ...result import Result
-    from ...workspace import Workspace
+    from ...core.registry import Registry
+    from ...core.result import Result
+    from ...core.workspace import Workspace
 
 
 class SessionControls(Protocol):

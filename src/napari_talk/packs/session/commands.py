@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from ...commands import Command, Risk
+from ...core.commands import Command, Risk
 
 
 class Help(Command, action="help"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...grammar.rules import Rule
+from ...core.grammar.rules import Rule
 
 _THAT = (
     r"(?: (?:that|it|this|(?:the |my )?(?:last|previous)(?: undone)?"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...pack import Context, Handlers
-from ...result import Result
+from ...core.pack import Context, Handlers
+from ...core.result import Result
 from . import commands as cmd
 
 if TYPE_CHECKING:

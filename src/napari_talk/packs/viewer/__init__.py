@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...pack import Context, Handlers, Pack
+from ...core.pack import Context, Handlers, Pack
 from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import BUILTIN_PANELS, RULES
 
 if TYPE_CHECKING:
-    from ...commands import Command
-    from ...risk import Risk
+    from ...core.commands import Command
+    from ...core.risk import Risk
 
 
 class ViewerPack(Pack[None]):

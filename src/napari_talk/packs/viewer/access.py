@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...grammar.names import describe_miss, resolve_name
-from ...result import CommandError
+from ...core.grammar.names import describe_miss, resolve_name
+from ...core.result import CommandError
 
 
 def camera(viewer: Any) -> Any:

@@ -10,7 +10,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from ...commands import Command, NonBlank, Risk
+from ...core.commands import Command, NonBlank, Risk
 
 LayerName = Annotated[NonBlank, Field(description="Layer name.")]
 Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in world units.")]

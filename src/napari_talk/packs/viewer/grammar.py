@@ -1,4 +1,4 @@
-"""How people ask for viewer commands, as grammar rules (see :mod:`napari_talk.grammar.rules`).
+"""How people ask for viewer commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
 
 Specific phrasings carry a higher priority than the generic "<verb> <layer>" ones, so "show only
 spots", "show all layers" and "show layers" never read as showing a layer of that name.
@@ -6,7 +6,7 @@ spots", "show all layers" and "show layers" never read as showing a layer of tha
 
 from __future__ import annotations
 
-from ...grammar.rules import Rule
+from ...core.grammar.rules import Rule
 
 BUILTIN_PANELS = ("layer list", "layer controls", "console")
 

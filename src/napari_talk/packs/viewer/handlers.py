@@ -11,10 +11,10 @@ import difflib
 import time
 from typing import Any
 
-from ...grammar.names import describe_miss, resolve_name
-from ...history import Changes
-from ...pack import Context, Handlers
-from ...result import CommandError, Result
+from ...core.grammar.names import describe_miss, resolve_name
+from ...core.history import Changes
+from ...core.pack import Context, Handlers
+from ...core.result import CommandError, Result
 from . import commands as cmd
 from .access import (
     camera,

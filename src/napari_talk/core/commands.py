@@ -27,8 +27,8 @@ class Command(BaseModel):
 
     action: str
     risk: ClassVar[Risk] = "view"
-    """What running it can cost the person (see :mod:`napari_talk.risk`); a pack may raise it for
-    one command's parameters and the state it meets (:meth:`napari_talk.pack.Pack.risk`)."""
+    """What running it can cost the person (see :mod:`napari_talk.core.risk`); a pack may raise it for
+    one command's parameters and the state it meets (:meth:`napari_talk.core.pack.Pack.risk`)."""
     examples: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, *, action: str | None = None, **kwargs: Any) -> None:

@@ -132,12 +132,12 @@ class Registry:
 
 
 def builtin_packs() -> list[Pack]:
-    from .packs.atlas import PACK as atlas_pack
-    from .packs.files import PACK as files_pack
-    from .packs.mesh import PACK as mesh_pack
-    from .packs.rays import PACK as rays_pack
-    from .packs.session import PACK as session_pack
-    from .packs.viewer import PACK as viewer_pack
+    from ..packs.atlas import PACK as atlas_pack
+    from ..packs.files import PACK as files_pack
+    from ..packs.mesh import PACK as mesh_pack
+    from ..packs.rays import PACK as rays_pack
+    from ..packs.session import PACK as session_pack
+    from ..packs.viewer import PACK as viewer_pack
 
     return [session_pack, viewer_pack, files_pack, rays_pack, mesh_pack, atlas_pack]
 
