@@ -86,11 +86,14 @@ class Pack(Generic[S]):
         *,
         handlers: Handlers[S] | None = None,
         context_defaults: Mapping[str, tuple[str, ...]] | None = None,
+        order: int = 100,
     ) -> None:
         self.name = name
         self.commands = commands
         self.rules = rules
         self._handlers = handlers if handlers is not None else Handlers[S]()
+        self.order = order
+        """Where the pack comes in the help and the docs (the bundled ones first)."""
         self.context_defaults: Mapping[str, tuple[str, ...]] = context_defaults or {}
         """Names the grammar may assume when the caller's context has none of that kind."""
 

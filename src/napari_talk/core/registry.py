@@ -7,6 +7,7 @@ and agents get, the parser's rule list, and the help text all come from the regi
 from __future__ import annotations
 
 import copy
+import logging
 import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from .commands import Command
     from .grammar.rules import Rule
     from .pack import Handler, Pack
+
+log = logging.getLogger(__name__)
 
 PACK_ENTRY_POINT_GROUP = "napari_talk.packs"
 
@@ -131,27 +134,24 @@ class Registry:
         return render_help(self, topic)
 
 
-def builtin_packs() -> list[Pack]:
-    from ..packs.atlas import PACK as atlas_pack
-    from ..packs.files import PACK as files_pack
-    from ..packs.mesh import PACK as mesh_pack
-    from ..packs.rays import PACK as rays_pack
-    from ..packs.session import PACK as session_pack
-    from ..packs.viewer import PACK as viewer_pack
-
-    return [session_pack, viewer_pack, files_pack, rays_pack, mesh_pack, atlas_pack]
-
-
-def entry_point_packs() -> list[Pack]:
-    """Third-party packs advertised under the ``napari_talk.packs`` entry-point group."""
+def installed_packs() -> list[Pack]:
+    """Every pack advertised under the ``napari_talk.packs`` entry-point group: the bundled ones
+    (declared in napari-talk's own pyproject, in the order they are listed) and any other
+    distribution's. The core imports no pack by name; a pack that fails to load is left out."""
     from importlib.metadata import entry_points
 
-    return [ep.load() for ep in entry_points(group=PACK_ENTRY_POINT_GROUP)]
+    packs = []
+    for entry in entry_points(group=PACK_ENTRY_POINT_GROUP):
+        try:
+            packs.append(entry.load())
+        except Exception:
+            log.warning("pack %s (%s) could not be loaded", entry.name, entry.value, exc_info=True)
+    return sorted(packs, key=lambda pack: (pack.order, pack.name))
 
 
 @lru_cache(maxsize=1)
 def default_registry() -> Registry:
-    return Registry([*builtin_packs(), *entry_point_packs()])
+    return Registry(installed_packs())
 
 
 def __getattr__(name: str) -> Any:

@@ -46,4 +46,4 @@ class AtlasPack(Pack["Atlas"]):
         return ctx.state.exists()
 
 
-PACK = AtlasPack("atlas", COMMANDS, RULES)
+PACK = AtlasPack("atlas", COMMANDS, RULES, order=5)

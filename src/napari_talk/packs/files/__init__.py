@@ -35,4 +35,4 @@ class FilesPack(Pack[FilesState]):
         return format_for_agent(command, result)
 
 
-PACK = FilesPack("files", COMMANDS, RULES)
+PACK = FilesPack("files", COMMANDS, RULES, order=2)

@@ -38,4 +38,4 @@ class MeshPack(Pack["MeshPackState"]):
         return ctx.state.model.mesh is not None
 
 
-PACK = MeshPack("mesh", COMMANDS, RULES)
+PACK = MeshPack("mesh", COMMANDS, RULES, order=4)

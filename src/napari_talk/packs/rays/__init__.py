@@ -49,4 +49,4 @@ class RaysPack(Pack[RaysPackState]):
         return result_to_xml(command.action, result.ok, result.data)
 
 
-PACK = RaysPack("rays", COMMANDS, RULES)
+PACK = RaysPack("rays", COMMANDS, RULES, order=3)

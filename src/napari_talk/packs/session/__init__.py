@@ -32,4 +32,4 @@ class SessionPack(Pack["SessionControls"]):
         raise RuntimeError("the session pack's state is the session itself: Session provides it")
 
 
-PACK = SessionPack("session", COMMANDS, RULES)
+PACK = SessionPack("session", COMMANDS, RULES, order=0)

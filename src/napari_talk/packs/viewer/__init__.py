@@ -38,4 +38,4 @@ class ViewerPack(Pack[None]):
         return describe_context(ctx)
 
 
-PACK = ViewerPack("viewer", COMMANDS, RULES, context_defaults={"panels": BUILTIN_PANELS})
+PACK = ViewerPack("viewer", COMMANDS, RULES, context_defaults={"panels": BUILTIN_PANELS}, order=1)
