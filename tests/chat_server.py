@@ -20,6 +20,8 @@ class Scripted:
     message: dict[str, Any] | None = None
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    raw: bytes | None = None
+    """A body sent as it is (not JSON, HTML, a reply of the wrong shape)."""
 
 
 def tool_call(name: str, arguments: dict[str, Any] | str, call_id: str = "call_1") -> dict[str, Any]:
@@ -44,7 +46,9 @@ class ChatServer:
                 server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 scripted = server.replies.pop(0) if server.replies else Scripted(500)
                 time.sleep(scripted.delay)
-                if scripted.status != 200:
+                if scripted.raw is not None:
+                    payload = None
+                elif scripted.status != 200:
                     # like real servers, echo what was sent: the client must not repeat it
                     auth = self.headers.get("Authorization", "")
                     payload = {"error": {"message": f"scripted {scripted.status} for {auth}", "type": "x"}}
@@ -62,7 +66,7 @@ class ChatServer:
                             }
                         ],
                     }
-                data = json.dumps(payload).encode()
+                data = scripted.raw if scripted.raw is not None else json.dumps(payload).encode()
                 try:
                     self.send_response(scripted.status)
                     for key, value in {"Content-Type": "application/json", **scripted.headers}.items():
@@ -91,6 +95,10 @@ class ChatServer:
         if tool_calls:
             message["tool_calls"] = tool_calls
         self.replies.append(Scripted(message=message, **kw))
+
+    def send_raw(self, body: bytes | str, content_type: str = "application/json", **kw: Any) -> None:
+        raw = body.encode() if isinstance(body, str) else body
+        self.replies.append(Scripted(raw=raw, headers={"Content-Type": content_type}, **kw))
 
     def fail(self, status: int, **kw: Any) -> None:
         self.replies.append(Scripted(status=status, **kw))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from qtpy.QtCore import QObject, Signal
 
+from ..core.llm.road import LLMOutcome
 from .gui_thread import GuiThread
 
 if TYPE_CHECKING:
@@ -37,5 +38,8 @@ class LLMTask(QObject):
         return not self._thread.is_alive()
 
     def _work(self) -> None:
-        outcome = self._session.ask_llm(self.text, execute=self._gui.run, cancelled=self.cancelled)
+        try:
+            outcome = self._session.ask_llm(self.text, execute=self._gui.run, cancelled=self.cancelled)
+        except Exception as exc:  # the dock must never stay busy: every question ends in a line
+            outcome = LLMOutcome(error=f"the question to the model failed: {type(exc).__name__}: {exc}")
         self.finished.emit(outcome)

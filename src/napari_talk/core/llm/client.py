@@ -3,8 +3,10 @@ what went wrong and how to fix it, without ever repeating the key."""
 
 from __future__ import annotations
 
+import json
+import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .settings import LLMSettings, MissingKeyError, resolve_key
 
@@ -26,7 +28,20 @@ class ChatReply:
         return message
 
 
+RETRYABLE = (408, 409, 429, 500, 502, 503, 504)
+MAX_REPLY_CHARS = 2_000_000
+"""A reply body larger than this is refused unread (a model's answer is a few kB)."""
+
+
 class ChatClient:
+    """Chat Completions over the openai SDK's transport; the reply is read here, defensively.
+
+    The SDK sends the request (``base_url``, key, timeout); its own retries are off, so every wait
+    (a 429's Retry-After, a 5xx back-off) is ours and stays within the settings' timeout. The body
+    is parsed by :func:`read_completion`, which turns any shape a server may send into a reply or
+    one clear :class:`LLMError`.
+    """
+
     def __init__(self, settings: LLMSettings, session_key: str | None = None) -> None:
         self.settings = settings
         try:
@@ -40,7 +55,7 @@ class ChatClient:
             base_url=settings.base_url,
             api_key=self._key,
             timeout=settings.timeout,
-            max_retries=settings.max_retries,
+            max_retries=0,
         )
 
     def complete(
@@ -54,31 +69,132 @@ class ChatClient:
             options["tools"] = tools
         if json_mode:
             options["response_format"] = {"type": "json_object"}
-        try:
-            completion = self._client.chat.completions.create(
-                model=self.settings.model, messages=messages, **options
-            )
-        except self._openai.OpenAIError as exc:
-            raise LLMError(self._redact(explain(exc, self.settings))) from None
-        if not completion.choices:
-            raise LLMError(f"{self.settings.base_url} answered without a reply (no choices)")
-        message = completion.choices[0].message
-        calls = [
-            {
-                "id": call.id,
-                "type": "function",
-                "function": {"name": call.function.name, "arguments": call.function.arguments},
-            }
-            for call in (message.tool_calls or [])
-            if getattr(call, "function", None) is not None
-        ]
-        return ChatReply(message.content, calls, completion.model or self.settings.model)
+        deadline = time.monotonic() + self.settings.timeout
+        attempt = 0
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                raw = self._client.chat.completions.with_raw_response.create(
+                    model=self.settings.model,
+                    messages=cast(Any, messages),
+                    timeout=max(remaining, 0.05),
+                    **options,
+                )
+                text = raw.text
+            except self._openai.APIStatusError as exc:
+                wait = self._retry_wait(exc, attempt, deadline)
+                if wait is None:
+                    raise LLMError(redact(explain(exc, self.settings), self._key)) from None
+                time.sleep(wait)
+                attempt += 1
+                continue
+            except self._openai.OpenAIError as exc:
+                raise LLMError(redact(explain(exc, self.settings), self._key)) from None
+            try:
+                return read_completion(text, self.settings)
+            except LLMError as exc:
+                raise LLMError(redact(str(exc), self._key)) from None
+
+    def _retry_wait(self, exc: Any, attempt: int, deadline: float) -> float | None:
+        """How long to wait before trying again, or None to give up now."""
+        if exc.status_code not in RETRYABLE or attempt >= self.settings.max_retries:
+            return None
+        wait = retry_after(exc.response.headers) if exc.response is not None else None
+        wait = wait if wait is not None else 0.5 * 2**attempt
+        return wait if time.monotonic() + wait < deadline else None
 
     def close(self) -> None:
         self._client.close()
 
-    def _redact(self, text: str) -> str:
-        return text.replace(self._key, "***") if len(self._key) >= 4 else text
+
+def retry_after(headers: Any) -> float | None:
+    """Seconds a server asks to wait (``Retry-After``: seconds or an HTTP date, or ``retry-after-ms``)."""
+    try:
+        if headers.get("retry-after-ms"):
+            return max(float(headers["retry-after-ms"]) / 1000, 0.0)
+        value = headers.get("retry-after")
+        if not value:
+            return None
+        try:
+            return max(float(value), 0.0)
+        except ValueError:
+            from email.utils import parsedate_to_datetime
+
+            return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def read_completion(text: str, settings: LLMSettings) -> ChatReply:
+    """A Chat Completions body, whatever the server put in it, as a reply or one clear error."""
+    url = settings.base_url
+    if len(text) > MAX_REPLY_CHARS:
+        raise LLMError(f"{url} sent a reply of {len(text):,} characters; that is not a model's answer")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        shown = " ".join(text[:80].split())
+        raise LLMError(
+            f"{url} did not answer in JSON ({shown!r}…): is the base URL the server's /v1 endpoint?"
+        ) from None
+    choices = data.get("choices") if isinstance(data, dict) else None
+    first = choices[0] if isinstance(choices, list) and choices else None
+    message = first.get("message") if isinstance(first, dict) else None
+    if not isinstance(message, dict):
+        error = data.get("error") if isinstance(data, dict) else None
+        detail = error.get("message") if isinstance(error, dict) else error
+        why = f": {str(detail)[:200]}" if detail else " (no message in its choices)"
+        raise LLMError(f"{url} answered without a reply{why}")
+    content = message.get("content")
+    if isinstance(content, list):  # content parts
+        content = "".join(
+            p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    calls: list[dict[str, Any]] = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            continue
+        arguments = function.get("arguments")
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments if arguments is not None else {})
+        calls.append(
+            {
+                "id": str(call.get("id") or f"call_{len(calls)}"),
+                "type": "function",
+                "function": {"name": function["name"], "arguments": arguments},
+            }
+        )
+    model = data.get("model") if isinstance(data.get("model"), str) else ""
+    return ChatReply(content if isinstance(content, str) else None, calls, model or settings.model)
+
+
+def redact(text: str, key: str, *, keep: int = 400) -> str:
+    """``text`` with the key, and every piece of it of 6 or more characters, replaced; then cut.
+
+    A server may echo a key partly ("Bearer sk-test-7f3a…", split over lines): every run of
+    text that matches a stretch of the key is hidden, before the text is shortened.
+    """
+    if len(key) >= 4:
+        text = _hide_pieces(text, key)
+    return text if len(text) <= keep else text[:keep] + "…"
+
+
+def _hide_pieces(text: str, key: str, piece: int = 6) -> str:
+    piece = min(piece, len(key))
+    pieces = {key[i : i + piece] for i in range(len(key) - piece + 1)}
+    hidden = [False] * len(text)
+    for start in range(len(text) - piece + 1):
+        if text[start : start + piece] in pieces:
+            for at in range(start, start + piece):
+                hidden[at] = True
+    out: list[str] = []
+    for index, char in enumerate(text):
+        if not hidden[index]:
+            out.append(char)
+        elif index == 0 or not hidden[index - 1]:
+            out.append("***")
+    return "".join(out)
 
 
 def explain(exc: Exception, settings: LLMSettings) -> str:
@@ -105,11 +221,11 @@ def explain(exc: Exception, settings: LLMSettings) -> str:
         return f"{url} has no model {model!r} (404): check the model name in the LLM settings"
     if isinstance(exc, openai.RateLimitError):
         return (
-            f"{url} is rate limiting (429), still after {settings.max_retries} retries: wait a "
-            "moment and try again, or check the plan's limits"
+            f"{url} is rate limiting (429), and waiting as it asks would outlast the {settings.timeout:g} s "
+            "timeout or the retries: wait a moment and try again, or check the plan's limits"
         )
     if isinstance(exc, openai.BadRequestError):
-        detail = str(getattr(exc, "message", "") or exc)[:200]
+        detail = str(getattr(exc, "message", "") or exc)
         return (
             f"{url} rejected the request (400: {detail}); if this server has no tool calling, "
             "set the mode to JSON in the LLM settings"

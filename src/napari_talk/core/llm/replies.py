@@ -15,6 +15,9 @@ from typing import Any
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 _SAY_KEYS = ("say", "reply", "message", "answer", "spoken")
+_CALL_SYNTAX = re.compile(r"\s*[A-Za-z_][\w.]*\s*\(.*\)\s*;?\s*", re.DOTALL)
+"""``make_layer_transparent('DAPI', 0.5)``: what small models invent instead of a command."""
+MAX_DEPTH = 8
 
 
 @dataclass
@@ -37,7 +40,7 @@ def read_reply(content: str | None, tool_calls: list[dict[str, Any]] | None) -> 
         name, raw = function.get("name", ""), function.get("arguments") or "{}"
         try:
             arguments = json.loads(raw) if isinstance(raw, str) else raw
-        except ValueError:
+        except (ValueError, RecursionError):
             reading.problems.append(f"the arguments of {name} are not JSON: {raw[:200]}")
             continue
         if not isinstance(arguments, dict):
@@ -61,7 +64,12 @@ def _read_text(text: str, reading: Reading) -> None:
         found_json = True
         _read_value(data, reading)
     if not found_json and not reading.candidates:
-        reading.spoken = text
+        if _CALL_SYNTAX.fullmatch(text):
+            reading.problems.append(
+                f"{text[:80]!r} is a function call written as text, not a command: reply with JSON"
+            )
+        else:
+            reading.spoken = text
 
 
 _NOTHING = object()
@@ -70,6 +78,8 @@ _NOTHING = object()
 def _loads(text: str) -> Any:
     try:
         return json.loads(text)
+    except RecursionError:
+        return _NOTHING
     except ValueError:
         pass
     start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
@@ -77,27 +87,34 @@ def _loads(text: str) -> Any:
         return _NOTHING
     try:
         return json.JSONDecoder().raw_decode(text[start:])[0]
-    except ValueError:
+    except (ValueError, RecursionError):
         return _NOTHING
 
 
-def _read_value(data: Any, reading: Reading) -> None:
+def _read_value(data: Any, reading: Reading, depth: int = 0) -> None:
+    if depth > MAX_DEPTH:
+        reading.problems.append("the reply nests commands too deeply")
+        return
     if isinstance(data, list):
         for item in data:
-            _read_value(item, reading)
+            _read_value(item, reading, depth + 1)
         return
     if not isinstance(data, dict):
         reading.problems.append(f"expected a command object, got {json.dumps(data)[:200]}")
         return
     if "action" in data:
-        reading.add(dict(data))
+        parameters = data.get("parameters")
+        if isinstance(parameters, dict) and set(data) <= {"action", "parameters"}:
+            reading.add({**parameters, "action": data["action"]})  # small models wrap them so
+        else:
+            reading.add(dict(data))
         return
     if "instruction" in data or "user_prompt" in data or "spoken" in data:
         reading.spoken = data.get("spoken") or reading.spoken
         if isinstance(data.get("user_prompt"), str) and data["user_prompt"].strip():
             reading.user_prompt = data["user_prompt"].strip()
         if data.get("instruction"):
-            _read_value(data["instruction"], reading)
+            _read_value(data["instruction"], reading, depth + 1)
         return
     if "tool_name" in data:
         parameters = data.get("parameters") or {}
@@ -108,7 +125,7 @@ def _read_value(data: Any, reading: Reading) -> None:
         return
     for key in ("command", "commands"):
         if key in data:
-            _read_value(data[key], reading)
+            _read_value(data[key], reading, depth + 1)
             return
     for key in _SAY_KEYS:
         if isinstance(data.get(key), str):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,11 @@ if TYPE_CHECKING:
     from ..registry import Registry
     from ..result import Result
 
+log = logging.getLogger(__name__)
+
 MAX_READ_CALLS = 3
+MAX_COMMANDS_PER_REPLY = 20
+"""A reply asking for more is refused whole (a person's line is a few commands at most)."""
 """Read-only tool calls run for the model in one turn before it must answer (the seed's limit)."""
 TOOL_TIMEOUT = 30.0
 RESULT_CHARS = 4000
@@ -87,6 +92,9 @@ class LLMRoad:
             self._converse(client, text, context, execute, cancelled or threading.Event(), outcome, actions)
         except LLMError as exc:
             outcome.error = str(exc)
+        except Exception as exc:  # whatever a reply held, the person gets a line and a usable session
+            log.warning("the LLM road failed", exc_info=True)
+            outcome.error = f"the model's reply could not be used ({type(exc).__name__}); nothing ran"
         return outcome
 
     def _actions(self, packs: Sequence[str] | None) -> tuple[str, ...]:
@@ -134,6 +142,15 @@ class LLMRoad:
                 outcome.error = "stopped"
                 return
             reading = read_reply(reply.content, reply.tool_calls)
+            if not (reading.candidates or reading.spoken or reading.problems):
+                outcome.error = "the model answered with nothing (no command, no words); try rephrasing"
+                return
+            if len(reading.candidates) > MAX_COMMANDS_PER_REPLY:
+                outcome.error = (
+                    f"the model asked for {len(reading.candidates):,} commands in one reply; at most "
+                    f"{MAX_COMMANDS_PER_REPLY} run for one line, so nothing ran"
+                )
+                return
             outcome.user_prompt = reading.user_prompt or outcome.user_prompt
             commands, problems = self._validate(reading)
             if problems:
