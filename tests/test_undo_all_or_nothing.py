@@ -66,3 +66,25 @@ def test_changes_undo_what_was_done_newest_first():
         changes.add(lambda: done.append("second"))
         raise ValueError("the third step failed")
     assert done == ["second", "first"]
+
+
+def test_undo_of_a_file_never_writes_over_the_persons_edit(workspace):
+    session = Session(None, workspace=workspace)
+    target = workspace / "notes.md"
+    assert session.run("write notes.md with v1").ok
+    assert session.run("write notes.md with v2").ok
+    target.write_text("v3, typed in an editor")
+    refused = session.run("undo")
+    assert not refused.ok and "was changed since" in refused.message
+    assert target.read_text() == "v3, typed in an editor", "the person's edit is kept"
+    assert session.history.can_undo, "the refused undo keeps its entry"
+    target.write_text("v2")  # the person puts back what napari-talk wrote
+    assert session.run("undo").ok and target.read_text() == "v1"
+
+
+def test_undo_of_a_file_someone_removed_is_refused(workspace):
+    session = Session(None, workspace=workspace)
+    assert session.run("write gone.md with hello").ok
+    (workspace / "gone.md").unlink()
+    refused = session.run("undo")
+    assert not refused.ok and "is gone since" in refused.message and session.history.can_undo

@@ -7,6 +7,7 @@ error Result whose ``data`` is the message and whose ``meta["error"]`` names its
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -37,7 +38,6 @@ from .textfile import as_text
 from .undo import Snapshot
 
 HANDLERS = Handlers[FilesState]()
-
 
 
 def _root(ctx: Context[FilesState]) -> Path:
@@ -81,9 +81,27 @@ def _previous(ctx: Context[FilesState], relative: str, data: bytes | None = None
     return ctx.state.snapshots.keep(relative, data) or False
 
 
-def _restorer(workspace: Workspace, relative: str, previous: Snapshot | None) -> Callable[[], None]:
+def _restorer(
+    workspace: Workspace, relative: str, previous: Snapshot | None, written: bytes
+) -> Callable[[], None]:
+    """Put the earlier content back, but only over what this session wrote: a file someone
+    changed since is left as it is, and the undo refused (it stays in the history)."""
+    ours = hashlib.sha256(written).digest()
+
     def undo() -> None:
         with path_lock(workspace.resolve(relative)):  # resolved again: the tree may have changed since
+            now = (
+                workspace.read_bytes(relative, limit=UNDO_BUDGET_BYTES)
+                if workspace.exists(relative)
+                else None
+            )
+            if now is None or hashlib.sha256(now).digest() != ours:
+                state = "is gone" if now is None else "was changed"
+                raise FilesError(
+                    f"{relative} {state} since napari-talk wrote it, so undo leaves it as it is "
+                    "(your change is kept; undo it in your editor, or write the old text yourself)",
+                    "ChangedSince",
+                )
             if previous is None:
                 workspace.remove(relative)
             else:
@@ -96,7 +114,7 @@ def _replace(ctx: Context[FilesState], relative: str, new: bytes, previous: Prev
     ctx.workspace.write_bytes(relative, new)
     if previous is False or previous is True:
         return None
-    return _restorer(ctx.workspace, relative, previous)
+    return _restorer(ctx.workspace, relative, previous, new)
 
 
 _PLURALS = {"match": "matches", "entry": "entries"}
@@ -304,5 +322,3 @@ def describe_context(ctx: Context[FilesState]) -> list[str]:
 def format_for_agent(command: Any, result: Result) -> str:
     """Agents get the seed's envelope, ``{"status", "data", "meta"}``, as JSON."""
     return json.dumps(envelope(result), ensure_ascii=False, default=str)
-
-
