@@ -12,6 +12,7 @@ from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 from atlas_servers import Route
 from PIL import Image
 
+from napari_talk.core.net import NetPolicy
 from napari_talk.core.session import Session
 from napari_talk.packs.atlas import analysis, fetch
 
@@ -30,7 +31,11 @@ def halves(left, right, size=64) -> np.ndarray:
 
 @pytest.fixture
 def offline(workspace):
-    return Session(None, workspace=workspace)
+    """A session that may fetch from this machine: the test servers listen on 127.0.0.1."""
+    session = Session(None, workspace=workspace)
+    session.net = NetPolicy.from_setting("127.0.0.1")
+    session.net = NetPolicy.from_setting("127.0.0.1")
+    return session
 
 
 def analyze(session, target: str):
@@ -151,6 +156,7 @@ def vision_session(workspace, llm_settings):
     from napari_talk.core.llm.road import LLMRoad
 
     session = Session(None, workspace=workspace)
+    session.net = NetPolicy.from_setting("127.0.0.1")
     session.llm = LLMRoad(session.registry, llm_settings)
     return session
 

@@ -27,6 +27,7 @@ from ..core.commands import Command
 from ..core.jobs import Job, Progress
 from ..core.llm.road import LLMRoad
 from ..core.llm.settings import LLMSettings
+from ..core.net import NetPolicy
 from ..core.registry import Registry
 from ..core.result import Result
 from ..core.session import Session, Turn
@@ -69,6 +70,7 @@ class ChatDock(QWidget):
         self.session = Session(
             napari_viewer, window=self, registry=registry, workspace=settings.workspace.path()
         )
+        self.session.net = NetPolicy.from_setting(settings.network.allowed_hosts)
         self._session_key: str | None = None
         self.task: LLMTask | None = None
         self._questions: list[tuple[str, Callable[[bool], None]]] = []
@@ -284,12 +286,13 @@ class ChatDock(QWidget):
 
         stored = self._store.load()
         llm = self.session.llm.settings if self.session.llm is not None else stored.llm
-        current = Settings(llm=llm, workspace=stored.workspace)
+        current = Settings(llm=llm, workspace=stored.workspace, network=stored.network)
         dialog = SettingsDialog(current, self._session_key, self)
         if dialog.exec():
             settings = dialog.settings()
             self._store.save(settings)
             self.session.workspace = settings.workspace.path()
+            self.session.net = NetPolicy.from_setting(settings.network.allowed_hosts)
             self.apply_settings(settings.llm, dialog.typed_key() or "")
             self._show_state()
 

@@ -1,4 +1,5 @@
-"""The settings dialog: the language model (with a connection test) and the workspace folder."""
+"""The settings dialog: the language model (with a connection test), the workspace folder and the
+private hosts URLs may be fetched from."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from qtpy.QtWidgets import (
 
 from ..core.llm.client import ChatClient, LLMError
 from ..core.llm.settings import LLMSettings
-from ..core.settings import Settings, WorkspaceSettings
+from ..core.settings import NetworkSettings, Settings, WorkspaceSettings
 
 PRESETS = {
     "OpenAI": "https://api.openai.com/v1",
@@ -42,6 +43,9 @@ class SettingsDialog(QDialog):
         settings = current.llm
         self.workspace = QLineEdit(current.workspace.root)
         self.workspace.setPlaceholderText(str(WorkspaceSettings().path()))
+        self.allowed_hosts = QLineEdit(current.network.allowed_hosts)
+        self.allowed_hosts.setPlaceholderText("none: only public hosts (e.g. localhost, 192.168.1.20)")
+        self.allowed_hosts.setToolTip(NetworkSettings.model_fields["allowed_hosts"].description)
         self.model = QLineEdit(settings.model)
         self.model.setPlaceholderText("gpt-4o-mini, llama3.1, qwen2.5:7b … (empty: no LLM)")
         self.preset = QComboBox()
@@ -75,6 +79,7 @@ class SettingsDialog(QDialog):
         form.addRow("Timeout", self.timeout)
         form.addRow("", self.allow_destructive)
         form.addRow("Workspace folder", self.workspace)
+        form.addRow("Allowed hosts", self.allowed_hosts)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -93,7 +98,9 @@ class SettingsDialog(QDialog):
 
     def settings(self) -> Settings:
         return Settings(
-            llm=self.llm_settings(), workspace=WorkspaceSettings(root=self.workspace.text().strip())
+            llm=self.llm_settings(),
+            workspace=WorkspaceSettings(root=self.workspace.text().strip()),
+            network=NetworkSettings(allowed_hosts=self.allowed_hosts.text().strip()),
         )
 
     def llm_settings(self) -> LLMSettings:

@@ -11,7 +11,7 @@ Result's ``undo``; only the session records it. Handler modules are imported on 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .grammar.rules import Rule
     from .jobs import Job, Jobs
     from .llm.road import LLMRoad
+    from .net import NetPolicy
     from .result import Result
     from .risk import Risk
     from .workspace import Workspace
@@ -41,6 +42,14 @@ class Context(Generic[S]):
     """The person's configured language model, when one is set up."""
     generative_prompt: str | None = None
     """The prompt a model keeps refining for generative tools (seed 000's ``user_prompt``)."""
+    net: NetPolicy = field(default_factory=lambda: _no_private_hosts())
+    """Downloads of URLs someone chose, fenced as the person's settings say."""
+
+
+def _no_private_hosts() -> NetPolicy:
+    from .net import NetPolicy
+
+    return NetPolicy()
 
 
 Handler = Callable[[Any, Context[Any]], "Result | Job"]

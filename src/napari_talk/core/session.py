@@ -23,6 +23,7 @@ from .grammar.parser import Parser
 from .help import LLM_HINT, suggest
 from .history import History
 from .jobs import Job, Jobs
+from .net import NetPolicy
 from .pack import Context, Pack
 from .registry import Registry, default_registry
 from .result import CommandError, Result
@@ -87,6 +88,8 @@ class Session:
         self.last_road: Road = "none"
         self.last_model = ""
         self.jobs = Jobs(self._record)
+        self.net = NetPolicy()
+        """Which private hosts URLs may be fetched from (the person's settings; none by default)."""
         self._states: dict[str, Any] = {"session": self}
 
     @property
@@ -118,6 +121,7 @@ class Session:
             window=self.window,
             llm=self.llm if self.llm_ready else None,
             generative_prompt=self.generative_prompt,
+            net=self.net,
         )
 
     @property

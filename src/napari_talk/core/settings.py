@@ -30,11 +30,23 @@ class WorkspaceSettings(BaseModel):
         return Path(self.root).expanduser() if self.root.strip() else default_workspace()
 
 
+class NetworkSettings(BaseModel):
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    allowed_hosts: str = Field(
+        "",
+        title="Allowed hosts",
+        description="Hosts on this machine or a private network that URLs may be fetched from (names or "
+        "addresses, comma-separated: localhost, 192.168.1.20); public hosts need no entry.",
+    )
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     llm: LLMSettings = Field(default_factory=lambda: LLMSettings(), title="Language model")
     workspace: WorkspaceSettings = Field(default_factory=lambda: WorkspaceSettings(), title="Workspace")
+    network: NetworkSettings = Field(default_factory=lambda: NetworkSettings(), title="Network")
 
 
 def manifest_configurations() -> dict[str, Any]:

@@ -8,18 +8,20 @@ than ``MAX_PIXELS`` pixels (decompression bombs) and anything that is not an ima
 from __future__ import annotations
 
 import io
-import time
-import urllib.error
-import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
 import numpy as np
 
+from ...core.net import Download, NetError, NetPolicy
+
 MAX_BYTES = 20 * 1024 * 1024
 TIMEOUT = 10.0
-MAX_PIXELS = 64_000_000
+MAX_PIXELS = 25_000_000
+"""More pixels than this is refused from the header, before decoding (a 0.3 MB PNG can hold 64 M)."""
+MAX_ELEMENTS = 200_000_000
+ANALYSIS_PIXELS = 4_000_000
+"""Pictures are measured on a copy shrunk to about this many pixels."""
 CHUNK = 64 * 1024
 USER_AGENT = "napari-talk-atlas/1"
 
@@ -28,107 +30,99 @@ class ImageError(Exception):
     """An image that cannot be had: one line saying why."""
 
 
-@dataclass(frozen=True)
-class Download:
-    url: str
-    data: bytes
-    content_type: str
-
-
 def is_url(text: str) -> bool:
     return urlparse(text.strip()).scheme.lower() in ("http", "https")
 
 
-def download(url: str, *, timeout: float | None = None, max_bytes: int | None = None) -> Download:
-    """The body of ``url`` (http or https only), or an :class:`ImageError` saying why not.
-
-    The limits default to :data:`TIMEOUT` and :data:`MAX_BYTES` as they are at call time.
-    """
-    timeout = TIMEOUT if timeout is None else timeout
-    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
-    parsed = urlparse(url.strip())
-    if parsed.scheme.lower() not in ("http", "https") or not parsed.hostname:
-        raise ImageError(f"{url!r} is not an http(s) URL")
-    deadline = time.monotonic() + timeout
-    request = urllib.request.Request(url.strip(), headers={"User-Agent": USER_AGENT, "Accept": "image/*"})
+def download(url: str, net: NetPolicy) -> Download:
+    """The body of ``url`` within :data:`TIMEOUT` and :data:`MAX_BYTES` (as they are at call
+    time), through the session's network policy; an :class:`ImageError` saying why not."""
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            announced = response.headers.get("Content-Length")
-            if announced and announced.isdigit() and int(announced) > max_bytes:
-                raise ImageError(f"{url} is {_size(int(announced))}, over the {_size(max_bytes)} limit")
-            chunks, total = [], 0
-            while True:
-                if time.monotonic() > deadline:
-                    raise ImageError(f"{url} took longer than {timeout:g} s to download")
-                chunk = response.read(CHUNK)
-                if not chunk:
-                    break
-                total += len(chunk)
-                if total > max_bytes:
-                    raise ImageError(f"{url} is larger than the {_size(max_bytes)} limit")
-                chunks.append(chunk)
-            content_type = response.headers.get_content_type()
+        return net.fetch(url.strip(), timeout=TIMEOUT, max_bytes=MAX_BYTES, accept="image/*")
+    except NetError as exc:
+        raise ImageError(str(exc)) from None
+
+
+def decode(data: bytes, source: str, *, shrink_to: int | None = None) -> np.ndarray:
+    """Pixels of an encoded image: (h, w) or (h, w, c). PNG, JPEG, GIF, WebP, BMP... by Pillow;
+    TIFF and NumPy files as microscopes write them. The pixel count is read from the header and
+    checked before anything is decoded; ``shrink_to`` bounds the pixels kept (for measuring)."""
+    suffix = Path(urlparse(source).path if is_url(source) else source).suffix.lower()
+    if suffix == ".npy":
+        return _shrunk(_numpy(data, source), shrink_to)
+    if suffix in (".tif", ".tiff"):
+        return _shrunk(_tiff(data, source), shrink_to)
+    return _pillow(data, source, shrink_to)
+
+
+def _checked(shape: tuple[int, ...], source: str) -> None:
+    """Refuse from the header: a picture of more than MAX_PIXELS (its last two axes of a stack, its
+    first two of a colour picture), or a file of more than MAX_ELEMENTS values."""
+    dims = [int(n) for n in shape]
+    plane = max(dims[-2] * dims[-1], dims[0] * dims[1]) if len(dims) >= 2 else int(np.prod(dims))
+    if plane > MAX_PIXELS or float(np.prod(dims, dtype=np.float64)) > MAX_ELEMENTS:
+        size = "×".join(str(n) for n in dims)
+        raise ImageError(f"{source} is {size}, more than the {MAX_PIXELS:,} pixels a picture may have here")
+
+
+def _numpy(data: bytes, source: str) -> np.ndarray:
+    stream = io.BytesIO(data)
+    try:
+        version = np.lib.format.read_magic(stream)
+        if version == (1, 0):
+            shape, _, _ = np.lib.format.read_array_header_1_0(stream)
+        else:
+            shape, _, _ = np.lib.format.read_array_header_2_0(stream)
+        _checked(tuple(shape), source)
+        return np.load(io.BytesIO(data), allow_pickle=False)
     except ImageError:
         raise
-    except urllib.error.HTTPError as exc:
-        raise ImageError(f"{url} answered {exc.code} {exc.reason}") from None
-    except urllib.error.URLError as exc:
-        reason = exc.reason
-        if isinstance(reason, TimeoutError) or "timed out" in str(reason):
-            raise ImageError(f"{url} did not answer within {timeout:g} s") from None
-        raise ImageError(f"cannot reach {url}: {reason}") from None
-    except TimeoutError:
-        raise ImageError(f"{url} did not answer within {timeout:g} s") from None
     except (OSError, ValueError) as exc:
-        raise ImageError(f"cannot download {url}: {exc}") from None
-    return Download(url, b"".join(chunks), content_type)
+        raise ImageError(f"{source} is not a NumPy array file: {exc}") from None
 
 
-def decode(data: bytes, source: str) -> np.ndarray:
-    """Pixels of an encoded image (PNG, JPEG, GIF, WebP, BMP, TIFF, ...): (h, w) or (h, w, c)."""
+def _tiff(data: bytes, source: str) -> np.ndarray:
+    import tifffile
+
+    try:
+        with tifffile.TiffFile(io.BytesIO(data)) as tiff:
+            _checked(tuple(tiff.series[0].shape), source)
+            return tiff.asarray()
+    except ImageError:
+        raise
+    except Exception as exc:  # tifffile raises many kinds for a broken file
+        raise ImageError(f"{source} is not a readable TIFF: {exc}") from None
+
+
+def _pillow(data: bytes, source: str, shrink_to: int | None) -> np.ndarray:
     from PIL import Image, UnidentifiedImageError
 
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     try:
-        with Image.open(io.BytesIO(data)) as picture:
-            if picture.width * picture.height > MAX_PIXELS:
-                raise ImageError(f"{source} has {picture.width}×{picture.height} pixels, too many to analyze")
+        with Image.open(io.BytesIO(data)) as picture:  # reads the header only
+            _checked((picture.height, picture.width), source)
+            if shrink_to is not None and picture.width * picture.height > shrink_to:
+                scale = (shrink_to / (picture.width * picture.height)) ** 0.5
+                size = (max(1, int(picture.width * scale)), max(1, int(picture.height * scale)))
+                picture.draft(picture.mode, size)  # JPEG decodes at a fraction of the size
+                picture.thumbnail(size)
             if picture.mode in ("P", "PA", "CMYK", "YCbCr", "LAB", "HSV", "1"):
                 picture = picture.convert("RGBA" if "A" in picture.mode else "RGB")
             return np.asarray(picture)
     except ImageError:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError) as exc:
-        if isinstance(exc, Image.DecompressionBombError):
-            raise ImageError(f"{source} has too many pixels to analyze") from None
+    except Image.DecompressionBombError:
+        raise ImageError(
+            f"{source} has far more than the {MAX_PIXELS:,} pixels a picture may have here"
+        ) from None
+    except UnidentifiedImageError:
         raise ImageError(f"{source} is not an image (or not in a format this can read)") from None
     except (OSError, ValueError, SyntaxError) as exc:
         raise ImageError(f"{source} could not be decoded as an image: {exc}") from None
 
 
-def read_file(path: Path, source: str, max_bytes: int = MAX_BYTES * 10) -> np.ndarray:
-    """Pixels of an image file; TIFF and NumPy files as microscopes write them, others by Pillow."""
-    if not path.is_file():
-        raise ImageError(f"{source} is not a file")
-    if path.stat().st_size > max_bytes:
-        raise ImageError(f"{source} is {_size(path.stat().st_size)}, over the {_size(max_bytes)} limit")
-    suffix = path.suffix.lower()
-    if suffix == ".npy":
-        try:
-            return np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise ImageError(f"{source} is not a NumPy array file: {exc}") from None
-    if suffix in (".tif", ".tiff"):
-        try:
-            import tifffile
-
-            return tifffile.imread(path)
-        except ImportError:
-            pass
-        except Exception as exc:  # tifffile raises many kinds for a broken file
-            raise ImageError(f"{source} is not a readable TIFF: {exc}") from None
-    return decode(path.read_bytes(), source)
-
-
-def _size(count: int) -> str:
-    return f"{count / 1024 / 1024:.1f} MB" if count >= 1024 * 1024 else f"{count / 1024:.0f} kB"
+def _shrunk(pixels: np.ndarray, shrink_to: int | None) -> np.ndarray:
+    if shrink_to is None or pixels.ndim < 2 or pixels.shape[0] * pixels.shape[1] <= shrink_to:
+        return pixels
+    step = int(np.ceil((pixels.shape[0] * pixels.shape[1] / shrink_to) ** 0.5))
+    return pixels[::step, ::step]

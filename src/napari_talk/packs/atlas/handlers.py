@@ -354,13 +354,13 @@ def open_entity_image(command: cmd.OpenEntityImage, ctx: Context[Atlas]) -> Job:
     entity = _resolve_entity(_filled(ctx), command.name)
     if not entity.image:
         raise CommandError(f"{entity.name} has no image in the catalogue")
-    image, workspace = entity.image, ctx.workspace
+    image, workspace, net = entity.image, ctx.workspace, ctx.net
 
     def work(_: threading.Event) -> np.ndarray:
         try:
             if fetch.is_url(image):
-                return fetch.decode(fetch.download(image).data, image)
-            return sources.read_image(workspace, image)
+                return fetch.decode(fetch.download(image, net).data, image)
+            return sources.read_image(workspace, image, shrink_to=None)
         except fetch.ImageError as exc:
             raise CommandError(f"cannot open the image of {entity.name}: {exc}") from None
 

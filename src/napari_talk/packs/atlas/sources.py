@@ -14,6 +14,7 @@ from ...core.result import CommandError
 from . import fetch, layers
 
 if TYPE_CHECKING:
+    from ...core.net import NetPolicy
     from ...core.pack import Context
     from ...core.workspace import Workspace
     from .store import Atlas
@@ -28,7 +29,8 @@ def picture_source(ctx: Context[Atlas], target: str) -> tuple[Callable[[], layer
     """
     text = target.strip()
     if fetch.is_url(text):
-        return lambda: (fetched(text), {}), text
+        net = ctx.net
+        return lambda: (fetched(text, net), {}), text
     viewer = ctx.viewer
     if viewer is not None:  # a layer named exactly so comes before a file of that name
         exact = next((lyr.name for lyr in viewer.layers if lyr.name.casefold() == text.casefold()), None)
@@ -55,16 +57,18 @@ def _taken(picture: layers.Picture) -> Callable[[], layers.Picture]:
     return lambda: picture
 
 
-def fetched(url: str) -> np.ndarray:
+def fetched(url: str, net: NetPolicy) -> np.ndarray:
     try:
-        return fetch.decode(fetch.download(url).data, url)
+        return fetch.decode(fetch.download(url, net).data, url, shrink_to=fetch.ANALYSIS_PIXELS)
     except fetch.ImageError as exc:
         raise CommandError(str(exc)) from None
 
 
-def read_image(workspace: Workspace, relative: str) -> np.ndarray:
+def read_image(
+    workspace: Workspace, relative: str, shrink_to: int | None = fetch.ANALYSIS_PIXELS
+) -> np.ndarray:
     data = workspace.read_bytes(relative, limit=IMAGE_MAX_BYTES, what="images")
     try:
-        return fetch.decode(data, relative)
+        return fetch.decode(data, relative, shrink_to=shrink_to)
     except fetch.ImageError as exc:
         raise CommandError(str(exc)) from None

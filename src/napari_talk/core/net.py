@@ -1,0 +1,206 @@
+"""Downloads from URLs someone else chose (a model, a catalogue, an agent): bounded and fenced.
+
+One total deadline for the whole download (a server trickling a byte every few seconds is cut
+at it); at most ``max_bytes``; http and https only, at every redirect hop; and the address each
+hop resolves to is checked before connecting to it, then connected to as checked (no second
+look-up a DNS answer could change meanwhile). Private, loopback, link-local, multicast and
+reserved addresses, in any spelling (``[::ffff:169.254.169.254]``), are refused unless the person
+allows that host in the settings.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
+
+if TYPE_CHECKING:
+    import http.client
+
+USER_AGENT = "napari-talk/1"
+MAX_REDIRECTS = 5
+CHUNK = 64 * 1024
+
+
+class NetError(Exception):
+    """A download that cannot be had: one line saying why."""
+
+
+@dataclass(frozen=True)
+class Download:
+    url: str
+    """Where the body came from, after redirects."""
+    data: bytes
+    content_type: str
+
+
+@dataclass(frozen=True)
+class NetPolicy:
+    """Which hosts outside the public internet the person allows (``localhost``, a lab server)."""
+
+    allowed_hosts: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def from_setting(cls, text: str | Iterable[str]) -> NetPolicy:
+        names = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+        return cls(frozenset(name.strip().strip("[]").casefold() for name in names if name.strip()))
+
+    def allows(self, host: str, address: str) -> bool:
+        return host.casefold() in self.allowed_hosts or address.casefold() in self.allowed_hosts
+
+    def fetch(
+        self, url: str, *, timeout: float, max_bytes: int, accept: str = "*/*"
+    ) -> Download:
+        """The body of ``url``, or a :class:`NetError` saying why not."""
+        deadline = time.monotonic() + timeout
+        current = url.strip()
+        for _ in range(MAX_REDIRECTS + 1):
+            response, connection = self._open(current, deadline, timeout, accept)
+            try:
+                if response.status in (301, 302, 303, 307, 308):
+                    target = response.getheader("Location")
+                    if not target:
+                        raise NetError(f"{current} redirects nowhere")
+                    current = urljoin(current, target)
+                    continue
+                if response.status >= 400:
+                    raise NetError(f"{current} answered {response.status} {response.reason}")
+                body = _read(response, connection, current, deadline, timeout, max_bytes)
+                content_type = (response.getheader("Content-Type") or "").split(";")[0].strip()
+                return Download(current, body, content_type)
+            finally:
+                connection.close()
+        raise NetError(f"{url} redirects more than {MAX_REDIRECTS} times")
+
+    def _open(
+        self, url: str, deadline: float, timeout: float, accept: str
+    ) -> tuple[http.client.HTTPResponse, http.client.HTTPConnection]:
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme not in ("http", "https") or not parts.hostname:
+            raise NetError(f"{url!r} is not an http(s) URL; only those are fetched")
+        host = parts.hostname
+        try:
+            port = parts.port or (443 if scheme == "https" else 80)
+        except ValueError:
+            raise NetError(f"{url!r} has no valid port") from None
+        address = self._checked_address(host, port, url)
+        remaining = _remaining(deadline, timeout, url)
+        connection = _pinned_connection(scheme, host, port, address, remaining)
+        path = parts.path or "/"
+        if parts.query:
+            path += "?" + parts.query
+        try:
+            connection.request("GET", path, headers={"User-Agent": USER_AGENT, "Accept": accept})
+            return connection.getresponse(), connection
+        except TimeoutError:
+            connection.close()
+            raise NetError(f"{url} did not answer within {timeout:g} s") from None
+        except (OSError, _http().HTTPException) as exc:
+            connection.close()
+            raise NetError(f"cannot reach {url}: {exc}") from None
+
+    def _checked_address(self, host: str, port: int, url: str) -> str:
+        try:
+            found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except socket.gaierror as exc:
+            raise NetError(f"cannot find {host}: {exc.strerror}") from None
+        addresses = [str(info[4][0]) for info in found]
+        for address in addresses:
+            why = _private(address)
+            if why and not self.allows(host, address):
+                raise NetError(
+                    f"{url} leads to {address}, {why}; napari-talk does not fetch from there unless "
+                    "you allow the host in the settings (allowed hosts)"
+                )
+        return addresses[0]
+
+
+def _private(address: str) -> str | None:
+    """Why an address is not on the public internet, or None."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    for test, why in (
+        (ip.is_unspecified, "the unspecified address"),
+        (ip.is_loopback, "a loopback address"),
+        (ip.is_link_local, "a link-local address (cloud metadata lives there)"),
+        (ip.is_private, "a private-network address"),
+        (ip.is_multicast, "a multicast address"),
+        (ip.is_reserved, "a reserved address"),
+    ):
+        if test:
+            return why
+    return None
+
+
+def _remaining(deadline: float, timeout: float, url: str) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise NetError(f"{url} took longer than {timeout:g} s to download")
+    return left
+
+
+def _read(
+    response: http.client.HTTPResponse,
+    connection: http.client.HTTPConnection,
+    url: str,
+    deadline: float,
+    timeout: float,
+    max_bytes: int,
+) -> bytes:
+    announced = response.getheader("Content-Length")
+    if announced and announced.isdigit() and int(announced) > max_bytes:
+        raise NetError(f"{url} is {_size(int(announced))}, over the {_size(max_bytes)} limit")
+    chunks, total = [], 0
+    try:
+        while True:
+            left = _remaining(deadline, timeout, url)
+            if connection.sock is not None:
+                connection.sock.settimeout(left)
+            chunk = response.read1(CHUNK)  # whatever has arrived: a trickle cannot hold a read open
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > max_bytes:
+                raise NetError(f"{url} is larger than the {_size(max_bytes)} limit")
+            chunks.append(chunk)
+    except TimeoutError:
+        raise NetError(f"{url} took longer than {timeout:g} s to download") from None
+    except (OSError, _http().HTTPException) as exc:
+        raise NetError(f"the download of {url} broke off: {exc}") from None
+    return b"".join(chunks)
+
+
+def _size(count: int) -> str:
+    return f"{count / 1024 / 1024:.1f} MB" if count >= 1024 * 1024 else f"{count / 1024:.0f} kB"
+
+
+def _http() -> Any:
+    import http.client  # with ssl: not paid by sessions that never download
+
+    return http.client
+
+
+def _pinned_connection(scheme: str, host: str, port: int, address: str, timeout: float) -> Any:
+    """A connection to the address that was checked, for the host that was named (TLS checks the
+    certificate against the host's name)."""
+    import ssl
+
+    client = _http()
+    context = ssl.create_default_context()
+    if scheme == "https":
+        connection = client.HTTPSConnection(host, port, timeout=timeout, context=context)
+    else:
+        connection = client.HTTPConnection(host, port, timeout=timeout)
+
+    def connect() -> None:
+        raw = socket.create_connection((address, port), timeout)
+        connection.sock = context.wrap_socket(raw, server_hostname=host) if scheme == "https" else raw
+
+    connection.connect = connect
+    return connection
