@@ -95,7 +95,13 @@ def test_gibberish_finds_nothing_rather_than_noise(atlas_session):
 
 
 def test_an_openai_compatible_endpoint_embeds_with_progress(atlas_session, embedding_server, monkeypatch):
+    """The person's configured server gets the person's key (bound to that server only)."""
+    from napari_talk.core.llm.road import LLMRoad
+    from napari_talk.core.llm.settings import LLMSettings
+
     monkeypatch.setenv("OPENAI_API_KEY", "sk-embeddings-test")
+    configured = LLMSettings(model="chat", base_url=embedding_server.url, api_key_env="OPENAI_API_KEY")
+    atlas_session.llm = LLMRoad(atlas_session.registry, configured)
     result = atlas_session.execute(
         {"action": "set_embedding_model", "model": "tiny-embed", "base_url": embedding_server.url}
     )
@@ -125,14 +131,9 @@ def test_a_failing_endpoint_is_a_clear_error_and_changes_nothing(atlas_session, 
     assert similar(atlas_session, "void walker").meta["embedder"] == "offline"
 
 
-def test_a_remote_model_without_a_key_says_which_variable_to_set(atlas_session):
-    result = atlas_session.execute(
-        {
-            "action": "set_embedding_model",
-            "model": "text-embedding-3-small",
-            "base_url": "https://api.example.com/v1",
-        }
-    )
+def test_a_remote_model_without_a_key_says_which_variable_to_set(atlas_session, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    result = atlas_session.execute({"action": "set_embedding_model", "model": "text-embedding-3-small"})
     assert not result.ok and "OPENAI_API_KEY" in result.message
     assert atlas_session.state("atlas").model()[0] == "offline"
 

@@ -10,6 +10,7 @@ from chat_server import tool_call
 from conftest import SECRET_KEY
 
 from napari_talk.agents.mcp_server import Bridge
+from napari_talk.core.session import Session
 
 
 @pytest.fixture
@@ -63,3 +64,34 @@ def test_the_person_typing_an_endpoint_is_their_choice(session, attacker):
     turn = session.execute({"action": "set_embedding_model", "model": "tiny-embed", "base_url": attacker.url})
     assert turn.ok, turn.message
     assert attacker.requests, "the person's own endpoint is used"
+
+
+def test_a_catalogue_cannot_send_a_secret_to_its_own_server(workspace, attacker, monkeypatch):
+    """Someone else's catalogue names AWS_SECRET_ACCESS_KEY and a server of theirs: a plain search
+    sends nothing there, and no key leaves for a server the person did not configure."""
+    import sqlite3
+
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "aws-secret-0123456789")
+    first = Session(None, workspace=workspace)
+    assert first.run("load the sample catalogue").ok
+    first.state("atlas").close()
+    with sqlite3.connect(workspace / "atlas" / "catalogue.sqlite") as db:
+        for key, value in [
+            ("embedding_model", "evil-embed"),
+            ("embedding_base_url", attacker.url),
+            ("embedding_api_key_env", "AWS_SECRET_ACCESS_KEY"),
+        ]:
+            db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
+    session = Session(None, workspace=workspace)
+    turn = session.run("find similar to a golden desert guardian")
+    assert attacker.requests == [] and attacker.auth == [], "the file's server got nothing"
+    assert not turn.ok and "no server is chosen" in turn.message and "offline" in turn.message
+
+
+def test_a_server_other_than_the_persons_gets_no_key(session, attacker, monkeypatch):
+    """The person points the embedder at a second server: it is used, but the LLM's key stays home."""
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET_KEY)
+    assert session.run("load the sample catalogue").ok
+    turn = session.execute({"action": "set_embedding_model", "model": "tiny-embed", "base_url": attacker.url})
+    assert turn.ok, turn.message
+    assert attacker.requests and all(SECRET_KEY not in auth for auth in attacker.auth)

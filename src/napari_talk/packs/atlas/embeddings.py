@@ -181,6 +181,8 @@ class RemoteConfig:
     base_url: str
     api_key_env: str = "OPENAI_API_KEY"
     timeout: float = 30.0
+    send_key: bool = True
+    """False for a server that is not the person's configured one: it gets no key."""
 
 
 class OpenAIEmbedder:
@@ -232,6 +234,8 @@ class OpenAIEmbedder:
 def remote_embedder(config: RemoteConfig) -> OpenAIEmbedder:
     from ...core.llm.settings import LLMSettings, MissingKeyError, resolve_key
 
+    if not config.send_key:
+        return OpenAIEmbedder(config, "not-needed")
     settings = LLMSettings(model=config.model, base_url=config.base_url, api_key_env=config.api_key_env)
     try:
         key = resolve_key(settings)

@@ -78,9 +78,9 @@ def _filled(ctx: Context[Atlas]) -> Catalogue:
 
 
 def _embedder(ctx: Context[Atlas]) -> Embedder:
-    """The catalogue's embedder (made once per ctx; a friendly error if it cannot be)."""
+    """The catalogue's embedder (made once per session; a friendly error if it cannot be)."""
     try:
-        return atlas_of(ctx).embedder()
+        return atlas_of(ctx).embedder(llm=ctx.llm.settings if ctx.llm is not None else None)
     except EmbeddingError as exc:
         raise CommandError(f'{exc} ("use the offline embedder" works without any server)') from None
 
@@ -510,8 +510,7 @@ def set_embedding_model(command: cmd.SetEmbeddingModel, ctx: Context[Atlas]) -> 
     atlas = atlas_of(ctx)
     _catalogue(ctx)
     llm = ctx.llm.settings if ctx.llm is not None else None
-    base_url = command.base_url or (llm.base_url if llm else None)
-    model, remote = atlas.choose(command.model, base_url, llm.api_key_env if llm else None)
+    model, remote = atlas.choose(command.model, command.base_url, llm)
     started = time.perf_counter()
 
     def work(_: threading.Event) -> tuple[Embedder, int]:
@@ -580,7 +579,7 @@ def describe_context(ctx: Context[Atlas]) -> list[str]:
         return ['Atlas catalogue: not created yet ("load the sample catalogue" fills one).']
     catalogue = atlas.catalogue
     domains = ", ".join(f"{d} ({n})" for d, n in list(catalogue.domains().items())[:8])
-    model, _ = atlas.model()
+    model, _ = atlas.model(ctx.llm.settings if ctx.llm is not None else None)
     lines = [
         f"Atlas catalogue: {catalogue.count()} entities; domains: {domains or '(none)'}; embeddings: {model}"
     ]

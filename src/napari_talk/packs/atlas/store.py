@@ -1,7 +1,9 @@
 """A session's atlas: its catalogue file in the workspace, its image folder, and its embedder.
 
-The catalogue is opened on first use (``<workspace>/atlas/catalogue.sqlite``) and its settings
-(which embedding model, which server) live inside it, so they travel with the file.
+The catalogue is opened on first use (``<workspace>/atlas/catalogue.sqlite``). It records which
+embedding model its vectors come from, so that travels with the file; *where* that model runs and
+which key goes there are the person's settings, never the file's: a catalogue from someone else
+cannot send anything to a server of its choosing.
 """
 
 from __future__ import annotations
@@ -10,17 +12,18 @@ import re
 import threading
 import unicodedata
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from ...core.llm.settings import OPENAI_BASE_URL
+from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
 from .catalogue import Catalogue
-from .embeddings import OFFLINE, Embedder, RemoteConfig, default_model, make_embedder
+from .embeddings import OFFLINE, Embedder, EmbeddingError, RemoteConfig, default_model, make_embedder
 
 if TYPE_CHECKING:
     from ...core.workspace import PinnedFile, Workspace
 
 CATALOGUE_FILE = "atlas/catalogue.sqlite"
 IMAGES_DIR = "atlas/images"
-MODEL_KEY, URL_KEY, KEY_ENV_KEY = "embedding_model", "embedding_base_url", "embedding_api_key_env"
+MODEL_KEY = "embedding_model"
 MODEL_ALIASES = {
     **dict.fromkeys(("offline", "built-in", "builtin", "hashed", "hash", "default"), OFFLINE),
     **dict.fromkeys(("minilm", "local", "all-minilm-l6-v2", "sentence-transformers"), "minilm"),
@@ -32,6 +35,8 @@ class Atlas:
         self.workspace = workspace
         self._catalogue: Catalogue | None = None
         self._pinned: PinnedFile | None = None
+        self.remote: RemoteConfig | None = None
+        """Where the person chose to run the catalogue's model in this session."""
         self._embedders: dict[tuple, Embedder] = {}
         self._lock = threading.Lock()
 
@@ -70,52 +75,63 @@ class Atlas:
 
     # -- the embedding model --------------------------------------------------------------------
 
-    def model(self) -> tuple[str, RemoteConfig | None]:
-        catalogue = self.catalogue
-        model = catalogue.setting(MODEL_KEY) or OFFLINE
+    def model(self, llm: LLMSettings | None = None) -> tuple[str, RemoteConfig | None]:
+        """The catalogue's model, and where it runs: the server the person chose for it in this
+        session, else the person's LLM server, else OpenAI (settings stored in the file, as
+        earlier versions wrote them, are ignored)."""
+        model = self.catalogue.setting(MODEL_KEY) or OFFLINE
         if model in (OFFLINE, "minilm"):
             return model, None
-        remote = RemoteConfig(
-            model=model,
-            base_url=catalogue.setting(URL_KEY) or OPENAI_BASE_URL,
-            api_key_env=catalogue.setting(KEY_ENV_KEY) or "OPENAI_API_KEY",
-        )
-        return model, remote
+        if self.remote is not None and self.remote.model == model:
+            return model, self.remote
+        return self.choose(model, None, llm)
 
-    def embedder(self, model: str | None = None, remote: RemoteConfig | None = None) -> Embedder:
+    def embedder(
+        self, model: str | None = None, remote: RemoteConfig | None = None, llm: LLMSettings | None = None
+    ) -> Embedder:
         """The embedder of ``model`` (default: the catalogue's), made once; raises EmbeddingError."""
         if model is None:
-            model, remote = self.model()
+            model, remote = self.model(llm)
+            if remote is not None and remote is not self.remote and llm is None:
+                raise EmbeddingError(
+                    f"this catalogue's vectors come from {model!r}, a model on a server, and no server "
+                    f'is chosen for it: say "set the embedding model to {model}" (with the server\'s '
+                    "URL), set up a language model, or \"use the offline embedder\""
+                )
         key = (model, remote)
         with self._lock:
             if key not in self._embedders:
                 self._embedders[key] = make_embedder(model, remote)
             return self._embedders[key]
 
+    @staticmethod
     def choose(
-        self, model: str, base_url: str | None = None, api_key_env: str | None = None
+        model: str, base_url: str | None = None, llm: LLMSettings | None = None
     ) -> tuple[str, RemoteConfig | None]:
-        """What a typed model name means: ``offline``, ``minilm``, or a model on a server."""
+        """What a model name means: ``offline``, ``minilm``, or a model on a server. The person's
+        API key goes only to the server it is configured for (the LLM's, or OpenAI's by default);
+        any other server gets none."""
         model = MODEL_ALIASES.get(model.strip().casefold(), model.strip())
         if model in (OFFLINE, "minilm"):
             return model, None
-        return model, RemoteConfig(model, base_url or OPENAI_BASE_URL, api_key_env or "OPENAI_API_KEY")
+        home = llm.base_url if llm is not None else OPENAI_BASE_URL
+        key_env = llm.api_key_env if llm is not None else "OPENAI_API_KEY"
+        url = base_url or home
+        return model, RemoteConfig(model, url, key_env, send_key=_same_server(url, home))
 
     def use(self, model: str, remote: RemoteConfig | None) -> None:
-        """Make ``model`` the catalogue's embedding model."""
-        catalogue = self.catalogue
-        catalogue.set_setting(MODEL_KEY, model)
-        if remote is not None:
-            catalogue.set_setting(URL_KEY, remote.base_url)
-            catalogue.set_setting(KEY_ENV_KEY, remote.api_key_env)
+        """Make ``model`` the catalogue's embedding model; ``remote`` is where it runs, for this
+        session only (the file records the model, not the server)."""
+        self.catalogue.set_setting(MODEL_KEY, model)
+        self.remote = remote
 
-    def settings(self) -> dict[str, str]:
-        keys = (MODEL_KEY, URL_KEY, KEY_ENV_KEY)
-        return {k: v for k in keys if (v := self.catalogue.setting(k)) is not None}
+    def settings(self) -> tuple[str | None, RemoteConfig | None]:
+        return self.catalogue.setting(MODEL_KEY), self.remote
 
-    def restore_settings(self, saved: dict[str, str]) -> None:
-        for key, value in saved.items():
-            self.catalogue.set_setting(key, value)
+    def restore_settings(self, saved: tuple[str | None, RemoteConfig | None]) -> None:
+        model, self.remote = saved
+        if model is not None:
+            self.catalogue.set_setting(MODEL_KEY, model)
 
     # -- images ---------------------------------------------------------------------------------
 
@@ -133,3 +149,8 @@ class Atlas:
 def slug(name: str) -> str:
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:60] or "entity"
+
+
+def _same_server(url: str, home: str) -> bool:
+    a, b = urlsplit(url), urlsplit(home)
+    return (a.scheme, a.hostname, a.port) == (b.scheme, b.hostname, b.port)
