@@ -177,9 +177,14 @@ class Session:
 
     def try_parser(self, text: str) -> Turn | None:
         """The parser road alone: its turn, or None when the line is not understood."""
-        commands = self.parse(text)
+        names = self.known_names()
+        commands = self.parser.parse(text, names)
         if not commands:
-            return None
+            reason = self.parser.explain(text, names)
+            if reason is None:
+                return None
+            self.last_road = "parser"
+            return Turn(text, "parser", results=[Result.error(reason)])
         self.last_road = "parser"
         return Turn(text, "parser", commands, self.execute_all(commands))
 
@@ -312,7 +317,9 @@ class Session:
     def not_understood(self, text: str) -> Result:
         examples = suggest(self.registry, text)
         nearest = " · ".join(f'"{e}"' for e in examples)
-        message = f"I did not understand {text.strip()!r}. Nearest commands: {nearest}."
+        typed = text.strip()
+        shown = typed if len(typed) <= 120 else typed[:117] + "…"
+        message = f"I did not understand {shown!r}. Nearest commands: {nearest}."
         if not self.llm_ready:
             message += f"\n{LLM_HINT}"
         return Result.error(message, {"suggestions": examples}, understood=False)

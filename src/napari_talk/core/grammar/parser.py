@@ -90,6 +90,49 @@ class Parser:
         except Exception:  # a parser bug must never reach the person; the LLM road takes over
             return []
 
+    def explain(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> str | None:
+        """Why a line the parser recognised could not be run as typed (a number out of range, too
+        many requests in one line, a line too long), or None: then it is simply not understood
+        and a model may try. Called only for lines :meth:`parse` gave nothing for."""
+        try:
+            raw = str(text)
+            if len(raw) > MAX_LINE:
+                return (
+                    f"that line is {len(raw):,} characters long; at most {MAX_LINE:,} are read: split it up"
+                )
+            line = normalize(raw)
+            if not line:
+                return None
+            plan = self._plan(self._known(context))
+            spans = separators(line, limit=MAX_COMMANDS + 1)
+            if len(spans) >= MAX_COMMANDS and self._clause(normalize(line[: spans[0][0]]), plan) is not None:
+                return (
+                    f"that line asks for more than {MAX_COMMANDS} things; at most {MAX_COMMANDS} run at once"
+                )
+            return self._out_of_range(line, plan)
+        except Exception:
+            return None
+
+    def _out_of_range(self, clause: str, plan: _Plan) -> str | None:
+        """The first rule that reads the clause but whose reading fails validation, said plainly."""
+        for index in plan.candidates(clause.casefold()):
+            fullmatch, rule, compiled = plan.steps[index]
+            found = fullmatch(clause)
+            if found is None:
+                continue
+            wire = rule.complete(clause, found, compiled, plan.context)
+            if wire is None:
+                continue
+            try:
+                self.registry.validate(wire)
+            except ValidationError as exc:
+                error = exc.errors()[0]
+                field = ".".join(str(p) for p in error.get("loc", ())[1:]) or str(wire.get("action"))
+                shown = clause if len(clause) <= 60 else clause[:57] + "…"
+                says = error["msg"].removeprefix("Input ").removeprefix("Value error, ")
+                return f"out of range: {field} {says} ({shown!r})"
+        return None
+
     def prepare(self, context: Mapping[str, Sequence[str]] | None = None) -> None:
         """Compile the rules for these names ahead of the next line (safe from another thread:
         the dock calls it in the background when layers come and go, ~0.1 s of regex work)."""

@@ -12,7 +12,8 @@ from pydantic import Field, model_validator
 
 from ...core.commands import Command, NonBlank, Risk
 
-LayerName = Annotated[NonBlank, Field(description="Layer name.")]
+MAX_NAME_CHARS = 500
+LayerName = Annotated[NonBlank, Field(max_length=MAX_NAME_CHARS, description="Layer name.")]
 Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in world units.")]
 
 
@@ -157,7 +158,7 @@ class RenameLayer(Command, action="rename_layer"):
     """Rename a layer."""
 
     name: LayerName
-    new_name: str = Field(min_length=1, description="New name.")
+    new_name: NonBlank = Field(max_length=MAX_NAME_CHARS, description="New name.")
     examples: ClassVar = ("rename GFP to GFP raw",)
 
 

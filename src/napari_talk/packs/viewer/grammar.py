@@ -120,7 +120,9 @@ POINT_WORD = r"(?:point|position|coordinates?|location|pixel|spot)"
 
 
 def _zoom_out(values: dict) -> dict:
-    return {**values, "factor": 1 / values["factor"]}
+    """'zoom out 2x' is a factor of 1/2; 'zoom out 0x' keeps its 0, which validation refuses."""
+    factor = values["factor"]
+    return {**values, "factor": 1 / factor if factor else factor}
 
 
 RULES: tuple[Rule, ...] = (
