@@ -131,7 +131,8 @@ def test_a_server_failing_half_way_leaves_nothing_half_done(comfy, session, work
     assert said in turn.message and "Nothing changed" in turn.message
     assert session.state("mesh").model is before
     assert not (workspace / "mesh" / "generated").exists()
-    assert session.run("undo").message.startswith("undid generate_concepts"), "the failure was not recorded"
+    undone = session.run("undo").message
+    assert undone.startswith("undid: Three concepts"), "the failure was not recorded"
 
 
 def test_a_workflow_the_server_refuses_says_why(comfy, session, workspace):

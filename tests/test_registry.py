@@ -92,3 +92,24 @@ def test_a_pack_cannot_take_over_another_packs_command():
     registry = Registry(default_registry().packs)
     with pytest.raises(ValueError, match="redefines"):
         registry.register(Pack("impostor", (SetZoom,)))
+
+
+def test_help_is_short_for_the_packs_in_play_and_long_on_request():
+    from napari_talk.core.session import Session
+
+    session = Session(None)
+    short = session.run("help").message
+    assert len(short.splitlines()) <= 8
+    assert '"hide nuclei"' in short and "rays" in short and '"rays inside Prism"' not in short
+    rays = session.run("help rays").message
+    assert '"rays inside Prism"' in rays and '"hide nuclei"' not in rays
+
+
+def test_undo_and_redo_say_in_words_what_they_undo(tmp_path):
+    from napari_talk.core.session import Session
+
+    session = Session(None, workspace=tmp_path)
+    done = session.run("write notes.md with hello")
+    undone = session.run("undo").message
+    assert undone == f"undid: {done.message}" and "path=" not in undone
+    assert session.run("redo").message == f"redid: {done.message}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -14,7 +15,19 @@ LLM_HINT = (
 )
 
 
-def render_help(registry: Registry, topic: str | None = None) -> str:
+def render_help(registry: Registry, topic: str | None = None, packs: Sequence[str] | None = None) -> str:
+    """Without a topic, a short page: a line of examples for each pack in ``packs`` (default:
+    all), and how to ask for the others; ``help <pack>`` lists that pack; ``help <word>`` finds."""
+    if not topic and packs is not None:
+        return _overview(registry, packs)
+    by_name = {pack.name: pack for pack in registry.packs}
+    if topic and topic.strip().casefold() in by_name:
+        pack = by_name[topic.strip().casefold()]
+        lines = [f"{pack.name}:"]
+        for cls in pack.commands:
+            examples = " · ".join(f'"{e}"' for e in cls.examples[:2]) or cls.action_name()
+            lines.append(f"  {examples} — {cls.description()}")
+        return "\n".join(lines)
     commands = registry.commands
     if topic:
         words = topic.casefold().split()
@@ -35,8 +48,25 @@ def render_help(registry: Registry, topic: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def suggest(registry: Registry, text: str, limit: int = 3) -> list[str]:
-    """Examples of the commands nearest to what was typed: shared words first, then spelling."""
+def _overview(registry: Registry, packs: Sequence[str]) -> str:
+    lines = ["Type what you want; for example:"]
+    for pack in registry.packs:
+        if pack.name not in packs:
+            continue
+        examples = [e for cls in pack.commands for e in cls.examples[:1]][:4]
+        lines.append(f"  {pack.name}: " + " · ".join(f'"{e}"' for e in examples))
+    others = [pack.name for pack in registry.packs if pack.name not in packs]
+    lines.append(
+        'Join requests with "and" or "then". "help <pack>" lists a pack'
+        + (f" ({', '.join(others)} too)" if others else "")
+        + '; "help <word>" finds commands.'
+    )
+    return "\n".join(lines)
+
+
+def suggest(registry: Registry, text: str, limit: int = 3, packs: Sequence[str] | None = None) -> list[str]:
+    """Examples of the commands nearest to what was typed (among ``packs``' commands, when
+    given): shared words first, then spelling."""
     lowered = text.casefold()
     words = {w for w in lowered.split() if len(w) > 3}  # "the", "to", "on" say nothing
 
@@ -44,7 +74,8 @@ def suggest(registry: Registry, text: str, limit: int = 3) -> list[str]:
         shared = len(words & {w for w in example.casefold().split() if len(w) > 3})
         return shared, difflib.SequenceMatcher(None, lowered, example.casefold()).ratio()
 
-    examples = [e for cls in registry.commands.values() for e in cls.examples]
+    chosen = [p for p in registry.packs if packs is None or p.name in packs]
+    examples = [e for pack in chosen for cls in pack.commands for e in cls.examples]
     return sorted(examples, key=nearness, reverse=True)[:limit]
 
 

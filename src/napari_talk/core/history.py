@@ -19,6 +19,8 @@ class Entry:
     undo: Callable[[], None]
     risk: Risk = "view"
     """The risk of the change; undoing or redoing it costs the same."""
+    said: str = ""
+    """What the person was told when it was done ("GFP contrast limits set to 0–4000.")."""
 
 
 class History:
@@ -27,10 +29,16 @@ class History:
         self._undone: list[Entry] = []
 
     def record(
-        self, command: Command, undo: Callable[[], None], *, risk: Risk = "view", redoing: bool = False
+        self,
+        command: Command,
+        undo: Callable[[], None],
+        *,
+        risk: Risk = "view",
+        said: str = "",
+        redoing: bool = False,
     ) -> None:
         """A new change; it forgets what was undone, unless it is that very change redone."""
-        self._done.append(Entry(command, undo, risk))
+        self._done.append(Entry(command, undo, risk, said or command.summary()))
         if not redoing:
             self._undone.clear()
 

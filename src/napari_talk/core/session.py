@@ -279,7 +279,10 @@ class Session:
     ) -> None:
         """The one place undo history is written (jobs that end later come here too)."""
         if result.ok and result.undo is not None:
-            self.history.record(command, result.undo, risk=risk or type(command).risk, redoing=redoing)
+            said = result.message.removeprefix("redid: ")
+            self.history.record(
+                command, result.undo, risk=risk or type(command).risk, said=said, redoing=redoing
+            )
 
     def _dispatch(self, command: Command) -> Result:
         pack, handler = self.registry.handler(command)
@@ -299,8 +302,8 @@ class Session:
         except Exception as exc:
             self.history.put_back(entry)
             reason = str(exc) if isinstance(exc, CommandError) else f"{type(exc).__name__}: {exc}"
-            return Result.error(f"could not undo {entry.command.summary()}: {reason}; it stays undoable")
-        return Result.success(f"undid {entry.command.summary()}", entry.command.to_wire())
+            return Result.error(f"could not undo ({entry.said}): {reason}; it stays undoable")
+        return Result.success(f"undid: {entry.said}", entry.command.to_wire())
 
     def redo(self) -> Result:
         entry = self.history.pop_redo()
@@ -309,13 +312,13 @@ class Session:
         result = self.execute(entry.command, redoing=True)
         result.undo = None  # execute() already recorded it
         if result.ok:
-            result.message = f"redid {entry.command.summary()}: {result.message}"
+            result.message = f"redid: {result.message}"
         else:
             self.history.put_back_redo(entry)
         return result
 
     def not_understood(self, text: str) -> Result:
-        examples = suggest(self.registry, text)
+        examples = suggest(self.registry, text, packs=self.packs_in_play(text))
         nearest = " · ".join(f'"{e}"' for e in examples)
         typed = text.strip()
         shown = typed if len(typed) <= 120 else typed[:117] + "…"

@@ -26,6 +26,7 @@ import numpy as np
 
 from ...core.grammar.names import describe_miss, resolve_name
 from ...core.jobs import Job
+from ...core.layers import has_layer, index_of
 from ...core.llm.client import LLMError
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
@@ -370,8 +371,8 @@ def open_entity_image(command: cmd.OpenEntityImage, ctx: Context[Atlas]) -> Job:
         layer = viewer.add_image(pixels, name=entity.name, rgb=rgb, metadata=meta)
 
         def undo() -> None:
-            if layer in viewer.layers:
-                viewer.layers.remove(layer)
+            if has_layer(viewer.layers, layer):
+                viewer.layers.pop(index_of(viewer.layers, layer))
 
         return Result.success(f"opened the image of {entity.name} as layer {layer.name}.", undo=undo)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.layers import has_layer, index_of, same_layer
 from ..viewer.access import camera, camera_state, canvas_size, restore_camera
 from .appearance import display_rgba, segment_materials, segment_rgba
 from .mesh import TriMesh, crease_groups, split_by_groups
@@ -65,12 +66,14 @@ def _display_mesh(pack: MeshPackState, state: ModelState) -> tuple[np.ndarray, n
 
 
 def _alive(viewer: Any, layer: Any) -> bool:
-    return layer is not None and any(existing is layer for existing in viewer.layers)
+    """Whether the layer is still in the viewer (by napari's identity: a plugin's viewer is a proxy
+    whose every access makes a new object, so ``is`` is never true through it)."""
+    return has_layer(viewer.layers, layer)
 
 
 def _remove(viewer: Any, layer: Any) -> None:
     if _alive(viewer, layer):
-        viewer.layers.remove(layer)
+        viewer.layers.pop(index_of(viewer.layers, layer))
 
 
 def _surface(viewer: Any, pack: MeshPackState, key: str, name: str, data, colors: np.ndarray) -> Any:
@@ -236,7 +239,7 @@ def only_mesh_layers(viewer: Any, pack: MeshPackState):
     view = view_state(viewer)
     try:
         for layer in viewer.layers:
-            layer.visible = layer is model
+            layer.visible = same_layer(layer, model)
         if model is not None:
             model.opacity = 1.0
         viewer.dims.ndisplay = 3

@@ -21,6 +21,8 @@ class SessionControls(Protocol):
 
     def redo(self) -> Result: ...
 
+    def packs_in_play(self, text: str) -> list[str]: ...
+
 
 class SessionPack(Pack["SessionControls"]):
     def handlers(self) -> Handlers[SessionControls]:

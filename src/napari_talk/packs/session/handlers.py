@@ -16,7 +16,7 @@ HANDLERS = Handlers["SessionControls"]()
 
 @HANDLERS.on(cmd.Help)
 def help_(command: cmd.Help, ctx: Context[SessionControls]) -> Result:
-    return Result.success(ctx.state.registry.help_text(command.topic))
+    return Result.success(ctx.state.registry.help_text(command.topic, ctx.state.packs_in_play("")))
 
 
 @HANDLERS.on(cmd.UndoLastAction)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...core.grammar.names import describe_miss, resolve_name
 from ...core.history import Changes
+from ...core.layers import has_layer
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
 from . import commands as cmd
@@ -288,8 +289,8 @@ def select_layer(command: cmd.SelectLayer, ctx: Context[None]) -> Result:
 
     def undo() -> None:
         selection.clear()
-        selection.update(layer for layer in before_selected if layer in viewer.layers)
-        if before_active is not None and before_active in viewer.layers:
+        selection.update(layer for layer in before_selected if has_layer(viewer.layers, layer))
+        if before_active is not None and has_layer(viewer.layers, before_active):
             selection.active = before_active
 
     return Result.success(f"{layer.name} is the active layer.", undo=undo)

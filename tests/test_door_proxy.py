@@ -1,0 +1,82 @@
+"""Through the door napari gives a plugin: the dock on a PublicOnlyProxy of the viewer, samples
+opened as File > Open Sample opens them, lines typed and Enter pressed. Through the proxy every
+access to a layer makes a new object, so nothing may compare layers by identity."""
+
+from __future__ import annotations
+
+import pytest
+from qtpy.QtCore import Qt
+
+pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
+
+
+@pytest.fixture
+def door(make_napari_viewer_proxy, qtbot, workspace):
+    from napari_talk._qt.dock import ChatDock
+
+    viewer = make_napari_viewer_proxy()
+    dock = ChatDock(viewer)
+    viewer.window.add_dock_widget(dock, name="Chat")
+    dock.session.workspace = workspace
+    return dock
+
+
+def type_line(qtbot, dock, text):
+    qtbot.keyClicks(dock.input, text)
+    qtbot.keyClick(dock.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=30_000)
+    return dock.transcript.entries[-1]
+
+
+def visible(viewer) -> set[str]:
+    return {layer.name for layer in viewer.layers if layer.visible}
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"),
+    [
+        ("show only actin", {"actin"}),
+        ("hide all but GFP", {"GFP"}),
+        ("solo GFP", {"GFP"}),
+        ("show only GFP and nuclei", {"GFP", "nuclei"}),
+    ],
+)
+def test_show_only_through_the_proxy(qtbot, door, line, shown):
+    door.viewer.open_sample("napari-talk", "cells")
+    before = visible(door.viewer)
+    entry = type_line(qtbot, door, line)
+    assert entry.kind == "reply", entry.text
+    assert visible(door.viewer) == shown
+    type_line(qtbot, door, "undo")
+    if " and " in line:
+        type_line(qtbot, door, "undo")
+    assert visible(door.viewer) == before
+
+
+def surfaces(viewer) -> list[str]:
+    return [layer.name for layer in viewer.layers if type(layer).__name__ == "Surface"]
+
+
+def test_a_new_primitive_replaces_the_model_and_undo_adds_nothing(qtbot, door):
+    type_line(qtbot, door, "spawn a torus")
+    assert surfaces(door.viewer) == ["model"]
+    type_line(qtbot, door, "spawn a body")
+    assert surfaces(door.viewer) == ["model"], "the body replaces the torus, not stands inside it"
+    for line in ("segment it", "isolate segment 2", "show the whole model", "apply gold to segment 1"):
+        entry = type_line(qtbot, door, line)
+        assert entry.kind == "reply", (line, entry.text)
+    assert surfaces(door.viewer) == ["model"], "one model after isolating and showing it whole"
+    for _ in range(4):
+        type_line(qtbot, door, "undo")
+    assert surfaces(door.viewer) == ["model"]
+
+
+def test_a_ray_query_through_the_proxy_does_not_redraw_the_scene(qtbot, door):
+    door.viewer.open_sample("napari-talk", "prism_demo")
+    names = [layer.name for layer in door.viewer.layers]
+    entry = type_line(qtbot, door, "which rays cross edge N of Main Prism")
+    assert entry.kind == "reply" and "cross or touch edge N" in entry.text
+    type_line(qtbot, door, "rays inside Main Prism")
+    after = [layer.name for layer in door.viewer.layers]
+    assert [n for n in after if n in names] == names, "the sample's layers stay, in place"
+    assert len(after) <= len(names) + 1, "at most a selection layer is added"
