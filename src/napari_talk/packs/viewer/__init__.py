@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 class ViewerPack(Pack[None]):
     def handlers(self) -> Handlers[None]:
+        from . import adjust  # noqa: F401  (binds the relative commands to the same table)
         from .handlers import HANDLERS
 
         return HANDLERS

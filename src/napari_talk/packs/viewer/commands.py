@@ -204,6 +204,57 @@ class ScaleBar(Command, action="scale_bar"):
     examples: ClassVar = ("scale bar on", "hide the scale bar")
 
 
+class Pan(Command, action="pan"):
+    """Move the view by a share of the visible field: "pan left" shows what lies to the left."""
+
+    direction: Literal["left", "right", "up", "down"] = Field(description="Where to look.")
+    fraction: float = Field(0.25, gt=0, le=10, description="Share of the visible field to move by.")
+    examples: ClassVar = ("pan left", "pan up a lot")
+
+
+class LayerGamma(Command, action="layer_gamma"):
+    """Set an image layer's gamma (below 1 brightens the dark parts, above 1 darkens them)."""
+
+    name: LayerName
+    gamma: float = Field(gt=0, le=100, description="The gamma, > 0 (1 is linear).")
+    examples: ClassVar = ("gamma GFP 0.5", "set the gamma of actin to 1.5")
+
+
+class AdjustBrightness(Command, action="adjust_brightness"):
+    """Make an image layer brighter or dimmer: its upper contrast limit is divided by factor."""
+
+    name: LayerName
+    factor: float = Field(
+        gt=0, le=1000, description='Relative: "brighter" 1.5, "dimmer" 1/1.5, "twice as bright" 2.'
+    )
+    examples: ClassVar = ("brighter GFP", "make actin dimmer")
+
+
+class AdjustContrast(Command, action="adjust_contrast"):
+    """Raise or lower an image layer's contrast: its contrast window narrows around its centre by factor."""
+
+    name: LayerName
+    factor: float = Field(gt=0, le=1000, description='Relative: "more contrast" 1.5, "less contrast" 1/1.5.')
+    examples: ClassVar = ("increase contrast on actin", "less contrast GFP")
+
+
+class ViewFrom(Command, action="view_from"):
+    """Look at the data from one side, in 3-D."""
+
+    side: Literal["front", "back", "left", "right", "top", "bottom"] = Field(
+        description="The side to look from."
+    )
+    examples: ClassVar = ("view from the top", "look from the left")
+
+
+class RotateView(Command, action="rotate_view"):
+    """Turn the 3-D camera by some degrees, about the screen's vertical or horizontal axis."""
+
+    degrees: float = Field(ge=-3600, le=3600, description="Degrees to turn (positive: to the right / up).")
+    axis: Literal["vertical", "horizontal"] = Field("vertical", description="The screen axis to turn about.")
+    examples: ClassVar = ("rotate 90 degrees", "tilt the view 30 degrees")
+
+
 COMMANDS: tuple[type[Command], ...] = (
     LayerVisibility,
     PanelToggle,
@@ -228,4 +279,10 @@ COMMANDS: tuple[type[Command], ...] = (
     Screenshot,
     GridMode,
     ScaleBar,
+    Pan,
+    LayerGamma,
+    AdjustBrightness,
+    AdjustContrast,
+    ViewFrom,
+    RotateView,
 )

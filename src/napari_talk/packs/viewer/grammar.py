@@ -125,6 +125,38 @@ def _zoom_out(values: dict) -> dict:
     return {**values, "factor": 1 / factor if factor else factor}
 
 
+DIRECTIONS = {
+    "left": "left",
+    "right": "right",
+    "up": "up",
+    "down": "down",
+    "upwards": "up",
+    "downwards": "down",
+}
+SIDES = {
+    **{s: s for s in ("front", "back", "left", "right", "top", "bottom")},
+    "above": "top", "below": "bottom", "behind": "back", "underneath": "bottom",
+}  # fmt: skip
+A_BIT = r"(?: (?:a (?:bit|little|touch)|slightly|somewhat))?"
+BRIGHTER = r"(?:brighter|lighter|more bright|more light)"
+DIMMER = r"(?:dimmer|darker|less bright|duller)"
+PAN = r"(?:pan|move|scroll|shift|slide)(?: the (?:view|camera|image|canvas))?"
+PAN_WORDS = ("pan", "move", "scroll", "shift", "slide", "what")
+BRIGHT_WORDS = ("bright", "dim", "dark", "light", "dull")
+ROTATE = r"(?:rotate|turn|spin|orbit)(?: the (?:view|camera|scene|data|model))?(?: by| around)?"
+DEGREES = r"{degrees:number}(?: ?(?:°|degrees?|deg))?"
+ROTATE_WORDS = ("rotat", "turn", "spin", "orbit", "tilt")
+
+
+def _negated(values: dict) -> dict:
+    return {**values, "degrees": -values["degrees"]}
+
+
+def _transparency(values: dict) -> dict:
+    """'50% transparent' is an opacity of 0.5; '30% transparent' one of 0.7."""
+    return {**values, "opacity": round(1 - values["opacity"], 6)}
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "list_layers",
@@ -229,6 +261,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:view|show|display|render|see|look at)(?: (?:it|the \w+|everything|this|that|my \w+))?"
         r"(?: in)? {ndisplay:dims}",
         r"(?:set )?(?:the )?ndisplay(?: to| =)? {ndisplay:nd}",
+        r"(?:(?:go|switch|get) )?back (?:to|into) {ndisplay:dims}(?: (?:view|mode|display))?",
         r"(?:display|show) {ndisplay:nd} (?:dimensions|dims)",
         dims=DIMENSIONS,
         nd=NDISPLAY,
@@ -368,6 +401,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:make|colou?r|paint|render|show|turn|display|see|view) {name:layers}(?: (?:in|as|with))?"
         r" {colormap:known}",
         r"(?:use|apply) (?:the )?{colormap:known}(?: (?:colou?r ?map|cmap|lut))? (?:for|on|to) {name:layers}",
+        r"{name:layers} (?:in|as) {colormap:known}",
         known=COLORMAPS,
         priority=9,
         requires=("colo", "cmap", "lut", "look", *COLORMAPS),
@@ -470,4 +504,136 @@ RULES: tuple[Rule, ...] = (
         priority=-10,
     ),
     Rule("layer_visibility", rf"{TOGGLE_VISIBILITY} {{name:layers}}", op="toggle", priority=-10),
+    Rule(
+        "pan",
+        rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}}",
+        r"(?:show|let me see) (?:me )?(?:more of )?what(?:'s| is| lies) (?:to the )?{direction:direction}",
+        direction=DIRECTIONS,
+        priority=14,
+        requires=PAN_WORDS,
+    ),
+    Rule(
+        "pan",
+        rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}} (?:a (?:bit|little|touch)|slightly)",
+        rf"{PAN} (?:a (?:bit|little|touch)|slightly)(?: (?:to|towards) the)? {{direction:direction}}",
+        direction=DIRECTIONS,
+        fraction=0.1,
+        priority=15,
+        requires=PAN_WORDS,
+    ),
+    Rule(
+        "pan",
+        rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}} (?:a lot|far|a long way)",
+        rf"{PAN} (?:a lot|far)(?: (?:to|towards) the)? {{direction:direction}}",
+        direction=DIRECTIONS,
+        fraction=0.5,
+        priority=15,
+        requires=PAN_WORDS,
+    ),
+    Rule(
+        "layer_gamma",
+        rf"{SET}(?:the )?gamma {OF} {{name:layers}}{IS} {{gamma:number}}",
+        r"gamma(?: (?:of|for|on))? {name:layers}(?: (?:to|at|=|:))? {gamma:number}",
+        rf"{SET}{{name:layers}}(?:'s)? gamma{IS} {{gamma:number}}",
+        priority=10,
+        requires=("gamma",),
+    ),
+    Rule(
+        "adjust_brightness",
+        rf"(?:make |set )?{{name:layers}}{A_BIT} {BRIGHTER}",
+        rf"{BRIGHTER} {{name:layers}}",
+        r"(?:brighten|lighten|boost)(?: up)?(?: the)? {name:layers}(?: a (?:bit|little|touch))?",
+        rf"(?:increase|raise|boost|turn up)(?: the)? brightness {OF} {{name:layers}}",
+        factor=1.5,
+        priority=9,
+        requires=BRIGHT_WORDS,
+    ),
+    Rule(
+        "adjust_brightness",
+        rf"(?:make |set )?{{name:layers}}{A_BIT} {DIMMER}",
+        rf"{DIMMER} {{name:layers}}",
+        r"(?:dim|darken|dull)(?: down)?(?: the)? {name:layers}(?: a (?:bit|little|touch))?",
+        rf"(?:decrease|lower|reduce|turn down)(?: the)? brightness {OF} {{name:layers}}",
+        factor=round(1 / 1.5, 6),
+        priority=9,
+        requires=BRIGHT_WORDS,
+    ),
+    Rule(
+        "adjust_brightness",
+        r"(?:make )?{name:layers} (?:twice|two times) as bright",
+        factor=2,
+        priority=10,
+        requires=("bright",),
+    ),
+    Rule(
+        "adjust_brightness",
+        r"(?:make )?{name:layers} half as bright",
+        factor=0.5,
+        priority=10,
+        requires=("bright",),
+    ),
+    Rule(
+        "adjust_contrast",
+        rf"(?:increase|raise|boost|more|enhance|stretch|turn up)(?: the)? contrast {OF} {{name:layers}}",
+        r"(?:more|higher|stronger) contrast(?: (?:for|on|of|in))? {name:layers}",
+        rf"(?:give )?{{name:layers}}{A_BIT} (?:more|higher|stronger) contrast",
+        factor=1.5,
+        priority=9,
+        requires=("contrast",),
+    ),
+    Rule(
+        "adjust_contrast",
+        rf"(?:decrease|lower|reduce|less|soften|turn down)(?: the)? contrast {OF} {{name:layers}}",
+        r"(?:less|lower|weaker) contrast(?: (?:for|on|of|in))? {name:layers}",
+        rf"(?:give )?{{name:layers}}{A_BIT} (?:less|lower|weaker) contrast",
+        factor=round(1 / 1.5, 6),
+        priority=9,
+        requires=("contrast",),
+    ),
+    Rule(
+        "view_from",
+        r"(?:view|look(?: at it)?|see(?: it)?|show(?: it| me)?(?: the data)?)(?: (?:it|this))?"
+        r" from(?: the)? {side:side}(?: side)?",
+        r"(?:the )?{side:side} view",
+        side=SIDES,
+        priority=14,
+        requires=("view", "look", "see", "show"),
+    ),
+    Rule(
+        "rotate_view",
+        rf"{ROTATE} {DEGREES}(?: (?:to the )?right)?",
+        rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES}(?: up(?:wards)?)?",
+        priority=14,
+        requires=ROTATE_WORDS,
+    ),
+    Rule(
+        "rotate_view",
+        rf"{ROTATE} {DEGREES} (?:to the )?left",
+        post=_negated,
+        priority=15,
+        requires=ROTATE_WORDS,
+    ),
+    Rule(
+        "rotate_view",
+        rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES}(?: up(?:wards)?)?",
+        axis="horizontal",
+        priority=15,
+        requires=("tilt",),
+    ),
+    Rule(
+        "rotate_view",
+        rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES} down(?:wards)?",
+        axis="horizontal",
+        post=_negated,
+        priority=16,
+        requires=("tilt",),
+    ),
+    Rule(
+        "layer_opacity",
+        rf"{SET}{{name:layers}}(?: to)? {{opacity:scale}} (?:transparent|see-through|translucent)",
+        rf"{SET}{{name:layers}} (?:transparent|see-through|translucent)(?: (?:to|at|by))? {{opacity:scale}}",
+        post=_transparency,
+        priority=11,
+        requires=("transparen", "see-through", "translucent"),
+    ),
 )

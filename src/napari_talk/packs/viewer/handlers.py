@@ -36,7 +36,7 @@ FRAME_MARGIN = 0.05
 """The share of the canvas left around framed data, as napari's own fit_to_view leaves."""
 
 
-def _viewer(ctx: Context[None]) -> Any:
+def viewer_of(ctx: Context[None]) -> Any:
     if ctx.viewer is None:
         raise CommandError("no viewer is attached to this session")
     return ctx.viewer
@@ -85,7 +85,7 @@ def _set_visible(layers: list[Any], visible: list[bool]) -> Any:
 
 @HANDLERS.on(cmd.LayerVisibility)
 def layer_visibility(command: cmd.LayerVisibility, ctx: Context[None]) -> Result:
-    layer = find_layer(_viewer(ctx), command.name)
+    layer = find_layer(viewer_of(ctx), command.name)
     visible = {"show": True, "hide": False, "toggle": not layer.visible}[command.op]
     undo = _set_visible([layer], [visible])
     return Result.success(f"{layer.name} {'shown' if visible else 'hidden'}.", undo=undo)
@@ -93,7 +93,7 @@ def layer_visibility(command: cmd.LayerVisibility, ctx: Context[None]) -> Result
 
 @HANDLERS.on(cmd.SoloLayer)
 def solo_layer(command: cmd.SoloLayer, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     chosen = find_layer(viewer, command.name)
     layers = list(viewer.layers)
     # napari hands a plugin a proxy whose every access makes a new object: compare names (unique)
@@ -103,7 +103,7 @@ def solo_layer(command: cmd.SoloLayer, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.AllLayersVisibility)
 def all_layers_visibility(command: cmd.AllLayersVisibility, ctx: Context[None]) -> Result:
-    layers = list(_viewer(ctx).layers)
+    layers = list(viewer_of(ctx).layers)
     undo = _set_visible(layers, [command.op == "show"] * len(layers))
     word = "shown" if command.op == "show" else "hidden"
     return Result.success(f"all {len(layers)} layers {word}.", undo=undo)
@@ -114,7 +114,7 @@ def all_layers_visibility(command: cmd.AllLayersVisibility, ctx: Context[None]) 
 
 @HANDLERS.on(cmd.PanelToggle)
 def panel_toggle(command: cmd.PanelToggle, ctx: Context[None]) -> Result:
-    found = panels(_viewer(ctx), ctx.window)
+    found = panels(viewer_of(ctx), ctx.window)
     match = resolve_name(command.name, found)
     if match.found is None:
         raise CommandError(describe_miss(match, "panel", found))
@@ -132,7 +132,7 @@ def panel_toggle(command: cmd.PanelToggle, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.ZoomBox)
 def zoom_box(command: cmd.ZoomBox, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     x1, y1, x2, y2 = command.box
     return _camera_change(
         viewer,
@@ -143,14 +143,14 @@ def zoom_box(command: cmd.ZoomBox, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.CenterOn)
 def center_on(command: cmd.CenterOn, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     x, y = command.point
     return _camera_change(viewer, lambda: set_center(viewer, y, x), f"centred on x={x:g}, y={y:g}.")
 
 
 @HANDLERS.on(cmd.SetZoom)
 def set_zoom(command: cmd.SetZoom, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
 
     def change() -> None:
         camera(viewer).zoom = command.zoom
@@ -160,7 +160,7 @@ def set_zoom(command: cmd.SetZoom, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.ZoomBy)
 def zoom_by(command: cmd.ZoomBy, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     cam = camera(viewer)
     target = cam.zoom * command.factor
 
@@ -172,7 +172,7 @@ def zoom_by(command: cmd.ZoomBy, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.FitToLayer)
 def fit_to_layer(command: cmd.FitToLayer, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     layer = find_layer(viewer, command.name)
 
     def change() -> None:
@@ -192,7 +192,7 @@ def fit_to_layer(command: cmd.FitToLayer, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.ResetView)
 def reset_view(command: cmd.ResetView, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     return _camera_change(viewer, viewer.reset_view, "view reset to fit all layers.")
 
 
@@ -201,7 +201,7 @@ def reset_view(command: cmd.ResetView, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.ListLayers)
 def list_layers(command: cmd.ListLayers, ctx: Context[None]) -> Result:
-    layers = list(_viewer(ctx).layers)[::-1]
+    layers = list(viewer_of(ctx).layers)[::-1]
     data = [
         {"name": layer.name, "type": _layer_kind(layer), "visible": bool(layer.visible)} for layer in layers
     ]
@@ -217,7 +217,7 @@ def _setter(layer: Any, attribute: str, value: Any) -> Any:
     return lambda: setattr(layer, attribute, before)
 
 
-def _image_layer(viewer: Any, name: str, what: str) -> Any:
+def image_layer(viewer: Any, name: str, what: str) -> Any:
     layer = find_layer(viewer, name)
     if not hasattr(layer, "contrast_limits"):
         raise CommandError(f"{layer.name} is a {_layer_kind(layer)} layer; {what} applies to image layers.")
@@ -226,7 +226,7 @@ def _image_layer(viewer: Any, name: str, what: str) -> Any:
 
 @HANDLERS.on(cmd.LayerOpacity)
 def layer_opacity(command: cmd.LayerOpacity, ctx: Context[None]) -> Result:
-    layer = find_layer(_viewer(ctx), command.name)
+    layer = find_layer(viewer_of(ctx), command.name)
     undo = _setter(layer, "opacity", command.opacity)
     return Result.success(f"{layer.name} opacity {command.opacity:.0%}.", undo=undo)
 
@@ -235,7 +235,7 @@ def layer_opacity(command: cmd.LayerOpacity, ctx: Context[None]) -> Result:
 def layer_colormap(command: cmd.LayerColormap, ctx: Context[None]) -> Result:
     from napari.utils.colormaps import AVAILABLE_COLORMAPS, ensure_colormap
 
-    layer = _image_layer(_viewer(ctx), command.name, "a colormap")
+    layer = image_layer(viewer_of(ctx), command.name, "a colormap")
     match = resolve_name(command.colormap, list(AVAILABLE_COLORMAPS))
     name = match.found if match.found and match.found.casefold() == command.colormap.casefold() else None
     if name is None:
@@ -251,7 +251,7 @@ def layer_colormap(command: cmd.LayerColormap, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.LayerContrast)
 def layer_contrast(command: cmd.LayerContrast, ctx: Context[None]) -> Result:
-    layer = _image_layer(_viewer(ctx), command.name, "contrast")
+    layer = image_layer(viewer_of(ctx), command.name, "contrast")
     low, high = command.limits
     before_range = tuple(layer.contrast_limits_range)
     before = tuple(layer.contrast_limits)
@@ -268,7 +268,7 @@ def layer_contrast(command: cmd.LayerContrast, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.AutoContrast)
 def auto_contrast(command: cmd.AutoContrast, ctx: Context[None]) -> Result:
-    layer = _image_layer(_viewer(ctx), command.name, "contrast")
+    layer = image_layer(viewer_of(ctx), command.name, "contrast")
     before = tuple(layer.contrast_limits)
     layer.reset_contrast_limits()
     low, high = layer.contrast_limits
@@ -281,7 +281,7 @@ def auto_contrast(command: cmd.AutoContrast, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.SelectLayer)
 def select_layer(command: cmd.SelectLayer, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     layer = find_layer(viewer, command.name)
     selection = viewer.layers.selection
     before_selected, before_active = set(selection), selection.active
@@ -298,7 +298,7 @@ def select_layer(command: cmd.SelectLayer, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.RemoveLayer)
 def remove_layer(command: cmd.RemoveLayer, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     layer = find_layer(viewer, command.name)
     index = list(viewer.layers).index(layer)
     viewer.layers.remove(layer)
@@ -311,7 +311,7 @@ def remove_layer(command: cmd.RemoveLayer, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.RenameLayer)
 def rename_layer(command: cmd.RenameLayer, ctx: Context[None]) -> Result:
-    layer = find_layer(_viewer(ctx), command.name)
+    layer = find_layer(viewer_of(ctx), command.name)
     old = layer.name
     undo = _setter(layer, "name", command.new_name)
     note = "" if layer.name == command.new_name else f" ({command.new_name!r} was taken)"
@@ -323,7 +323,7 @@ def rename_layer(command: cmd.RenameLayer, ctx: Context[None]) -> Result:
 
 @HANDLERS.on(cmd.SetNdisplay)
 def set_ndisplay(command: cmd.SetNdisplay, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     before, camera_before = viewer.dims.ndisplay, camera_state(viewer)
     viewer.dims.ndisplay = command.ndisplay
 
@@ -367,7 +367,7 @@ def _slider_axis(viewer: Any, axis: int | str | None) -> int:
 
 @HANDLERS.on(cmd.SetSlice)
 def set_slice(command: cmd.SetSlice, ctx: Context[None]) -> Result:
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     axis = _slider_axis(viewer, command.axis)
     steps = int(viewer.dims.nsteps[axis])
     if command.index >= steps:
@@ -393,13 +393,13 @@ def _switch(model: Any, attribute: str, op: str, on_words: tuple[str, str]) -> t
 
 @HANDLERS.on(cmd.GridMode)
 def grid_mode(command: cmd.GridMode, ctx: Context[None]) -> Result:
-    enabled, undo = _switch(grid(_viewer(ctx)), "enabled", command.op, ("on", "off"))
+    enabled, undo = _switch(grid(viewer_of(ctx)), "enabled", command.op, ("on", "off"))
     return Result.success(f"grid {'on' if enabled else 'off'}.", undo=undo)
 
 
 @HANDLERS.on(cmd.ScaleBar)
 def scale_bar_(command: cmd.ScaleBar, ctx: Context[None]) -> Result:
-    visible, undo = _switch(scale_bar(_viewer(ctx)), "visible", command.op, ("show", "hide"))
+    visible, undo = _switch(scale_bar(viewer_of(ctx)), "visible", command.op, ("show", "hide"))
     return Result.success(f"scale bar {'shown' if visible else 'hidden'}.", undo=undo)
 
 
@@ -417,7 +417,7 @@ def screenshot_path(command: cmd.Screenshot) -> str:
 def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Result:
     from imageio.v3 import imwrite
 
-    viewer = _viewer(ctx)
+    viewer = viewer_of(ctx)
     relative = screenshot_path(command)
     workspace = ctx.workspace
     before = workspace.read_bytes(relative, limit=UNDO_KEEP_BYTES) if workspace.exists(relative) else None
