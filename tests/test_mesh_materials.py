@@ -92,3 +92,36 @@ def test_a_colour_the_material_already_has_does_not_repaint_it():
 @pytest.mark.parametrize("description", ["", "blurgh", "make it bigger", "the thing on the left"])
 def test_nothing_matches_what_is_not_a_material(description):
     assert match(description) is None
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("rusty iron", "rusted iron"),
+        ("iron gone rusty", "rusted iron"),
+        ("copper patina", "verdigris copper"),
+        ("old copper with a green patina", "verdigris copper"),
+        ("clear water", "water"),
+        ("sea water", "water"),
+        ("bright red car paint", "car paint"),
+        ("glossy blue automotive paint", "car paint"),
+        ("iron", "cast iron"),
+        ("copper", "copper"),
+    ],
+)
+def test_every_word_that_names_a_material_counts_not_the_files_order(description, expected):
+    from napari_talk.packs.mesh import materials
+
+    found = materials.match(description)
+    assert found is not None and found.material.name.split(" (")[0] == expected, found
+
+
+def test_car_paint_keeps_its_paint_through_the_grammar(tmp_path):
+    from napari_talk.core.session import Session
+
+    session = Session(None, workspace=tmp_path)
+    assert session.run("spawn a cube").ok
+    turn = session.run("apply bright red car paint")
+    assert turn.ok, turn.message
+    assert turn.commands[-1].material_description == "bright red car paint"
+    assert "car paint" in turn.message

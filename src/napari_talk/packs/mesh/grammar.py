@@ -70,7 +70,8 @@ ORDINALS = {
     **dict.fromkeys(("second", "2nd", "middle"), 2),
     **dict.fromkeys(("third", "3rd", "last", "right", "rightmost"), 3),
 }
-MATERIAL_WORD = r"(?: (?:material|texture|finish|look|shader|surface|skin|paint))?"
+MATERIAL_WORD = r"(?: (?:material|texture|finish|look|shader|surface|skin))?"
+"""Words after a description that only say "material" ("paint" is kept: "car paint" is one)."""
 GIVE = r"(?:apply|use|put|add|assign|give|set|place|slap)"
 MAKE = r"(?:make|turn|paint|colou?r|render|dress|coat|cover|texture|skin|change|finish|retexture)"
 AS = r"(?: (?:in|into|with|out of|like|look like|as|to be|to|look|be made of|made of|made from|from))*"

@@ -21,6 +21,7 @@ SYNONYM_WEIGHT = 2.5
 KEYWORD_WEIGHT = 1.0
 CATEGORY_WEIGHT = 1.0
 PHRASE_BONUS = 0.5
+COVERAGE_WEIGHT = 0.75
 """Per extra word of a matched phrase: "brushed steel" beats "steel"."""
 
 COLOURS = {
@@ -194,6 +195,10 @@ def score(material: Material, texts: frozenset[str]) -> tuple[float, list[str]]:
         value, term = max(named)
         total += value
         terms.append(term)
+        # each further word of the text that the material's names hold counts too, so "rusty iron"
+        # is rusted iron (rusty + iron) rather than cast iron (iron), whatever the file's order
+        said = {word for _, name in names for word in name.split()} & texts
+        total += COVERAGE_WEIGHT * (len(said - set(term.split())))
     describing = [(KEYWORD_WEIGHT, k) for k in material.keywords]
     if material.category:
         describing.append((CATEGORY_WEIGHT, material.category))
