@@ -16,6 +16,7 @@ CORPORA = [
     pytest.param(DATA / "phrasings_dev.jsonl", id="dev"),
     pytest.param(DATA / "phrasings_dev2.jsonl", id="dev2"),
     pytest.param(DATA / "phrasings_holdout.jsonl", id="holdout"),
+    pytest.param(DATA / "phrasings_new.jsonl", id="new-commands"),
     pytest.param(
         SHARED_CORPUS,
         id="shared-example",
