@@ -117,7 +117,7 @@ def importing(count: int, root: Path) -> None:
     result = session.execute({"action": "import_catalogue", "path": "import.jsonl"})
     ours = time.perf_counter() - start
     assert result.ok and result.data["added"] == count, result.message
-    session.state["atlas"].close()
+    session.state("atlas").close()
 
     texts = [". ".join(v for k, v in r.items() if k != "sref") for r in records]
     start = time.perf_counter()

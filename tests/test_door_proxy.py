@@ -80,3 +80,17 @@ def test_a_ray_query_through_the_proxy_does_not_redraw_the_scene(qtbot, door):
     after = [layer.name for layer in door.viewer.layers]
     assert [n for n in after if n in names] == names, "the sample's layers stay, in place"
     assert len(after) <= len(names) + 1, "at most a selection layer is added"
+
+
+def test_a_ray_scene_is_drawn_with_y_up_so_north_is_on_top(qtbot, door):
+    from napari_talk.packs.viewer.access import camera
+
+    before = tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d)
+    type_line(qtbot, door, "load the prism demo")
+    oriented = tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d)
+    assert oriented == ("up", "right")
+    labels = next(layer for layer in door.viewer.layers if "label" in layer.features)
+    rows = dict(zip(labels.features["label"], (float(p[0]) for p in labels.data), strict=True))
+    assert rows["N"] == max(rows.values()), "N has the largest y, drawn at the top"
+    type_line(qtbot, door, "undo")
+    assert tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d) == before

@@ -94,6 +94,7 @@ def _draw(ctx: Context[RaysPackState], state: RaysState, *, glasses: bool) -> Ra
     if viewer is None:
         return state
     layers.remove(viewer, "selection")
+    layers.physics_up(viewer)
     if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
         layer = layers.put(viewer, display.glass_layer(state.scene), "glasses")
         state = replace(state, glass_layer=layer)
@@ -327,14 +328,20 @@ def _restorer(ctx: Context[RaysPackState], before: RaysState | None) -> Any:
 
 def _show_new(ctx: Context[RaysPackState], scene: Scene, source: str) -> Result:
     before = _current(ctx) if ctx.viewer is not None else ctx.state.current
+    oriented = layers.orientation(ctx.viewer) if ctx.viewer is not None else None
     state = RaysState(scene, _trace(scene), color_by=before.color_by if before else "brightness")
     _keep(ctx, state)
     state = _draw(ctx, state, glasses=True)
     if ctx.viewer is not None:
         ctx.viewer.reset_view()
-    return Result.success(
-        f"Loaded {source}. {_summary_line(state)}", state.result.summary, undo=_restorer(ctx, before)
-    )
+    restore = _restorer(ctx, before)
+
+    def undo() -> None:
+        restore()
+        if ctx.viewer is not None and before is None:
+            layers.set_orientation(ctx.viewer, oriented)
+
+    return Result.success(f"Loaded {source}. {_summary_line(state)}", state.result.summary, undo=undo)
 
 
 @HANDLERS.on(cmd.LoadScene)
