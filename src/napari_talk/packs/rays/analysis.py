@@ -76,13 +76,17 @@ def find_rays_by_angle_to_edge(
     max_angle: float = 90.0,
     proximity: float | None = None,
 ) -> Segments:
-    """Segments at ``min_angle``..``max_angle`` degrees from the edge's outward normal, whose
-    midpoint is within ``proximity`` (default: twice the edge's length) of the edge."""
+    """Segments at ``min_angle``..``max_angle`` degrees from the edge's outward normal that pass
+    within ``proximity`` (default: twice the edge's length) of the edge.
+
+    "Pass within" is the nearest approach of the segment to the edge, not where its midpoint
+    lies: a ray leaving the scene is drawn to an arbitrary escape length, and the answer must not
+    depend on it."""
     _check_window(min_angle, max_angle, 0.0, 90.0, "angle")
     edge = resolve_edge(glass, edge_label)
     a, b = np.array(edge.p1), np.array(edge.p2)
     reach = 2.0 * edge.length if proximity is None else float(proximity)
-    near = _distance_to_segment(segments.midpoints, a, b) <= reach
+    near = _segments_to_segment(segments.p1, segments.p2, a, b) <= reach
     r = segments.p2 - segments.p1
     length = np.hypot(r[:, 0], r[:, 1])
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -123,6 +127,36 @@ def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def _cross_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+
+
+def _segments_to_segment(p1: np.ndarray, p2: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The least distance between each segment p1→p2 and the segment a→b (0 where they cross)."""
+    ends = np.minimum(_distance_to_segment(p1, a, b), _distance_to_segment(p2, a, b))
+    from_a = _distance_to_segments(a, p1, p2)
+    from_b = _distance_to_segments(b, p1, p2)
+    distance = np.minimum(ends, np.minimum(from_a, from_b))
+    crossing = _proper_crossing(p1, p2, a, b)
+    return np.where(crossing, 0.0, distance)
+
+
+def _distance_to_segments(point: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> np.ndarray:
+    d = p2 - p1
+    squared = np.einsum("ij,ij->i", d, d)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.clip(np.nan_to_num(np.einsum("ij,ij->i", point - p1, d) / squared), 0.0, 1.0)
+    closest = p1 + t[:, None] * d
+    return np.hypot(*(point - closest).T)
+
+
+def _proper_crossing(p1: np.ndarray, p2: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def side(u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
+        return (v[..., 0] - u[..., 0]) * (w[..., 1] - u[..., 1]) - (v[..., 1] - u[..., 1]) * (
+            w[..., 0] - u[..., 0]
+        )
+
+    d1, d2 = side(a, b, p1), side(a, b, p2)
+    d3, d4 = side(p1, p2, a), side(p1, p2, b)
+    return (d1 * d2 < 0) & (d3 * d4 < 0)
 
 
 def _distance_to_segment(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
