@@ -24,6 +24,52 @@ class Scripted:
     """A body sent as it is (not JSON, HTML, a reply of the wrong shape)."""
 
 
+def instance(schema: dict[str, Any]) -> Any:
+    """The first value a schema allows: what a server that holds a reply to it would produce."""
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "anyOf" in schema:
+        return instance(schema["anyOf"][0])
+    kind = schema.get("type")
+    if kind == "object":
+        props = schema.get("properties", {})
+        return {k: instance(props[k]) for k in schema.get("required", [])}
+    if kind == "array":
+        return [instance(schema.get("items", {}))] * max(schema.get("minItems", 1), 1)
+    return {"string": "ok", "number": 1, "integer": 1, "boolean": True}.get(kind)
+
+
+@dataclass
+class Honours:
+    """How an unscripted request is answered: like a server that honours tool calls and some of the
+    documented ways to hold a reply to a schema (else it answers "ready")."""
+
+    tools: bool = False
+    forms: frozenset[str] = frozenset()
+
+    def reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        if self.tools and body.get("tools"):
+            function = body["tools"][0]["function"]
+            return {
+                "content": None,
+                "tool_calls": [tool_call(function["name"], instance(function["parameters"]))],
+            }
+        schema = self.schema(body)
+        return {"content": json.dumps(instance(schema)) if schema is not None else "ready"}
+
+    def schema(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        shape = body.get("response_format") or {}
+        if "json_schema" in self.forms and shape.get("type") == "json_schema":
+            return shape["json_schema"]["schema"]
+        if "json_object" in self.forms and shape.get("type") == "json_object" and "schema" in shape:
+            return shape["schema"]
+        if "format" in self.forms and isinstance(body.get("format"), dict):
+            return body["format"]
+        return None
+
+
 def tool_call(name: str, arguments: dict[str, Any] | str, call_id: str = "call_1") -> dict[str, Any]:
     raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": raw}}
@@ -34,6 +80,8 @@ class ChatServer:
         self.replies: list[Scripted] = []
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.honours: Honours | None = None
+        """Set: requests beyond the script are answered as such a server would (else a 500)."""
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -44,7 +92,12 @@ class ChatServer:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 server.requests.append(body)
                 server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                scripted = server.replies.pop(0) if server.replies else Scripted(500)
+                if server.replies:
+                    scripted = server.replies.pop(0)
+                elif server.honours is not None:
+                    scripted = Scripted(message=server.honours.reply(body))
+                else:
+                    scripted = Scripted(500)
                 time.sleep(scripted.delay)
                 if scripted.raw is not None:
                     payload = None

@@ -6,7 +6,7 @@ import itertools
 import time
 
 import pytest
-from chat_server import tool_call
+from chat_server import Honours, tool_call
 from conftest import SECRET_KEY
 from qtpy.QtCore import Qt, QTimer
 
@@ -99,12 +99,17 @@ def test_the_key_never_reaches_the_transcript(qtbot, dock, chat_server):
 def test_settings_dialog_tests_the_connection_and_saves_without_the_key(qtbot, dock, chat_server, tmp_path):
     from napari_talk._qt.settings_dialog import SettingsDialog
 
-    chat_server.say("ready")
+    chat_server.honours = Honours(tools=False, forms=frozenset({"json_object"}))
     dialog = SettingsDialog(Settings(llm=dock.session.llm.settings), "sk-typed-for-this-session-only")
     qtbot.addWidget(dialog)
+    assert dialog.mode.currentText() == "tools"
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_result.text().startswith(("✓", "✗")), timeout=10_000)
-    assert dialog.test_result.text().startswith("✓ scripted-model answered: 'ready'")
+    assert dialog.test_result.text().startswith("✓ scripted-model answered 'ready'"), (
+        dialog.test_result.text()
+    )
+    assert (dialog.mode.currentText(), dialog.schema_form.currentText()) == ("schema", "json_object")
+    assert dialog.settings().llm.mode == "schema"
     assert chat_server.headers[-1]["authorization"] == "Bearer sk-typed-for-this-session-only"
     dialog.model.setText("another-model")
     dialog.workspace.setText(str(tmp_path / "my workspace"))

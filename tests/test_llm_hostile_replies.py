@@ -74,9 +74,7 @@ def test_hostile_content_is_re_asked_then_answered(llm_session, chat_server, mes
 
 def test_too_many_commands_in_one_reply_run_none(llm_session, chat_server, cells_viewer):
     """500 toggles in one reply: none runs (a body of megabytes is refused unread before that)."""
-    calls = [
-        tool_call("layer_visibility", {"name": "nuclei", "op": "toggle"}, f"c{i}") for i in range(500)
-    ]
+    calls = [tool_call("layer_visibility", {"name": "nuclei", "op": "toggle"}, f"c{i}") for i in range(500)]
     chat_server.say(tool_calls=calls)
     turn = llm_session.run("flicker the nuclei for a while")
     assert not turn.ok and f"at most {MAX_COMMANDS_PER_REPLY}" in turn.message

@@ -22,8 +22,8 @@ def test_a_tool_call_runs_and_the_request_carries_tools_and_context(llm_session,
     request = chat_server.requests[0]
     assert request["model"] == "scripted-model"
     names = {t["function"]["name"] for t in request["tools"]}
-    assert {"layer_visibility", "set_zoom", "help"} <= names
-    assert "oneOf" not in json.dumps(request["tools"])
+    assert "layer_visibility" in names and len(names) <= llm_session.llm.settings.shortlist
+    assert "oneOf" not in json.dumps(request["tools"]) and '"null"' not in json.dumps(request["tools"])
     system = request["messages"][0]["content"]
     assert "cell boundaries (image)" in system and "spots (points)" in system
     assert request["messages"][1] == {
@@ -110,6 +110,9 @@ def test_read_only_commands_chain_for_two_rounds(llm_session, chat_server):
 
 
 def test_the_model_sees_the_tools_of_the_packs_in_play(llm_session, chat_server):
+    llm_session.llm = LLMRoad(
+        llm_session.registry, llm_session.llm.settings.model_copy(update={"shortlist": 0})
+    )
     chat_server.say("ok")
     chat_server.say("ok")
     llm_session.run("please tint the blue blobs a bit greener")
@@ -149,7 +152,7 @@ def test_json_mode_sends_response_format_and_no_tools(llm_session, chat_server, 
     assert turn.ok, turn.message
     request = chat_server.requests[0]
     assert request["response_format"] == {"type": "json_object"} and "tools" not in request
-    assert "layer_visibility(name: string, op: show|hide|toggle)" in request["messages"][0]["content"]
+    assert "grid_mode(op: on|off|toggle)" in request["messages"][0]["content"]
 
 
 @pytest.mark.parametrize(

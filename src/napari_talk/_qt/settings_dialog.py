@@ -19,8 +19,9 @@ from qtpy.QtWidgets import (
     QVBoxLayout,
 )
 
-from ..core.llm.client import ChatClient, LLMError
-from ..core.llm.settings import LLMSettings
+from ..core.llm.client import LLMError
+from ..core.llm.probe import Abilities, probe
+from ..core.llm.settings import SCHEMA_FORMS, LLMSettings
 from ..core.settings import NetworkSettings, Settings, WorkspaceSettings
 
 PRESETS = {
@@ -33,7 +34,8 @@ PRESETS = {
 
 
 class _Probe(QObject):
-    done = Signal(str)
+    done = Signal(object)
+    """An :class:`Abilities`, or the error's text."""
 
 
 class SettingsDialog(QDialog):
@@ -56,8 +58,13 @@ class SettingsDialog(QDialog):
         self.session_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.session_key.setPlaceholderText("optional: used for this session only, never saved")
         self.mode = QComboBox()
-        self.mode.addItems(["tools", "json"])
+        self.mode.addItems(["tools", "json", "schema"])
         self.mode.setCurrentText(settings.mode)
+        self.mode.setToolTip(LLMSettings.model_fields["mode"].description)
+        self.schema_form = QComboBox()
+        self.schema_form.addItems(list(SCHEMA_FORMS))
+        self.schema_form.setCurrentText(settings.schema_form)
+        self.schema_form.setToolTip(LLMSettings.model_fields["schema_form"].description)
         self.timeout = QDoubleSpinBox()
         self.timeout.setRange(1, 600)
         self.timeout.setSuffix(" s")
@@ -68,6 +75,7 @@ class SettingsDialog(QDialog):
         self.test_result = QLabel()
         self.test_result.setWordWrap(True)
         self._retries = settings.max_retries
+        self._shortlist = settings.shortlist
 
         form = QFormLayout()
         form.addRow("Model", self.model)
@@ -76,6 +84,7 @@ class SettingsDialog(QDialog):
         form.addRow("Key variable", self.key_env)
         form.addRow("Key (session)", self.session_key)
         form.addRow("Mode", self.mode)
+        form.addRow("Schema form", self.schema_form)
         form.addRow("Timeout", self.timeout)
         form.addRow("", self.allow_destructive)
         form.addRow("Workspace folder", self.workspace)
@@ -109,6 +118,8 @@ class SettingsDialog(QDialog):
             base_url=self.base_url.text().strip(),
             api_key_env=self.key_env.text().strip() or "OPENAI_API_KEY",
             mode=self.mode.currentText(),
+            schema_form=self.schema_form.currentText(),
+            shortlist=self._shortlist,
             timeout=self.timeout.value(),
             max_retries=self._retries,
             allow_destructive=self.allow_destructive.isChecked(),
@@ -122,26 +133,27 @@ class SettingsDialog(QDialog):
             self.base_url.setText(PRESETS[name])
 
     def test_connection(self) -> None:
-        """Ask the model for a one-word reply, off the GUI thread."""
+        """Find out, off the GUI thread, what the server honours; then choose the mode that suits it."""
         self.test_button.setEnabled(False)
         self.test_result.setText("testing…")
         settings, key = self.llm_settings(), self.typed_key()
 
-        def probe() -> None:
+        def run() -> None:
             try:
-                client = ChatClient(settings, key)
-                try:
-                    reply = client.complete([{"role": "user", "content": "Reply with the word: ready"}])
-                finally:
-                    client.close()
-                self._probe.done.emit(
-                    f"✓ {reply.model or settings.model} answered: {(reply.content or '')[:60]!r}"
-                )
+                self._probe.done.emit(probe(settings, key))
             except LLMError as exc:
                 self._probe.done.emit(f"✗ {exc}")
 
-        threading.Thread(target=probe, daemon=True).start()
+        threading.Thread(target=run, daemon=True).start()
 
-    def _show_test_result(self, text: str) -> None:
+    def _show_test_result(self, found: Abilities | str) -> None:
         self.test_button.setEnabled(True)
-        self.test_result.setText(text)
+        if isinstance(found, str):
+            self.test_result.setText(found)
+            return
+        local = self.llm_settings().local
+        mode, form = found.best(local)
+        self.mode.setCurrentText(mode)
+        if form is not None:
+            self.schema_form.setCurrentText(form)
+        self.test_result.setText(found.summary(local) + " (chosen above; OK keeps it)")

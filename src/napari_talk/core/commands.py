@@ -18,6 +18,15 @@ from .risk import Risk
 NonBlank = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S")]
 """Text that must say something: surrounding spaces dropped; the schema says so too (``pattern``)."""
 
+NAMES_KEY = "x-names"
+
+
+def names(kind: str) -> dict[str, Any]:
+    """``Field(json_schema_extra=names("layers"))``: the parameter names a live object of ``kind``
+    (a key of :meth:`napari_talk.core.session.Session.known_names`), so a model whose reply is
+    constrained to a schema is offered the live names as an enum."""
+    return {NAMES_KEY: kind}
+
 
 class Command(BaseModel):
     """``class Hide(Command, action="hide")``: the action name is written once, in the class line,

@@ -52,9 +52,7 @@ class NetPolicy:
     def allows(self, host: str, address: str) -> bool:
         return host.casefold() in self.allowed_hosts or address.casefold() in self.allowed_hosts
 
-    def fetch(
-        self, url: str, *, timeout: float, max_bytes: int, accept: str = "*/*"
-    ) -> Download:
+    def fetch(self, url: str, *, timeout: float, max_bytes: int, accept: str = "*/*") -> Download:
         """The body of ``url``, or a :class:`NetError` saying why not."""
         deadline = time.monotonic() + timeout
         current = url.strip()

@@ -200,7 +200,9 @@ class Session:
             raise RuntimeError("no LLM road is set up for this session")
         run_here = execute or (lambda command, _timeout: self.execute(command))
         packs = self.packs_in_play(text)
-        return self.llm.interpret(text, self.context_lines(packs), run_here, cancelled, packs=packs)
+        return self.llm.interpret(
+            text, self.context_lines(packs), run_here, cancelled, packs=packs, names=self.known_names()
+        )
 
     def risk(self, command: Command) -> Risk:
         """What running ``command`` now would cost the person (undo and redo: what they undo)."""

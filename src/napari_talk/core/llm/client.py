@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from .settings import LLMSettings, MissingKeyError, resolve_key
+from .settings import LLMSettings, MissingKeyError, SchemaForm, resolve_key
 
 
 class LLMError(Exception):
@@ -62,13 +62,13 @@ class ChatClient:
         self,
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
-        json_mode: bool = False,
+        reply_format: dict[str, Any] | None = None,
     ) -> ChatReply:
-        options: dict[str, Any] = {}
+        """``reply_format``: request options that shape the reply (:func:`json_reply`,
+        :func:`constrained_reply`)."""
+        options: dict[str, Any] = dict(reply_format or {})
         if tools:
             options["tools"] = tools
-        if json_mode:
-            options["response_format"] = {"type": "json_object"}
         deadline = time.monotonic() + self.settings.timeout
         attempt = 0
         while True:
@@ -105,6 +105,24 @@ class ChatClient:
 
     def close(self) -> None:
         self._client.close()
+
+
+def json_reply() -> dict[str, Any]:
+    """JSON mode: any JSON object."""
+    return {"response_format": {"type": "json_object"}}
+
+
+def constrained_reply(schema: dict[str, Any], form: SchemaForm) -> dict[str, Any]:
+    """A reply held to ``schema``, in the form each server documents: OpenAI and vLLM take
+    ``response_format`` ``json_schema``; llama.cpp's server and llama-cpp-python a ``schema`` on
+    ``json_object``; Ollama a ``format`` (sent beside the SDK's own parameters)."""
+    if form == "json_schema":
+        return {
+            "response_format": {"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}}
+        }
+    if form == "json_object":
+        return {"response_format": {"type": "json_object", "schema": schema}}
+    return {"extra_body": {"format": schema}}
 
 
 def retry_after(headers: Any) -> float | None:

@@ -1,11 +1,14 @@
-"""What the model is told: the commands (as function tools, or listed for JSON mode) and the
-session's context, all generated from the registry so the model sees real names."""
+"""What the model is told: the commands (as function tools, listed for JSON mode, or as the schema its
+reply is held to) and the session's context, all generated from the registry so the model sees real
+names."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from ..commands import NAMES_KEY
 
 if TYPE_CHECKING:
     from ..registry import Registry
@@ -19,44 +22,106 @@ JSON_RULES = """Reply with one JSON object and nothing else:
 {"commands": [{"action": "<name>", ...parameters}, ...]} to act, or {"say": "<one sentence>"} \
 when nothing applies. Available commands, name(parameters): description"""
 
+MAX_ENUM = 200
+"""More live names than this are left as free text (the context lists them; validation resolves)."""
+MAX_COMMANDS = 8
+"""Commands one constrained reply may hold (the road refuses more than its own cap anyway)."""
 
-_DROPPED = {"title", "additionalProperties", "minLength"}
+_DROPPED = {"title", "additionalProperties", "minLength", "maxLength"}
 """Schema keywords the model needs no telling about: validation happens here, not there."""
 
+Names = Mapping[str, Sequence[str]]
 
-def _compact(node: Any) -> Any:
+
+def compact(node: Any, names: Names | None = None) -> Any:
     """A schema with only what guides the model: every token of it is sent with every request.
 
-    An enum's values say what its type and description would, so those go.
+    An optional field is its type (leaving it out is how a model says "none"); an enum's values say
+    what its type and description would; a parameter that names a live object is an enum of the live
+    names when ``names`` has them, else a string the context explains.
     """
-    if isinstance(node, dict):
-        return {
-            k: _compact(v)
-            for k, v in node.items()
-            if k not in _DROPPED
-            and not (k == "default" and v is None)
-            and not (k == "required" and not v)
-            and not (k in ("description", "type") and "enum" in node)
-        }
     if isinstance(node, list):
-        return [_compact(v) for v in node]
-    return node
+        return [compact(v, names) for v in node]
+    if not isinstance(node, dict):
+        return node
+    options = node.get("anyOf")
+    if isinstance(options, list) and {"type": "null"} in options:
+        kept = [o for o in options if o != {"type": "null"}]
+        rest = {k: v for k, v in node.items() if k != "anyOf"}
+        return compact({**rest, **kept[0]} if len(kept) == 1 else {**rest, "anyOf": kept}, names)
+    kind = node.get(NAMES_KEY)
+    if kind is not None:
+        live = list((names or {}).get(kind, ()))
+        if names is not None and 0 < len(live) <= MAX_ENUM:
+            return {"enum": live}
+        return {"type": node.get("type", "string")}
+    return {
+        k: compact(v, names)
+        for k, v in node.items()
+        if k not in _DROPPED
+        and not (k == "default" and v is None)
+        and not (k == "pattern" and v == r"\S")  # "not blank": checked here
+        and not (k == "required" and not v)
+        and not (k in ("description", "type") and "enum" in node)
+    }
+
+
+def _chosen(registry: Registry, actions: Iterable[str] | None) -> Iterable[str]:
+    return registry.commands if actions is None else actions
 
 
 def tool_schemas(registry: Registry, actions: Iterable[str] | None = None) -> list[dict[str, Any]]:
-    """One function tool per command (``anyOf`` for optional fields; no ``oneOf`` anywhere)."""
-    chosen = registry.commands if actions is None else {a: registry.commands[a] for a in actions}
+    """One function tool per command (``anyOf`` for alternatives; no ``oneOf`` anywhere)."""
     return [
         {
             "type": "function",
             "function": {
                 "name": action,
-                "description": cls.description(),
-                "parameters": _compact(registry.schema(action)),
+                "description": registry.commands[action].description(),
+                "parameters": compact(registry.schema(action)),
             },
         }
-        for action, cls in chosen.items()
+        for action in _chosen(registry, actions)
     ]
+
+
+def reply_schema(registry: Registry, actions: Iterable[str], names: Names) -> dict[str, Any]:
+    """The JSON schema a constrained reply is held to: commands (``action`` a ``const``, live names as
+    enums) or a sentence. It helps a small model say something valid; the road still validates."""
+    commands = []
+    for action in actions:
+        params = compact(registry.schema(action), names)
+        commands.append(
+            {
+                "type": "object",
+                "properties": {"action": {"const": action}, **params.get("properties", {})},
+                "required": ["action", *params.get("required", [])],
+                "additionalProperties": False,
+            }
+        )
+    return {
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "commands": {
+                        "type": "array",
+                        "items": {"anyOf": commands},
+                        "minItems": 1,
+                        "maxItems": MAX_COMMANDS,
+                    }
+                },
+                "required": ["commands"],
+                "additionalProperties": False,
+            },
+            {
+                "type": "object",
+                "properties": {"say": {"type": "string"}},
+                "required": ["say"],
+                "additionalProperties": False,
+            },
+        ]
+    }
 
 
 def _signature(schema: dict[str, Any]) -> str:
@@ -69,7 +134,7 @@ def _signature(schema: dict[str, Any]) -> str:
                 kinds.append("|".join(map(str, option["enum"])))
             elif "const" in option:
                 kinds.append(str(option["const"]))
-            elif option.get("type") != "null":
+            else:
                 kinds.append(option.get("type", "any"))
         optional = "" if name in schema.get("required", []) else "?"
         parts.append(f"{name}{optional}: {'|'.join(kinds)}")
@@ -77,14 +142,15 @@ def _signature(schema: dict[str, Any]) -> str:
 
 
 def system_prompt(
-    registry: Registry, context: Sequence[str], *, json_mode: bool, actions: Iterable[str] | None = None
+    registry: Registry, context: Sequence[str], *, listed: bool, actions: Iterable[str] | None = None
 ) -> str:
+    """``listed``: the commands are written out here (JSON and schema modes: no tools are sent)."""
     lines = [RULES]
-    if json_mode:
-        chosen = registry.commands if actions is None else {a: registry.commands[a] for a in actions}
+    if listed:
         lines.append(JSON_RULES)
         lines += [
-            f"- {a}({_signature(registry.schema(a))}): {cls.description()}" for a, cls in chosen.items()
+            f"- {a}({_signature(compact(registry.schema(a)))}): {registry.commands[a].description()}"
+            for a in _chosen(registry, actions)
         ]
     if context:
         lines.append("Context:")

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..help import suggest
-from .client import ChatClient, LLMError
-from .prompt import results_message, system_prompt, tool_schemas
+from .client import ChatClient, LLMError, constrained_reply, json_reply
+from .prompt import Names, reply_schema, results_message, system_prompt, tool_schemas
 from .replies import Reading, read_reply
 from .settings import LLMSettings
+from .shortlist import Shortlist
 
 if TYPE_CHECKING:
     from ..commands import Command
@@ -31,9 +32,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_READ_CALLS = 3
+"""Read-only tool calls run for the model in one turn before it must answer (the seed's limit)."""
 MAX_COMMANDS_PER_REPLY = 20
 """A reply asking for more is refused whole (a person's line is a few commands at most)."""
-"""Read-only tool calls run for the model in one turn before it must answer (the seed's limit)."""
 TOOL_TIMEOUT = 30.0
 RESULT_CHARS = 4000
 
@@ -48,6 +49,16 @@ class LLMOutcome:
     """Read-only commands run during the conversation, with their results."""
     error: str | None = None
     model: str = ""
+
+
+@dataclass
+class Request:
+    """What is sent for a line: the messages (the conversation grows them), and per mode the tools
+    or the options that shape the reply."""
+
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] | None = None
+    reply_format: dict[str, Any] | None = None
 
 
 Execute = Callable[["Command", float], "Result"]
@@ -70,6 +81,7 @@ class LLMRoad:
         self._client: ChatClient | None = None
         self._client_lock = threading.Lock()
         self._tool_lists: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        self._shortlist: Shortlist | None = None
 
     @property
     def label(self) -> str:
@@ -83,13 +95,17 @@ class LLMRoad:
         cancelled: threading.Event | None = None,
         *,
         packs: Sequence[str] | None = None,
+        names: Names | None = None,
     ) -> LLMOutcome:
-        """``packs`` limits the tools the model sees (default: every command)."""
+        """``packs`` limits the commands the model is offered (default: every pack's), and the
+        shortlist setting keeps the likeliest of those; ``names`` are the live names (layers, glasses,
+        ...) that a constrained reply may use."""
         outcome = LLMOutcome(model=self.settings.model)
-        actions = self._actions(packs)
         try:
+            actions = self.offered(text, packs, names)
+            request = self.request(text, context, actions, names or {})
             client = self.client()
-            self._converse(client, text, context, execute, cancelled or threading.Event(), outcome, actions)
+            self._converse(client, request, execute, cancelled or threading.Event(), outcome)
         except LLMError as exc:
             outcome.error = str(exc)
         except Exception as exc:  # whatever a reply held, the person gets a line and a usable session
@@ -97,9 +113,33 @@ class LLMRoad:
             outcome.error = f"the model's reply could not be used ({type(exc).__name__}); nothing ran"
         return outcome
 
-    def _actions(self, packs: Sequence[str] | None) -> tuple[str, ...]:
+    def offered(
+        self, text: str, packs: Sequence[str] | None = None, names: Names | None = None
+    ) -> tuple[str, ...]:
+        """The commands the model is offered for ``text``."""
         chosen = [p for p in self.registry.packs if packs is None or p.name in packs]
-        return tuple(cls.action_name() for pack in chosen for cls in pack.commands)
+        pool = tuple(cls.action_name() for pack in chosen for cls in pack.commands)
+        if self._shortlist is None:
+            self._shortlist = Shortlist(self.registry)
+        return self._shortlist.choose(text, pool, names, keep=self.settings.shortlist)
+
+    def request(self, text: str, context: Sequence[str], actions: tuple[str, ...], names: Names) -> Request:
+        """The first request for a line, as the mode shapes it."""
+        mode = self.settings.mode
+        listed = mode != "tools"
+        messages = [
+            {
+                "role": "system",
+                "content": system_prompt(self.registry, context, listed=listed, actions=actions),
+            },
+            {"role": "user", "content": text},
+        ]
+        if mode == "tools":
+            return Request(messages, tools=self._tools(actions))
+        if mode == "json":
+            return Request(messages, reply_format=json_reply())
+        schema = reply_schema(self.registry, actions, names)
+        return Request(messages, reply_format=constrained_reply(schema, self.settings.schema_form))
 
     def _tools(self, actions: tuple[str, ...]) -> list[dict[str, Any]]:
         tools = self._tool_lists.get(actions)
@@ -125,18 +165,13 @@ class LLMRoad:
                 self._client.close()
                 self._client = None
 
-    def _converse(self, client, text, context, execute, cancelled, outcome: LLMOutcome, actions) -> None:
-        json_mode = self.settings.mode == "json"
-        tools = None if json_mode else self._tools(actions)
-        prompt = system_prompt(self.registry, context, json_mode=json_mode, actions=actions)
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": prompt},
-            {"role": "user", "content": text},
-        ]
+    def _converse(self, client, request: Request, execute, cancelled, outcome: LLMOutcome) -> None:
+        messages = request.messages
+        text = messages[-1]["content"]
         reasked = False
         read_calls = 0
         while True:
-            reply = client.complete(messages, tools, json_mode)
+            reply = client.complete(messages, request.tools, request.reply_format)
             outcome.model = reply.model or outcome.model
             if cancelled.is_set():
                 outcome.error = "stopped"
@@ -174,7 +209,7 @@ class LLMRoad:
             read_calls += len(commands)
             results = [(command, execute(command, TOOL_TIMEOUT)) for command in commands]
             outcome.read += results
-            messages += self._results(reply, reading, results, json_mode)
+            messages += self._results(reply, reading, results, request.tools is None)
 
     def _validate(self, reading: Reading) -> tuple[list[Command], list[str]]:
         commands, problems = [], list(reading.problems)
@@ -205,13 +240,13 @@ class LLMRoad:
             messages.append({"role": "user", "content": note})
         return messages
 
-    def _results(self, reply, reading: Reading, results, json_mode: bool) -> list[dict[str, Any]]:
+    def _results(self, reply, reading: Reading, results, no_tools: bool) -> list[dict[str, Any]]:
         payloads = [
             (command.action, {"status": r.status, "message": r.message, "data": r.data})
             for command, r in results
         ]
         messages: list[dict[str, Any]] = [reply.as_message()]
-        if json_mode or not reply.tool_calls or None in reading.call_ids:
+        if no_tools or not reply.tool_calls or None in reading.call_ids:
             messages.append({"role": "user", "content": results_message(payloads)[:RESULT_CHARS]})
             return messages
         for call_id, (_, payload) in zip(reading.call_ids, payloads, strict=True):

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import os
 from ipaddress import ip_address
-from typing import Literal
+from typing import Literal, get_args
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+
+SchemaForm = Literal["json_schema", "json_object", "format"]
+SCHEMA_FORMS: tuple[SchemaForm, ...] = get_args(SchemaForm)
 
 
 class LLMSettings(BaseModel):
@@ -35,8 +38,26 @@ class LLMSettings(BaseModel):
         title="API key variable",
         description="Environment variable holding the API key (the key itself is never stored).",
     )
-    mode: Literal["tools", "json"] = Field(
-        "tools", title="Mode", description="Function tools, or JSON mode for servers without tool calling."
+    mode: Literal["tools", "json", "schema"] = Field(
+        "tools",
+        title="Mode",
+        description="Function tools; JSON mode for servers without tool calling; or schema: the reply held "
+        "to the commands' JSON schema (best for small local models; 'Test connection' tells what a server "
+        "honours).",
+    )
+    schema_form: SchemaForm = Field(
+        "json_schema",
+        title="Schema form",
+        description="How schema mode asks: json_schema (OpenAI, vLLM), json_object with a schema "
+        "(llama.cpp, llama-cpp-python), format (Ollama).",
+    )
+    shortlist: int = Field(
+        10,
+        ge=0,
+        le=200,
+        title="Commands per line",
+        description="How many of the commands in play a model is offered for one line, the likeliest "
+        "first (0: all of them); fewer is faster and clearer for a small local model.",
     )
     timeout: float = Field(
         30.0, ge=1, le=600, title="Timeout (s)", description="Seconds to wait for one reply."

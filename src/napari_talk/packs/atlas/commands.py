@@ -6,10 +6,11 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from ...core.commands import Command, NonBlank, Risk
+from ...core.commands import Command, NonBlank, Risk, names
 
 MAX_SIMILAR = 10
 EntityName = Annotated[NonBlank, Field(max_length=200, description="Entity name, as in the catalogue.")]
+ExistingEntity = Annotated[EntityName, Field(json_schema_extra=names("entities"))]
 WorkspacePath = Annotated[
     NonBlank, Field(max_length=1000, description="A .jsonl file, relative to the workspace folder.")
 ]
@@ -96,7 +97,7 @@ class AddToCatalogue(Command, action="add_to_catalogue"):
 class OpenEntityImage(Command, action="open_entity_image"):
     """Open a catalogue entity's image as a layer."""
 
-    name: EntityName
+    name: ExistingEntity
     examples: ClassVar = ("open the image of Eigensage", "show Nucleus Prime's image")
 
 
@@ -153,7 +154,7 @@ class RemoveFromCatalogue(Command, action="remove_from_catalogue"):
     """Remove an entity from the catalogue (undo puts it back)."""
 
     risk: ClassVar[Risk] = "data"
-    name: EntityName
+    name: ExistingEntity
     examples: ClassVar = ("remove Parity from the catalogue",)
 
 

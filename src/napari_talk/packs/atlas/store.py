@@ -96,7 +96,7 @@ class Atlas:
                 raise EmbeddingError(
                     f"this catalogue's vectors come from {model!r}, a model on a server, and no server "
                     f'is chosen for it: say "set the embedding model to {model}" (with the server\'s '
-                    "URL), set up a language model, or \"use the offline embedder\""
+                    'URL), set up a language model, or "use the offline embedder"'
                 )
         key = (model, remote)
         with self._lock:

@@ -86,8 +86,7 @@ def _run(
             raise ComfyError(f"the {template} workflow finished without its {output!r} output", template)
         context.say(f"downloading the {output} output of the {template} workflow")
         found[output] = [
-            _step(f"downloading {ref['filename']}", partial(context.client.fetch, ref))
-            for ref in files
+            _step(f"downloading {ref['filename']}", partial(context.client.fetch, ref)) for ref in files
         ]
     return found
 

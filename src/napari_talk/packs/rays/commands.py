@@ -10,11 +10,14 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from ...core.commands import Command, NonBlank, Risk
+from ...core.commands import Command, NonBlank, Risk, names
 
 GlassName = Annotated[
     NonBlank,
-    Field(description="Name of a glass in the scene: exact, case-insensitive, or a unique part of it."),
+    Field(
+        description="Name of a glass in the scene: exact, case-insensitive, or a unique part of it.",
+        json_schema_extra=names("glasses"),
+    ),
 ]
 EdgeLabel = Annotated[
     NonBlank,

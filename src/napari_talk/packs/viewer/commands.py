@@ -10,10 +10,12 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from ...core.commands import Command, NonBlank, Risk
+from ...core.commands import Command, NonBlank, Risk, names
 
 MAX_NAME_CHARS = 500
-LayerName = Annotated[NonBlank, Field(max_length=MAX_NAME_CHARS, description="Layer name.")]
+LayerName = Annotated[
+    NonBlank, Field(max_length=MAX_NAME_CHARS, description="Layer name.", json_schema_extra=names("layers"))
+]
 Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in world units.")]
 
 
@@ -28,7 +30,7 @@ class LayerVisibility(Command, action="layer_visibility"):
 class PanelToggle(Command, action="panel_toggle"):
     """Open or close a panel: napari's "layer list", "layer controls", "console", or a dock widget."""
 
-    name: str = Field(min_length=1, description="Panel title.")
+    name: str = Field(min_length=1, description="Panel title.", json_schema_extra=names("panels"))
     op: Literal["open", "close"] = Field(description="Open or close.")
     examples: ClassVar = ("open the console", "close layer list")
 

@@ -142,7 +142,8 @@ BRIGHTER = r"(?:brighter|lighter|more bright|more light)"
 DIMMER = r"(?:dimmer|darker|less bright|duller)"
 PAN = r"(?:pan|move|scroll|shift|slide)(?: the (?:view|camera|image|canvas))?"
 PAN_WORDS = ("pan", "move", "scroll", "shift", "slide", "what")
-BRIGHT_WORDS = ("bright", "dim", "dark", "light", "dull")
+BRIGHT_WORDS = ("bright", "dim", "dark", "light", "dull", "faint", "weak", "blinding", "glaring")
+TOO = r"(?:is|are|looks?|seems?)(?: (?:way|much|far|a bit|a little|rather|kind of))? too"
 ROTATE = r"(?:rotate|turn|spin|orbit)(?: the (?:view|camera|scene|data|model))?(?: by| around)?"
 DEGREES = r"{degrees:number}(?: ?(?:°|degrees?|deg))?"
 ROTATE_WORDS = ("rotat", "turn", "spin", "orbit", "tilt")
@@ -228,10 +229,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "grid_mode",
         r"(?:show|arrange|lay out|tile|put|display|view|place) (?:all )?(?:the )?layers"
-        r"(?: side by side)?(?: (?:in|as|into|on) (?:a )?grid)?|tile (?:the )?layers|side by side",
+        r"(?: side by side| next to each other)?(?: (?:in|as|into|on) (?:a )?grid)?"
+        r"|tile (?:the )?layers|side by side",
         priority=15,
         op="on",
-        requires=("grid", "tile", "side by side"),
+        requires=("grid", "tile", "side by side", "next to each other"),
     ),
     Rule(
         "scale_bar",
@@ -543,6 +545,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?:make |set )?{{name:layers}}{A_BIT} {BRIGHTER}",
         rf"{BRIGHTER} {{name:layers}}",
         r"(?:brighten|lighten|boost)(?: up)?(?: the)? {name:layers}(?: a (?:bit|little|touch))?",
+        rf"(?:the )?{{name:layers}}(?: (?:channel|layer|signal|image))? {TOO} (?:faint|dim|dark|weak)",
         rf"(?:increase|raise|boost|turn up)(?: the)? brightness {OF} {{name:layers}}",
         factor=1.5,
         priority=9,
@@ -553,6 +556,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?:make |set )?{{name:layers}}{A_BIT} {DIMMER}",
         rf"{DIMMER} {{name:layers}}",
         r"(?:dim|darken|dull)(?: down)?(?: the)? {name:layers}(?: a (?:bit|little|touch))?",
+        rf"(?:the )?{{name:layers}}(?: (?:channel|layer|signal|image))? {TOO} (?:bright|blinding|glaring)",
         rf"(?:decrease|lower|reduce|turn down)(?: the)? brightness {OF} {{name:layers}}",
         factor=round(1 / 1.5, 6),
         priority=9,

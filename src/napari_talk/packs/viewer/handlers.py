@@ -469,5 +469,3 @@ def describe_context(ctx: Context[None]) -> list[str]:
     ]
     lines.append(f"Display: {dims.ndisplay}-D" + (f"; sliders: {', '.join(sliders)}" if sliders else ""))
     return lines
-
-
