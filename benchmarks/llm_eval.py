@@ -162,9 +162,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         session = make_session(Path(folder))
         unparsed = [c["text"] for c in cases() if session.parse(c["text"])]
-        print(
-            f"evaluation set: {len(cases())} lines; understood by the parser: {len(unparsed)} {unparsed}"
-        )
+        print(f"evaluation set: {len(cases())} lines; understood by the parser: {len(unparsed)} {unparsed}")
         print(
             f"shortlist kept the expected command: {shortlist_recall(session, 10)} lines at 10 commands, "
             f"{shortlist_recall(session, 0)} when every command in play is offered (the baseline)"

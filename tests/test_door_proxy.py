@@ -71,6 +71,22 @@ def test_a_new_primitive_replaces_the_model_and_undo_adds_nothing(qtbot, door):
     assert surfaces(door.viewer) == ["model"]
 
 
+def test_the_mesh_sample_is_the_model_the_mesh_lines_work_on(qtbot, door, workspace):
+    door.viewer.open_sample("napari-talk", "mesh")
+    assert surfaces(door.viewer) == ["model"]
+    faces_shown = len(door.viewer.layers["model"].data[1])
+    entry = type_line(qtbot, door, "segment it")
+    assert entry.kind == "reply" and "segment" in entry.text, entry.text
+    assert surfaces(door.viewer) == ["model"], "the sample's layer is the model's layer"
+    assert door.viewer.dims.ndisplay == 3
+    entry = type_line(qtbot, door, "export it")
+    assert entry.kind == "reply", entry.text
+    assert list(workspace.glob("**/*.glb"))
+    type_line(qtbot, door, "undo")
+    type_line(qtbot, door, "undo")
+    assert surfaces(door.viewer) == ["model"] and len(door.viewer.layers["model"].data[1]) >= faces_shown
+
+
 def test_a_ray_query_through_the_proxy_does_not_redraw_the_scene(qtbot, door):
     door.viewer.open_sample("napari-talk", "prism_demo")
     names = [layer.name for layer in door.viewer.layers]

@@ -35,7 +35,9 @@ class MeshPack(Pack["MeshPackState"]):
         return describe_context(ctx)
 
     def live(self, ctx: Context[MeshPackState]) -> bool:
-        return ctx.state.model.mesh is not None
+        from .samples import sample_layer
+
+        return ctx.state.model.mesh is not None or sample_layer(ctx.viewer) is not None
 
 
 PACK = MeshPack("mesh", COMMANDS, RULES, order=4)

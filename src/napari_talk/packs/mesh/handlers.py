@@ -20,7 +20,7 @@ from ...core.jobs import Job, Progress
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
 from . import commands as cmd
-from . import display, flows, materials, primitives
+from . import display, flows, materials, primitives, samples
 from .comfyui import Cancelled, ComfyClient, ComfyError, server_url
 from .importers import MeshFileError, load_bytes
 from .mesh import TriMesh, pick_face
@@ -45,7 +45,27 @@ CONCEPT_MAX_BYTES = 64 * 1024 * 1024
 
 
 def _pack(ctx: Context[MeshPackState]) -> MeshPackState:
-    return ctx.state
+    pack = ctx.state
+    if pack.model.mesh is None:
+        _adopt_sample(ctx, pack)
+    return pack
+
+
+def _adopt_sample(ctx: Context[MeshPackState], pack: MeshPackState) -> None:
+    """The sample opened from the File menu becomes the model, shown in its own layer, in 3-D."""
+    layer = samples.sample_layer(ctx.viewer)
+    if layer is None:
+        return
+    name = layer.metadata[samples.SAMPLE_KEY]
+    if name not in primitives.builders():
+        return
+    mesh = primitives.build(name)
+    pack.model = ModelState(mesh=mesh, source=f"primitive {name} (the sample)").logged(
+        "spawn_primitive", f"opened the {name} sample"
+    )
+    pack.view["model"] = layer
+    if ctx.viewer.dims.ndisplay == 2:  # a sample opens in the 2-D view napari starts in
+        display.frame(ctx.viewer, mesh)
 
 
 def _model(ctx: Context[MeshPackState]) -> tuple[MeshPackState, ModelState, TriMesh]:
