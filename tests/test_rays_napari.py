@@ -11,6 +11,7 @@ import pytest
 from napari_talk.core.session import Session
 from napari_talk.packs.rays import agent, display
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
+from napari_talk.packs.rays.display import LAYER_NAMES
 from napari_talk.packs.rays.samples import prism_demo, prism_demo_scene
 from napari_talk.packs.rays.scene import Glass
 from napari_talk.packs.rays.scene_json import scene_to_dict
@@ -46,8 +47,13 @@ def test_the_prism_demo_sample_is_glasses_labels_and_rays():
         ("rays: glasses", "shapes"),
         ("rays: edge labels", "points"),
         ("rays: segments", "shapes"),
+        ("rays: light sources", "points"),
     ]
-    (glasses, glass_kwargs, _), (points, label_kwargs, _), (lines, _, _) = layers
+    (glasses, glass_kwargs, _), (points, label_kwargs, _), (lines, _, _), (sources, _, _) = layers
+    source = prism_demo_scene().sources[0]
+    assert sources.tolist() == [[source.y, source.x]], "the light source is drawn where the rays start"
+    starts = np.array([line[0] for line in lines])
+    assert np.isclose(starts, sources[0]).all(axis=1).sum() >= 40
     assert glass_kwargs["features"]["name"] == ["Main Prism"]
     assert np.allclose(glasses[0], prism_demo_scene().glasses[0].vertices[:, ::-1])  # (row, col) = (y, x)
     assert label_kwargs["features"]["label"] == ["W", "E", "N"] and points.shape == (3, 2)
@@ -86,6 +92,8 @@ def test_a_query_highlights_its_rays_and_replies_with_a_count_and_a_table(demo_v
     selection = roles(demo_viewer)["selection"]
     assert len(selection.data) == len(expected)
     assert np.allclose(np.array(selection.data)[:, 0], expected.p1[:, ::-1])
+    # a glow over the rays, not an opaque band: the rays' own colours show through
+    assert selection.blending == "additive" and np.all(np.asarray(selection.edge_color)[:, 3] < 0.5)
     run_ok(session, "rays crossing edge N of Main Prism")
     assert (
         len(roles(demo_viewer)["selection"].data)
@@ -178,7 +186,9 @@ def test_load_a_scene_file_from_the_workspace_and_undo(make_napari_viewer, works
     (workspace / "scenes" / "slab.json").write_text(json.dumps(scene_to_dict(scene)))
     turn = run_ok(session, "load scene scenes/slab.json")
     assert "Slab 1" in turn.message
-    assert set(roles(viewer)) == {"glasses", "edge labels", "rays"}
+    assert set(roles(viewer)) == {"glasses", "edge labels", "rays", "sources"}
+    source = scene.sources[0]
+    assert viewer.layers[LAYER_NAMES["sources"]].data.tolist() == [[source.y, source.x]]
     run_ok(session, "rays inside Slab 1")
     refused = session.run("load scene ../outside.json")
     assert not refused.ok and "outside the workspace" in refused.message

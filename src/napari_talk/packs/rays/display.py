@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .edges import get_edge_descriptions
-from .scene import Glass, Scene
+from .scene import Beam, Glass, PointSource, Scene, SingleRay
 from .scene_json import scene_from_dict, scene_to_dict
 from .simulation import Segments, SimulationResult
 
@@ -27,6 +27,7 @@ LAYER_NAMES = {
     "edge labels": "rays: edge labels",
     "rays": "rays: segments",
     "selection": "rays: selection",
+    "sources": "rays: light sources",
 }
 SHAPES_LIMIT = 5000
 """Above this many segments rays are drawn as a Vectors layer: a Shapes layer takes seconds to
@@ -34,7 +35,10 @@ build 20,000 lines, a Vectors layer a tenth of a second."""
 GLASS_COLOR = (0.55, 0.8, 1.0)
 RAY_COLOR = (1.0, 0.85, 0.25)
 POLARIZED_COLOR = (0.95, 0.2, 1.0)
-SELECTION_COLOR = (0.1, 1.0, 0.9, 1.0)
+SELECTION_COLOR = (0.1, 1.0, 0.9, 0.35)
+"""A translucent cyan glow drawn additively over the rays: their brightness and polarization
+colour stay visible under a highlight."""
+SELECTION_WIDTH = 2.2
 MIN_ALPHA = 0.2
 GLASS_SHAPES = ("polygon", "rectangle")
 """Shapes of the glasses layer that are glasses (lines, paths and ellipses are not)."""
@@ -134,13 +138,44 @@ def ray_layer(scene: Scene, result: SimulationResult, color_by: str = "brightnes
 
 def selection_layer(scene: Scene, segments: Segments, title: str) -> LayerData:
     colors = np.tile(SELECTION_COLOR, (len(segments), 1))
-    kwargs = {"name": LAYER_NAMES["selection"], "metadata": _meta("selection", title=title)}
-    return _lines(segments, colors, 2.5 * line_width(scene), kwargs)
+    kwargs = {
+        "name": LAYER_NAMES["selection"],
+        "metadata": _meta("selection", title=title),
+        "blending": "additive",
+    }
+    return _lines(segments, colors, SELECTION_WIDTH * line_width(scene), kwargs)
 
 
 def scene_layers(scene: Scene, result: SimulationResult, color_by: str = "brightness") -> list[LayerData]:
-    """Glasses, edge labels and rays, bottom to top."""
-    return [glass_layer(scene), edge_label_layer(scene), ray_layer(scene, result, color_by)]
+    """Glasses, edge labels, rays and light sources, bottom to top."""
+    return [
+        glass_layer(scene),
+        edge_label_layer(scene),
+        ray_layer(scene, result, color_by),
+        source_layer(scene),
+    ]
+
+
+def source_layer(scene: Scene) -> LayerData:
+    """Where the light starts: a star per point source, the start of a single ray, a beam's ends."""
+    points: list[tuple[float, float]] = []
+    for source in scene.sources:
+        if isinstance(source, PointSource):
+            points.append((source.y, source.x))
+        elif isinstance(source, SingleRay):
+            points.append((source.p1[1], source.p1[0]))
+        elif isinstance(source, Beam):
+            points += [(source.p1[1], source.p1[0]), (source.p2[1], source.p2[0])]
+    kwargs = {
+        "name": LAYER_NAMES["sources"],
+        "symbol": "star",
+        "size": 0.03 * scene.scale,
+        "face_color": [*RAY_COLOR, 1.0],
+        "border_color": "white",
+        "border_width": 0.1,
+        "metadata": _meta("sources"),
+    }
+    return np.array(points, dtype=float).reshape(-1, 2), kwargs, "points"
 
 
 def scene_from_glass_layer(

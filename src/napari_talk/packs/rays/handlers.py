@@ -103,6 +103,7 @@ def _draw(ctx: Context[RaysPackState], state: RaysState, *, glasses: bool) -> Ra
         layers.sync_glass_layer(state.glass_layer, state.scene)
     layers.put(viewer, display.edge_label_layer(state.scene), "edge labels")
     layers.put(viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
+    layers.put(viewer, display.source_layer(state.scene), "sources")
     return state
 
 
@@ -317,7 +318,7 @@ def _restorer(ctx: Context[RaysPackState], before: RaysState | None) -> Any:
             ctx.state.current = None
             ctx.state.agent.clear()
             if ctx.viewer is not None:
-                for role in ("selection", "rays", "edge labels", "glasses"):
+                for role in ("selection", "sources", "rays", "edge labels", "glasses"):
                     layers.remove(ctx.viewer, role)
         else:
             _keep(ctx, before)
