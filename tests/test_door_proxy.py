@@ -58,6 +58,9 @@ def surfaces(viewer) -> list[str]:
 
 
 def test_a_new_primitive_replaces_the_model_and_undo_adds_nothing(qtbot, door):
+    off_the_gui_thread = []
+    run_job = door.session.jobs.wait
+    door.session.jobs.wait = lambda job: off_the_gui_thread.append(job.label) or run_job(job)
     type_line(qtbot, door, "spawn a torus")
     assert surfaces(door.viewer) == ["model"]
     type_line(qtbot, door, "spawn a body")
@@ -66,6 +69,7 @@ def test_a_new_primitive_replaces_the_model_and_undo_adds_nothing(qtbot, door):
         entry = type_line(qtbot, door, line)
         assert entry.kind == "reply", (line, entry.text)
     assert surfaces(door.viewer) == ["model"], "one model after isolating and showing it whole"
+    assert off_the_gui_thread == ["building a Torus", "building a Body", "segmenting the Body"]
     for _ in range(4):
         type_line(qtbot, door, "undo")
     assert surfaces(door.viewer) == ["model"]

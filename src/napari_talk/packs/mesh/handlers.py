@@ -148,22 +148,31 @@ def _no_segment(number: int, state: ModelState) -> str:
 
 
 @HANDLERS.on(cmd.SpawnPrimitive)
-def spawn_primitive(command: cmd.SpawnPrimitive, ctx: Context[MeshPackState]) -> Result:
-    started = time.perf_counter()
-    mesh = primitives.build(command.primitive_type)
+def spawn_primitive(command: cmd.SpawnPrimitive, ctx: Context[MeshPackState]) -> Job:
+    """Built off the GUI thread (the Body takes a second), shown on it."""
+    kind = command.primitive_type
     pack = _pack(ctx)
-    state = ModelState(mesh=mesh, source=f"primitive {command.primitive_type}", history=pack.model.history)
-    state = state.logged("spawn_primitive", f"spawned a {command.primitive_type}")
-    data = {
-        "primitive_type": command.primitive_type,
-        "vertices": len(mesh.vertices),
-        "faces": mesh.n_faces,
-        "watertight": mesh.is_watertight,
-        "build_seconds": round(time.perf_counter() - started, 3),
-    }
-    where = "; the view is 3-D and framed on it" if ctx.viewer is not None else ""
-    message = f"Spawned a {command.primitive_type} ({mesh.n_faces:,} faces){where}."
-    return _commit(ctx, state, message, data, reframe=mesh)
+
+    def work(_progress: Progress) -> tuple[TriMesh, float]:
+        started = time.perf_counter()
+        return primitives.build(kind), time.perf_counter() - started
+
+    def finish(built: tuple[TriMesh, float]) -> Result:
+        mesh, seconds = built
+        state = ModelState(mesh=mesh, source=f"primitive {kind}", history=pack.model.history)
+        state = state.logged("spawn_primitive", f"spawned a {kind}")
+        data = {
+            "primitive_type": kind,
+            "vertices": len(mesh.vertices),
+            "faces": mesh.n_faces,
+            "watertight": mesh.is_watertight,
+            "build_seconds": round(seconds, 3),
+        }
+        where = "; the view is 3-D and framed on it" if ctx.viewer is not None else ""
+        message = f"Spawned a {kind} ({mesh.n_faces:,} faces){where}."
+        return _commit(ctx, state, message, data, reframe=mesh)
+
+    return Job(f"building a {kind}", work, finish)
 
 
 @HANDLERS.on(cmd.ImportModel)
@@ -184,33 +193,39 @@ def import_model(command: cmd.ImportModel, ctx: Context[MeshPackState]) -> Resul
 
 
 @HANDLERS.on(cmd.RequestSegmentation)
-def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPackState]) -> Result:
-    from .segmentation import segment
+def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPackState]) -> Job:
+    """Computed off the GUI thread, shown on it."""
+    from .segmentation import Segmentation, segment
 
     _, state, mesh = _model(ctx)
-    started = time.perf_counter()
-    result = segment(mesh)
-    seconds = time.perf_counter() - started
-    new = replace(state, labels=result.labels, selected=None, isolated=None)
-    new = new.with_materials(carry_materials(state, result.labels)).logged(
-        "request_segmentation", f"segmented into {result.count} parts"
-    )
-    parts = new.segments()
-    listed = ", ".join(f"{p['id']} ({p['area_share']:.0%})" for p in parts[:8])
-    more = f" and {len(parts) - 8} more" if len(parts) > 8 else ""
-    if result.count == 1:
-        message = (
-            f"The {mesh.name} is one part: no sharp crease or change of thickness divides it "
-            f"({seconds:.2f} s). Materials apply to it whole."
+
+    def work(_progress: Progress) -> tuple[Segmentation, float]:
+        started = time.perf_counter()
+        return segment(mesh), time.perf_counter() - started
+
+    def finish(done: tuple[Segmentation, float]) -> Result:
+        result, seconds = done
+        new = replace(state, labels=result.labels, selected=None, isolated=None)
+        new = new.with_materials(carry_materials(state, result.labels)).logged(
+            "request_segmentation", f"segmented into {result.count} parts"
         )
-    else:
-        message = (
-            f"Segmented the {mesh.name} into {result.count} parts in {seconds:.2f} s: {listed}{more} "
-            '(share of the surface). Click a part, or say "select segment 2".'
-        )
-    return _commit(
-        ctx, new, message, {"segments": result.count, "parts": parts, "seconds": round(seconds, 3)}
-    )
+        parts = new.segments()
+        listed = ", ".join(f"{p['id']} ({p['area_share']:.0%})" for p in parts[:8])
+        more = f" and {len(parts) - 8} more" if len(parts) > 8 else ""
+        if result.count == 1:
+            message = (
+                f"The {mesh.name} is one part: no sharp crease or change of thickness divides it "
+                f"({seconds:.2f} s). Materials apply to it whole."
+            )
+        else:
+            message = (
+                f"Segmented the {mesh.name} into {result.count} parts in {seconds:.2f} s: {listed}{more} "
+                '(share of the surface). Click a part, or say "select segment 2".'
+            )
+        data = {"segments": result.count, "parts": parts, "seconds": round(seconds, 3)}
+        return _commit(ctx, new, message, data)
+
+    return Job(f"segmenting the {mesh.name}", work, finish)
 
 
 @HANDLERS.on(cmd.SelectSegment)
@@ -357,8 +372,9 @@ def describe_model(command: cmd.DescribeModel, ctx: Context[MeshPackState]) -> R
 
 
 @HANDLERS.on(cmd.ExportFinalModel)
-def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState]) -> Result:
-    from .export import export
+def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState]) -> Job:
+    """The renders are taken on the GUI thread (they are screenshots); the files are written off it."""
+    from .export import Exported, export
 
     pack, state, mesh = _model(ctx)
     renderer = None
@@ -369,23 +385,31 @@ def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState
         pictures = display.renders(viewer, pack, VIEWS, RENDER_SIZE)
         if all(_drawn(p) for p in pictures.values()):  # a hidden canvas gives blank pictures
             renderer = lambda name, _azimuth, _elevation: pictures[name]  # noqa: E731
-    started = time.perf_counter()
-    done = export(state, ctx.workspace, ctx.generative_prompt, renderer)
-    data = {
-        "folder": done.folder,
-        "glb": done.glb,
-        "renders": done.renders,
-        "metadata": done.metadata,
-        "segments": done.segments,
-        "materials": done.materials,
-        "seconds": round(time.perf_counter() - started, 3),
-    }
-    message = (
-        f"Exported the {mesh.name} to {data['folder']}/: {done.glb.rsplit('/', 1)[-1]} "
-        f"({done.segments} "
-        f"primitive{'s' if done.segments != 1 else ''}), {len(done.renders)} renders and metadata.json."
-    )
-    return Result.success(message, data)
+    workspace, prompt = ctx.workspace, ctx.generative_prompt
+
+    def work(_progress: Progress) -> tuple[Exported, float]:
+        started = time.perf_counter()
+        return export(state, workspace, prompt, renderer), time.perf_counter() - started
+
+    def finish(written: tuple[Exported, float]) -> Result:
+        done, seconds = written
+        data = {
+            "folder": done.folder,
+            "glb": done.glb,
+            "renders": done.renders,
+            "metadata": done.metadata,
+            "segments": done.segments,
+            "materials": done.materials,
+            "seconds": round(seconds, 3),
+        }
+        plural = "s" if done.segments != 1 else ""
+        message = (
+            f"Exported the {mesh.name} to {data['folder']}/: {done.glb.rsplit('/', 1)[-1]} "
+            f"({done.segments} primitive{plural}), {len(done.renders)} renders and metadata.json."
+        )
+        return Result.success(message, data)
+
+    return Job(f"exporting the {mesh.name}", work, finish)
 
 
 def _relative(workspace: Workspace, path: Path) -> str:
