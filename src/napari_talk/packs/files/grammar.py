@@ -154,7 +154,13 @@ RULES: tuple[Rule, ...] = (
         priority=1,
     ),
     Rule("read_file", rf"{CONTENTS}(?: (?:the )?file)? {{path:path}}", post=_has_extension, priority=1),
-    Rule("read_file", rf"{VERB_OPEN} {{path:path}}", post=_text_file, priority=-20),
+    Rule(
+        "read_file",
+        rf"{VERB_OPEN} {{path:path}}",
+        r"(?:(?:show|tell|give) me )?what(?:'s| is) (?:in|inside|written in) {path:path}",
+        post=_text_file,
+        priority=-20,
+    ),
     Rule(
         "write_file",
         rf"(?:write|save|put|store|place) {quoted('content')} {TO_FILE} {{path:path}}",

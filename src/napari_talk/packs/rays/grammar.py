@@ -73,6 +73,9 @@ AT = (
     r"|theta(?: ?i)?)(?: of| =| :)?)?"
 )
 THETA = r"{theta_i_deg:number}(?: ?" + DEG + r")?(?: (?:of )?incidence)?"
+MEDIA = {"air": 1.0, "vacuum": 1.0, "water": 1.333}
+"""Media named instead of given by index (n at 589 nm)."""
+GLASS_OF = r"(?:(?:a |the )?(?:glass|medium|material)(?: of)?(?: (?:index|n)(?: of)?)? ?(?:n ?= ?)?)?"
 TELL = r"(?:describe|list|show(?: me)?|what are|give me|get|print|tell me)"
 REDO = r"(?:trace|simulate|re-?simulate|re-?run|run|recompute|update|refresh)"
 CLEAR = r"(?:clear|remove|reset|drop|delete|hide|erase)"
@@ -193,6 +196,16 @@ RULES: tuple[Rule, ...] = (
         rf"{FRESNEL} {AT} {THETA}(?: (?:going|from))? {N1} {INTO} {N2}",
         rf"(?:(?:what are )?the )?{POWER_WORD}(?: and {POWER_WORD})?(?: coefficients?)?"
         rf" (?:from|for) {N1} {INTO} {N2} {AT} {THETA}",
+        requires=("fresnel", "reflect", "transmi"),
+        priority=PRIORITY,
+    ),
+    Rule(
+        "fresnel_transmittances",
+        rf"{FRESNEL}(?: (?:for|of))?(?: (?:light )?(?:going|travell?ing|passing))?(?: from)?"
+        rf" {GLASS_OF}{{n1:number}} {INTO} (?:the )?{{n2:media}} {AT} {THETA}",
+        rf"{FRESNEL}(?: (?:for|of))?(?: (?:light )?(?:going|travell?ing|passing))?(?: from)?"
+        rf" (?:the )?{{n1:media}} {INTO} {GLASS_OF}{{n2:number}} {AT} {THETA}",
+        media=MEDIA,
         requires=("fresnel", "reflect", "transmi"),
         priority=PRIORITY,
     ),
