@@ -19,6 +19,29 @@ STYLE = {
 }
 
 
+TABLE_STYLE = "font-family:monospace; font-size:small; white-space:pre;"
+
+
+def _body(text: str) -> str:
+    """Text as HTML: indented lines (the columns of a ray list, an edge table) in a fixed-width
+    block that keeps them aligned and whole; other lines as prose that wraps."""
+    blocks: list[tuple[bool, list[str]]] = []
+    for line in text.split("\n"):
+        fixed = line.startswith("  ")
+        if blocks and blocks[-1][0] == fixed:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((fixed, [line]))
+    parts = []
+    for fixed, lines in blocks:
+        escaped = [html.escape(line) for line in lines]
+        if fixed:
+            parts.append(f'<pre style="{TABLE_STYLE}">' + "\n".join(escaped) + "</pre>")
+        else:
+            parts.append("<br>".join(escaped))
+    return "".join(parts)
+
+
 @dataclass(frozen=True)
 class Entry:
     kind: str
@@ -33,9 +56,8 @@ class Transcript(QTextBrowser):
 
     def add(self, kind: str, text: str) -> None:
         self.entries.append(Entry(kind, text))
-        body = html.escape(text).replace("\n", "<br>")
         prefix = "› " if kind == "you" else ""
-        self.append(f'<div style="{STYLE[kind]}">{prefix}{body}</div>')
+        self.append(f'<div style="{STYLE[kind]}">{prefix}{_body(text)}</div>')
         bar = self.verticalScrollBar()
         if bar is not None:
             bar.setValue(bar.maximum())
