@@ -91,6 +91,18 @@ def test_the_mesh_sample_is_the_model_the_mesh_lines_work_on(qtbot, door, worksp
     assert surfaces(door.viewer) == ["model"] and len(door.viewer.layers["model"].data[1]) >= faces_shown
 
 
+def test_the_prism_sample_opens_with_its_light_source_and_prism_in_view(door):
+    from napari_talk.packs.viewer.access import camera, canvas_size
+
+    door.viewer.open_sample("napari-talk", "prism_demo")
+    cam = camera(door.viewer)
+    height, width = canvas_size(door.viewer)
+    center, zoom = cam.center[-2:], cam.zoom
+    prism = door.viewer.layers["rays: glasses"].data[0]
+    for row, col in [*door.viewer.layers["rays: light sources"].data, *prism]:
+        assert abs(row - center[0]) * zoom <= height / 2 and abs(col - center[1]) * zoom <= width / 2
+
+
 def test_a_ray_query_through_the_proxy_does_not_redraw_the_scene(qtbot, door):
     door.viewer.open_sample("napari-talk", "prism_demo")
     names = [layer.name for layer in door.viewer.layers]

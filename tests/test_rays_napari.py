@@ -44,12 +44,12 @@ def demo_viewer(make_napari_viewer):
 def test_the_prism_demo_sample_is_glasses_labels_and_rays():
     layers = prism_demo()
     assert [(kwargs["name"], kind) for _, kwargs, kind in layers] == [
+        ("rays: segments", "shapes"),
         ("rays: glasses", "shapes"),
         ("rays: edge labels", "points"),
-        ("rays: segments", "shapes"),
         ("rays: light sources", "points"),
     ]
-    (glasses, glass_kwargs, _), (points, label_kwargs, _), (lines, _, _), (sources, _, _) = layers
+    (lines, _, _), (glasses, glass_kwargs, _), (points, label_kwargs, _), (sources, _, _) = layers
     source = prism_demo_scene().sources[0]
     assert sources.tolist() == [[source.y, source.x]], "the light source is drawn where the rays start"
     starts = np.array([line[0] for line in lines])

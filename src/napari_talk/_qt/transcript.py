@@ -20,6 +20,8 @@ STYLE = {
 
 
 TABLE_STYLE = "font-family:monospace; font-size:small; white-space:pre;"
+CELL_STYLE = "white-space:nowrap;"
+"""A table's cells keep their words whole: a narrow dock scrolls sideways instead."""
 
 
 def _body(text: str) -> str:
@@ -83,14 +85,17 @@ class Transcript(QTextBrowser):
         gets its thumbnail (a ``data:image/...`` URL) in a first column."""
         rows = table["rows"]
         thumbs = table.get("thumbnails") or [None] * len(rows)
-        head = "<th></th>" + "".join(f"<th align='left'>{html.escape(str(c))}</th>" for c in table["columns"])
+        head = "<th></th>" + "".join(
+            f"<th align='left' style='{CELL_STYLE}'>{html.escape(str(c))}</th>" for c in table["columns"]
+        )
         body = []
         for row, thumb in zip(rows, thumbs, strict=False):
             picture = (
                 f'<img src="{thumb}" width="32" height="32">' if str(thumb).startswith("data:image/") else ""
             )
             cells = "".join(
-                f"<td>{html.escape(f'{v:.2f}' if isinstance(v, float) else str(v))}</td>" for v in row
+                f"<td style='{CELL_STYLE}'>{html.escape(f'{v:.2f}' if isinstance(v, float) else str(v))}</td>"
+                for v in row
             )
             body.append(f"<tr><td>{picture}</td>{cells}</tr>")
         self.entries.append(Entry("table", f"{len(rows)} rows"))

@@ -147,11 +147,12 @@ def selection_layer(scene: Scene, segments: Segments, title: str) -> LayerData:
 
 
 def scene_layers(scene: Scene, result: SimulationResult, color_by: str = "brightness") -> list[LayerData]:
-    """Glasses, edge labels, rays and light sources, bottom to top."""
+    """Rays, glasses, edge labels and light sources, bottom to top: napari frames the first layer
+    it is given, and the rays reach from the light sources past every glass."""
     return [
+        ray_layer(scene, result, color_by),
         glass_layer(scene),
         edge_label_layer(scene),
-        ray_layer(scene, result, color_by),
         source_layer(scene),
     ]
 
