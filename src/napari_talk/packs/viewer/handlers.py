@@ -177,7 +177,8 @@ def fit_to_layer(command: cmd.FitToLayer, ctx: Context[None]) -> Result:
 
     def change() -> None:
         extent = layer.extent
-        displayed = list(viewer.dims.displayed)
+        offset = viewer.dims.ndim - layer.ndim  # napari lines a layer's axes up with the last world axes
+        displayed = [axis - offset for axis in viewer.dims.displayed if axis >= offset]
         lows, highs = extent.world[0][displayed], extent.world[1][displayed]
         if hasattr(layer, "contrast_limits") or _layer_kind(layer) == "labels":
             half = extent.step[displayed] / 2  # image extents are pixel centres
