@@ -82,6 +82,7 @@ class Rule:
     post: Post | None = None
     priority: int = 0
     requires: tuple[str, ...] = ()
+    only: Mapping[str, str] = field(default_factory=dict)
     _compiled: dict[tuple, list[Pass]] = field(default_factory=dict)
     """Per known names: each template as known-names-only, then with free words for the rest."""
 
@@ -92,9 +93,13 @@ class Rule:
         post: Post | None = None,
         priority: int = 0,
         requires: tuple[str, ...] = (),
+        only: Mapping[str, str] | None = None,
         **parameters: Any,
     ) -> None:
+        """``only={"glass_name": "glasses"}``: a template may leave the field out when exactly one
+        name of that kind is known ("rays crossing edge N" with one glass in the scene)."""
         self.action = action
+        self.only = dict(only or {})
         self.requires = tuple(word.casefold() for word in requires)
         self._required = re.compile("|".join(map(re.escape, self.requires))) if requires else None
         """Words one of which a clause must contain for this rule to be tried: a cheap first test
@@ -213,7 +218,17 @@ class Rule:
                 values[slot.field] = slot.convert(text)
             else:
                 values[slot.field] = _resolve(text, context.get(slot.kind, ()))
+        for name, kind in self.only.items():
+            if name not in values:
+                known = context.get(kind, ())
+                if len(known) != 1:
+                    raise NoMatch(name)  # which one? the person is asked by the parser's miss
+                values[name] = known[0]
         return self.post(values) if self.post else values
+
+
+_NOT_NAMES = frozenset({"the", "a", "an", "it", "its", "this", "that", "these", "those", "them"})
+"""Words that are never a name, unquoted: "the N edge" names no glass called "the"."""
 
 
 def _resolve(text: str, known: Sequence[str]) -> str:
@@ -222,7 +237,7 @@ def _resolve(text: str, known: Sequence[str]) -> str:
     if quoted:
         text = text[1:-1]
     if not known:
-        if not quoted and _NUMERIC.fullmatch(text):
+        if not quoted and (_NUMERIC.fullmatch(text) or text.casefold() in _NOT_NAMES):
             raise NoMatch(text)  # "zoom to 0" is a bad zoom, not a layer named "0"
         return text
     match = resolve_name(text, known)

@@ -30,7 +30,11 @@ EDGE_FORMS = (
     r"(?:the )?{edge_label:LABEL} edge (?:of|on|in) " + GLASS,
     GLASS + r"(?:'s|s')? edge {edge_label:LABEL}",
     GLASS + r"(?:'s|s')? {edge_label:LABEL} edge",
+    r"(?:the )?edge (?:labell?ed |named |called |number |no |#)?{edge_label:LABEL}",
+    r"(?:the )?{edge_label:LABEL} edge",
 )
+"""The last two name no glass: they hold when the scene has one (``only`` in the rules)."""
+ONE_GLASS = {"glass_name": "glasses"}
 CARDINAL = {
     **{word: word.upper() for word in ("n", "e", "s", "w", "ne", "nw", "se", "sw")},
     **{word: word.upper() for word in ("nne", "ene", "ese", "sse", "ssw", "wsw", "wnw", "nnw")},
@@ -90,6 +94,8 @@ COLOR_MODES = {
 
 
 RAY_WORDS = ("ray", "segment", "light")
+HITTING = ASK + RAYS + BE + f" {CROSS} {{EDGE}}" + AT_ANGLE
+"""Rays that meet an edge, the angle said after it ("rays that hit edge N at under 20 degrees")."""
 
 
 def _window(field: str, low: str, high: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -126,6 +132,7 @@ RULES: tuple[Rule, ...] = (
         *_with_edges(ASK + RAYS + BE + f" {CROSS} {{EDGE}}"),
         requires=RAY_WORDS,
         priority=PRIORITY,
+        only=ONE_GLASS,
         cardinal=CARDINAL,
     ),
     Rule(
@@ -147,10 +154,14 @@ RULES: tuple[Rule, ...] = (
             + AT_ANGLE
             + rf" {ABOVE} {{min_angle:number}} ?{DEG} (?:of|to|from) {NORMAL}{{EDGE}}",
             ASK + RAYS + rf" by angle {RELATIVE} {{EDGE}},? (?:between |from )?{{angles:range}}(?: ?{DEG})?",
+            HITTING + rf"(?: at)? {BELOW} {{max_angle:number}} ?{DEG}",
+            HITTING + rf"(?: at)? {ABOVE} {{min_angle:number}} ?{DEG}",
+            HITTING + rf"(?: at)?(?: (?:between|from))? {{angles:range}} ?{DEG}",
         ),
         post=_window("angles", "min_angle", "max_angle"),
         requires=RAY_WORDS,
         priority=PRIORITY,
+        only=ONE_GLASS,
         cardinal=CARDINAL,
     ),
     Rule(
