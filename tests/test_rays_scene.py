@@ -172,3 +172,69 @@ def test_sources_emit_what_they_promise():
     assert np.allclose(origins, [[1, 2]] * 4) and np.all(brightness == 0.5)
     with pytest.raises(ValueError):
         SingleRay((0, 0), (0, 0)).emit()
+
+
+def _square(name: str, x: float, y: float, side: float, n: float = 1.5) -> Glass:
+    return Glass(name, np.array([(x, y), (x + side, y), (x + side, y + side), (x, y + side)]), n)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (_square("Outer", 0, 0, 10), _square("Inner", 3, 3, 2, 1.8)),  # nested
+        (_square("A", 0, 0, 10), _square("B", 5, 5, 10)),  # crossing
+        (_square("A", 0, 0, 10), _square("B", 0, 0, 10)),  # the same place
+    ],
+    ids=["nested", "crossing", "coincident"],
+)
+def test_overlapping_glasses_are_refused_with_both_names(first, second):
+    with pytest.raises(ValueError, match=rf"glasses '{first.name}' and '{second.name}' overlap"):
+        Scene((first, second), (PointSource(-5, 5),))
+
+
+@pytest.mark.parametrize(
+    "second",
+    [_square("B", 10, 0, 10), _square("B", 10, 2, 4), _square("B", 10, 10, 5), _square("B", 30, 0, 5)],
+    ids=["shared edge", "part of an edge", "corner", "apart"],
+)
+def test_glasses_that_only_touch_are_a_scene(second):
+    assert Scene((_square("A", 0, 0, 10), second)).names == ["A", "B"]
+
+
+def test_a_scene_file_with_nested_glasses_is_refused_by_the_session(workspace):
+    from napari_talk.core.session import Session
+
+    nested = {
+        "version": 5,
+        "objs": [
+            {
+                "type": "Glass",
+                "name": "Outer",
+                "p1": {"x": 0, "y": 0},
+                "refIndex": 1.5,
+                "path": [
+                    {"x": 0, "y": 0, "arc": False},
+                    {"x": 100, "y": 0, "arc": False},
+                    {"x": 100, "y": 100, "arc": False},
+                    {"x": 0, "y": 100, "arc": False},
+                ],
+            },
+            {
+                "type": "Glass",
+                "name": "Core",
+                "refIndex": 1.8,
+                "path": [
+                    {"x": 40, "y": 40, "arc": False},
+                    {"x": 60, "y": 40, "arc": False},
+                    {"x": 60, "y": 60, "arc": False},
+                    {"x": 40, "y": 60, "arc": False},
+                ],
+            },
+            {"type": "PointSource", "x": -50, "y": 50, "brightness": 0.5},
+        ],
+    }
+    (workspace / "nested.json").write_text(json.dumps(nested))
+    session = Session(workspace=workspace)
+    turn = session.run("load scene nested.json")
+    assert not turn.ok and "'Outer' and 'Core' overlap" in turn.message
+    assert session.state("rays").current is None and not session.history.can_undo

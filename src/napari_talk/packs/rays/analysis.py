@@ -2,8 +2,8 @@
 
 Semantics follow seed 001's original library: "inside" tests a segment's midpoint (strictly inside
 the polygon); "crossing" an edge counts segments that touch it; the angle to an edge is measured
-from its outward normal (0° head-on, 90° grazing) for segments whose midpoint lies within twice
-the edge's length of it. Each query returns the matching :class:`Segments`, ids kept.
+from its outward normal (0° head-on, 90° grazing) for segments that pass within twice the edge's
+length of it. Each query returns the matching :class:`Segments`, ids kept.
 """
 
 from __future__ import annotations
@@ -11,30 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from .edges import edges_table, resolve_edge
-from .scene import Glass
+from .scene import Glass, points_in_polygon
 from .simulation import Segments
 
 TOUCH_TOLERANCE = 1e-9
 """Relative to the edge's length: how close counts as touching it."""
 WINDOW_TOLERANCE = 1e-9
 """Windows include their bounds, and rounding: a ray at 60° is in 30..60 and in 60..90."""
-
-
-def points_in_polygon(points: np.ndarray, vertices: np.ndarray) -> np.ndarray:
-    """Even-odd test of many points against one polygon; points on the boundary may go either way."""
-    inside = np.zeros(len(points), dtype=bool)
-    low, high = vertices.min(axis=0), vertices.max(axis=0)
-    candidates = np.flatnonzero(np.all((points > low) & (points < high), axis=1))
-    px, py = points[candidates, 0], points[candidates, 1]
-    result = np.zeros(len(candidates), dtype=bool)
-    for (ax, ay), (bx, by) in zip(vertices, np.roll(vertices, -1, axis=0), strict=True):
-        if ay == by:
-            continue
-        straddles = (ay > py) != (by > py)
-        x_cross = ax + (py - ay) * (bx - ax) / (by - ay)
-        result ^= straddles & (px < x_cross)
-    inside[candidates] = result
-    return inside
 
 
 def find_rays_inside_glass(segments: Segments, glass: Glass) -> Segments:

@@ -143,6 +143,56 @@ def _collinear_overlap(p1: np.ndarray, p2: np.ndarray, q1: np.ndarray, q2: np.nd
     return max(lo, min(q1[axis], q2[axis])) <= min(hi, max(q1[axis], q2[axis]))
 
 
+def points_in_polygon(points: np.ndarray, vertices: np.ndarray) -> np.ndarray:
+    """Even-odd test of many points against one polygon; points on the boundary may go either way."""
+    inside = np.zeros(len(points), dtype=bool)
+    low, high = vertices.min(axis=0), vertices.max(axis=0)
+    candidates = np.flatnonzero(np.all((points > low) & (points < high), axis=1))
+    px, py = points[candidates, 0], points[candidates, 1]
+    result = np.zeros(len(candidates), dtype=bool)
+    for (ax, ay), (bx, by) in zip(vertices, np.roll(vertices, -1, axis=0), strict=True):
+        if ay == by:
+            continue
+        straddles = (ay > py) != (by > py)
+        x_cross = ax + (py - ay) * (bx - ax) / (by - ay)
+        result ^= straddles & (px < x_cross)
+    inside[candidates] = result
+    return inside
+
+
+def _interiors_meet(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two simple polygons overlap, not merely touch: an edge of one properly crosses an
+    edge of the other, or a point just inside one is inside the other (nesting, equal shapes).
+    Glasses sharing an edge, or touching at a corner, do not overlap."""
+    if np.any(a.max(axis=0) <= b.min(axis=0)) or np.any(b.max(axis=0) <= a.min(axis=0)):
+        return False
+    a1, a2 = a[:, None, :], np.roll(a, -1, axis=0)[:, None, :]
+    b1, b2 = b[None, :, :], np.roll(b, -1, axis=0)[None, :, :]
+
+    def side(u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
+        return (v[..., 0] - u[..., 0]) * (w[..., 1] - u[..., 1]) - (v[..., 1] - u[..., 1]) * (
+            w[..., 0] - u[..., 0]
+        )
+
+    crossing = (side(b1, b2, a1) * side(b1, b2, a2) < 0) & (side(a1, a2, b1) * side(a1, a2, b2) < 0)
+    if crossing.any():
+        return True
+    return bool(points_in_polygon(_just_inside(b), a).any() or points_in_polygon(_just_inside(a), b).any())
+
+
+def _just_inside(vertices: np.ndarray) -> np.ndarray:
+    """Each edge's midpoint moved a hair into the polygon: points of its interior near every edge."""
+    starts, ends = vertices, np.roll(vertices, -1, axis=0)
+    d = ends - starts
+    normals = np.stack([-d[:, 1], d[:, 0]], axis=1)  # left of each edge: inside when counter-clockwise
+    x, y = vertices.T
+    if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0:
+        normals = -normals
+    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
+    hair = 1e-6 * float(np.ptp(vertices, axis=0).max())
+    return (starts + ends) / 2 + hair * normals
+
+
 Point = tuple[float, float]
 
 
@@ -232,6 +282,14 @@ class Scene:
             if glass.name in seen:
                 raise ValueError(f"two glasses are named {glass.name!r}; glass names must be unique")
             seen.add(glass.name)
+        for i, first in enumerate(self.glasses):
+            for second in self.glasses[i + 1 :]:
+                if _interiors_meet(first.vertices, second.vertices):
+                    raise ValueError(
+                        f"glasses {first.name!r} and {second.name!r} overlap (one inside the other, or "
+                        "crossing): light is traced as if air were outside every glass, so overlapping "
+                        "glasses would give wrong results; let them touch along an edge instead"
+                    )
 
     @property
     def names(self) -> list[str]:
