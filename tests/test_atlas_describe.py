@@ -97,3 +97,24 @@ def test_a_name_not_in_the_catalogue_is_described_from_what_is_given(workspace):
 def test_tidy_keeps_three_sentences_without_quotes():
     assert tidy('Description: "One. Two! Three? Four."') == "One. Two! Three?"
     assert tidy("  ") == ""
+
+
+def test_composed_descriptions_are_each_entitys_own_and_vary_within_a_domain():
+    import json
+
+    from napari_talk.packs.atlas.samples import DATA
+
+    entities = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    starhaven = [e for e in entities if e["domain"] == "Starhaven Reaches"]
+    texts = [
+        compose(
+            Subject(e["name"], e["domain"], e.get("class_name", ""), e["type"], description=e["description"])
+        )
+        for e in starhaven
+    ]
+    for entity, text in zip(starhaven, texts, strict=True):
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
+        assert 2 <= len(sentences) <= 3 and not any(p in text.casefold() for p in AVOID)
+        assert any(s in entity["description"] for s in sentences), "a detail of the entity's own"
+    assert len({t.rsplit(". ", 1)[-1] for t in texts}) >= 3, "closings vary within a domain"
+    assert len({t.split(",")[0].split(" ", 2)[-1] for t in texts}) >= 3, "openings vary too"

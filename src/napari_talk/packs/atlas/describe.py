@@ -99,41 +99,83 @@ _OPENINGS = {
     "starhaven": (
         "{name} keeps its watch over {place}, {role} with a purpose older than its name.",
         "{name} stands for {place}, {role} whose duty is carried in light.",
+        "In {place}, {name} is {role} that travellers learn to look for.",
+        "{name} belongs to {place}: {role} sworn to something brighter than itself.",
     ),
     "lattice": (
         "{name} resolves as a pattern within {place}: {role} that refers mostly to itself.",
         "{name} runs through {place} as a signal, {role} describing its own outline.",
+        "Within {place}, {name} is {role} defined by what it computes.",
+        "{name} is indexed in {place} as {role}, though the index disagrees with itself.",
     ),
     "threshold": (
         "{name} waits at the edge of {place}, {role} in the moment before change.",
         "{name} crosses {place} in a hurry, {role} that never arrives as the same thing.",
+        "At the borders of {place}, {name} is {role} caught between two states.",
+        "{name} lingers in {place}, {role} that is always becoming.",
     ),
     "unknown": (
         "{name} is observed in {place}, {role} that has not yet been explained.",
         "{name} appears in {place}, {role} worth a closer look.",
+        "In {place}, {name} is {role} with more to it than first seems.",
     ),
 }
 _CLOSINGS = {
-    "starhaven": "Those who follow it seldom lose their way.",
-    "lattice": "Each time it is read, it reads back.",
-    "threshold": "Nothing it touches stays the same.",
-    "unknown": "What it wants is still unclear.",
+    "starhaven": (
+        "Those who follow it seldom lose their way.",
+        "Its light arrives long after it has gone.",
+        "The Reaches are quieter where it has passed.",
+        "It asks nothing in return for the light it keeps.",
+    ),
+    "lattice": (
+        "Each time it is read, it reads back.",
+        "Its output is never quite what was asked for.",
+        "Somewhere in it, a single bit refuses to settle.",
+        "It is most itself when no one is querying it.",
+    ),
+    "threshold": (
+        "Nothing it touches stays the same.",
+        "It is never seen in the same form twice.",
+        "What it leaves behind is not what it found.",
+        "It is gone before anyone agrees on what it was.",
+    ),
+    "unknown": ("What it wants is still unclear.", "Its purpose is still being argued over."),
 }
 
 
 def compose(subject: Subject) -> str:
-    """A description from the fields alone: two or three sentences, present tense, third person."""
+    """A description from what is known, without a model: an opening in the domain's tone, what is
+    particular to the entity (from its description, and its image), and a closing when there is
+    room; openings and closings vary from entity to entity. Two or three sentences, present tense,
+    third person."""
     tone = tone_of(subject.domain)
     role = subject.class_name or subject.type or "an entity"
     role = role if role.lower().startswith(("a ", "an ", "the ")) else f"{_article(role)} {role.lower()}"
     place = subject.domain or "an uncharted region"
-    variants = _OPENINGS[tone]
-    opening = variants[zlib.crc32(subject.name.encode()) % len(variants)]
-    sentences = [opening.format(name=subject.name, place=place, role=role)]
-    if subject.visual_notes:
-        sentences.append(f"Its image shows {_first_clause(subject.visual_notes)}.")
-    sentences.append(_CLOSINGS[tone])
+    seed = zlib.crc32(subject.name.encode())
+    opening = _OPENINGS[tone][seed % len(_OPENINGS[tone])]
+    sentences = [opening.format(name=subject.name, place=place, role=role), *_details(subject)]
+    closings = _CLOSINGS[tone]
+    sentences.append(closings[(seed // len(_OPENINGS[tone])) % len(closings)])
     return " ".join(sentences[:MAX_SENTENCES])
+
+
+def _details(subject: Subject) -> list[str]:
+    """What is particular to the entity: the sentence of its description that says the most about
+    it (not the one that only restates its name), and what its image shows."""
+    found = []
+    sentences = [s.strip() for s in _SENTENCE.split(" ".join(subject.description.split())) if s.strip()]
+    if sentences:
+        named = {w.casefold() for w in re.findall(r"\w+", subject.name)}
+
+        def said(sentence: str) -> int:
+            return len({w.casefold() for w in re.findall(r"\w{4,}", sentence)} - named)
+
+        best = max(sentences[1:] or sentences, key=said)
+        found.append(best if best.endswith((".", "!", "?")) else best + ".")
+    if subject.visual_notes:
+        found.append(f"Its image shows {_first_clause(subject.visual_notes)}.")
+    return found
 
 
 def _article(word: str) -> str:
