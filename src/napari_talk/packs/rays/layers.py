@@ -33,12 +33,21 @@ def scene_of(layer: Any) -> Scene:
         raise CommandError(f"cannot read the glasses from layer {layer.name!r}: {exc}") from None
 
 
+IN_PLACE = {"vectors": ("edge_color", "edge_width", "metadata")}
+"""Layer types whose data napari replaces quickly: such a layer is updated, not added anew."""
+
+
 def put(viewer: Any, layer_data: display.LayerData, role: str) -> Any:
     """Add a layer, in place of the one with the same role (keeping its position and visibility)."""
     data, kwargs, kind = layer_data
     active = viewer.layers.selection.active
     existing = layers_with(viewer, role)
     old = existing[-1] if existing else None
+    if old is not None and kind in IN_PLACE and type(old).__name__.casefold() == kind:
+        old.data = data
+        for key in IN_PLACE[kind]:
+            setattr(old, key, kwargs[key])
+        return old
     new = getattr(viewer, f"add_{kind}")(data, **kwargs)
     if old is not None:
         new.visible = old.visible
