@@ -31,6 +31,17 @@ def _no_network(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", guarded)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _offline_embeddings_by_default():
+    """New catalogues start with the built-in offline embedder, whether MiniLM is installed or not,
+    so search results do not depend on the machine; tests of MiniLM ask for it by name."""
+    from napari_talk.packs.atlas import embeddings, store
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store, "default_model", lambda: embeddings.OFFLINE)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _private_config(tmp_path, monkeypatch):
     """LLM settings go to a file of the test's own; no real key is ever in reach."""

