@@ -27,25 +27,57 @@ class Segment:
     depth: int
 
 
-def _edges(scene: Scene) -> list[tuple[tuple[float, float], tuple[float, float], tuple[float, float], int]]:
-    """(start, end, outward normal, glass index) of every edge."""
-    edges = []
+Edge = tuple[tuple[float, float], tuple[float, float], tuple[float, float], int, int, int, bool]
+
+
+def _edges(scene: Scene) -> list[Edge]:
+    """(start, end, outward normal, glass index, previous edge, next edge, convex corner at the
+    start) of every edge; edges are numbered across glasses."""
+    edges: list[Edge] = []
     for index, glass in enumerate(scene.glasses):
         points = [(float(v[0]), float(v[1])) for v in glass.vertices]
+        k, first = len(points), len(edges)
         x, y = zip(*points, strict=True)
-        area = sum(x[i] * y[(i + 1) % len(x)] - x[(i + 1) % len(x)] * y[i] for i in range(len(x)))
+        area = sum(x[i] * y[(i + 1) % k] - x[(i + 1) % k] * y[i] for i in range(k))
         for i, a in enumerate(points):
-            b = points[(i + 1) % len(points)]
+            b, before = points[(i + 1) % k], points[i - 1]
             nx, ny = b[1] - a[1], a[0] - b[0]
             if area < 0:
                 nx, ny = -nx, -ny
             norm = math.hypot(nx, ny)
-            edges.append((a, b, (nx / norm, ny / norm), index))
+            turn = (a[0] - before[0]) * (b[1] - a[1]) - (a[1] - before[1]) * (b[0] - a[0])
+            convex = turn * area >= 0  # turning the way the polygon winds
+            edges.append(
+                (a, b, (nx / norm, ny / norm), index, first + (i - 1) % k, first + (i + 1) % k, convex)
+            )
     return edges
 
 
+def _meets(edges: list[Edge], k: int, u: float, dx: float, dy: float) -> tuple[int, int, int]:
+    """How a ray along (dx, dy) meets edge k's glass at parameter u: (+1 in, -1 out, 0 passing
+    by; the edge crossed; the other edge at the vertex, or k)."""
+    if u <= 1e-10:
+        first, second = edges[k][4], k
+    elif u >= 1 - 1e-10:
+        first, second = k, edges[k][5]
+    else:
+        first = second = k
+    a = dx * edges[first][2][0] + dy * edges[first][2][1]
+    b = dx * edges[second][2][0] + dy * edges[second][2][1]
+    if edges[second][6]:
+        inside_after, inside_before = max(a, b) < -1e-10, min(a, b) > 1e-10
+    else:
+        inside_after, inside_before = min(a, b) < -1e-10, max(a, b) > 1e-10
+    if inside_after == inside_before:
+        return 0, k, first if second == k else second
+    if inside_after:
+        return 1, (first if a <= b else second), (second if a <= b else first)
+    return -1, (first if a >= b else second), (second if a >= b else first)
+
+
 def trace_reference(scene: Scene, min_brightness: float = 0.01, max_depth: int = 1000) -> list[Segment]:
-    """Every segment, breadth first, with the same ray-ending and threshold rules as the tracer."""
+    """Every segment, breadth first, with the same ray-ending and threshold rules as the tracer
+    (and the same rules for rays along an edge or through a vertex)."""
     edges = _edges(scene)
     index_of = [glass.ref_index for glass in scene.glasses]
     escape = scene.scale
@@ -62,20 +94,29 @@ def trace_reference(scene: Scene, min_brightness: float = 0.01, max_depth: int =
         (ox, oy), (dx, dy), s, p, parent, kind, depth, last = queue.popleft()
         if depth >= max_depth:
             continue
-        best, best_t = -1, math.inf
         hits = []
-        for k, ((ax, ay), (bx, by), _, _) in enumerate(edges):
+        for k, ((ax, ay), (bx, by), *_) in enumerate(edges):
             ex, ey = bx - ax, by - ay
             den = dx * ey - dy * ex
-            if den == 0 or k == last:
+            if abs(den) <= 1e-10 * math.hypot(ex, ey) or k == last:
                 continue
             qx, qy = ax - ox, ay - oy
             t = (qx * ey - qy * ex) / den
             u = (qx * dy - qy * dx) / den
-            if t > eps and -1e-12 <= u <= 1 + 1e-12:
-                hits.append((t, k))
-                if t < best_t:
-                    best, best_t = k, t
+            if t > eps and -1e-10 <= u <= 1 + 1e-10:
+                hits.append((t, k, u))
+        hits.sort()
+        struck: set[int] = set()
+        best, best_t, leaving = -1, math.inf, False
+        for t, k, u in hits:
+            if k in struck:
+                continue
+            way, crossed, other = _meets(edges, k, u, dx, dy)
+            if way == 0:
+                struck |= {k, other}
+                continue
+            best, best_t, leaving = crossed, t, way < 0
+            break
         me = len(segments)
         if best < 0:
             segments.append(
@@ -84,16 +125,15 @@ def trace_reference(scene: Scene, min_brightness: float = 0.01, max_depth: int =
             continue
         hx, hy = ox + dx * best_t, oy + dy * best_t
         segments.append(Segment((ox, oy), (hx, hy), s, p, parent, kind, depth))
-        _, _, (nx, ny), glass = edges[best]
+        _, _, (nx, ny), glass, *_ = edges[best]
         along = dx * nx + dy * ny
-        leaving = along > 0
         beyond = 1.0
-        for t, k in hits:
-            other = edges[k]
-            if t <= best_t + eps and other[3] != glass:
-                if (dx * other[2][0] + dy * other[2][1] > 0) != leaving:
-                    beyond = index_of[other[3]]
-                break
+        for t, k, u in hits:
+            if t <= best_t + eps and k not in struck and edges[k][3] != glass:
+                way = _meets(edges, k, u, dx, dy)[0]
+                if way != 0 and (way > 0) == leaving:
+                    beyond = index_of[edges[k][3]]
+                    break
         n1, n2 = (index_of[glass], beyond) if leaving else (beyond, index_of[glass])
         if leaving:
             nx, ny = -nx, -ny

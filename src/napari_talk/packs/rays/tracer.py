@@ -8,6 +8,15 @@ form the next generation. No Python code runs per ray.
 At a hit the medium on each side comes from the edge's outward normal: a ray leaving a glass goes
 into air, or into a second glass whose edge coincides with the hit (glasses sharing an edge).
 Glasses are assumed not to overlap otherwise.
+
+Grazing rays: a ray running along an edge's line does not meet that edge, and a ray through a
+vertex is judged by the glass's corner there (the wedge between the vertex's two edges). Going
+from outside the wedge to inside it, the ray enters through the vertex edge it meets more head-on
+(the more negative d·n); from inside to outside it leaves through the edge it meets more head-on
+(the larger d·n); a tie goes to the edge that ends at the vertex. Outside (or on the boundary) on
+both sides, or inside on both (grazing a concave corner from within), it passes the vertex
+untouched. "Along an edge" and "at a vertex" mean within :data:`PARALLEL_TOLERANCE` and
+:data:`VERTEX_TOLERANCE`.
 """
 
 from __future__ import annotations
@@ -28,8 +37,12 @@ truncated."""
 DEFAULT_MAX_SEGMENTS = 2_000_000
 DEFAULT_MAX_DEPTH = 1000
 """Generations at most: a ray trapped by total internal reflection would otherwise never end."""
-VERTEX_TOLERANCE = 1e-12
-"""Slack on the edge parameter, so a ray through a vertex cannot slip between two edges."""
+VERTEX_TOLERANCE = 1e-10
+"""How close to an end of an edge (as a fraction of its length) a hit counts as at the vertex; the
+slack also keeps a ray through a vertex from slipping between two edges."""
+PARALLEL_TOLERANCE = 1e-10
+"""A ray whose angle to an edge has a sine below this runs along the edge's line: it does not meet
+the edge (only, perhaps, the vertices at its ends)."""
 
 
 @dataclass(frozen=True)
@@ -43,27 +56,45 @@ class _Edges:
     local: np.ndarray
     ref_index: np.ndarray
     cauchy_b: np.ndarray
+    previous: np.ndarray
+    """The edge of the same glass ending where each edge starts."""
+    following: np.ndarray
+    """The edge of the same glass starting where each edge ends."""
+    convex: np.ndarray
+    """Whether the glass's corner at each edge's start is convex (or straight)."""
 
     @classmethod
     def of(cls, scene: Scene) -> _Edges:
         glasses = scene.glasses
         if not glasses:
-            empty = np.zeros(0)
+            empty, none = np.zeros(0), np.zeros(0, int)
             return cls(
-                empty, empty, empty, empty, np.zeros((0, 2)), np.zeros(0, int), np.zeros(0, int), empty, empty
-            )
+                empty, empty, empty, empty, np.zeros((0, 2)), none, none, empty, empty, none, none,
+                np.zeros(0, bool),
+            )  # fmt: skip
         a = np.concatenate([g.starts for g in glasses])
         e = np.concatenate([g.ends - g.starts for g in glasses])
+        normal = np.concatenate([g.outward_normals for g in glasses])
+        counts = np.array([g.n_edges for g in glasses])
+        glass = np.repeat(np.arange(len(glasses)), counts)
+        local = np.arange(len(glass)) - np.repeat(np.cumsum(counts) - counts, counts)
+        previous = np.arange(len(glass)) - local + (local - 1) % counts[glass]
+        following = np.arange(len(glass)) - local + (local + 1) % counts[glass]
+        # convex where the edge turns away from the previous edge's outside
+        convex = np.einsum("ij,ij->i", e, normal[previous]) <= 0
         return cls(
             ax=a[:, 0].copy(),
             ay=a[:, 1].copy(),
             ex=e[:, 0].copy(),
             ey=e[:, 1].copy(),
-            normal=np.concatenate([g.outward_normals for g in glasses]),
-            glass=np.repeat(np.arange(len(glasses)), [g.n_edges for g in glasses]),
-            local=np.concatenate([np.arange(g.n_edges) for g in glasses]),
+            normal=normal,
+            glass=glass,
+            local=local,
             ref_index=np.array([g.ref_index for g in glasses], dtype=float),
             cauchy_b=np.array([g.cauchy_b for g in glasses], dtype=float),
+            previous=previous,
+            following=following,
+            convex=convex,
         )
 
     def index(self, glass: np.ndarray, wavelength: np.ndarray) -> np.ndarray:
@@ -143,6 +174,7 @@ def _distances(rays: _Rays, edges: _Edges, eps: float) -> np.ndarray:
     qy = edges.ay - oy
     den = dx * edges.ey
     den -= dy * edges.ex
+    along = np.abs(den) <= PARALLEL_TOLERANCE * np.hypot(edges.ex, edges.ey)
     with np.errstate(divide="ignore", invalid="ignore"):
         np.reciprocal(den, out=den)
         t = qx * edges.ey
@@ -151,11 +183,70 @@ def _distances(rays: _Rays, edges: _Edges, eps: float) -> np.ndarray:
         u = qx * dy
         u -= qy * dx
         u *= den
-    hit = (t > eps) & (u >= -VERTEX_TOLERANCE) & (u <= 1 + VERTEX_TOLERANCE)
+    hit = (t > eps) & (u >= -VERTEX_TOLERANCE) & (u <= 1 + VERTEX_TOLERANCE) & ~along
     t[~hit] = np.inf
     follows = np.flatnonzero(rays.last_edge >= 0)
     t[follows, rays.last_edge[follows]] = np.inf  # a ray leaving an edge cannot hit it again
     return t
+
+
+def _edge_parameter(origin: np.ndarray, direction: np.ndarray, e: np.ndarray, edges: _Edges) -> np.ndarray:
+    """Where along edge ``e`` (0 at its start, 1 at its end) each ray meets its line."""
+    qx, qy = edges.ax[e] - origin[:, 0], edges.ay[e] - origin[:, 1]
+    dx, dy = direction[:, 0], direction[:, 1]
+    return (qx * dy - qy * dx) / (dx * edges.ey[e] - dy * edges.ex[e])
+
+
+def _crossing(
+    origin: np.ndarray, direction: np.ndarray, e: np.ndarray, edges: _Edges
+) -> tuple[np.ndarray, np.ndarray]:
+    """How each ray meets the glass of edge ``e`` where it meets the edge: +1 entering, -1 leaving,
+    0 passing by (a vertex touched from outside, or a concave corner grazed from inside), and
+    the edge it crosses (at a vertex, the one of its two edges the ray meets more head-on)."""
+    u = _edge_parameter(origin, direction, e, edges)
+    at_start = u <= VERTEX_TOLERANCE
+    at_end = u >= 1 - VERTEX_TOLERANCE
+    e_in = np.where(at_start, edges.previous[e], e)  # the edge ending at the vertex
+    e_out = np.where(at_end, edges.following[e], e)  # the edge starting there
+    a = np.einsum("ij,ij->i", direction, edges.normal[e_in])
+    b = np.einsum("ij,ij->i", direction, edges.normal[e_out])
+    convex = edges.convex[e_out]
+    tol = PARALLEL_TOLERANCE
+    after = np.where(convex, (a < -tol) & (b < -tol), (a < -tol) | (b < -tol))  # just past: inside
+    before = np.where(convex, (a > tol) & (b > tol), (a > tol) | (b > tol))  # just before: inside
+    kind = after.astype(np.int8) - before.astype(np.int8)
+    chosen = np.where(np.where(kind > 0, a <= b, a >= b), e_in, e_out)  # a tie: the edge ending there
+    # inside an edge (not at a vertex) e_in = e_out = e and a = b: the sign of d·n decides
+    return kind, chosen
+
+
+def _nearest(t: np.ndarray, rays: _Rays, edges: _Edges) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each ray's nearest crossing: (edge, distance, +1 entering / -1 leaving, 0 for none).
+
+    Vertices the ray only touches are struck out of ``t`` (both their edges) and the search goes
+    on past them, so ``t`` afterwards holds only the edges a ray may really meet."""
+    rows = np.arange(len(t))
+    e_hit = np.argmin(t, axis=1)
+    t_hit = t[rows, e_hit]
+    kind = np.zeros(len(t), np.int8)
+    pending = np.flatnonzero(np.isfinite(t_hit))
+    while len(pending):
+        e = e_hit[pending]
+        found, chosen = _crossing(rays.origin[pending], rays.direction[pending], e, edges)
+        kind[pending] = found
+        e_hit[pending] = np.where(found != 0, chosen, e)
+        passed = pending[found == 0]
+        if not len(passed):
+            break
+        e = e_hit[passed]
+        u = _edge_parameter(rays.origin[passed], rays.direction[passed], e, edges)
+        t[passed, e] = np.inf
+        t[passed, np.where(u <= VERTEX_TOLERANCE, edges.previous[e], e)] = np.inf
+        t[passed, np.where(u >= 1 - VERTEX_TOLERANCE, edges.following[e], e)] = np.inf
+        e_hit[passed] = np.argmin(t[passed], axis=1)
+        t_hit[passed] = t[passed, e_hit[passed]]
+        pending = passed[np.isfinite(t_hit[passed])]
+    return e_hit, t_hit, kind
 
 
 def trace(
@@ -227,8 +318,7 @@ def _generation(
     rows = np.arange(m)
     if len(edges.glass):
         t = _distances(rays, edges, eps)
-        e_hit = np.argmin(t, axis=1)
-        t_hit = t[rows, e_hit]
+        e_hit, t_hit, _ = _nearest(t, rays, edges)
         hit = np.isfinite(t_hit)
     else:
         t, e_hit, t_hit, hit = None, np.zeros(m, int), np.full(m, np.inf), np.zeros(m, bool)
@@ -267,7 +357,7 @@ def _generation(
     n_glass = edges.index(g, wavelength)
     n_beyond = np.ones(len(h))
     if several and t is not None:
-        n_beyond = _other_side(t[h], t_hit[h], e, g, d, leaving, edges, wavelength, eps)
+        n_beyond = _other_side(t[h], t_hit[h], g, point, d, leaving, edges, wavelength, eps)
     n1 = np.where(leaving, n_glass, n_beyond)
     n2 = np.where(leaving, n_beyond, n_glass)
 
@@ -322,8 +412,8 @@ def _generation(
 def _other_side(
     t: np.ndarray,
     t_hit: np.ndarray,
-    e: np.ndarray,
     g: np.ndarray,
+    point: np.ndarray,
     d: np.ndarray,
     leaving: np.ndarray,
     edges: _Edges,
@@ -332,13 +422,11 @@ def _other_side(
 ) -> np.ndarray:
     """Index of the medium across the hit edge: a second glass whose edge the ray meets at the same
     point (entering it as it leaves the first, or leaving it as it enters), else air (1)."""
-    coincident = (t <= (t_hit + eps)[:, None]) & (edges.glass[None, :] != g[:, None])
+    rows, e2 = np.nonzero((t <= (t_hit + eps)[:, None]) & (edges.glass[None, :] != g[:, None]))
     n = np.ones(len(t_hit))
-    rows = np.flatnonzero(coincident.any(axis=1))
     if len(rows):
-        e2 = np.argmax(coincident[rows], axis=1)
-        leaving2 = np.einsum("ij,ij->i", d[rows], edges.normal[e2]) > 0
-        opposite = leaving2 != leaving[rows]
+        kind, _ = _crossing(point[rows], d[rows], e2, edges)
+        opposite = np.where(leaving[rows], kind > 0, kind < 0)
         rows, e2 = rows[opposite], e2[opposite]
         n[rows] = edges.index(edges.glass[e2], wavelength[rows])
     return n
