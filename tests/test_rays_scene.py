@@ -238,3 +238,65 @@ def test_a_scene_file_with_nested_glasses_is_refused_by_the_session(workspace):
     turn = session.run("load scene nested.json")
     assert not turn.ok and "'Outer' and 'Core' overlap" in turn.message
     assert session.state("rays").current is None and not session.history.can_undo
+
+
+def beam_scene(length: float, brightness: float = 0.5, **settings) -> Scene:
+    beam = {"type": "Beam", "p1": {"x": 0, "y": 0}, "p2": {"x": 0, "y": length}, "brightness": brightness}
+    return scene_from_dict({"version": 5, "objs": [beam], **settings})
+
+
+@pytest.mark.parametrize(
+    ("length", "settings", "count", "first", "spacing"),
+    [
+        # n = length × density / lengthScale; a ray at each i = 0.5, 1.5, ... <= n, i × (length / n) along
+        (100.0, {}, 10, 5.0, 10.0),  # n = 10: i = 0.5 … 9.5
+        (4.0, {}, 0, None, None),  # n = 0.4: not even i = 0.5
+        (5.0, {}, 1, 5.0, None),  # n = 0.5: i = 0.5 only, which lands on p2
+        (14.9, {}, 1, 5.0, None),  # n = 1.49: 1.5 > n
+        (15.0, {}, 2, 5.0, 10.0),  # n = 1.5: i = 0.5 and 1.5 (the second on p2)
+        (100.0, {"lengthScale": 2}, 5, 10.0, 20.0),  # n = 5, spacing lengthScale / density = 20
+        (100.0, {"rayModeDensity": 0.25}, 25, 2.0, 4.0),
+        (10.0, {"mode": "images"}, 10, 0.5, 1.0),  # imageModeDensity, default 1
+    ],
+)
+def test_beam_rays_are_counted_and_placed_as_ray_optics_does(length, settings, count, first, spacing):
+    scene = beam_scene(length, **settings)
+    (beam,) = scene.sources
+    origins, directions, _ = beam.emit()
+    assert beam.n_rays == len(origins) == count
+    if count:
+        assert origins[0, 1] == pytest.approx(first) and np.allclose(origins[:, 0], 0)
+        assert np.allclose(directions, [[1, 0]])
+    if spacing is not None:
+        assert np.allclose(np.diff(origins[:, 1]), spacing)
+    assert any("emits no rays" in w for w in scene.warnings) == (count == 0)
+
+
+def test_a_beam_with_no_rays_traces_to_nothing_and_survives_a_round_trip():
+    scene = beam_scene(4.0)
+    result = trace(scene)
+    assert len(result.segments) == 0 and result.summary["source_energy"] == 0
+    again = scene_from_dict(json.loads(json.dumps(scene_to_dict(scene))))
+    assert again.sources == scene.sources
+
+
+@pytest.mark.parametrize(
+    ("brightness", "settings", "per_ray"),
+    [
+        (0.5, {}, 1.0),  # min(0.5 × 1 / 0.1, 1)
+        (0.05, {}, 0.5),
+        (0.01, {"lengthScale": 2}, 0.2),  # 0.01 × 2 / 0.1
+        (0.05, {"lengthScale": 0.5, "rayModeDensity": 0.5}, 0.05),
+    ],
+)
+def test_beam_ray_brightness_follows_the_length_scale(brightness, settings, per_ray):
+    (beam,) = beam_scene(100.0, brightness, **settings).sources
+    assert beam.brightness == pytest.approx(per_ray)
+
+
+def test_a_point_source_below_one_ray_at_its_density_still_emits_one():
+    """ray-optics steps 2π / parseInt(500 × density): an infinite step, so one ray at angle 0."""
+    scene = scene_from_dict(
+        {"version": 5, "objs": [{"type": "PointSource", "x": 0, "y": 0}], "rayModeDensity": 0.001}
+    )
+    assert scene.sources[0].n_rays == 1

@@ -236,24 +236,32 @@ class PointSource:
 
 @dataclass(frozen=True)
 class Beam:
-    """``n_rays`` parallel rays from evenly spaced points of the segment ``p1``–``p2``, leaving it
-    at a right angle (to the right of p1 → p2 in x-right, y-down screen terms, as ray-optics)."""
+    """``n_rays`` parallel rays from points of the segment ``p1``–``p2``, leaving it at a right
+    angle (to the right of p1 → p2 in x-right, y-down screen terms, as ray-optics).
+
+    The rays start half a spacing in from ``p1`` and ``ray_spacing`` apart (ray-optics' layout,
+    where the count can be 0 for a short beam); without a spacing they divide the segment into
+    ``n_rays`` equal parts, one ray at the middle of each."""
 
     p1: Point
     p2: Point
     n_rays: int = 10
     brightness: float = 1.0
     wavelength: float = GREEN_NM
+    ray_spacing: float | None = None
 
     def emit(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if self.n_rays < 1:
+        if self.n_rays < 0 or (self.n_rays == 0 and self.ray_spacing is None):
             raise ValueError("a beam needs at least one ray")
+        if self.ray_spacing is not None and not (math.isfinite(self.ray_spacing) and self.ray_spacing > 0):
+            raise ValueError("a beam's ray spacing must be > 0")
         p1, p2 = np.asarray(self.p1, dtype=float), np.asarray(self.p2, dtype=float)
         along = p2 - p1
         length = np.linalg.norm(along)
         if length == 0:
             raise ValueError("a beam needs two different end points")
-        positions = (np.arange(self.n_rays) + 0.5) / self.n_rays
+        spacing = length / self.n_rays if self.ray_spacing is None else self.ray_spacing
+        positions = (np.arange(self.n_rays) + 0.5) * (spacing / length)
         origins = p1 + positions[:, None] * along
         direction = np.array([along[1], -along[0]]) / length
         return origins, np.tile(direction, (self.n_rays, 1)), np.full(self.n_rays, float(self.brightness))

@@ -3,16 +3,22 @@
 Understood objects: ``Glass`` with straight edges (``path`` of ``{x, y, arc}``, ``refIndex``,
 ``cauchyB``), ``SingleRay``, ``PointSource`` and ``Beam``. Anything else (mirrors, lenses, curved
 edges) is left out with a warning. Ray counts and brightness follow ray-optics' default colour
-mode: a point source emits ``int(500 × rayModeDensity)`` rays of ``min(brightness / density, 1)``.
+mode: a point source emits ``int(500 × density)`` rays (at least 1) of ``min(brightness / density,
+1)``; a beam emits a ray at every half-integer ``i <= n`` of spacings, ``n = length × density /
+lengthScale`` (so ``floor(n + 1/2)`` rays, 0 for a beam shorter than half a spacing), each of
+``min(brightness × lengthScale / density, 1)``. The density is ``rayModeDensity`` (default 0.1), or
+``imageModeDensity`` (default 1) in the "images" and "observer" modes.
 
 This project adds optional keys, ignored by ray-optics: ``name`` (scene and glass), ``edgeLabels``
 ("index", "cardinal" or ``[[short, long], ...]``), and ``numRays`` / ``rayBrightness`` on sources
-for an exact ray count and per-ray brightness.
+for an exact ray count and per-ray brightness (with ``raySpacing`` on beams laid out as ray-optics
+lays them out).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +29,8 @@ from .scene import GREEN_NM, Beam, Glass, LightSource, PointSource, Scene, Singl
 FORMAT_VERSION = 5
 DEFAULT_DENSITY = 0.1
 """ray-optics' default ``rayModeDensity``."""
+DEFAULT_IMAGE_DENSITY = 1.0
+"""ray-optics' default ``imageModeDensity``, the density of its "images" and "observer" modes."""
 SOURCE_TYPES = ("SingleRay", "PointSource", "Beam")
 
 
@@ -61,9 +69,13 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
         warnings.append(
             f"scene format version {version} is newer than {FORMAT_VERSION}; read as {FORMAT_VERSION}"
         )
-    density = _number(data.get("rayModeDensity", DEFAULT_DENSITY), "rayModeDensity")
-    if density <= 0:
-        raise SceneFormatError("rayModeDensity must be > 0")
+    if data.get("mode") in ("images", "observer"):
+        density = _number(data.get("imageModeDensity", DEFAULT_IMAGE_DENSITY), "imageModeDensity")
+    else:
+        density = _number(data.get("rayModeDensity", DEFAULT_DENSITY), "rayModeDensity")
+    length_scale = _number(data.get("lengthScale", 1.0), "lengthScale")
+    if not (density > 0 and length_scale > 0) or not math.isfinite(density / length_scale):
+        raise SceneFormatError("the ray density and lengthScale must be finite numbers > 0")
     glasses: list[Glass] = []
     sources: list[LightSource] = []
     skipped: dict[str, int] = {}
@@ -77,7 +89,7 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
                 if glass is not None:
                     glasses.append(glass)
             elif kind in SOURCE_TYPES:
-                sources.append(_source(kind, obj, density, warnings))
+                sources.append(_source(kind, obj, density, length_scale, warnings))
             else:
                 skipped[str(kind)] = skipped.get(str(kind), 0) + 1
         except (KeyError, TypeError, ValueError) as exc:
@@ -116,26 +128,38 @@ def _glass(obj: dict, number: int, taken: set[str], warnings: list[str]) -> Glas
     )
 
 
-def _source(kind: str, obj: dict, density: float, warnings: list[str]) -> LightSource:
+def _source(kind: str, obj: dict, density: float, length_scale: float, warnings: list[str]) -> LightSource:
     wavelength = _number(obj.get("wavelength", GREEN_NM), "wavelength")
     if kind == "SingleRay":
         brightness = _number(obj.get("brightness", 1.0), "brightness")
         return SingleRay(_point(obj["p1"]), _point(obj["p2"]), brightness, wavelength)
-    per_ray = obj.get("rayBrightness")
-    if per_ray is None:
-        per_ray = min(_number(obj.get("brightness", 0.5), "brightness") / density, 1.0)
-    per_ray = _number(per_ray, "rayBrightness")
+    brightness = _number(obj.get("brightness", 0.5), "brightness")
     if kind == "PointSource":
-        n_rays = int(obj.get("numRays") or int(density * 500))
-        return PointSource(_number(obj["x"], "x"), _number(obj["y"], "y"), n_rays, per_ray, wavelength)
+        per_ray = obj.get("rayBrightness", min(brightness / density, 1.0))
+        n_rays = obj.get("numRays") or max(1, int(density * 500))  # below 1 ray-optics still emits one
+        x, y = _number(obj["x"], "x"), _number(obj["y"], "y")
+        return PointSource(x, y, int(n_rays), _number(per_ray, "rayBrightness"), wavelength)
     p1, p2 = _point(obj["p1"]), _point(obj["p2"])
     if obj.get("emisAngle", 0) or obj.get("lambert") or obj.get("random"):
         warnings.append(
             "a beam's divergence, Lambert weighting and randomness are not modelled: rays are parallel"
         )
-    length = ((p2[0] - p1[0]) ** 2 + (p2[1] - p1[1]) ** 2) ** 0.5
-    n_rays = int(obj.get("numRays") or max(1, int(length * density)))
-    return Beam(p1, p2, n_rays, per_ray, wavelength)
+    per_ray = _number(
+        obj.get("rayBrightness", min(brightness * length_scale / density, 1.0)), "rayBrightness"
+    )
+    if obj.get("numRays") is not None:
+        spacing = obj.get("raySpacing")
+        spacing = None if spacing is None else _number(spacing, "raySpacing")
+        return Beam(p1, p2, int(_number(obj["numRays"], "numRays")), per_ray, wavelength, spacing)
+    dx, dy = p2[0] - p1[0], p2[1] - p1[1]
+    n = math.sqrt(dx * dx + dy * dy) * density / length_scale
+    n_rays = math.floor(n - 0.5) + 1 if n >= 0.5 else 0  # a ray at each i = 0.5, 1.5, ... <= n
+    if n_rays == 0:
+        warnings.append(
+            f"a beam from {p1} to {p2} is shorter than half its ray spacing ({length_scale / density:g}) "
+            "and emits no rays, as in ray-optics"
+        )
+    return Beam(p1, p2, n_rays, per_ray, wavelength, length_scale / density)
 
 
 def _number(value: Any, what: str) -> float:
@@ -184,7 +208,8 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
         if isinstance(source, PointSource):
             objs.append({"type": "PointSource", "x": source.x, "y": source.y, **common})
         else:
-            objs.append({"type": "Beam", "p1": _xy(source.p1), "p2": _xy(source.p2), **common})
+            spacing = {} if source.ray_spacing is None else {"raySpacing": source.ray_spacing}
+            objs.append({"type": "Beam", "p1": _xy(source.p1), "p2": _xy(source.p2), **common, **spacing})
     return {
         "version": FORMAT_VERSION,
         "name": scene.name,
