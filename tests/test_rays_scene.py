@@ -9,7 +9,16 @@ import pytest
 
 from napari_talk.packs.rays.edges import cardinal_labels, edge_labels, get_edge_descriptions, resolve_edge
 from napari_talk.packs.rays.samples import prism_demo_scene
-from napari_talk.packs.rays.scene import Beam, Glass, PointSource, Scene, SingleRay, get_object_by_name
+from napari_talk.packs.rays.scene import (
+    Beam,
+    Glass,
+    IdealLens,
+    Mirror,
+    PointSource,
+    Scene,
+    SingleRay,
+    get_object_by_name,
+)
 from napari_talk.packs.rays.scene_json import SceneFormatError, load_scene, scene_from_dict, scene_to_dict
 from napari_talk.packs.rays.tracer import trace
 
@@ -34,6 +43,8 @@ def ray_optics_scene() -> dict:
             {"type": "SingleRay", "p1": {"x": 0, "y": 0}, "p2": {"x": 10, "y": 5}, "brightness": 0.8},
             {"type": "Beam", "p1": {"x": 500, "y": 300}, "p2": {"x": 500, "y": 400}, "brightness": 0.05},
             {"type": "Mirror", "p1": {"x": 0, "y": 0}, "p2": {"x": 1, "y": 1}},
+            {"type": "IdealLens", "p1": {"x": 600, "y": 300}, "p2": {"x": 600, "y": 400}},
+            {"type": "BeamSplitter", "p1": {"x": 0, "y": 0}, "p2": {"x": 1, "y": 1}},
             {
                 "type": "Glass",
                 "path": [{"x": 0, "y": 0, "arc": False}, {"x": 5, "y": 5, "arc": True}, {"x": 9, "y": 0}],
@@ -57,7 +68,11 @@ def test_a_ray_optics_scene_loads_with_its_defaults(tmp_path):
     )  # min(0.5 / 0.2, 1)
     assert isinstance(single, SingleRay) and single.brightness == 0.8 and single.p2 == (10.0, 5.0)
     assert isinstance(beam, Beam) and beam.n_rays == 20 and beam.brightness == pytest.approx(0.25)
-    assert any("Mirror" in w for w in scene.warnings)
+    assert scene.elements == (
+        Mirror((0.0, 0.0), (1.0, 1.0)),
+        IdealLens((600.0, 300.0), (600.0, 400.0), 100.0),
+    )
+    assert any("BeamSplitter" in w for w in scene.warnings)
     assert any("arc" in w for w in scene.warnings)
     origins, directions, _ = beam.emit()
     assert np.allclose(directions, [[1, 0]])  # ray-optics: p1 → p2 downward, rays go right

@@ -11,7 +11,7 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
-from .scene import Scene
+from .scene import Element, Mirror, Scene
 
 KINDS = ("source", "reflect", "refract", "tir")
 
@@ -75,6 +75,27 @@ def _meets(edges: list[Edge], k: int, u: float, dx: float, dy: float) -> tuple[i
     return -1, (first if a >= b else second), (second if a >= b else first)
 
 
+def _past_element(element: Element, hit: tuple[float, float], d: tuple[float, float]) -> tuple[float, float]:
+    """The direction leaving a mirror (d mirrored in its line) or an ideal lens (towards the point
+    of the far focal plane where the undeviated ray through the centre crosses it)."""
+    (ax, ay), (bx, by) = element.p1, element.p2
+    length = math.hypot(bx - ax, by - ay)
+    tx, ty = (bx - ax) / length, (by - ay) / length
+    nx, ny = -ty, tx
+    along = d[0] * nx + d[1] * ny
+    if isinstance(element, Mirror):
+        return d[0] - 2 * along * nx, d[1] - 2 * along * ny
+    if along < 0:
+        nx, ny, along = -nx, -ny, -along
+    f = element.focal_length
+    slope = (d[0] * tx + d[1] * ty) / along
+    cx, cy = (ax + bx) / 2, (ay + by) / 2
+    fx, fy = cx + f * nx + f * slope * tx, cy + f * ny + f * slope * ty
+    ox, oy = math.copysign(1, f) * (fx - hit[0]), math.copysign(1, f) * (fy - hit[1])
+    norm = math.hypot(ox, oy)
+    return ox / norm, oy / norm
+
+
 def trace_reference(scene: Scene, min_brightness: float = 0.01, max_depth: int = 1000) -> list[Segment]:
     """Every segment, breadth first, with the same ray-ending and threshold rules as the tracer
     (and the same rules for rays along an edge or through a vertex)."""
@@ -105,10 +126,23 @@ def trace_reference(scene: Scene, min_brightness: float = 0.01, max_depth: int =
             u = (qx * dy - qy * dx) / den
             if t > eps and -1e-10 <= u <= 1 + 1e-10:
                 hits.append((t, k, u))
+        for j, element in enumerate(scene.elements):
+            (ax, ay), (bx, by) = element.p1, element.p2
+            ex, ey = bx - ax, by - ay
+            den = dx * ey - dy * ex
+            if abs(den) <= 1e-10 * math.hypot(ex, ey) or len(edges) + j == last:
+                continue
+            t = ((ax - ox) * ey - (ay - oy) * ex) / den
+            u = ((ax - ox) * dy - (ay - oy) * dx) / den
+            if t > eps and -1e-10 <= u <= 1 + 1e-10:
+                hits.append((t, len(edges) + j, u))
         hits.sort()
         struck: set[int] = set()
         best, best_t, leaving = -1, math.inf, False
         for t, k, u in hits:
+            if k >= len(edges):
+                best, best_t = k, t
+                break
             if k in struck:
                 continue
             way, crossed, other = _meets(edges, k, u, dx, dy)
@@ -125,6 +159,13 @@ def trace_reference(scene: Scene, min_brightness: float = 0.01, max_depth: int =
             continue
         hx, hy = ox + dx * best_t, oy + dy * best_t
         segments.append(Segment((ox, oy), (hx, hy), s, p, parent, kind, depth))
+        if best >= len(edges):
+            element = scene.elements[best - len(edges)]
+            tx, ty = _past_element(element, (hx, hy), (dx, dy))
+            if s + p >= min_brightness:
+                kind = "reflect" if isinstance(element, Mirror) else "refract"
+                queue.append(((hx, hy), (tx, ty), s, p, me, kind, depth + 1, best))
+            continue
         _, _, (nx, ny), glass, *_ = edges[best]
         along = dx * nx + dy * ny
         beyond = 1.0

@@ -270,6 +270,45 @@ class Beam:
 LightSource = SingleRay | PointSource | Beam
 
 
+@dataclass(frozen=True)
+class Mirror:
+    """A flat mirror from ``p1`` to ``p2``, reflecting on both sides: a ray meeting it (its ends
+    included) is reflected with all its energy (angle of incidence = angle of reflection)."""
+
+    p1: Point
+    p2: Point
+
+    def __post_init__(self) -> None:
+        _check_segment("a mirror", self.p1, self.p2)
+
+
+@dataclass(frozen=True)
+class IdealLens:
+    """An ideal thin lens from ``p1`` to ``p2`` with a focal length (> 0 converging, < 0
+    diverging): a ray crossing it at height h from its centre, with slope m to its axis, leaves
+    with slope m − h / f and all its energy, so every ray from a point meets at its image."""
+
+    p1: Point
+    p2: Point
+    focal_length: float = 100.0
+
+    def __post_init__(self) -> None:
+        _check_segment("an ideal lens", self.p1, self.p2)
+        if not (math.isfinite(self.focal_length) and self.focal_length != 0):
+            raise ValueError(f"an ideal lens needs a finite, non-zero focal length, not {self.focal_length}")
+
+
+Element = Mirror | IdealLens
+"""Thin optical elements: segments rays meet from either side."""
+
+
+def _check_segment(what: str, p1: Point, p2: Point) -> None:
+    if not all(math.isfinite(float(v)) for v in (*p1, *p2)):
+        raise ValueError(f"{what} needs finite end points")
+    if tuple(map(float, p1)) == tuple(map(float, p2)):
+        raise ValueError(f"{what} needs two different end points")
+
+
 @dataclass(frozen=True, eq=False)
 class Scene:
     """Glasses and light sources; glass names are unique."""
@@ -281,10 +320,13 @@ class Scene:
     """Use each source's wavelength and the glasses' Cauchy dispersion (ray-optics' simulateColors)."""
     warnings: tuple[str, ...] = field(default=(), compare=False)
     """What loading left out (unsupported objects), shown with the trace summary."""
+    elements: tuple[Element, ...] = ()
+    """Mirrors and ideal lenses."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "glasses", tuple(self.glasses))
         object.__setattr__(self, "sources", tuple(self.sources))
+        object.__setattr__(self, "elements", tuple(self.elements))
         seen: set[str] = set()
         for glass in self.glasses:
             if glass.name in seen:
@@ -307,13 +349,14 @@ class Scene:
         return replace(self, glasses=tuple(glasses))
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """(min xy, max xy) over glass vertices and source positions."""
+        """(min xy, max xy) over glass vertices, source positions and element end points."""
         points = [glass.vertices for glass in self.glasses]
         for source in self.sources:
             if isinstance(source, PointSource):
                 points.append(np.array([[source.x, source.y]]))
             else:
                 points.append(np.array([source.p1, source.p2], dtype=float))
+        points += [np.array([element.p1, element.p2], dtype=float) for element in self.elements]
         if not points:
             return np.zeros(2), np.ones(2)
         stacked = np.concatenate(points)

@@ -1,13 +1,16 @@
 """Reading and writing scenes in the ray-optics JSON format, version 5 (phydemo.app/ray-optics).
 
 Understood objects: ``Glass`` with straight edges (``path`` of ``{x, y, arc}``, ``refIndex``,
-``cauchyB``), ``SingleRay``, ``PointSource`` and ``Beam``. Anything else (mirrors, lenses, curved
-edges) is left out with a warning. Ray counts and brightness follow ray-optics' default colour
-mode: a point source emits ``int(500 × density)`` rays (at least 1) of ``min(brightness / density,
-1)``; a beam emits a ray at every half-integer ``i <= n`` of spacings, ``n = length × density /
-lengthScale`` (so ``floor(n + 1/2)`` rays, 0 for a beam shorter than half a spacing), each of
-``min(brightness × lengthScale / density, 1)``. The density is ``rayModeDensity`` (default 0.1), or
-``imageModeDensity`` (default 1) in the "images" and "observer" modes.
+``cauchyB``), ``SingleRay``, ``PointSource``, ``Beam``, ``Mirror`` (flat, ``p1``, ``p2``) and
+``IdealLens`` (``p1``, ``p2``, ``focalLength``, default 100). Anything else (curved mirrors, beam
+splitters, blockers, curved edges) is left out with a warning.
+
+Ray counts and brightness follow ray-optics' default colour mode: a point source emits
+``int(500 × density)`` rays (at least 1) of ``min(brightness / density, 1)``; a beam emits a ray at
+every half-integer ``i <= n`` of spacings, ``n = length × density / lengthScale`` (so
+``floor(n + 1/2)`` rays, 0 for a beam shorter than half a spacing), each of
+``min(brightness × lengthScale / density, 1)``. The density is ``rayModeDensity`` (default 0.1),
+or ``imageModeDensity`` (default 1) in the "images" and "observer" modes.
 
 This project adds optional keys, ignored by ray-optics: ``name`` (scene and glass), ``edgeLabels``
 ("index", "cardinal" or ``[[short, long], ...]``), and ``numRays`` / ``rayBrightness`` on sources
@@ -24,7 +27,18 @@ from typing import Any
 
 import numpy as np
 
-from .scene import GREEN_NM, Beam, Glass, LightSource, PointSource, Scene, SingleRay
+from .scene import (
+    GREEN_NM,
+    Beam,
+    Element,
+    Glass,
+    IdealLens,
+    LightSource,
+    Mirror,
+    PointSource,
+    Scene,
+    SingleRay,
+)
 
 FORMAT_VERSION = 5
 DEFAULT_DENSITY = 0.1
@@ -78,6 +92,7 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
         raise SceneFormatError("the ray density and lengthScale must be finite numbers > 0")
     glasses: list[Glass] = []
     sources: list[LightSource] = []
+    elements: list[Element] = []
     skipped: dict[str, int] = {}
     for position, obj in enumerate(data["objs"]):
         if not isinstance(obj, dict):
@@ -90,6 +105,13 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
                     glasses.append(glass)
             elif kind in SOURCE_TYPES:
                 sources.append(_source(kind, obj, density, length_scale, warnings))
+            elif kind == "Mirror":
+                if obj.get("filter"):
+                    warnings.append("a mirror's wavelength filter is not modelled: it reflects every ray")
+                elements.append(Mirror(_point(obj["p1"]), _point(obj["p2"])))
+            elif kind == "IdealLens":
+                focal = _number(obj.get("focalLength", 100.0), "focalLength")
+                elements.append(IdealLens(_point(obj["p1"]), _point(obj["p2"]), focal))
             else:
                 skipped[str(kind)] = skipped.get(str(kind), 0) + 1
         except (KeyError, TypeError, ValueError) as exc:
@@ -104,6 +126,7 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
         name=str(data.get("name") or name or "scene"),
         simulate_colors=bool(data.get("simulateColors", False)),
         warnings=tuple(warnings),
+        elements=tuple(elements),
     )
 
 
@@ -210,6 +233,18 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
         else:
             spacing = {} if source.ray_spacing is None else {"raySpacing": source.ray_spacing}
             objs.append({"type": "Beam", "p1": _xy(source.p1), "p2": _xy(source.p2), **common, **spacing})
+    for element in scene.elements:
+        if isinstance(element, Mirror):
+            objs.append({"type": "Mirror", "p1": _xy(element.p1), "p2": _xy(element.p2)})
+        else:
+            objs.append(
+                {
+                    "type": "IdealLens",
+                    "p1": _xy(element.p1),
+                    "p2": _xy(element.p2),
+                    "focalLength": element.focal_length,
+                }
+            )
     return {
         "version": FORMAT_VERSION,
         "name": scene.name,

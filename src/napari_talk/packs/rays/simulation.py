@@ -37,8 +37,10 @@ class Segments:
     source: np.ndarray
     """Index of the light source in the scene."""
     end_glass: np.ndarray
-    """Index of the glass whose edge ends the segment; -1 when the ray escapes."""
+    """Index of the glass whose edge ends the segment; -1 when the ray escapes, -2 when it ends on
+    a mirror or an ideal lens."""
     end_edge: np.ndarray
+    """The edge's index in its glass, or the mirror's or lens's in the scene's elements."""
     lost: np.ndarray
     """Energy that left the trace at this segment's end: children below the brightness threshold,
     or children the ray limit stopped."""
@@ -85,7 +87,7 @@ class Segments:
 
     @property
     def escaped(self) -> np.ndarray:
-        return self.end_glass < 0
+        return self.end_glass == -1
 
     def interaction_names(self) -> list[str]:
         return [INTERACTIONS[code] for code in self.interaction]

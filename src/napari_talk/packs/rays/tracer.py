@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .fresnel import fresnel_power
-from .scene import Scene
+from .scene import IdealLens, Mirror, Scene
 from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResult
 
 DEFAULT_MIN_BRIGHTNESS = 0.01
@@ -45,56 +45,73 @@ PARALLEL_TOLERANCE = 1e-10
 the edge (only, perhaps, the vertices at its ends)."""
 
 
+ON_ELEMENT = -2
+"""``glass`` of the edges that are mirrors or ideal lenses (and ``end_glass`` of segments ending on
+one, ``end_edge`` then being the element's index in the scene)."""
+
+
 @dataclass(frozen=True)
 class _Edges:
+    """Every glass edge, then every mirror and ideal lens, as flat arrays."""
+
     ax: np.ndarray
     ay: np.ndarray
     ex: np.ndarray
     ey: np.ndarray
     normal: np.ndarray
     glass: np.ndarray
+    """The glass of each edge; :data:`ON_ELEMENT` for a mirror or a lens."""
     local: np.ndarray
+    """The edge's index in its glass, or the element's in the scene."""
     ref_index: np.ndarray
     cauchy_b: np.ndarray
     previous: np.ndarray
-    """The edge of the same glass ending where each edge starts."""
+    """The edge of the same glass ending where each edge starts (an element: itself)."""
     following: np.ndarray
-    """The edge of the same glass starting where each edge ends."""
+    """The edge of the same glass starting where each edge ends (an element: itself)."""
     convex: np.ndarray
     """Whether the glass's corner at each edge's start is convex (or straight)."""
+    mirror: np.ndarray
+    focal_length: np.ndarray
+    """Of each ideal lens; NaN for other edges."""
 
     @classmethod
     def of(cls, scene: Scene) -> _Edges:
-        glasses = scene.glasses
-        if not glasses:
-            empty, none = np.zeros(0), np.zeros(0, int)
-            return cls(
-                empty, empty, empty, empty, np.zeros((0, 2)), none, none, empty, empty, none, none,
-                np.zeros(0, bool),
-            )  # fmt: skip
-        a = np.concatenate([g.starts for g in glasses])
-        e = np.concatenate([g.ends - g.starts for g in glasses])
-        normal = np.concatenate([g.outward_normals for g in glasses])
-        counts = np.array([g.n_edges for g in glasses])
-        glass = np.repeat(np.arange(len(glasses)), counts)
-        local = np.arange(len(glass)) - np.repeat(np.cumsum(counts) - counts, counts)
-        previous = np.arange(len(glass)) - local + (local - 1) % counts[glass]
-        following = np.arange(len(glass)) - local + (local + 1) % counts[glass]
+        glasses, elements = scene.glasses, scene.elements
+        starts = [g.starts for g in glasses] + [np.array([el.p1], float) for el in elements]
+        ends = [g.ends for g in glasses] + [np.array([el.p2], float) for el in elements]
+        a = np.concatenate(starts) if starts else np.zeros((0, 2))
+        e = (np.concatenate(ends) if ends else np.zeros((0, 2))) - a
+        counts = np.array([g.n_edges for g in glasses] + [1] * len(elements), dtype=int)
+        group = np.repeat(np.arange(len(counts)), counts)
+        index = np.arange(len(group))
+        local = index - np.repeat(np.cumsum(counts) - counts, counts)
+        previous = index - local + (local - 1) % counts[group]
+        following = index - local + (local + 1) % counts[group]
+        on_element = group >= len(glasses)
+        normal = np.stack([e[:, 1], -e[:, 0]], axis=1) / np.hypot(e[:, 0], e[:, 1])[:, None]
+        if glasses:
+            normal[~on_element] = np.concatenate([g.outward_normals for g in glasses])
         # convex where the edge turns away from the previous edge's outside
         convex = np.einsum("ij,ij->i", e, normal[previous]) <= 0
+        kinds = [isinstance(el, Mirror) for el in elements]
+        focal = [el.focal_length if isinstance(el, IdealLens) else np.nan for el in elements]
+        n_glass_edges = len(group) - len(elements)
         return cls(
             ax=a[:, 0].copy(),
             ay=a[:, 1].copy(),
             ex=e[:, 0].copy(),
             ey=e[:, 1].copy(),
             normal=normal,
-            glass=glass,
-            local=local,
+            glass=np.where(on_element, ON_ELEMENT, group),
+            local=np.where(on_element, group - len(glasses), local),
             ref_index=np.array([g.ref_index for g in glasses], dtype=float),
             cauchy_b=np.array([g.cauchy_b for g in glasses], dtype=float),
             previous=previous,
             following=following,
-            convex=convex,
+            convex=convex | on_element,
+            mirror=np.concatenate([np.zeros(n_glass_edges, bool), np.array(kinds, bool)]),
+            focal_length=np.concatenate([np.full(n_glass_edges, np.nan), np.array(focal, float)]),
         )
 
     def index(self, glass: np.ndarray, wavelength: np.ndarray) -> np.ndarray:
@@ -345,26 +362,65 @@ def _generation(
     h = np.flatnonzero(hit)
     if not len(h):
         return chunk, rays.take(slice(0, 0))
+    on_element = edges.glass[e_hit[h]] == ON_ELEMENT
+    children: list[_Rays] = []
+    for rows_here, handler in ((h[~on_element], _at_glass), (h[on_element], _at_element)):
+        if len(rows_here):
+            born, lost[rows_here] = handler(
+                rays.take(rows_here), e_hit[rows_here], end[rows_here], ids[rows_here], edges, min_brightness,
+                None if t is None or not several else (t[rows_here], t_hit[rows_here], eps),
+            )  # fmt: skip
+            children += born
+    return chunk, _Rays.join(children)
 
-    e = e_hit[h]
-    d = rays.direction[h]
-    point = end[h]
-    wavelength = rays.wavelength[h]
+
+def _children(
+    rays: _Rays, point: np.ndarray, direction: np.ndarray, s: np.ndarray, p: np.ndarray, kind: np.ndarray,
+    parent: np.ndarray, e: np.ndarray,
+) -> _Rays:  # fmt: skip
+    return _Rays(
+        origin=point,
+        direction=direction,
+        s=s,
+        p=p,
+        wavelength=rays.wavelength,
+        parent=parent,
+        interaction=kind.astype(np.int8),
+        depth=rays.depth + 1,
+        source=rays.source,
+        last_edge=e,
+    )
+
+
+def _at_glass(
+    rays: _Rays,
+    e: np.ndarray,
+    point: np.ndarray,
+    parent: np.ndarray,
+    edges: _Edges,
+    min_brightness: float,
+    coincident: tuple[np.ndarray, np.ndarray, float] | None,
+) -> tuple[list[_Rays], np.ndarray]:
+    """Fresnel reflection and refraction at glass edges: the children kept, and the energy of
+    those below the threshold. ``coincident`` (distances to every edge, to the hit, and the
+    tolerance) is given when other glasses may meet the ray at the same point."""
+    d = rays.direction
+    wavelength = rays.wavelength
     g = edges.glass[e]
     normal = edges.normal[e]
     along = np.einsum("ij,ij->i", d, normal)
     leaving = along > 0
     n_glass = edges.index(g, wavelength)
-    n_beyond = np.ones(len(h))
-    if several and t is not None:
-        n_beyond = _other_side(t[h], t_hit[h], g, point, d, leaving, edges, wavelength, eps)
+    n_beyond = np.ones(len(e))
+    if coincident is not None:
+        n_beyond = _other_side(*coincident[:2], g, point, d, leaving, edges, wavelength, coincident[2])
     n1 = np.where(leaving, n_glass, n_beyond)
     n2 = np.where(leaving, n_beyond, n_glass)
 
     cos_i = np.abs(along)
     facing = np.where(leaving, -1.0, 1.0)[:, None] * normal  # unit normal against the ray
     r_s, r_p, cos_t, tir = fresnel_power(n1, n2, cos_i)
-    s, p = rays.s[h], rays.p[h]
+    s, p = rays.s, rays.p
 
     reflect_dir = d + (2 * cos_i)[:, None] * facing
     eta = n1 / n2
@@ -377,36 +433,51 @@ def _generation(
     ts, tp = s - rs, p - rp  # T = 1 − R: energy is conserved at the interface
     keep_reflect = rs + rp >= min_brightness
     keep_refract = ~tir & (ts + tp >= min_brightness)
-    lost[h] = np.where(keep_reflect, 0.0, rs + rp) + np.where(tir | keep_refract, 0.0, ts + tp)
+    lost = np.where(keep_reflect, 0.0, rs + rp) + np.where(tir | keep_refract, 0.0, ts + tp)
+    reflected = _children(rays, point, reflect_dir, rs, rp, np.where(tir, TIR, REFLECT), parent, e)
+    refracted = _children(rays, point, refract_dir, ts, tp, np.full(len(e), REFRACT), parent, e)
+    return [reflected.take(keep_reflect), refracted.take(keep_refract)], lost
 
-    parent = ids[h]
-    child_depth = rays.depth[h] + 1
-    source = rays.source[h]
-    reflected = _Rays(
-        origin=point,
-        direction=reflect_dir,
-        s=rs,
-        p=rp,
-        wavelength=wavelength,
-        parent=parent,
-        interaction=np.where(tir, TIR, REFLECT).astype(np.int8),
-        depth=child_depth,
-        source=source,
-        last_edge=e,
-    ).take(keep_reflect)
-    refracted = _Rays(
-        origin=point,
-        direction=refract_dir,
-        s=ts,
-        p=tp,
-        wavelength=wavelength,
-        parent=parent,
-        interaction=np.full(len(h), REFRACT, dtype=np.int8),
-        depth=child_depth,
-        source=source,
-        last_edge=e,
-    ).take(keep_refract)
-    return chunk, _Rays.join([reflected, refracted])
+
+def _at_element(
+    rays: _Rays,
+    e: np.ndarray,
+    point: np.ndarray,
+    parent: np.ndarray,
+    edges: _Edges,
+    min_brightness: float,
+    coincident: tuple[np.ndarray, np.ndarray, float] | None,
+) -> tuple[list[_Rays], np.ndarray]:
+    """Mirrors reflect all the energy (a ``reflect`` child); ideal lenses pass all of it, bent by
+    the thin-lens rule (a ``refract`` child)."""
+    d = rays.direction
+    normal = edges.normal[e]
+    along = np.einsum("ij,ij->i", d, normal)
+    mirror = edges.mirror[e]
+    direction = d - (2 * along)[:, None] * normal
+    lens = np.flatnonzero(~mirror)
+    if len(lens):
+        direction[lens] = _through_lens(d[lens], point[lens], e[lens], along[lens], edges)
+    keep = rays.s + rays.p >= min_brightness
+    kind = np.where(mirror, REFLECT, REFRACT)
+    child = _children(rays, point, direction, rays.s, rays.p, kind, parent, e)
+    return [child.take(keep)], np.where(keep, 0.0, rays.s + rays.p)
+
+
+def _through_lens(
+    d: np.ndarray, point: np.ndarray, e: np.ndarray, along: np.ndarray, edges: _Edges
+) -> np.ndarray:
+    """Directions after ideal lenses: with the axis along the ray's way through the lens, the
+    slope to the axis m becomes m − h / f, h the height of the crossing above the lens's centre."""
+    tangent = np.stack([edges.ex[e], edges.ey[e]], axis=1)
+    length = np.linalg.norm(tangent, axis=1)
+    tangent /= length[:, None]
+    centre = np.stack([edges.ax[e], edges.ay[e]], axis=1) + tangent * (length / 2)[:, None]
+    height = np.einsum("ij,ij->i", point - centre, tangent)
+    axis = np.sign(along)[:, None] * edges.normal[e]
+    slope = np.einsum("ij,ij->i", d, tangent) / np.abs(along) - height / edges.focal_length[e]
+    out = axis + slope[:, None] * tangent
+    return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
 def _other_side(
@@ -422,7 +493,8 @@ def _other_side(
 ) -> np.ndarray:
     """Index of the medium across the hit edge: a second glass whose edge the ray meets at the same
     point (entering it as it leaves the first, or leaving it as it enters), else air (1)."""
-    rows, e2 = np.nonzero((t <= (t_hit + eps)[:, None]) & (edges.glass[None, :] != g[:, None]))
+    other = (edges.glass[None, :] != g[:, None]) & (edges.glass[None, :] != ON_ELEMENT)
+    rows, e2 = np.nonzero((t <= (t_hit + eps)[:, None]) & other)
     n = np.ones(len(t_hit))
     if len(rows):
         kind, _ = _crossing(point[rows], d[rows], e2, edges)
