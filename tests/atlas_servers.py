@@ -2,7 +2,8 @@
 
 ``FileServer`` serves scripted routes (a body, a status, a delay, with or without a length);
 ``EmbeddingServer`` answers ``POST /v1/embeddings`` like an OpenAI-compatible server, with
-vectors from the offline embedder (so rankings through it are meaningful) and records requests.
+vectors from the offline embedder (so rankings through it are meaningful; optionally squeezed so
+every cosine is high, as some models' are) and records requests.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+import numpy as np
 
 
 @dataclass
@@ -81,10 +84,13 @@ class FileServer(_Server):
 
 
 class EmbeddingServer(_Server):
-    def __init__(self, dim: int = 64) -> None:
+    def __init__(self, dim: int = 64, squeeze: float = 0.0) -> None:
         from napari_talk.packs.atlas.embeddings import HashedEmbedder
 
         self.embedder = HashedEmbedder(dim)
+        self.squeeze = squeeze
+        """A share of every vector along one common axis: cosines become
+        squeeze + (1 - squeeze) × the offline cosine (0.85 puts unrelated texts near 0.85)."""
         self.requests: list[dict[str, Any]] = []
         self.auth: list[str] = []
         self.fail_with: int | None = None
@@ -105,6 +111,9 @@ class EmbeddingServer(_Server):
                     status = 200
                     texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
                     vectors = server.embedder.embed(texts)
+                    if server.squeeze:
+                        common = np.full((len(texts), 1), np.sqrt(server.squeeze), np.float32)
+                        vectors = np.hstack([vectors * np.sqrt(1 - server.squeeze), common])
                     payload = {
                         "object": "list",
                         "model": body.get("model", ""),

