@@ -46,16 +46,52 @@ def test_each_step_is_undone_back_to_the_exact_state_before(session):
 
 
 def test_replies_say_what_happened(session):
-    assert "Spawned a Cube" in _ok(session, "make me a cube").message
+    from napari_talk.packs.mesh import humanoid
+
+    assert "Spawned a Body" in _ok(session, "spawn a human body").message
     reply = _ok(session, "segment it")
-    assert "into 6 parts" in reply.message and reply.data["segments"] == 6
+    assert "into 7 parts" in reply.message and reply.data["segments"] == 7
+    assert "1 torso (" in reply.message and "head" in reply.message and "left arm" in reply.message
     reply = _ok(session, "apply a dark, rusty metal to segment 2")
     assert "rusted iron" in reply.message and "runner-up: cast iron" in reply.message
     assert reply.data["library_name"] == "rusted iron" and reply.data["segments"] == [2]
     reply = _ok(session, "make everything glowing blue crystals")
-    assert reply.data["segments"] == [1, 2, 3, 4, 5, 6] and "the whole model" in reply.message
+    assert reply.data["segments"] == [1, 2, 3, 4, 5, 6, 7] and "the whole model" in reply.message
     described = _ok(session, "describe the model")
-    assert "6 segments" in described.message and described.data["faces"] == 1200
+    assert "7 segments: 1 torso" in described.message
+    assert described.data["faces"] == humanoid.body().n_faces
+
+
+def test_segments_answer_to_their_names(session):
+    _ok(session, "spawn a human body")
+    _ok(session, "segment it")
+    state = session.state("mesh").model
+    head = state.names.index("head") + 1
+    reply = session.execute(
+        {"action": "apply_material", "material_description": "gold", "segment_id": "the head"}
+    )
+    assert reply.ok and reply.data["segments"] == [head]
+    assert session.state("mesh").model.materials[head].name.startswith("gold")
+    arm = state.names.index("left arm") + 1
+    reply = session.execute({"action": "isolate_segment", "segment_id": "Left Arm"})
+    assert reply.ok and reply.data["segment"] == arm
+    refused = session.execute(
+        {"action": "apply_material", "material_description": "gold", "segment_id": "tail"}
+    )
+    assert not refused.ok and "or a name (1 torso," in refused.message
+    assert _ok(session, f"select segment {head}").message == f"Segment {head} (head) selected."
+
+
+@pytest.mark.parametrize(
+    "line, said",
+    [
+        ("spawn a cube", "The Cube is one part: its thickness is even and no concave crease goes round"),
+        ("spawn a disk", "The Disk is one part: it is an open sheet with no inside to measure"),
+    ],
+)
+def test_one_part_says_why(session, line, said):
+    _ok(session, line)
+    assert said in _ok(session, "segment it").message
 
 
 def test_what_cannot_be_done_is_said_and_changes_nothing(session):
@@ -81,20 +117,21 @@ def test_what_cannot_be_done_is_said_and_changes_nothing(session):
 
 
 def test_the_material_of_an_unsegmented_model_carries_to_every_part(session):
-    _ok(session, "spawn a cube")
+    _ok(session, "spawn a human body")
     _ok(session, "make it oak wood")
     _ok(session, "segment it")
     state = session.state("mesh").model
-    assert state.segment_count == 6 and {m.name for m in state.materials.values()} == {"oak"}
+    assert state.segment_count == 7 and {m.name for m in state.materials.values()} == {"oak"}
 
 
 def test_the_selection_lives_in_state_json_and_is_read_back(session, workspace):
-    _ok(session, "spawn a cube")
+    _ok(session, "spawn a human body")
     _ok(session, "segment it")
     _ok(session, "select segment 2")
     path = workspace / "mesh" / "state.json"
     saved = json.loads(path.read_text())
-    assert saved["selected_segment"] == 2 and saved["segment_count"] == 6 and saved["model"] == "Cube"
+    assert saved["selected_segment"] == 2 and saved["segment_count"] == 7 and saved["model"] == "Body"
+    assert saved["segment_names"]["1"] == "torso"
     # another program (the seed's gesture tracker) selects segment 5
     import os
     import time
@@ -110,20 +147,20 @@ def test_the_selection_lives_in_state_json_and_is_read_back(session, workspace):
 def test_the_isolated_segment_is_centred_in_the_model_bounding_box(session):
     from napari_talk.packs.mesh.display import isolated_mesh
 
-    _ok(session, "spawn a cube")
+    _ok(session, "spawn a human body")
     _ok(session, "segment it")
     _ok(session, "isolate part 3")
     state = session.state("mesh").model
     part = isolated_mesh(state, 3)
     assert np.allclose(part.center, state.mesh.center)
-    assert part.n_faces == 200
+    assert part.n_faces == np.count_nonzero(state.labels == 2)
 
 
 def test_the_llm_context_describes_the_model(session):
 
     assert session.context_lines(["mesh"]) == ["Mesh: no model (spawn_primitive makes one)."]
-    _ok(session, "spawn a cube")
+    _ok(session, "spawn a human body")
     _ok(session, "segment it")
     _ok(session, "make segment 1 gold")
     (line,) = session.context_lines(["mesh"])
-    assert "Cube" in line and "6 segment(s)" in line and "1: gold" in line
+    assert "Body" in line and "7 segment(s)" in line and "1: gold" in line

@@ -67,15 +67,15 @@ def test_spawn_shows_a_surface_in_3d_framed_on_the_model(session, viewer):
 
 
 def test_segments_get_distinct_colours_and_materials_show(session, viewer):
-    _ok(session, "spawn a cube")
+    _ok(session, "spawn a human body")
     _ok(session, "segment it")
     layer = viewer.layers["model"]
     faces = layer.data[1]
     colours = layer.vertex_colors
     labels = session.state("mesh").model.face_labels()
-    per_segment = [colours[faces[labels == s]].reshape(-1, 4) for s in range(6)]
+    per_segment = [colours[faces[labels == s]].reshape(-1, 4) for s in range(7)]
     assert all(np.allclose(c, c[0]) for c in per_segment), "each segment is one colour"
-    assert len({tuple(np.round(c[0], 3)) for c in per_segment}) == 6
+    assert len({tuple(np.round(c[0], 3)) for c in per_segment}) == 7
     _ok(session, "make segment 1 red brick")
     brick = viewer.layers["model"].vertex_colors[faces[labels == 0]].reshape(-1, 4)[0]
     assert brick[0] > brick[1] and brick[0] > brick[2], "brick is reddish"
@@ -120,7 +120,7 @@ def test_clicking_the_surface_selects_the_segment_under_the_cursor(session, view
 
 
 def test_isolation_adds_a_centred_layer_dims_the_rest_and_undo_restores_layers_and_camera(session, viewer):
-    _ok(session, "spawn a cube")
+    _ok(session, "spawn a human body")
     _ok(session, "segment it")
     before = _layers(viewer)
     before_camera = (tuple(camera(viewer).center), camera(viewer).zoom, tuple(camera(viewer).angles))

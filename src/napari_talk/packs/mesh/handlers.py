@@ -24,6 +24,7 @@ from . import display, flows, materials, primitives, samples
 from .comfyui import Cancelled, ComfyClient, ComfyError, server_url
 from .importers import MeshFileError, load_bytes
 from .mesh import TriMesh, pick_face
+from .naming import part_names
 from .png import encode_png
 from .render import render
 from .state import Concept, MeshPackState, ModelState, carry_materials
@@ -31,6 +32,7 @@ from .workflows import WorkflowError
 
 if TYPE_CHECKING:
     from ...core.workspace import Workspace
+    from .segmentation import Segmentation
 
 HANDLERS = Handlers[MeshPackState]()
 
@@ -124,9 +126,14 @@ def _resolve(ctx: Context[MeshPackState], state: ModelState, ref: str, *, whole_
         if not 1 <= number <= count:
             raise CommandError(_no_segment(number, state))
         return [number]
+    named = state.segment_by_name(ref)
+    if named is not None:
+        return [named]
     if ref != cmd.SELECTED:
+        names = ", ".join(f"{i + 1} {n}" for i, n in enumerate(state.names) if n)
+        known = f", or a name ({names})" if names else ""
         raise CommandError(
-            f"{ref!r} is not a segment: give its number (1 to {count}), {cmd.SELECTED} or {cmd.ALL}."
+            f"{ref!r} is not a segment: give its number (1 to {count}), {cmd.SELECTED} or {cmd.ALL}{known}."
         )
     selected = _pack(ctx).file.external_selection(state) or state.selected
     if selected is not None and 1 <= selected <= count:
@@ -195,7 +202,7 @@ def import_model(command: cmd.ImportModel, ctx: Context[MeshPackState]) -> Resul
 @HANDLERS.on(cmd.RequestSegmentation)
 def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPackState]) -> Job:
     """Computed off the GUI thread, shown on it."""
-    from .segmentation import Segmentation, segment
+    from .segmentation import segment
 
     _, state, mesh = _model(ctx)
 
@@ -205,18 +212,19 @@ def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPack
 
     def finish(done: tuple[Segmentation, float]) -> Result:
         result, seconds = done
-        new = replace(state, labels=result.labels, selected=None, isolated=None)
+        names = part_names(mesh, result.labels)
+        new = replace(state, labels=result.labels, names=names, selected=None, isolated=None)
         new = new.with_materials(carry_materials(state, result.labels)).logged(
             "request_segmentation", f"segmented into {result.count} parts"
         )
         parts = new.segments()
-        listed = ", ".join(f"{p['id']} ({p['area_share']:.0%})" for p in parts[:8])
+        listed = ", ".join(
+            f"{p['id']}{' ' + p['name'] if p['name'] else ''} ({p['area_share']:.0%})" for p in parts[:8]
+        )
         more = f" and {len(parts) - 8} more" if len(parts) > 8 else ""
         if result.count == 1:
-            message = (
-                f"The {mesh.name} is one part: no sharp crease or change of thickness divides it "
-                f"({seconds:.2f} s). Materials apply to it whole."
-            )
+            message = f"The {mesh.name} is one part: {_why_one_part(mesh, result)} ({seconds:.2f} s). "
+            message += "Materials apply to it whole."
         else:
             message = (
                 f"Segmented the {mesh.name} into {result.count} parts in {seconds:.2f} s: {listed}{more} "
@@ -228,13 +236,24 @@ def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPack
     return Job(f"segmenting the {mesh.name}", work, finish)
 
 
+def _why_one_part(mesh: TriMesh, result: Segmentation) -> str:
+    """What the segmentation saw, in words: it looks at thickness and concave creases only."""
+    if np.all(np.isnan(result.thickness)):
+        return "it is an open sheet with no inside to measure, and no concave crease divides it"
+    why = "its thickness is even and no concave crease goes round a part of it"
+    if not mesh.is_watertight:
+        why += " (an open surface: rays that left through its holes were not counted)"
+    return why
+
+
 @HANDLERS.on(cmd.SelectSegment)
 def select_segment(command: cmd.SelectSegment, ctx: Context[MeshPackState]) -> Result:
     _, state, _ = _model(ctx)
     if not 1 <= command.segment_id <= state.segment_count:
         raise CommandError(_no_segment(command.segment_id, state))
     new = replace(state, selected=command.segment_id)
-    return _commit(ctx, new, f"Segment {command.segment_id} selected.", {"selected": command.segment_id})
+    said = new.named(command.segment_id)
+    return _commit(ctx, new, f"{said[0].upper()}{said[1:]} selected.", {"selected": command.segment_id})
 
 
 def pick(ctx: Context[MeshPackState], origin: np.ndarray, direction: np.ndarray) -> int | None:
@@ -339,7 +358,8 @@ def describe_model(command: cmd.DescribeModel, ctx: Context[MeshPackState]) -> R
         lines.append(
             f"{len(parts)} segments: "
             + ", ".join(
-                f"{p['id']} ({p['area_share']:.0%}{', ' + p['material'] if p['material'] else ''})"
+                f"{p['id']}{' ' + p['name'] if p['name'] else ''} "
+                f"({p['area_share']:.0%}{', ' + p['material'] if p['material'] else ''})"
                 for p in parts
             )
             + "."

@@ -1,16 +1,19 @@
-"""Splitting a mesh into meaningful parts: sharp creases, then changes of thickness.
+"""Splitting a mesh into meaningful parts: changes of thickness and concave creases.
 
-The method follows CGAL's shape-diameter-function segmentation in spirit, in numpy and scipy:
+After CGAL's shape-diameter-function segmentation, and the minima rule of perception (parts meet
+where the surface folds inwards), in numpy and scipy:
 
-1. Creases: neighbouring faces whose normals turn by more than ``crease_angle`` are never in
-   one part (a cube's six sides, a cylinder's caps).
-2. Thickness: the shape diameter of every face (:mod:`.thickness`), smoothed within creases.
-3. Levels: the area-weighted distribution of log-thickness is split at its deep valleys only
+1. Thickness: the shape diameter of every face (:mod:`.thickness`, rays on the triangles), its
+   logarithm smoothed over neighbouring faces so noise does not count.
+2. Levels: the area-weighted distribution of log-thickness is split at its deep valleys only
    (a sphere, all one thickness, has one level; a figure has thin limbs and a thick trunk).
-4. Clean-up: an iterated-conditional-modes pass lets every face take the level that suits its
+3. Clean-up: an iterated-conditional-modes pass lets every face take the level that suits its
    thickness and its neighbours (CGAL uses a graph cut for this).
-5. Parts: connected regions of one level within creases; slivers under ``min_part`` of the area
-   join the neighbour they share the longest border with.
+4. Concave creases: where neighbouring faces fold inwards by more than ``concave_angle`` (normals
+   averaged over each face's neighbours first, so single noisy faces do not fold), parts may
+   meet: a table's legs meet its top there. Convex edges never divide: a cube is one solid.
+5. Parts: connected regions of one level not crossing a concave crease; parts under ``min_part``
+   of the area join the neighbour they share the longest border with.
 
 Everything is vectorized over faces and deterministic: the same mesh always gives the same parts,
 numbered by decreasing area.
@@ -25,9 +28,10 @@ from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .mesh import TriMesh
-from .thickness import RESOLUTION, shape_diameter
+from .thickness import shape_diameter
 
-CREASE_ANGLE = 60.0
+CONCAVE_ANGLE = 60.0
+AVERAGED_SHARE = 0.5
 MIN_PART = 0.01
 BANDWIDTH = 0.15
 """Smoothing of the log-thickness histogram (natural-log units)."""
@@ -44,8 +48,10 @@ class Segmentation:
     labels: np.ndarray
     """Per face: its part, 0 for the largest part, 1 for the next, ..."""
     thickness: np.ndarray
-    """Per face: the smoothed shape diameter (world units)."""
+    """Per face: the smoothed shape diameter (world units; NaN for a sheet no ray crosses)."""
     levels: int
+    concave_edges: int = 0
+    """How many edges are concave creases (for messages: what divided the mesh)."""
 
     @property
     def count(self) -> int:
@@ -62,55 +68,74 @@ class _Dual:
     f: np.ndarray
     g: np.ndarray
     length: np.ndarray
-    smooth: np.ndarray
-    """True where the arc does not cross a crease."""
     n: int
 
-    def matrix(self, mask: np.ndarray, weights: np.ndarray | None = None) -> csr_matrix:
+    def matrix(self, mask: np.ndarray | None = None, weights: np.ndarray | None = None) -> csr_matrix:
+        mask = np.ones(len(self.f), dtype=bool) if mask is None else mask
         f, g = self.f[mask], self.g[mask]
         w = np.ones(len(f)) if weights is None else weights[mask]
         rows, cols = np.concatenate([f, g]), np.concatenate([g, f])
         return coo_matrix((np.concatenate([w, w]), (rows, cols)), shape=(self.n, self.n)).tocsr()
 
 
-def _dual(mesh: TriMesh, crease_angle: float) -> _Dual:
+def _dual(mesh: TriMesh) -> _Dual:
     edges = mesh.edges()
     f, g, edge = edges.face_pairs()
     keys = edges.keys[edge]
     length = np.linalg.norm(mesh.vertices[keys[:, 0]] - mesh.vertices[keys[:, 1]], axis=1)
+    return _Dual(f, g, length, mesh.n_faces)
+
+
+def concave_creases(mesh: TriMesh, dual: _Dual, angle: float = CONCAVE_ANGLE) -> np.ndarray:
+    """Per arc: True where the surface folds inwards by more than ``angle`` degrees, measured
+    between the two faces' normals each averaged with its neighbours' (area-weighted)."""
     normals = mesh.face_normals
-    smooth = np.einsum("ij,ij->i", normals[f], normals[g]) >= np.cos(np.radians(crease_angle))
-    return _Dual(f, g, length, smooth, mesh.n_faces)
+    weighted = normals * mesh.face_areas[:, None]
+    averaged = weighted + dual.matrix() @ weighted
+    averaged /= np.maximum(np.linalg.norm(averaged, axis=1, keepdims=True), 1e-300)
+    f, g = dual.f, dual.g
+    turn = (np.einsum("ij,ij->i", normals[f], normals[g]) < np.cos(np.radians(angle))) & (
+        np.einsum("ij,ij->i", averaged[f], averaged[g]) < np.cos(np.radians(angle * AVERAGED_SHARE))
+    )
+    # normals that converge across the edge: the surface folds inwards (a valley)
+    folds_in = np.einsum("ij,ij->i", normals[g] - normals[f], mesh.face_centers[g] - mesh.face_centers[f]) < 0
+    return turn & folds_in
 
 
 def segment(
     mesh: TriMesh,
     *,
-    crease_angle: float = CREASE_ANGLE,
+    concave_angle: float = CONCAVE_ANGLE,
     min_part: float = MIN_PART,
-    resolution: int = RESOLUTION,
 ) -> Segmentation:
     if mesh.n_faces == 0:
         raise ValueError("the mesh has no faces")
-    dual = _dual(mesh, crease_angle)
+    dual = _dual(mesh)
     areas = mesh.face_areas
-    within = dual.matrix(dual.smooth)
+    creases = concave_creases(mesh, dual, concave_angle)
+    within = dual.matrix(~creases)
 
-    diameter = shape_diameter(mesh, resolution)
-    log_t = _smooth(np.log(np.maximum(diameter, 1e-9)), within, areas)
-    thresholds = _level_thresholds(log_t, areas)
+    diameter = shape_diameter(mesh)
+    if np.all(np.isnan(diameter)):
+        log_t = np.zeros(mesh.n_faces)
+        thresholds = np.zeros(0)
+    else:
+        log_t = np.log(np.maximum(np.nan_to_num(diameter, nan=float(np.nanmedian(diameter))), 1e-9))
+        log_t = _smooth(log_t, within, areas)
+        thresholds = _level_thresholds(log_t, areas)
     levels = np.searchsorted(thresholds, log_t)
     if len(thresholds):
         levels = _icm(levels, log_t, thresholds, within)
 
-    same = dual.smooth & (levels[dual.f] == levels[dual.g])
+    same = ~creases & (levels[dual.f] == levels[dual.g])
     _, parts = connected_components(dual.matrix(same), directed=False)
     parts = _merge_small(parts, dual, areas, min_part * areas.sum())
-    return Segmentation(_by_area(parts, areas), np.exp(log_t), len(thresholds) + 1)
+    thickness = np.exp(log_t) if not np.all(np.isnan(diameter)) else diameter
+    return Segmentation(_by_area(parts, areas), thickness, len(thresholds) + 1, int(creases.sum()))
 
 
-def _smooth(values: np.ndarray, within: csr_matrix, areas: np.ndarray, iterations: int = 4) -> np.ndarray:
-    """Area-weighted neighbour averaging that never crosses a crease."""
+def _smooth(values: np.ndarray, within: csr_matrix, areas: np.ndarray, iterations: int = 8) -> np.ndarray:
+    """Area-weighted neighbour averaging that does not cross a concave crease."""
     weights = within.multiply(areas[None, :]).tocsr()
     total = np.asarray(weights.sum(axis=1)).ravel()
     for _ in range(iterations):

@@ -47,6 +47,8 @@ class ModelState:
     """How the model came to be: "primitive Sphere", "file chair.glb", "concept 2 (ComfyUI)"."""
     labels: np.ndarray | None = None
     """Per face: its segment index from 0 (segment id 1); None until segmented."""
+    names: tuple[str, ...] = ()
+    """Per segment (index = id - 1): what the shape says it is ("head", "left arm"), or ""."""
     materials: Mapping[int, Material] = field(default_factory=lambda: MappingProxyType({}))
     """Segment id → material."""
     selected: int | None = None
@@ -72,6 +74,23 @@ class ModelState:
     def segment_mask(self, segment_id: int) -> np.ndarray:
         return self.face_labels() == segment_id - 1
 
+    def name_of(self, segment_id: int) -> str:
+        return self.names[segment_id - 1] if 0 < segment_id <= len(self.names) else ""
+
+    def named(self, segment_id: int) -> str:
+        """ "segment 3 (left arm)", or "segment 3" for a part without a name."""
+        name = self.name_of(segment_id)
+        return f"segment {segment_id} ({name})" if name else f"segment {segment_id}"
+
+    def segment_by_name(self, text: str) -> int | None:
+        """The segment called ``text`` ("the head", "Left Arm"), if one is."""
+        folded = " ".join(text.casefold().replace("_", " ").split())
+        folded = folded.removeprefix("the ").removeprefix("segment ").removeprefix("part ")
+        for index, name in enumerate(self.names):
+            if name and name == folded:
+                return index + 1
+        return None
+
     def with_materials(self, materials: Mapping[int, Material]) -> ModelState:
         return replace(self, materials=MappingProxyType(dict(materials)))
 
@@ -80,7 +99,7 @@ class ModelState:
         return replace(self, history=(*self.history, entry)[-HISTORY_LIMIT:])
 
     def segments(self) -> list[dict[str, Any]]:
-        """Per segment: id, faces, share of the area, material name."""
+        """Per segment: id, name ("" where the shape gives none), faces, share of the area, material name."""
         if self.mesh is None:
             return []
         labels = self.face_labels()
@@ -91,6 +110,7 @@ class ModelState:
         return [
             {
                 "id": i + 1,
+                "name": self.name_of(i + 1),
                 "faces": int(faces[i]),
                 "area_share": round(float(area[i]) / total, 4),
                 "material": self.materials[i + 1].name if i + 1 in self.materials else None,
@@ -134,6 +154,7 @@ class StateFile:
             "faces": mesh.n_faces if mesh is not None else 0,
             "segmented": state.labels is not None,
             "segment_count": state.segment_count,
+            "segment_names": {str(i + 1): name for i, name in enumerate(state.names) if name},
             "selected_segment": state.selected,
             "isolated_segment": state.isolated,
             "materials": {str(k): v.name for k, v in sorted(state.materials.items())},
