@@ -94,70 +94,170 @@ def avoided_phrases(text: str) -> list[str]:
 
 
 # -- without a model -----------------------------------------------------------------------------
+#
+# Templates say {they}/{them}/{their}/{themselves} for the entity's pronoun (it, she, he or they,
+# read from its own description) and {s:keeps|keep} for a verb whose subject is the name (singular
+# or plural), {p:asks|ask} for one whose subject is the pronoun; {that} is "who" for a person.
 
 _OPENINGS = {
     "starhaven": (
-        "{name} keeps its watch over {place}, {role} with a purpose older than its name.",
-        "{name} stands for {place}, {role} whose duty is carried in light.",
-        "In {place}, {name} is {role} that travellers learn to look for.",
-        "{name} belongs to {place}: {role} sworn to something brighter than itself.",
+        "{name} {s:keeps|keep} {their} watch over {place}, {role} with a purpose older than {their} name.",
+        "{name} {s:stands|stand} for {place}, {role} whose duty is carried in light.",
+        "In {place}, {name} {s:is|are} {role} {that} travellers learn to look for.",
+        "{name} {s:belongs|belong} to {place}: {role} sworn to something brighter than {themselves}.",
     ),
     "lattice": (
-        "{name} resolves as a pattern within {place}: {role} that refers mostly to itself.",
-        "{name} runs through {place} as a signal, {role} describing its own outline.",
-        "Within {place}, {name} is {role} defined by what it computes.",
-        "{name} is indexed in {place} as {role}, though the index disagrees with itself.",
+        "{name} {s:resolves|resolve} as a pattern within {place}: {role} {that} refers to {themselves}.",
+        "{name} {s:runs|run} through {place} as a signal, {role} describing {their} own outline.",
+        "Within {place}, {name} {s:is|are} {role} defined by what {they} {p:computes|compute}.",
+        "{name} {s:is|are} indexed in {place} as {role}, though the index disagrees with itself.",
     ),
     "threshold": (
-        "{name} waits at the edge of {place}, {role} in the moment before change.",
-        "{name} crosses {place} in a hurry, {role} that never arrives as the same thing.",
-        "At the borders of {place}, {name} is {role} caught between two states.",
-        "{name} lingers in {place}, {role} that is always becoming.",
+        "{name} {s:waits|wait} at the edge of {place}, {role} in the moment before change.",
+        "{name} {s:crosses|cross} {place} in a hurry, {role} {that} never arrives as the same thing.",
+        "At the borders of {place}, {name} {s:is|are} {role} caught between two states.",
+        "{name} {s:lingers|linger} in {place}, {role} {that} is always becoming.",
     ),
     "unknown": (
-        "{name} is observed in {place}, {role} that has not yet been explained.",
-        "{name} appears in {place}, {role} worth a closer look.",
-        "In {place}, {name} is {role} with more to it than first seems.",
+        "{name} {s:is|are} observed in {place}, {role} {that} has not yet been explained.",
+        "{name} {s:appears|appear} in {place}, {role} worth a closer look.",
+        "In {place}, {name} {s:is|are} {role} with more to {them} than first seems.",
+        "{name} {s:is|are} recorded in {place} as {role}, and the record is still open.",
+        "{name} {s:turns|turn} up across {place}, {role} seen more often than understood.",
     ),
 }
 _CLOSINGS = {
     "starhaven": (
-        "Those who follow it seldom lose their way.",
-        "Its light arrives long after it has gone.",
-        "The Reaches are quieter where it has passed.",
-        "It asks nothing in return for the light it keeps.",
+        "Those who follow {them} seldom lose their way.",
+        "{Their} light arrives long after {they} {p:has|have} gone.",
+        "The Reaches are quieter where {they} {p:has|have} passed.",
+        "{They} {p:asks|ask} nothing in return for the light {they} {p:keeps|keep}.",
+        "Even the far stars seem to keep {their} hours.",
+        "No oath binds {them} but the one {they} {p:keeps|keep} to {themselves}.",
     ),
     "lattice": (
-        "Each time it is read, it reads back.",
-        "Its output is never quite what was asked for.",
-        "Somewhere in it, a single bit refuses to settle.",
-        "It is most itself when no one is querying it.",
+        "Each time {they} {p:is|are} read, {they} {p:reads|read} back.",
+        "{Their} output is never quite what was asked for.",
+        "Somewhere in {them}, a single bit refuses to settle.",
+        "{They} {p:is|are} most {themselves} when no one is querying {them}.",
+        "Every copy of {them} differs from the last in one place only.",
+        "{Their} checksum is correct, and that is the strange part.",
     ),
     "threshold": (
-        "Nothing it touches stays the same.",
-        "It is never seen in the same form twice.",
-        "What it leaves behind is not what it found.",
-        "It is gone before anyone agrees on what it was.",
+        "Nothing {they} {p:touches|touch} stays the same.",
+        "{They} {p:is|are} never seen in the same form twice.",
+        "What {they} {p:leaves|leave} behind is not what {they} found.",
+        "{They} {p:is|are} gone before anyone agrees on what {they} {p:was|were}.",
+        "Doors that {they} {p:passes|pass} do not close the same way again.",
+        "{Their} shadow arrives a moment before {they} {p:does|do}.",
     ),
-    "unknown": ("What it wants is still unclear.", "Its purpose is still being argued over."),
+    "unknown": (
+        "What {they} {p:wants|want} is still unclear.",
+        "{Their} purpose is still being argued over.",
+        "No two accounts of {them} agree on the details.",
+        "{They} {p:seems|seem} to notice being watched, and {p:does|do} not mind.",
+        "The notes on {them} end in a question mark.",
+        "Whether {they} {p:is|are} rare or only seldom seen, no one can yet say.",
+        "{Their} habits are recorded, {their} reasons are not.",
+        "Each observer comes back with a different sketch of {them}.",
+        "{They} {p:leaves|leave} traces that are easier to find than {they} {p:is|are}.",
+        "Where {they} {p:goes|go} between sightings is anyone's guess.",
+        "{They} {p:has|have} been described many times and explained not once.",
+        "Something about {them} changes each season, though no one can say what.",
+    ),
 }
+PRONOUNS = {
+    "it": ("it", "it", "its", "itself"),
+    "she": ("she", "her", "her", "herself"),
+    "he": ("he", "him", "his", "himself"),
+    "they": ("they", "them", "their", "themselves"),
+}
+_FAMILIES = {
+    "she": ("she", "her", "hers", "herself"),
+    "he": ("he", "him", "his", "himself"),
+    "they": ("they", "them", "their", "theirs", "themselves"),
+}
+_SLOT = re.compile(r"\{(\w+)(?::([^|}]*)\|([^}]*))?\}")
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How to speak of an entity: its pronoun and whether its name takes a plural verb."""
+
+    pronoun: str = "it"
+    plural_name: bool = False
+
+    def render(self, template: str, **fields: str) -> str:
+        they, them, their, themselves = PRONOUNS[self.pronoun]
+        that = "that" if self.pronoun == "it" else "who"
+        words = {"they": they, "them": them, "their": their, "themselves": themselves, "that": that}
+        words |= fields
+
+        def fill(match: re.Match[str]) -> str:
+            key, singular, plural = match.groups()
+            if singular is not None:
+                many = self.plural_name if key == "s" else self.pronoun == "they"
+                return plural if many else singular
+            if key[:1].isupper() and key.casefold() in words:
+                word = words[key.casefold()]
+                return word[:1].upper() + word[1:]
+            return words[key]
+
+        return _SLOT.sub(fill, template)
+
+
+def voice_of(name: str, description: str) -> Voice:
+    """The pronoun the entity's own description uses for it (she or he when it says so; they for
+    a plural name, or when it says they twice and never it), and whether its name is plural."""
+    words = re.findall(r"[a-z]+", description.casefold())
+    counts = {family: sum(words.count(w) for w in forms) for family, forms in _FAMILIES.items()}
+    plural = _plural_name(name)
+    if max(counts["she"], counts["he"]) > 0:
+        pronoun = "she" if counts["she"] >= counts["he"] else "he"
+    elif plural or (counts["they"] >= 2 and not {"it", "its"} & set(words)):
+        pronoun = "they"
+    else:
+        pronoun = "it"
+    return Voice(pronoun, plural and pronoun == "they")
+
+
+def _plural_name(name: str) -> bool:
+    """ "The Heralds", "The Mitotic Twins": a name whose head word is an English plural."""
+    head = re.split(r",| of | at | in ", name)[0].split()
+    if len(head) < 2 or head[0].casefold() != "the":
+        return False
+    last = head[-1].casefold()
+    return last.endswith("s") and not last.endswith(("ss", "us", "is", "os"))
 
 
 def compose(subject: Subject) -> str:
     """A description from what is known, without a model: an opening in the domain's tone, what is
     particular to the entity (from its description, and its image), and a closing when there is
-    room; openings and closings vary from entity to entity. Two or three sentences, present tense,
-    third person."""
+    room; openings and closings vary from entity to entity, and speak of it as its own description
+    does (she, he, it or they). Two or three sentences, present tense, third person."""
     tone = tone_of(subject.domain)
-    role = subject.class_name or subject.type or "an entity"
-    role = role if role.lower().startswith(("a ", "an ", "the ")) else f"{_article(role)} {role.lower()}"
+    voice = voice_of(subject.name, subject.description)
+    role = _role(subject.class_name or subject.type or "entity", voice.plural_name)
     place = subject.domain or "an uncharted region"
     seed = zlib.crc32(subject.name.encode())
-    opening = _OPENINGS[tone][seed % len(_OPENINGS[tone])]
-    sentences = [opening.format(name=subject.name, place=place, role=role), *_details(subject)]
-    closings = _CLOSINGS[tone]
-    sentences.append(closings[(seed // len(_OPENINGS[tone])) % len(closings)])
-    return " ".join(sentences[:MAX_SENTENCES])
+    openings, closings = _OPENINGS[tone], _CLOSINGS[tone]
+    opening = voice.render(openings[seed % len(openings)], name=subject.name, place=place, role=role)
+    closing = voice.render(closings[(seed // len(openings)) % len(closings)])
+    return " ".join([opening, *_details(subject), closing][:MAX_SENTENCES])
+
+
+def _role(role: str, plural: bool) -> str:
+    """ "a sentinel", or "sentinels" for a plural name; a role given with its article stays."""
+    if role.lower().startswith(("a ", "an ", "the ")):
+        return role
+    role = role.lower()
+    if not plural:
+        return f"{_article(role)} {role}"
+    if role.endswith(("s", "x", "ch", "sh")):
+        return role + "es"
+    if role.endswith("y") and role[-2:-1] not in "aeiou":
+        return role[:-1] + "ies"
+    return role + "s"
 
 
 def _details(subject: Subject) -> list[str]:
