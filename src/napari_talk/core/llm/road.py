@@ -59,6 +59,8 @@ class Request:
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]] | None = None
     reply_format: dict[str, Any] | None = None
+    actions: tuple[str, ...] = ()
+    """The commands offered: a reply that names another is sent back with them."""
 
 
 Execute = Callable[["Command", float], "Result"]
@@ -135,11 +137,12 @@ class LLMRoad:
             {"role": "user", "content": text},
         ]
         if mode == "tools":
-            return Request(messages, tools=self._tools(actions))
+            return Request(messages, tools=self._tools(actions), actions=actions)
         if mode == "json":
-            return Request(messages, reply_format=json_reply())
-        schema = reply_schema(self.registry, actions, names)
-        return Request(messages, reply_format=constrained_reply(schema, self.settings.schema_form))
+            return Request(messages, reply_format=json_reply(), actions=actions)
+        form = self.settings.schema_form
+        schema = reply_schema(self.registry, actions, names, strict=form == "json_schema")
+        return Request(messages, reply_format=constrained_reply(schema, form), actions=actions)
 
     def _tools(self, actions: tuple[str, ...]) -> list[dict[str, Any]]:
         tools = self._tool_lists.get(actions)
@@ -177,7 +180,7 @@ class LLMRoad:
                 outcome.error = "stopped"
                 return
             reading = read_reply(reply.content, reply.tool_calls)
-            if not (reading.candidates or reading.spoken or reading.problems):
+            if not (reading.candidates or reading.spoken or reading.problems or reading.calls):
                 outcome.error = "the model answered with nothing (no command, no words); try rephrasing"
                 return
             if len(reading.candidates) > MAX_COMMANDS_PER_REPLY:
@@ -193,7 +196,7 @@ class LLMRoad:
                     outcome.error = self._give_up(text, reading, problems)
                     return
                 reasked = True
-                messages += self._reask(reply, reading, problems)
+                messages += self._reask(reply, reading, problems, request.actions)
                 continue
             outcome.spoken = reading.spoken
             reads_only = commands and all(c.risk == "read" for c in commands)
@@ -213,11 +216,23 @@ class LLMRoad:
 
     def _validate(self, reading: Reading) -> tuple[list[Command], list[str]]:
         commands, problems = [], list(reading.problems)
-        for wire in reading.candidates:
-            action = wire.get("action")
+        for name in reading.calls:
+            if name in self.registry.commands:
+                problems.append(
+                    f"{name}(...) is a function call written as text, not a command: reply with JSON, "
+                    f'{{"action": "{name}", ...its parameters by name}}'
+                )
+            else:
+                problems.append(f"there is no command {name!r} (a function call written as text)")
+        for raw, loose in zip(reading.candidates, reading.loose, strict=True):
+            action = raw.get("action")
             if action not in self.registry.commands:
                 problems.append(f"there is no command {action!r}")
                 continue
+            fields = self.registry.commands[action].model_fields
+            wire = {k: v for k, v in loose.items() if k in fields}  # parameters put beside a wrapper
+            # null is how a reply held to a strict schema leaves a parameter out
+            wire.update((k, v) for k, v in raw.items() if v is not None)
             try:
                 commands.append(self.registry.validate(wire))
             except ValidationError as exc:
@@ -227,12 +242,13 @@ class LLMRoad:
                 problems.append(f"{action}: {details}")
         return commands, problems
 
-    def _reask(self, reply, reading: Reading, problems: list[str]) -> list[dict[str, Any]]:
-        note = (
-            "That reply was not valid: "
-            + " | ".join(problems)
-            + ". Reply again with valid commands only (or a one-sentence answer)."
-        )
+    def _reask(
+        self, reply, reading: Reading, problems: list[str], actions: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        note = "That reply was not valid: " + " | ".join(problems) + "."
+        if actions and any("there is no command" in p for p in problems):
+            note += f" The commands are: {', '.join(actions)}."
+        note += " Reply again with valid commands only (or a one-sentence answer)."
         messages: list[dict[str, Any]] = [reply.as_message()]
         if reply.tool_calls:  # every call must be answered before the model may speak again
             messages += [{"role": "tool", "tool_call_id": c["id"], "content": note} for c in reply.tool_calls]
@@ -255,7 +271,7 @@ class LLMRoad:
         return messages
 
     def _give_up(self, text: str, reading: Reading, problems: list[str]) -> str:
-        asked = ", ".join(str(w.get("action")) for w in reading.candidates) or "no command"
+        asked = ", ".join([str(w.get("action")) for w in reading.candidates] + reading.calls) or "no command"
         nearest = " · ".join(f'"{e}"' for e in suggest(self.registry, text))
         return (
             f"The model's reply was not a valid command twice ({problems[0]}), so nothing ran. "

@@ -11,11 +11,11 @@ from ipaddress import ip_address
 from typing import Literal, get_args
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
-SchemaForm = Literal["json_schema", "json_object", "format"]
+SchemaForm = Literal["json_schema", "json_object"]
 SCHEMA_FORMS: tuple[SchemaForm, ...] = get_args(SchemaForm)
 
 
@@ -48,8 +48,8 @@ class LLMSettings(BaseModel):
     schema_form: SchemaForm = Field(
         "json_schema",
         title="Schema form",
-        description="How schema mode asks: json_schema (OpenAI, vLLM), json_object with a schema "
-        "(llama.cpp, llama-cpp-python), format (Ollama).",
+        description="How schema mode asks: json_schema (OpenAI, vLLM, Ollama, LM Studio), json_object "
+        "with a schema (llama.cpp, llama-cpp-python).",
     )
     shortlist: int = Field(
         10,
@@ -71,6 +71,13 @@ class LLMSettings(BaseModel):
         description="Run commands that change or remove data, asked for by a model or an MCP client, without "
         "confirmation (sending anything somewhere new always asks).",
     )
+
+    @field_validator("schema_form", mode="before")
+    @classmethod
+    def _ollama_takes_json_schema(cls, value: object) -> object:
+        """Settings saved when "format" was a choice: Ollama's /v1 endpoint reads the schema from
+        ``response_format`` ``json_schema`` and ignores a ``format`` beside it."""
+        return "json_schema" if value == "format" else value
 
     @property
     def configured(self) -> bool:
