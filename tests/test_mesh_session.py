@@ -164,3 +164,4 @@ def test_the_llm_context_describes_the_model(session):
     _ok(session, "make segment 1 gold")
     (line,) = session.context_lines(["mesh"])
     assert "Body" in line and "7 segment(s)" in line and "1: gold" in line
+    assert "7 segment(s) named 1 torso, " in line and "head" in line

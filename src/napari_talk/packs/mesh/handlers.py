@@ -609,6 +609,9 @@ def describe_context(ctx: Context[MeshPackState]) -> list[str]:
     line = f"Mesh: {mesh.name} ({state.source}), {state.segment_count} segment(s)"
     if state.labels is None:
         line += " (not segmented)"
+    elif any(state.names):
+        line += " named " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(state.names) if n)
+        line += " (segment_id takes the name or the number)"
     if state.selected:
         line += f", segment {state.selected} selected"
     if state.materials:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .mesh import TriMesh
 
-SAMPLES = 3000
+SAMPLES = 2000
 """Faces rays are cast from (all of them when the mesh has fewer)."""
 CONE_ANGLE = 30.0
 """Degrees between the central ray and the others (CGAL's cone is 120° wide)."""
@@ -38,9 +38,8 @@ class TriangleGrid:
     starts: np.ndarray
     """(cells + 1,) offsets into ``members``."""
     members: np.ndarray
-    a: np.ndarray
-    e1: np.ndarray
-    e2: np.ndarray
+    packed: np.ndarray
+    """(triangles, 9): a corner and the two edges from it, gathered in one go."""
 
     @classmethod
     def of(cls, triangles: np.ndarray, cell: float) -> TriangleGrid:
@@ -60,7 +59,8 @@ class TriangleGrid:
         order = np.argsort(cells, kind="stable")
         starts = np.concatenate([[0], np.cumsum(np.bincount(cells, minlength=int(shape.prod())))])
         a = triangles[:, 0]
-        return cls(low, cell, shape, starts, owner[order], a, triangles[:, 1] - a, triangles[:, 2] - a)
+        packed = np.ascontiguousarray(np.concatenate([a, triangles[:, 1] - a, triangles[:, 2] - a], axis=1))
+        return cls(low, cell, shape, starts, owner[order], packed)
 
     def first_hits(self, origins: np.ndarray, directions: np.ndarray, skip: np.ndarray) -> np.ndarray:
         """Distance from each origin along its unit direction to the first triangle other than
@@ -77,6 +77,7 @@ class TriangleGrid:
             boundary = (index + (sign > 0)) * self.cell + self.origin
             t_max = np.where(directions != 0, (boundary - origins) / directions, np.inf)
         eps = 1e-9 * self.cell
+        rays = np.ascontiguousarray(np.concatenate([origins, directions], axis=1))
         active = np.arange(n)
         while len(active):
             idx = index[active]
@@ -87,7 +88,8 @@ class TriangleGrid:
                 ray = np.repeat(active, counts)
                 slot = np.arange(counts.sum()) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
                 tri = self.members[slot]
-                t = _intersect(origins[ray], directions[ray], self.a[tri], self.e1[tri], self.e2[tri])
+                r, p = rays[ray], self.packed[tri]
+                t = _intersect(r[:, :3], r[:, 3:], p[:, :3], p[:, 3:6], p[:, 6:])
                 good = (t > eps) & (tri != skip[ray])
                 np.minimum.at(best, ray[good], t[good])
             t_cell = t_max[active]
