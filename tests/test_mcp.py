@@ -132,7 +132,7 @@ def test_a_call_that_times_out_says_so_and_the_viewer_stays_usable(qtbot, make_n
     registry.register(Pack("slow", (Sleep,), handlers=SLEEP))
     session = Session(viewer, registry=registry)
     gui = GuiThread(session)
-    service = HttpService(Bridge(registry, gui.run, timeout=0.5)).start()
+    service = HttpService(Bridge(session, gui.call, timeout=0.5)).start()
     try:
 
         async def script(client):

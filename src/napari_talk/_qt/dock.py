@@ -30,7 +30,7 @@ from ..core.llm.settings import LLMSettings
 from ..core.net import NetPolicy
 from ..core.registry import Registry
 from ..core.result import Result
-from ..core.session import Session, Turn
+from ..core.session import ModelTurn, Session, Turn
 from ..core.settings import Settings, SettingsStore, default_store
 from .chat_input import ChatInput
 from .gui_thread import GuiThread
@@ -180,16 +180,20 @@ class ChatDock(QWidget):
         if not isinstance(task, LLMTask) or task.cancelled.is_set():
             return  # a request the person stopped: its answer is ignored
         self.task = None
-        text = task.text
-        risky = [] if outcome.error else self.session.needs_confirmation(outcome.commands)
-        if risky:
-            listed = "; ".join(c.summary() for c in risky)
+        self._carry_out(self.session.start_llm_turn(task.text, outcome))
+
+    def _carry_out(self, carried: ModelTurn, answer: bool | None = None) -> None:
+        """Run the model's commands one by one; each that needs the person, judged when its turn
+        comes, waits for Run or Cancel."""
+        asking = carried.advance(answer)
+        if asking is not None:
             self.ask(
-                f"The model wants to run {listed}. Run it?",
-                lambda run: self._finish(text, outcome, confirmed=run),
+                f"The model wants to run {self.session.explain(asking)}. Run it?",
+                lambda run: self._carry_out(carried, run),
             )
             return
-        self._finish(text, outcome, confirmed=False)
+        self.transcript.add_turn(carried.turn, echo=False)
+        self._show_state()
 
     def ask(self, question: str, answer: Callable[[bool], None]) -> None:
         """Put a yes/no question to the person (Run / Cancel); questions wait their turn."""
@@ -201,11 +205,6 @@ class ChatDock(QWidget):
             return
         _, answer = self._questions.pop(0)
         answer(run)
-        self._show_state()
-
-    def _finish(self, text: str, outcome: LLMOutcome, *, confirmed: bool) -> None:
-        turn = self.session.finish_llm_turn(text, outcome, confirm=lambda _: confirmed)
-        self.transcript.add_turn(turn, echo=False)
         self._show_state()
 
     # -- keeping the parser ready -------------------------------------------------------------
@@ -308,15 +307,12 @@ class ChatDock(QWidget):
             self.mcp = None
         if on:
             gui = GuiThread(self.session, self.ask)
-            bridge = Bridge(self.session.registry, gui.run, gui.confirm, self._agent_needs_person)
+            bridge = Bridge(self.session, gui.call, gui.confirm)
             self._mcp_gui = gui  # the bridge's calls go through it: keep it alive with the service
             self.mcp = HttpService(bridge).start()
             self.mcp_info.setText(f"{self.mcp.url}  ·  Authorization: Bearer {self.mcp.token}")
         else:
             self.mcp_info.clear()
-
-    def _agent_needs_person(self, command: Command) -> bool:
-        return bool(self.session.needs_confirmation([command], origin="agent"))
 
     def closeEvent(self, event) -> None:
         self.serve_mcp(False)

@@ -30,11 +30,16 @@ class GuiThread(QObject):
         self._requested.connect(self._on_gui_thread)
 
     def run(self, command: Command, timeout: float) -> Result:
-        """Execute ``command`` on the GUI thread; an error Result if it takes over ``timeout`` s."""
-        done, slot = self._post(lambda finish: finish(self._session.execute(command)))
+        """Execute ``command`` a model asked for on the GUI thread (judged there by the session's
+        risk policy); an error Result if it takes over ``timeout`` s."""
+        return self.call(lambda: self._session.execute(command, origin="model"), command.action, timeout)
+
+    def call(self, work: Callable[[], Result], action: str, timeout: float) -> Result:
+        """``work()`` on the GUI thread; an error Result if it takes over ``timeout`` s."""
+        done, slot = self._post(lambda finish: finish(work()))
         if not done.wait(timeout):
             return Result.error(
-                f"{command.action} did not finish within {timeout:g} s; the viewer carries on "
+                f"{action} did not finish within {timeout:g} s; the viewer carries on "
                 "and the command may still complete"
             )
         return slot["value"]
@@ -44,8 +49,11 @@ class GuiThread(QObject):
         ask = self._ask
         if ask is None:
             return False
-        question = f"An agent wants to run {command.summary()}. Run it?"
-        done, slot = self._post(lambda finish: ask(question, finish))
+
+        def put(finish: Callable[[object], None]) -> None:
+            ask(f"An agent wants to run {self._session.explain(command)}. Run it?", finish)
+
+        done, slot = self._post(put)
         return done.wait(timeout) and bool(slot["value"])
 
     def _post(self, work: Callable[[Callable[[object], None]], None]):

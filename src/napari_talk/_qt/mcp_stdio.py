@@ -3,27 +3,42 @@
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from qtpy.QtCore import QObject, Signal
+
+if TYPE_CHECKING:
+    from ..agents.mcp_server import Bridge
+    from .dock import ChatDock
+    from .gui_thread import GuiThread
 
 
 class _Quit(QObject):
     requested = Signal()
 
 
+def bridge_for(dock: ChatDock, *, show: bool) -> tuple[Bridge, GuiThread]:
+    """The MCP bridge to the dock's session: every call is judged by the session's risk policy as
+    it runs, and a call that needs the person is put to them in the dock; with the window hidden
+    there is nobody to ask, so such a call is refused at once. Keep the GuiThread alive with it."""
+    from ..agents.mcp_server import Bridge
+    from .gui_thread import GuiThread
+
+    gui = GuiThread(dock.session, dock.ask)
+    return Bridge(dock.session, gui.call, gui.confirm if show else None), gui
+
+
 def run(sample: str | None, show: bool) -> int:
     import napari
     from qtpy.QtWidgets import QApplication
 
-    from ..agents.mcp_server import Bridge, serve_stdio
-    from .gui_thread import GuiThread
+    from ..agents.mcp_server import serve_stdio
 
     viewer = napari.Viewer(title="napari-talk (MCP)", show=show)
     if sample:
         viewer.open_sample("napari-talk", sample)
     _, dock = viewer.window.add_plugin_dock_widget("napari-talk", "Chat")
-    gui = GuiThread(dock.session, dock.ask)
-    bridge = Bridge(dock.session.registry, gui.run, gui.confirm)
+    bridge, _gui = bridge_for(dock, show=show)
     quitter = _Quit()
     app = QApplication.instance()
     if app is not None:

@@ -71,7 +71,6 @@ def result_text(pack: Any, command: Command, result: Result) -> str:
 
 def _tool_function(session: Session, cls: type[Command], pack: Any, execute, confirm) -> Callable[..., str]:
     action = cls.action_name()
-    run = execute or session.execute
 
     def tool(**arguments: Any) -> str:
         from ..core.result import Result
@@ -81,10 +80,11 @@ def _tool_function(session: Session, cls: type[Command], pack: Any, execute, con
         except ValidationError as exc:
             errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
             return json.dumps(Result.error(f"invalid arguments for {action}: {errors}").to_dict())
-        asks = session.needs_confirmation([command], origin="agent")
-        if asks and not (confirm is not None and confirm(command)):
+        if execute is None:  # the session judges the command by its policy as it runs
+            return result_text(pack, command, session.execute_asking(command, "agent", confirm))
+        if session.needs_person(command, "agent") and not (confirm is not None and confirm(command)):
             return json.dumps(Result.error(f"{command.summary()} was not confirmed; nothing ran").to_dict())
-        return result_text(pack, command, run(command))
+        return result_text(pack, command, execute(command))
 
     parameters, doc_lines = [], []
     for name, field in cls.model_fields.items():

@@ -1,10 +1,10 @@
 """The MCP server: every command an MCP tool, over stdio or streamable HTTP with a bearer token.
 
 Built on the official ``mcp`` SDK's low-level server, so each tool's input schema is exactly the
-command's schema. How a call reaches the live objects is the caller's: ``run`` executes a
-validated command within a time limit (the dock's runs it on the GUI thread), ``needs_person``
-applies the one risk policy (:mod:`napari_talk.core.risk`) and ``confirm`` asks the person. There is no
-code-execution tool.
+command's schema. Every call runs through the session as an agent's: the session judges it by the
+one risk policy (:mod:`napari_talk.core.risk`) as it runs, and ``confirm`` asks the person when it
+says so. Where a call runs is the caller's: ``within`` calls the work within a time limit (the
+dock's on the GUI thread). There is no code-execution tool.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ import json
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from ..core.risk import RiskPolicy
+from ..core.session import UNCONFIRMED
 from .exports import from_tool_arguments
 from .functions import result_text
 
@@ -28,28 +29,32 @@ if TYPE_CHECKING:
     from ..core.commands import Command
     from ..core.registry import Registry
     from ..core.result import Result
+    from ..core.session import Session
 
-Run = Callable[["Command", float], "Result"]
+Within = Callable[[Callable[[], "Result"], str, float], "Result"]
+"""``within(work, action, timeout)``: call ``work`` where the live objects are, within ``timeout`` s."""
 Confirm = Callable[["Command", float], bool]
 
 SERVER_NAME = "napari-talk"
 
 
-def _by_usual_risk(command: Command) -> bool:
-    return RiskPolicy().needs_person(type(command).risk, "agent")
+def in_this_thread(work: Callable[[], Result], action: str, timeout: float) -> Result:
+    return work()
 
 
 @dataclass
 class Bridge:
-    """What MCP calls need: the registry, how to run a command, who must agree, how to ask."""
+    """What MCP calls need: the session (its commands, its risk policy), where to run, how to ask."""
 
-    registry: Registry
-    run: Run
+    session: Session
+    within: Within = in_this_thread
     confirm: Confirm | None = None
-    needs_person: Callable[[Command], bool] = field(default=_by_usual_risk)
-    """Whether the person must agree first (the session's policy; by default the command's usual risk)."""
     timeout: float = 30.0
     confirm_timeout: float = 120.0
+
+    @property
+    def registry(self) -> Registry:
+        return self.session.registry
 
     def tools(self) -> list[Any]:
         from mcp import types
@@ -77,10 +82,14 @@ class Bridge:
             errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
             result = Result.error(f"invalid arguments for {name}: {errors}")
             return result.message, result.to_dict(), True
-        if self.needs_person(command) and not self._confirmed(command):
-            result = Result.error(f"{command.summary()} was not confirmed in napari; nothing ran")
-            return result.message, result.to_dict(), True
-        result = self.run(command, self.timeout)
+        result = self.session.execute_asking(
+            command,
+            "agent",
+            self._confirmed,
+            lambda work: self.within(work, command.action, self.timeout),
+        )
+        if result.meta.get("error") == UNCONFIRMED:
+            result.message = f"{command.summary()} was not confirmed in napari; nothing ran"
         pack = self.registry.pack_of(name)
         return result_text(pack, command, result), _jsonable(result.to_dict()), not result.ok
 

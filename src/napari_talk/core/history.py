@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,8 @@ class Entry:
     """The risk of the change; undoing or redoing it costs the same."""
     said: str = ""
     """What the person was told when it was done ("GFP contrast limits set to 0–4000.")."""
+    serial: int = field(default_factory=itertools.count().__next__, compare=False)
+    """Which change this is, for as long as the session lives (an agreement to undo it names it)."""
 
 
 class History:

@@ -42,6 +42,11 @@ log = logging.getLogger(__name__)
 Road = Literal["parser", "llm", "none"]
 Confirm = Callable[[list[Command]], bool]
 
+UNCONFIRMED = "unconfirmed"
+"""``meta["error"]`` of a command that was not run because the person must agree to it first;
+``meta["risk"]`` says what it would cost and ``meta["agreement"]`` what the person agrees to:
+run it again with ``agreed=`` that, and it runs if it still costs no more and reaches the same."""
+
 
 @dataclass
 class Turn:
@@ -206,7 +211,7 @@ class Session:
         """The model's reading of a line; safe off the GUI thread when ``execute`` is."""
         if self.llm is None:
             raise RuntimeError("no LLM road is set up for this session")
-        run_here = execute or (lambda command, _timeout: self.execute(command))
+        run_here = execute or (lambda command, _timeout: self.execute(command, origin="model"))
         packs = self.packs_in_play(text)
         return self.llm.interpret(
             text, self.context_lines(packs), run_here, cancelled, packs=packs, names=self.known_names()
@@ -226,13 +231,49 @@ class Session:
             log.debug("pack %s could not assess %s", pack.name, command.action, exc_info=True)
             return "data"
 
+    def agreement(self, command: Command) -> str:
+        """What the person agrees to when they let ``command`` run now: its risk, and for an undo
+        or a redo the very change it reaches."""
+        entry = None
+        if command.action == "undo_last_action":
+            entry = self.history.next_undo()
+        elif command.action == "redo_last_action":
+            entry = self.history.next_redo()
+        reaches = f" #{entry.serial}" if entry is not None else ""
+        return f"{self.risk(command)} {command.to_wire()}{reaches}"
+
+    def needs_person(self, command: Command, origin: Origin) -> bool:
+        """Whether the person must agree before ``command``, asked for by ``origin``, runs now."""
+        return self.policy.needs_person(self.risk(command), origin)
+
     def needs_confirmation(self, commands: Sequence[Command], origin: Origin = "model") -> list[Command]:
-        """The commands the person must agree to before they run, asked for by ``origin``."""
-        policy = self.policy
-        return [c for c in commands if policy.needs_person(self.risk(c), origin)]
+        """The commands the person must agree to if each ran now, against the state as it is.
+
+        Commands that run one after another change what the next costs (a second undo reaches an
+        older change): :meth:`execute` judges each again when its turn comes.
+        """
+        return [c for c in commands if self.needs_person(c, origin)]
+
+    def explain(self, command: Command) -> str:
+        """``command`` in words for a question to the person; an undo or redo says what it reaches."""
+        entry = None
+        if command.action == "undo_last_action":
+            entry = self.history.next_undo()
+        elif command.action == "redo_last_action":
+            entry = self.history.next_redo()
+        return f"{command.summary()} ({entry.said})" if entry is not None else command.summary()
 
     def finish_llm_turn(self, text: str, outcome: LLMOutcome, confirm: Confirm | None = None) -> Turn:
-        """Run what the model chose (after confirmation where needed) and say what happened."""
+        """Run what the model chose, asking ``confirm`` (blocking) for each command that needs the
+        person when its turn to run comes, and say what happened."""
+        carried = self.start_llm_turn(text, outcome)
+        asking = carried.advance()
+        while asking is not None:
+            asking = carried.advance(confirm is not None and confirm([asking]))
+        return carried.turn
+
+    def start_llm_turn(self, text: str, outcome: LLMOutcome) -> ModelTurn:
+        """The model's reply, ready to be carried out command by command (see :class:`ModelTurn`)."""
         self.last_road, self.last_model = "llm", outcome.model
         if outcome.user_prompt:
             self.generative_prompt = outcome.user_prompt
@@ -241,15 +282,32 @@ class Session:
         turn = Turn(text, "llm", commands, results, outcome.spoken, outcome.model)
         if outcome.error:
             turn.results.append(Result.error(outcome.error))
-            return turn
-        risky = self.needs_confirmation(outcome.commands)
-        if risky and not (confirm is not None and confirm(risky)):
-            listed = ", ".join(c.summary() for c in risky)
-            turn.results.append(Result.error(f"not run, as it was not confirmed: {listed}"))
-            return turn
-        turn.commands += outcome.commands
-        turn.results += self.execute_all(outcome.commands)
-        return turn
+            return ModelTurn(self, turn, [])
+        return ModelTurn(self, turn, outcome.commands)
+
+    def execute_asking(
+        self,
+        command: Command,
+        origin: Origin,
+        confirm: Callable[[Command], bool] | None,
+        within: Callable[[Callable[[], Result]], Result] | None = None,
+    ) -> Result:
+        """Run ``command`` for ``origin``; when the policy wants the person, ask ``confirm`` and run
+        it with their word, judged again as it runs. ``within(work)`` calls ``work`` where the live
+        objects are (the GUI thread); by default here."""
+        agreed: str | None = None
+        for _ in range(3):  # what changed while the person was asked is asked about again
+
+            def work(agreed: str | None = agreed) -> Result:
+                return self.execute(command, origin=origin, agreed=agreed)
+
+            result = work() if within is None else within(work)
+            if result.meta.get("error") != UNCONFIRMED:
+                return result
+            if confirm is None or not confirm(command):
+                break
+            agreed = result.meta["agreement"]
+        return Result.error(f"{command.summary()} was not confirmed; nothing ran", error=UNCONFIRMED)
 
     def execute_all(self, commands: Iterable[Command]) -> list[Result]:
         results = []
@@ -260,14 +318,33 @@ class Session:
                 break
         return results
 
-    def execute(self, command: Command | Mapping[str, Any], *, redoing: bool = False) -> Result:
-        """Validate and run one command; never raises."""
+    def execute(
+        self,
+        command: Command | Mapping[str, Any],
+        *,
+        origin: Origin = "person",
+        agreed: str | None = None,
+        redoing: bool = False,
+    ) -> Result:
+        """Validate and run one command; never raises.
+
+        Its risk is judged now, against the state as it is when it runs: when the policy wants the
+        person to agree to what ``origin`` asked and ``agreed`` (what the person agreed to, see
+        :meth:`agreement`) is not this, nothing runs and ``meta["error"]`` is :data:`UNCONFIRMED`.
+        """
         started = time.perf_counter()
         risk: Risk | None = None
         try:
             if not isinstance(command, Command):
                 command = self.registry.validate(dict(command))
             risk = self.risk(command)
+            if self.policy.needs_person(risk, origin) and agreed != (agreement := self.agreement(command)):
+                return Result.error(
+                    f"{self.explain(command)} waits for the person's agreement",
+                    error=UNCONFIRMED,
+                    risk=risk,
+                    agreement=agreement,
+                )
             result = self._dispatch(command)
         except ValidationError as exc:
             result = Result.error(f"invalid command: {_first_error(exc)}")
@@ -342,6 +419,50 @@ class Session:
         model = f"LLM {self.llm.label}" if self.llm is not None and self.llm_ready else "no LLM configured"
         road = {"parser": "parser", "llm": f"LLM ({self.last_model})", "none": "—"}[self.last_road]
         return f"parser (offline) · {model} · last answer: {road}"
+
+
+class ModelTurn:
+    """A model's reply being carried out: each command is judged when its turn to run comes, so
+    a second undo in one reply, which reaches an older change, is judged by that change.
+
+    ``asking = carried.advance()``; while ``asking`` is a command, put it to the person and call
+    ``carried.advance(their_answer)``; ``carried.turn`` then says what happened.
+    """
+
+    def __init__(self, session: Session, turn: Turn, commands: Sequence[Command]) -> None:
+        self.session = session
+        self.turn = turn
+        self._waiting = list(commands)
+        self._asking: tuple[Command, str] | None = None
+
+    def advance(self, agreed: bool | None = None) -> Command | None:
+        """Run the commands in order until one needs the person's word (it is returned) or none
+        is left (None); ``agreed`` answers the command returned last time."""
+        agreement: str | None = None
+        if self._asking is not None:
+            command, asked = self._asking
+            self._asking = None
+            if not agreed:
+                rest = "".join(f"; {c.summary()}" for c in self._waiting[1:])
+                self.turn.results.append(
+                    Result.error(f"not run, as it was not confirmed: {command.summary()}{rest}")
+                )
+                self._waiting.clear()
+                return None
+            agreement = asked
+        while self._waiting:
+            command = self._waiting[0]
+            result = self.session.execute(command, origin="model", agreed=agreement)
+            agreement = None
+            if result.meta.get("error") == UNCONFIRMED:
+                self._asking = (command, result.meta["agreement"])
+                return command
+            self._waiting.pop(0)
+            self.turn.commands.append(command)
+            self.turn.results.append(result)
+            if not result.ok:
+                self._waiting.clear()
+        return None
 
 
 def _first_error(exc: ValidationError) -> str:
