@@ -42,25 +42,35 @@ def from_napari(points: np.ndarray) -> np.ndarray:
     return np.stack([points[..., 2], -points[..., 1], points[..., 0]], axis=-1)
 
 
-def _display_mesh(pack: MeshPackState, state: ModelState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def display_mesh(state: ModelState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Vertices (napari order) and faces split along segments and creases, and each vertex's
     segment: napari shades smoothly within a piece and colours by vertex."""
     mesh = state.mesh
     assert mesh is not None
-    key = (id(mesh), id(state.labels))
-    cached = pack.view.get("display_mesh")
-    if cached is not None and cached[0] == key:
-        return cached[1]
     labels = state.face_labels()
-    creases = pack.view.get("creases")
-    if creases is None or creases[0] != id(mesh):
-        creases = (id(mesh), crease_groups(mesh, SMOOTHING_ANGLE))
-        pack.view["creases"] = creases
-    groups = labels * (int(creases[1].max()) + 1) + creases[1]
+    creases = crease_groups(mesh, SMOOTHING_ANGLE)
+    groups = labels * (int(creases.max(initial=0)) + 1) + creases
     vertices, faces, _ = split_by_groups(mesh, groups)
     segment_of_vertex = np.zeros(len(vertices), dtype=np.int64)
     segment_of_vertex[faces.reshape(-1)] = np.repeat(labels, 3)
-    built = (to_napari(vertices), faces, segment_of_vertex)
+    return to_napari(vertices), faces, segment_of_vertex
+
+
+def prepare(mesh: TriMesh) -> TriMesh:
+    """Compute what showing ``mesh`` needs and keeps (its crease patches: 0.3 s the first time,
+    as scipy's graph code loads): call it in a job's work, off the GUI thread, and the mesh it
+    hands to ``finish`` carries them."""
+    crease_groups(mesh, SMOOTHING_ANGLE)
+    return mesh
+
+
+def _display_mesh(pack: MeshPackState, state: ModelState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`display_mesh`, kept while the model and its segments stay the same."""
+    key = (id(state.mesh), id(state.labels))
+    cached = pack.view.get("display_mesh")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    built = display_mesh(state)
     pack.view["display_mesh"] = (key, built)
     return built
 

@@ -162,7 +162,8 @@ def spawn_primitive(command: cmd.SpawnPrimitive, ctx: Context[MeshPackState]) ->
 
     def work(_progress: Progress) -> tuple[TriMesh, float]:
         started = time.perf_counter()
-        return primitives.build(kind), time.perf_counter() - started
+        mesh = display.prepare(primitives.build(kind))  # what showing it needs, computed here
+        return mesh, time.perf_counter() - started
 
     def finish(built: tuple[TriMesh, float]) -> Result:
         mesh, seconds = built
@@ -208,6 +209,7 @@ def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPack
 
     def work(_progress: Progress) -> tuple[Segmentation, float]:
         started = time.perf_counter()
+        display.prepare(mesh)  # an imported or adopted model's crease patches, computed here
         return segment(mesh), time.perf_counter() - started
 
     def finish(done: tuple[Segmentation, float]) -> Result:

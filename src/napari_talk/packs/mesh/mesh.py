@@ -207,16 +207,21 @@ def vertex_normals(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
 
 def crease_groups(mesh: TriMesh, angle_deg: float) -> np.ndarray:
     """Per face: the smooth patch it belongs to, patches being cut where normals turn more than
-    ``angle_deg`` between neighbouring faces."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
+    ``angle_deg`` between neighbouring faces. Kept with the mesh (which never changes), so a job
+    that computes it off the GUI thread hands it on with the mesh."""
 
-    f, g, _ = mesh.edges().face_pairs()
-    normals = mesh.face_normals
-    smooth = np.einsum("ij,ij->i", normals[f], normals[g]) >= np.cos(np.radians(angle_deg))
-    n = mesh.n_faces
-    graph = coo_matrix((np.ones(int(smooth.sum())), (f[smooth], g[smooth])), shape=(n, n))
-    return connected_components(graph, directed=False)[1]
+    def build() -> np.ndarray:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        f, g, _ = mesh.edges().face_pairs()
+        normals = mesh.face_normals
+        smooth = np.einsum("ij,ij->i", normals[f], normals[g]) >= np.cos(np.radians(angle_deg))
+        n = mesh.n_faces
+        graph = coo_matrix((np.ones(int(smooth.sum())), (f[smooth], g[smooth])), shape=(n, n))
+        return connected_components(graph, directed=False)[1]
+
+    return mesh._cached(f"creases {float(angle_deg)}", build)
 
 
 def normalized(mesh: TriMesh, size: float = 2.0) -> TriMesh:

@@ -11,14 +11,24 @@ SAMPLE_KEY = "napari_talk_mesh_sample"
 
 
 def body_sample() -> list[tuple[Any, dict[str, Any], str]]:
-    """napari sample data: the Body primitive as a Surface layer, tagged for the pack."""
-    from .display import MODEL_LAYER, ROLE, to_napari
+    """napari sample data: the Body primitive as a Surface layer, tagged for the pack, shown as
+    the pack shows a model (so taking it up on the first mesh line changes nothing in it)."""
+    from .appearance import segment_rgba
+    from .display import MODEL_LAYER, ROLE, display_mesh
     from .primitives import build
+    from .state import ModelState
 
-    mesh = build(SAMPLE_PRIMITIVE)
+    state = ModelState(mesh=build(SAMPLE_PRIMITIVE))
+    vertices, faces, segment_of_vertex = display_mesh(state)
     metadata = {ROLE: "model", SAMPLE_KEY: SAMPLE_PRIMITIVE}
-    kwargs = {"name": MODEL_LAYER, "shading": "smooth", "metadata": metadata, "blending": "translucent"}
-    return [((to_napari(mesh.vertices), mesh.faces), kwargs, "surface")]
+    kwargs = {
+        "name": MODEL_LAYER,
+        "shading": "smooth",
+        "metadata": metadata,
+        "blending": "translucent",
+        "vertex_colors": segment_rgba(state)[segment_of_vertex],
+    }
+    return [((vertices, faces), kwargs, "surface")]
 
 
 def sample_layer(viewer: Any) -> Any | None:
