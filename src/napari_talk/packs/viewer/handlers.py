@@ -302,10 +302,16 @@ def remove_layer(command: cmd.RemoveLayer, ctx: Context[None]) -> Result:
     viewer = viewer_of(ctx)
     layer = find_layer(viewer, command.name)
     index = list(viewer.layers).index(layer)
+    selection = viewer.layers.selection
+    before_selected, before_active = set(selection), selection.active
     viewer.layers.remove(layer)
 
     def undo() -> None:
         viewer.layers.insert(min(index, len(viewer.layers)), layer)
+        selection.clear()  # napari selects a layer put back: the selection goes back to before
+        selection.update(kept for kept in before_selected if has_layer(viewer.layers, kept))
+        if before_active is not None and has_layer(viewer.layers, before_active):
+            selection.active = before_active
 
     return Result.success(f"{layer.name} removed (undo brings it back).", undo=undo)
 
