@@ -130,6 +130,18 @@ def test_a_sphere_with_five_percent_noise_is_one_part(seed):
     assert segment(mesh).count == 1
 
 
+@pytest.mark.parametrize("seed", [2, 4])
+def test_a_sphere_crumpled_by_noise_in_every_direction_is_one_part(seed):
+    """Each vertex moved by a normal deviate of 5 % of the radius along x, y and z: nearly twice
+    the edge length at 20,480 faces, so faces fold every way (a crease rule per edge saw parts)."""
+    import trimesh
+
+    ico = trimesh.creation.icosphere(subdivisions=5)
+    rng = np.random.default_rng(seed)
+    mesh = TriMesh(ico.vertices + rng.normal(0, 0.05, ico.vertices.shape), ico.faces)
+    assert segment(mesh).count == 1
+
+
 @pytest.mark.parametrize("radius, holes", [(0.03, 1), (0.06, 3)])
 def test_an_open_body_segments_like_the_closed_one(radius, holes):
     closed, opened = primitives.build("Body"), mesh_shapes.body_with_holes(radius, holes)

@@ -9,9 +9,10 @@ where the surface folds inwards), in numpy and scipy:
    (a sphere, all one thickness, has one level; a figure has thin limbs and a thick trunk).
 3. Clean-up: an iterated-conditional-modes pass lets every face take the level that suits its
    thickness and its neighbours (CGAL uses a graph cut for this).
-4. Concave creases: where neighbouring faces fold inwards by more than ``concave_angle`` (normals
-   averaged over each face's neighbours first, so single noisy faces do not fold), parts may
-   meet: a table's legs meet its top there. Convex edges never divide: a cube is one solid.
+4. Concave creases: where neighbouring faces fold inwards by more than ``concave_angle``, and
+   their normals averaged over two rings of neighbours still by half of it (noise does not),
+   parts may meet: a table's legs meet its top there. Convex edges never divide: a cube is one
+   solid.
 5. Parts: connected regions of one level not crossing a concave crease; parts under ``min_part``
    of the area join the neighbour they share the longest border with.
 
@@ -32,6 +33,8 @@ from .thickness import shape_diameter
 
 CONCAVE_ANGLE = 60.0
 AVERAGED_SHARE = 0.5
+AVERAGING_ROUNDS = 2
+"""Normals are averaged over this many rings of neighbours to tell a crease from noise."""
 MIN_PART = 0.01
 BANDWIDTH = 0.15
 """Smoothing of the log-thickness histogram (natural-log units)."""
@@ -87,11 +90,14 @@ def _dual(mesh: TriMesh) -> _Dual:
 
 
 def concave_creases(mesh: TriMesh, dual: _Dual, angle: float = CONCAVE_ANGLE) -> np.ndarray:
-    """Per arc: True where the surface folds inwards by more than ``angle`` degrees, measured
-    between the two faces' normals each averaged with its neighbours' (area-weighted)."""
+    """Per arc: True where the surface folds inwards by more than ``angle`` degrees between the two
+    faces, and still by more than ``angle`` × AVERAGED_SHARE between their normals averaged over
+    two rings of neighbours (area-weighted): a crease runs on, noise does not."""
     normals = mesh.face_normals
-    weighted = normals * mesh.face_areas[:, None]
-    averaged = weighted + dual.matrix() @ weighted
+    adjacency = dual.matrix()
+    averaged = normals * mesh.face_areas[:, None]
+    for _ in range(AVERAGING_ROUNDS):
+        averaged = averaged + adjacency @ averaged
     averaged /= np.maximum(np.linalg.norm(averaged, axis=1, keepdims=True), 1e-300)
     f, g = dual.f, dual.g
     turn = (np.einsum("ij,ij->i", normals[f], normals[g]) < np.cos(np.radians(angle))) & (
