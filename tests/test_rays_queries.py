@@ -38,6 +38,8 @@ def inside_polygon(point, vertices) -> bool:
 
 def point_to(p, a, b) -> float:
     ab = np.subtract(b, a)
+    if not ab.any():
+        return float(np.hypot(*np.subtract(p, a)))
     t = min(1.0, max(0.0, float(np.dot(np.subtract(p, a), ab) / np.dot(ab, ab))))
     return float(np.hypot(*(np.subtract(p, a) - t * ab)))
 
@@ -223,3 +225,82 @@ def test_the_angle_window_does_not_depend_on_how_far_escaping_rays_are_drawn():
         chosen = analysis.find_rays_by_angle_to_edge(segments, scene.glasses[0], "N", 0, 30)
         found.append({tuple(np.round(p, 6)) for p in chosen.p1})
     assert found[0] == found[1] == found[2] and len(found[0]) > 0
+
+
+def synthetic_segments(edge_p1, edge_p2, n_random: int = 3000):
+    """Random segments around an edge plus hand-placed ones: touching an end, along the edge's line
+    (on it, beyond it, parallel beside it), head-on, grazing, and of zero length."""
+    from napari_talk.packs.rays.simulation import Segments
+
+    a, b = np.asarray(edge_p1, float), np.asarray(edge_p2, float)
+    u = (b - a) / np.linalg.norm(b - a)
+    n = np.array([-u[1], u[0]])
+    rng = np.random.default_rng(7)
+    centre = (a + b) / 2
+    span = np.linalg.norm(b - a)
+    starts = centre + rng.normal(0, 1.5 * span, (n_random, 2))
+    ends = starts + rng.normal(0, span, (n_random, 2))
+    crafted = [
+        (b, b + 30 * n),  # starting on the edge's end, head-on
+        (a - 20 * u, a),  # ending on the other end, along the line
+        (a - 50 * u, b + 50 * u),  # along the whole edge
+        (b + 10 * u, b + 60 * u),  # on the line, beyond the edge
+        (a + 5 * n, b + 5 * n),  # parallel beside it
+        (centre - 10 * n, centre + 10 * n),  # straight through, head-on
+        (centre + 3 * n, centre + 3 * n),  # zero length
+        (centre - 40 * u + 1 * n, centre + 40 * u - 1 * n),  # grazing through
+        (centre + 100 * n, centre + 100 * n + 10 * (np.cos(0.5236) * n + np.sin(0.5236) * u)),  # ~30°
+    ]
+    p1 = np.concatenate([starts, [c[0] for c in crafted]])
+    p2 = np.concatenate([ends, [c[1] for c in crafted]])
+    k = len(p1)
+    return Segments(
+        ids=np.arange(k),
+        p1=p1,
+        p2=p2,
+        brightness_s=np.full(k, 0.5),
+        brightness_p=np.full(k, 0.5),
+        wavelength=np.full(k, np.nan),
+        parent=np.full(k, -1),
+        interaction=np.zeros(k, np.int8),
+        depth=np.zeros(k, np.int32),
+        source=np.zeros(k, np.int32),
+        end_glass=np.full(k, -1, np.int32),
+        end_edge=np.full(k, -1, np.int32),
+        lost=np.zeros(k),
+    )
+
+
+SLANTED = Glass("slanted", [(0.0, 0.0), (170.0, 60.0), (40.0, 150.0)])
+
+
+@pytest.mark.parametrize("label", ["0", "1", "2"])
+def test_crossing_matches_the_distance_definition_on_random_and_placed_segments(label):
+    edge = resolve_edge(SLANTED, label)
+    segments = synthetic_segments(edge.p1, edge.p2)
+    found = set(analysis.find_rays_crossing_edge(segments, SLANTED, label).ids)
+    expected = {
+        i
+        for i, a, b in zip(segments.ids, segments.p1, segments.p2, strict=True)
+        if segment_distance(a, b, edge.p1, edge.p2) <= 1e-6
+    }
+    assert found == expected and len(found) > 100
+
+
+@pytest.mark.parametrize("label", ["0", "2"])
+@pytest.mark.parametrize(("low", "high"), [(0, 30), (30, 60), (60, 90), (0, 90), (0, 0), (90, 90)])
+def test_angle_to_edge_matches_its_definition_on_random_and_placed_segments(label, low, high):
+    edge = resolve_edge(SLANTED, label)
+    segments = synthetic_segments(edge.p1, edge.p2)
+    found = set(analysis.find_rays_by_angle_to_edge(segments, SLANTED, label, low, high).ids)
+    expected = set()
+    for i, a, b in zip(segments.ids, segments.p1, segments.p2, strict=True):
+        length = float(np.hypot(*(b - a)))
+        if length <= 1e-12 or segment_distance(a, b, edge.p1, edge.p2) > 2 * edge.length:
+            continue
+        cosine = min(1.0, abs(float((b - a) @ np.array(edge.normal))) / length)
+        if low - 1e-6 <= math.degrees(math.acos(cosine)) <= high + 1e-6:
+            expected.add(i)
+    assert found == expected
+    if (low, high) != (0, 0):
+        assert found

@@ -8,6 +8,9 @@ length of it. Each query returns the matching :class:`Segments`, ids kept.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 import numpy as np
 
 from .edges import edges_table, resolve_edge
@@ -28,27 +31,33 @@ def find_rays_inside_glass(segments: Segments, glass: Glass) -> Segments:
 def find_rays_crossing_edge(segments: Segments, glass: Glass, edge_label: str) -> Segments:
     """Segments that cross or touch one edge of ``glass`` (ending or starting on it counts)."""
     edge = resolve_edge(glass, edge_label)
-    a, b = np.array(edge.p1), np.array(edge.p2)
+    (ax, ay), (bx, by) = edge.p1, edge.p2
     tol = TOUCH_TOLERANCE * edge.length
-    along = (b - a) / edge.length
+    ux, uy = (bx - ax) / edge.length, (by - ay) / edge.length
+    # Cheap tests first, each on what the one before left: the bounding boxes must meet (grown by
+    # the tolerance), then the segment must reach the edge's line.
+    low, high = (min(ax, bx) - tol, min(ay, by) - tol), (max(ax, bx) + tol, max(ay, by) + tol)
+    rows = _boxes_meet(segments.p1, segments.p2, low, high)
+    x1, y1, x2, y2 = (np.take(column, rows) for column in _columns(segments.p1, segments.p2))
     # signed distances of the segment ends from the edge's line
-    d1 = _cross(along, segments.p1 - a)
-    d2 = _cross(along, segments.p2 - a)
-    straddles = (np.minimum(d1, d2) <= tol) & (np.maximum(d1, d2) >= -tol)
-    # signed distances of the edge's ends from each segment's line
-    r = segments.p2 - segments.p1
-    length = np.hypot(r[:, 0], r[:, 1])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r_unit = r / length[:, None]
-    d3 = _cross_rows(r_unit, a - segments.p1)
-    d4 = _cross_rows(r_unit, b - segments.p1)
-    spans = (np.minimum(d3, d4) <= tol) & (np.maximum(d3, d4) >= -tol)
-    # both on one line: they meet only if their extents along the edge overlap
-    u1 = (segments.p1 - a) @ along
-    u2 = (segments.p2 - a) @ along
-    overlap = (np.maximum(u1, u2) >= -tol) & (np.minimum(u1, u2) <= edge.length + tol)
+    d1 = ux * (y1 - ay) - uy * (x1 - ax)
+    d2 = ux * (y2 - ay) - uy * (x2 - ax)
+    keep = np.flatnonzero((np.minimum(d1, d2) <= tol) & (np.maximum(d1, d2) >= -tol))
+    rows, x1, y1, x2, y2, d1, d2 = (np.take(v, keep) for v in (rows, x1, y1, x2, y2, d1, d2))
+    # both on one line (rare): they meet only if their extents along the edge overlap
     collinear = (np.abs(d1) <= tol) & (np.abs(d2) <= tol)
-    return segments.take(np.where(collinear, overlap, straddles & spans))
+    on_line = np.flatnonzero(collinear)
+    u1 = (x1[on_line] - ax) * ux + (y1[on_line] - ay) * uy
+    u2 = (x2[on_line] - ax) * ux + (y2[on_line] - ay) * uy
+    overlap = (np.maximum(u1, u2) >= -tol) & (np.minimum(u1, u2) <= edge.length + tol)
+    # otherwise the edge's ends must lie on both sides of the segment's line (distances times its length)
+    rx, ry = x2 - x1, y2 - y1
+    slack = np.sqrt(rx * rx + ry * ry) * tol
+    c3 = rx * (ay - y1) - ry * (ax - x1)
+    c4 = rx * (by - y1) - ry * (bx - x1)
+    meets = (np.minimum(c3, c4) <= slack) & (np.maximum(c3, c4) >= -slack)
+    meets[on_line] = overlap
+    return segments.take(rows[meets])
 
 
 def find_rays_by_angle_to_edge(
@@ -69,19 +78,27 @@ def find_rays_by_angle_to_edge(
     edge = resolve_edge(glass, edge_label)
     a, b = np.array(edge.p1), np.array(edge.p2)
     reach = 2.0 * edge.length if proximity is None else float(proximity)
-    near = _segments_to_segment(segments.p1, segments.p2, a, b) <= reach
-    r = segments.p2 - segments.p1
-    length = np.hypot(r[:, 0], r[:, 1])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cosine = np.abs(r @ np.array(edge.normal)) / length
-    angle = np.degrees(np.arccos(np.clip(np.nan_to_num(cosine, nan=0.0), 0.0, 1.0)))
-    chosen = (
-        near
-        & (length > 1e-12)
-        & (angle >= min_angle - WINDOW_TOLERANCE)
-        & (angle <= max_angle + WINDOW_TOLERANCE)
-    )
-    return segments.take(chosen)
+    x1, y1, x2, y2 = _columns(segments.p1, segments.p2)
+    rx, ry = x2 - x1, y2 - y1
+    squared = rx * rx
+    squared += ry * ry
+    nx, ny = edge.normal
+    # the window as squared cosines (the angle falls as its cosine rises): no root or arccos
+    # (a window reaching 0° or 90° has no bound there, so rounding cannot drop a head-on or grazing ray)
+    top, bottom = max_angle + WINDOW_TOLERANCE, min_angle - WINDOW_TOLERANCE
+    lowest = 0.0 if top >= 90.0 else math.cos(math.radians(top)) ** 2
+    highest = math.inf if bottom <= 0.0 else math.cos(math.radians(bottom)) ** 2
+    along = rx * nx
+    along += ry * ny
+    along *= along
+    in_window = squared > 1e-24
+    if lowest > 0:
+        in_window &= along >= lowest * squared
+    if highest < math.inf:
+        in_window &= along <= highest * squared
+    rows = np.flatnonzero(in_window)
+    p1, p2 = np.take(segments.p1, rows, axis=0), np.take(segments.p2, rows, axis=0)
+    return segments.take(rows[_within(p1, p2, a, b, reach)])
 
 
 def find_rays_by_polarization(segments: Segments, min_dop: float = 0.0, max_dop: float = 1.0) -> Segments:
@@ -103,23 +120,48 @@ def _check_window(low: float, high: float, floor: float, ceiling: float, what: s
         )
 
 
-def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """u × v for one vector u and rows v."""
-    return u[0] * v[:, 1] - u[1] * v[:, 0]
+def _columns(p1: np.ndarray, p2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return p1[:, 0], p1[:, 1], p2[:, 0], p2[:, 1]
 
 
-def _cross_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    return u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+def _boxes_meet(p1: np.ndarray, p2: np.ndarray, low: Sequence[float], high: Sequence[float]) -> np.ndarray:
+    """Positions of the segments p1→p2 whose bounding box meets the box ``low``..``high``: the
+    box's narrower side is tested first, the other only on the segments that pass."""
+    first, second = (1, 0) if high[1] - low[1] < high[0] - low[0] else (0, 1)
+    c1, c2 = p1[:, first], p2[:, first]
+    rows = np.flatnonzero((np.minimum(c1, c2) <= high[first]) & (np.maximum(c1, c2) >= low[first]))
+    c1, c2 = np.take(p1[:, second], rows), np.take(p2[:, second], rows)
+    return rows[(np.minimum(c1, c2) <= high[second]) & (np.maximum(c1, c2) >= low[second])]
 
 
-def _segments_to_segment(p1: np.ndarray, p2: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The least distance between each segment p1→p2 and the segment a→b (0 where they cross)."""
-    ends = np.minimum(_distance_to_segment(p1, a, b), _distance_to_segment(p2, a, b))
-    from_a = _distance_to_segments(a, p1, p2)
-    from_b = _distance_to_segments(b, p1, p2)
-    distance = np.minimum(ends, np.minimum(from_a, from_b))
-    crossing = _proper_crossing(p1, p2, a, b)
-    return np.where(crossing, 0.0, distance)
+def _within(p1: np.ndarray, p2: np.ndarray, a: np.ndarray, b: np.ndarray, reach: float) -> np.ndarray:
+    """Whether each segment p1→p2 comes within ``reach`` of the segment a→b: an end of one within
+    reach of the other, or the two crossing. Each test runs only on the segments still open."""
+    near = _point_near_edge(p1[:, 0], p1[:, 1], a, b, reach)
+    rows = np.flatnonzero(~near)
+    near[rows] = _point_near_edge(p2[rows, 0], p2[rows, 1], a, b, reach)
+    for end in (a, b):
+        rows = np.flatnonzero(~near)
+        near[rows] = _distance_to_segments(end, p1[rows], p2[rows]) <= reach
+    rows = np.flatnonzero(~near)
+    near[rows] = _proper_crossing(p1[rows], p2[rows], a, b)
+    return near
+
+
+def _point_near_edge(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, reach: float) -> np.ndarray:
+    """Whether each point (x, y) is within ``reach`` of the segment a→b (squared, by columns)."""
+    (ax, ay), (ex, ey) = a, b - a
+    qx, qy = x - ax, y - ay
+    t = qx * ex
+    t += qy * ey
+    t *= 1.0 / (ex * ex + ey * ey)
+    np.clip(t, 0.0, 1.0, out=t)
+    qx -= t * ex
+    qy -= t * ey
+    qx *= qx
+    qy *= qy
+    qx += qy
+    return qx <= reach * reach
 
 
 def _distance_to_segments(point: np.ndarray, p1: np.ndarray, p2: np.ndarray) -> np.ndarray:
@@ -140,10 +182,3 @@ def _proper_crossing(p1: np.ndarray, p2: np.ndarray, a: np.ndarray, b: np.ndarra
     d1, d2 = side(a, b, p1), side(a, b, p2)
     d3, d4 = side(p1, p2, a), side(p1, p2, b)
     return (d1 * d2 < 0) & (d3 * d4 < 0)
-
-
-def _distance_to_segment(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    ab = b - a
-    t = np.clip((points - a) @ ab / float(ab @ ab), 0.0, 1.0)
-    closest = a + t[:, None] * ab
-    return np.hypot(*(points - closest).T)

@@ -51,7 +51,15 @@ class Segments:
 
     def take(self, which: np.ndarray | slice) -> Segments:
         """The segments selected by a boolean mask or an array of positions."""
-        arrays = {f.name: getattr(self, f.name)[which] for f in fields(self) if f.name != "run_id"}
+        if isinstance(which, slice):
+            arrays = {f.name: getattr(self, f.name)[which] for f in fields(self) if f.name != "run_id"}
+            return replace(self, **arrays)
+        which = np.asarray(which)
+        # positions once, then np.take: a boolean mask applied to each of the arrays costs ~3x more
+        rows = np.flatnonzero(which) if which.dtype == bool else which
+        arrays = {
+            f.name: np.take(getattr(self, f.name), rows, axis=0) for f in fields(self) if f.name != "run_id"
+        }
         return replace(self, **arrays)
 
     def by_ids(self, ids: np.ndarray) -> Segments:
