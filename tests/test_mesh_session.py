@@ -71,10 +71,12 @@ def test_segments_answer_to_their_names(session):
         {"action": "apply_material", "material_description": "gold", "segment_id": "the head"}
     )
     assert reply.ok and reply.data["segments"] == [head]
+    assert f"segment {head} (head)" in reply.message
     assert session.state("mesh").model.materials[head].name.startswith("gold")
     arm = state.names.index("left arm") + 1
     reply = session.execute({"action": "isolate_segment", "segment_id": "Left Arm"})
     assert reply.ok and reply.data["segment"] == arm
+    assert reply.message.startswith(f"Segment {arm} (left arm) isolated")
     refused = session.execute(
         {"action": "apply_material", "material_description": "gold", "segment_id": "tail"}
     )

@@ -288,7 +288,8 @@ def isolate_segment(command: cmd.IsolateSegment, ctx: Context[MeshPackState]) ->
     )
     part = display.isolated_mesh(new, segment)
     message = (
-        f"Segment {segment} isolated ({part.n_faces:,} faces) as its own layer, centred; the rest is dimmed. "
+        f"{new.named(segment).capitalize()} isolated ({part.n_faces:,} faces) as its own layer, centred; "
+        "the rest is dimmed. "
         '"show the whole model" ends it.'
     )
     return _commit(ctx, new, message, {"segment": segment, "faces": part.n_faces}, reframe=part)
@@ -340,7 +341,7 @@ def apply_material(command: cmd.ApplyMaterial, ctx: Context[MeshPackState]) -> R
 def _where(state: ModelState, targets: list[int]) -> str:
     if state.labels is None or len(targets) == state.segment_count > 1:
         return "the whole model"
-    return f"segment {targets[0]}" if len(targets) == 1 else f"segments {', '.join(map(str, targets))}"
+    return state.named(targets[0]) if len(targets) == 1 else f"segments {', '.join(map(str, targets))}"
 
 
 @HANDLERS.on(cmd.DescribeModel)
