@@ -131,8 +131,19 @@ class _Delta:
     inserted: dict[int, str] = field(default_factory=dict)
     """New entity rows: id → name."""
     gone_names: list[str] = field(default_factory=list)
-    vectors: list[tuple[int, str, int, bytes]] = field(default_factory=list)
-    """(entity id, model, dim, vector) rows written (new, or replacing that entity's)."""
+    vectors: dict[tuple[int, str], tuple[int, bytes]] = field(default_factory=dict)
+    """(entity id, model) → (dim, vector) of the vectors written, as they stand after the write."""
+
+    def write(self, rows: Iterable[tuple[int, str, int, bytes]]) -> None:
+        self.vectors.update(((i, model), (dim, v)) for i, model, dim, v in rows)
+
+    def delete(self, entity_id: int, name: str) -> None:
+        """The entity row ``entity_id`` went (with its vectors, however this write made them)."""
+        self.removed.add(entity_id)
+        self.gone_names.append(name)
+        self.inserted.pop(entity_id, None)
+        for key in [k for k in self.vectors if k[0] == entity_id]:
+            del self.vectors[key]
 
 
 class Catalogue:
@@ -269,8 +280,7 @@ class Catalogue:
                         snapshot = self._snapshot(old_id)
                         report.replaced.append(snapshot)
                         self._db.execute("DELETE FROM entities WHERE id = ?", (old_id,))
-                        delta.removed.add(old_id)
-                        delta.gone_names.append(snapshot.entity.name)
+                        delta.delete(old_id, snapshot.entity.name)
                     entity_id = self._insert(entity, thumb, old_id)
                     taken[key] = entity_id
                     row = (entity_id, model, vector.shape[0], vector.astype(np.float32).tobytes())
@@ -278,7 +288,7 @@ class Catalogue:
                         "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)", row
                     )
                     delta.inserted[entity_id] = entity.name
-                    delta.vectors.append(row)
+                    delta.write([row])
                     if old_id is None:
                         report.added.append(entity_id)
             self._wrote(delta)
@@ -332,8 +342,7 @@ class Catalogue:
                     ).fetchone()
                     if row is not None:
                         self._db.execute("DELETE FROM entities WHERE id = ?", (int(entity_id),))
-                        delta.removed.add(int(entity_id))
-                        delta.gone_names.append(row[0])
+                        delta.delete(int(entity_id), row[0])
             self._wrote(delta)
 
     def restore(self, snapshots: Iterable[Snapshot]) -> None:
@@ -348,17 +357,14 @@ class Catalogue:
                     ).fetchall()
                     for old_id, old_name in holders:
                         self._db.execute("DELETE FROM entities WHERE id = ?", (old_id,))
-                        delta.removed.add(old_id)
-                        delta.inserted.pop(old_id, None)
-                        delta.vectors = [v for v in delta.vectors if v[0] != old_id]
-                        delta.gone_names.append(old_name)
+                        delta.delete(old_id, old_name)
                     entity_id = self._insert(snap.entity, snap.thumbnail, snap.entity.id)
                     rows = [(entity_id, *vector) for vector in snap.vectors]
                     self._db.executemany(
                         "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)", rows
                     )
                     delta.inserted[entity_id] = snap.entity.name
-                    delta.vectors += rows
+                    delta.write(rows)
             self._wrote(delta)
 
     def _wrote(self, delta: _Delta) -> None:
@@ -371,14 +377,14 @@ class Catalogue:
             if matrix.stamp != before:
                 del self._matrices[key]
                 continue
-            rows = [(i, v) for i, model, dim, v in delta.vectors if (model, dim) == key]
+            rows = [(i, v) for (i, model), (dim, v) in delta.vectors.items() if (model, dim) == key]
             matrix.remove(delta.removed | {i for i, _ in rows})
             ids = np.array([i for i, _ in rows], np.int64)
             vectors = np.frombuffer(b"".join(v for _, v in rows), np.float32).reshape(len(rows), key[1])
             matrix.append(ids, vectors)
             matrix.stamp = after
         for model, stamp in list(self._complete.items()):
-            covered = {i for i, m, _, _ in delta.vectors if m == model}
+            covered = {i for i, m in delta.vectors if m == model}
             if stamp == before and set(delta.inserted) <= covered:
                 self._complete[model] = after
             else:
@@ -445,7 +451,9 @@ class Catalogue:
                         "INSERT OR REPLACE INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
                         rows,
                     )
-                self._wrote(_Delta(vectors=rows))
+                written = _Delta()
+                written.write(rows)
+                self._wrote(written)
                 stamp = self._stamp()
             done += len(batch)
             if on_progress is not None:
