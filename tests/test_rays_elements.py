@@ -147,3 +147,26 @@ def test_mirrors_and_lenses_survive_a_round_trip_through_json():
 def test_degenerate_elements_are_refused(element, message):
     with pytest.raises(ValueError, match=message):
         element()
+
+
+def test_mirrors_and_lenses_are_drawn_as_lines_and_the_scene_reads_back_whole():
+    from napari.components import ViewerModel
+
+    from napari_talk.packs.rays import display, layers
+
+    scene = elements_scene()
+    data, kwargs, kind = display.glass_layer(scene)
+    assert kind == "shapes"
+    layer = ViewerModel().add_shapes(data, **kwargs)
+    assert list(layer.shape_type) == ["polygon"] + ["line"] * 4
+    assert list(layer.features["name"]) == [
+        "block",
+        "lens 1 (f = 80)",
+        "mirror 1",
+        "mirror 2",
+        "lens 2 (f = -50)",
+    ]
+    assert np.allclose(layer.data[2], [[-100.0, 220.0], [100.0, 240.0]])  # (row, col) = (y, x)
+    again = layers.scene_of(layer)
+    assert again.elements == scene.elements and again.names == ["block"]
+    assert np.array_equal(again.glasses[0].vertices, scene.glasses[0].vertices)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .edges import get_edge_descriptions
-from .scene import Beam, Glass, PointSource, Scene, SingleRay
+from .scene import Beam, Glass, Mirror, PointSource, Scene, SingleRay
 from .scene_json import scene_from_dict, scene_to_dict
 from .simulation import Segments, SimulationResult
 
@@ -33,6 +33,8 @@ SHAPES_LIMIT = 5000
 """Above this many segments rays are drawn as a Vectors layer: a Shapes layer takes seconds to
 build 20,000 lines, a Vectors layer a tenth of a second."""
 GLASS_COLOR = (0.55, 0.8, 1.0)
+MIRROR_COLOR = (0.8, 0.8, 0.8)
+LENS_COLOR = (0.4, 1.0, 0.6)
 RAY_COLOR = (1.0, 0.85, 0.25)
 POLARIZED_COLOR = (0.95, 0.2, 1.0)
 SELECTION_COLOR = (0.1, 1.0, 0.9, 0.35)
@@ -55,13 +57,16 @@ def _meta(role: str, **extra: Any) -> dict[str, Any]:
 
 
 def glass_layer(scene: Scene) -> LayerData:
+    """The glasses as polygons, and mirrors and ideal lenses as lines after them (drawn only:
+    the scene keeps the elements, and lines read back are not glasses)."""
     polygons = [glass.vertices[:, ::-1].copy() for glass in scene.glasses]
-    kwargs = {
+    lines = [np.array([element.p1, element.p2], dtype=float)[:, ::-1] for element in scene.elements]
+    kwargs: dict[str, Any] = {
         "name": LAYER_NAMES["glasses"],
-        "shape_type": "polygon",
+        "shape_type": ["polygon"] * len(polygons) + ["line"] * len(lines) if lines else "polygon",
         "features": {
-            "name": [glass.name for glass in scene.glasses],
-            "ref_index": [glass.ref_index for glass in scene.glasses],
+            "name": [glass.name for glass in scene.glasses] + _element_names(scene),
+            "ref_index": [glass.ref_index for glass in scene.glasses] + [np.nan] * len(lines),
         },
         "feature_defaults": {"name": "", "ref_index": 1.5},
         "text": {"string": "{name}", "color": "white", "size": 11, "anchor": "center"},
@@ -70,7 +75,25 @@ def glass_layer(scene: Scene) -> LayerData:
         "edge_width": line_width(scene),
         "metadata": _meta("glasses", scene=scene_to_dict(scene)),
     }
-    return polygons, kwargs, "shapes"
+    if lines:
+        edge = [[*GLASS_COLOR, 1.0]] * len(polygons) + [
+            [*(MIRROR_COLOR if isinstance(element, Mirror) else LENS_COLOR), 1.0]
+            for element in scene.elements
+        ]
+        kwargs["edge_color"] = np.array(edge, dtype=float)
+        kwargs["face_color"] = np.array([[*GLASS_COLOR, 0.18]] * (len(polygons) + len(lines)))
+    return polygons + lines, kwargs, "shapes"
+
+
+def _element_names(scene: Scene) -> list[str]:
+    count = {"mirror": 0, "lens": 0}
+    names = []
+    for element in scene.elements:
+        kind = "mirror" if isinstance(element, Mirror) else "lens"
+        count[kind] += 1
+        focal = "" if isinstance(element, Mirror) else f" (f = {element.focal_length:g})"
+        names.append(f"{kind} {count[kind]}{focal}")
+    return names
 
 
 def edge_label_layer(scene: Scene) -> LayerData:
