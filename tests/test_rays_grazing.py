@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from napari_talk.packs.rays.reference import trace_reference
-from napari_talk.packs.rays.scene import Glass, Scene, SingleRay
+from napari_talk.packs.rays.scene import Beam, Glass, PointSource, Scene, SingleRay
 from napari_talk.packs.rays.simulation import REFLECT, REFRACT, SOURCE
 from napari_talk.packs.rays.tracer import trace
 
@@ -105,6 +105,19 @@ AGREEING = {
     "concave corner from inside": one_ray(L_SHAPE, (0.0, 1.5), (1.0, 1.0)),
     "concave corner from the notch": one_ray(L_SHAPE, (2.0, 2.0), (1.0, 1.0)),
     "along the L's edges": one_ray(L_SHAPE, (3.0, 1.0), (2.5, 1.0)),
+    "a lattice of vertex and edge hits": Scene(
+        (
+            Glass("square", [(0, 0), (2, 0), (2, 2), (0, 2)], 1.5),
+            Glass("triangle", [(2, 0), (4, 0), (3, 2)], 1.7),
+            Glass("L", [(v[0] + 5, v[1]) for v in L_SHAPE], 1.4),
+        ),
+        (
+            Beam((-1.0, -0.5), (-1.0, 2.5), 3, ray_spacing=1.0),  # rays along y = 0, 1 and 2, to +x
+            Beam((8.0, 2.5), (8.0, -0.5), 3, ray_spacing=1.0),  # the same, to −x
+            PointSource(-1.0, -1.0, 8),  # one ray along the square's diagonal, corner to corner
+            PointSource(3.0, 3.0, 16),
+        ),
+    ),
 }
 
 
