@@ -51,7 +51,8 @@ GREETING = (
 
 class _Relay(QObject):
     done = Signal()
-    progress = Signal(str)
+    progress = Signal(str, object)
+    """A job's ``Progress.report(status, fraction)``, from its worker thread to the GUI thread."""
 
 
 class ChatDock(QWidget):
@@ -239,8 +240,8 @@ class ChatDock(QWidget):
         loop, box = QEventLoop(), {}
         relay = _Relay()
         relay.done.connect(loop.quit)
-        progress = Progress(lambda status, _fraction: relay.progress.emit(status))
-        relay.progress.connect(lambda status: self.status.setText(f"{job.label}: {status}"))
+        progress = Progress(relay.progress.emit)
+        relay.progress.connect(self._show_progress)
 
         def work() -> None:
             try:
@@ -251,6 +252,7 @@ class ChatDock(QWidget):
                 relay.done.emit()
 
         self.job = (job, progress, loop)
+        self.busy.setRange(0, 0)  # busy, how far unknown, until the work reports a fraction
         self.input.setEnabled(False)
         self._show_state()
         threading.Thread(target=work, name="napari-talk-job", daemon=True).start()
@@ -264,6 +266,16 @@ class ChatDock(QWidget):
         if "error" in box:
             raise box["error"]
         return job.finish(box["value"])
+
+    def _show_progress(self, status: str, fraction: float | None) -> None:
+        """What a waited job's work reported (on the GUI thread): in the status line, and in the
+        busy bar when it says how far it is."""
+        if self.job is None:
+            return
+        self.status.setText(f"{self.job[0].label}: {status}")
+        if fraction is not None:
+            self.busy.setRange(0, 1000)
+            self.busy.setValue(round(1000 * min(max(fraction, 0.0), 1.0)))
 
     def _background_done(self, command: Command, result: Result) -> None:
         """A background job (ComfyUI) ended: its answer joins the transcript."""

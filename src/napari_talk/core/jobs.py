@@ -43,6 +43,14 @@ class Progress(threading.Event):
         if self._listener is not None:
             self._listener(status, fraction)
 
+    def counting(self, what: str) -> Callable[[int, int], None]:
+        """A callback ``(done, total)`` for work done in steps: it reports "what: 3 of 56"."""
+
+        def count(done: int, total: int) -> None:
+            self.report(f"{what}: {done} of {total}", done / total if total else None)
+
+        return count
+
     @property
     def cancelled(self) -> bool:
         return self.is_set()

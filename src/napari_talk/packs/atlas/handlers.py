@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core.grammar.names import describe_miss, resolve_name
-from ...core.jobs import Job
+from ...core.jobs import Job, Progress
 from ...core.layers import has_layer, index_of
 from ...core.llm.client import LLMError
 from ...core.pack import Context, Handlers
@@ -86,16 +86,16 @@ def _embedder(ctx: Context[Atlas]) -> Embedder:
         raise CommandError(f'{exc} ("use the offline embedder" works without any server)') from None
 
 
-def _fill_vectors(ctx: Context[Atlas], embedder: Embedder) -> int:
-    """Give every entity a vector of ``embedder``'s model (a progress bar while it embeds)."""
+def _fill_vectors(ctx: Context[Atlas], embedder: Embedder, progress: Progress | None = None) -> int:
+    """Give every entity a vector of ``embedder``'s model (reported to ``progress`` as it embeds)."""
+    report = progress.counting(f"embedding with {embedder.name}") if progress is not None else None
     try:
-        with layers.progress_bar(ctx, f"atlas: embedding with {embedder.name}") as report:
-            return atlas_of(ctx).catalogue.embed_missing(embedder, report)
+        return atlas_of(ctx).catalogue.embed_missing(embedder, report)
     except EmbeddingError as exc:
         raise CommandError(str(exc)) from None
 
 
-def _job(label: str, compute: Callable[[threading.Event], Result]) -> Job:
+def _job(label: str, compute: Callable[[Progress], Result]) -> Job:
     """Slow work that touches no layer: it runs off the GUI thread and its Result is the answer."""
     return Job(label, compute, lambda result: result)
 
@@ -121,13 +121,17 @@ def _resolve_entity(catalogue: Catalogue, name: str) -> Entity:
 @HANDLERS.on(cmd.FindSimilar)
 def find_similar(command: cmd.FindSimilar, ctx: Context[Atlas]) -> Job:
     catalogue = _filled(ctx)
-    return _job("searching the catalogue", lambda _: _similar(command, ctx, catalogue, _embedder(ctx)))
+    return _job("searching the catalogue", lambda p: _similar(command, ctx, catalogue, _embedder(ctx), p))
 
 
 def _similar(
-    command: cmd.FindSimilar, ctx: Context[Atlas], catalogue: Catalogue, embedder: Embedder
+    command: cmd.FindSimilar,
+    ctx: Context[Atlas],
+    catalogue: Catalogue,
+    embedder: Embedder,
+    progress: Progress | None = None,
 ) -> Result:
-    _fill_vectors(ctx, embedder)
+    _fill_vectors(ctx, embedder, progress)
     named = catalogue.get(command.query)
     vector = catalogue.vector_of(named.key, embedder.name) if named is not None else None
     exclude: list[int] = []
@@ -330,7 +334,7 @@ def add_to_catalogue(command: cmd.AddToCatalogue, ctx: Context[Atlas]) -> Job:
             f"an entity named {command.name!r} is already in the catalogue; choose another name"
         )
 
-    def work(_: threading.Event) -> Prepared:
+    def work(progress: Progress) -> Prepared:
         rgb = analysis.to_rgb(pixels, **display)
         description = command.entity_description or describe.compose(
             describe.Subject(
@@ -350,7 +354,7 @@ def add_to_catalogue(command: cmd.AddToCatalogue, ctx: Context[Atlas]) -> Job:
             sref=command.sref or "",
             prompt=command.prompt or "",
         )
-        return _prepare(ctx, _embedder(ctx), [tidy(entity)], [analysis.thumbnail_png(rgb)])
+        return _prepare(ctx, _embedder(ctx), [tidy(entity)], [analysis.thumbnail_png(rgb)], progress)
 
     def finish(prepared: Prepared) -> Result:
         (entity,), vectors, thumbnails, model = prepared
@@ -403,12 +407,16 @@ Prepared = tuple[list[Entity], np.ndarray, list[bytes | None], str]
 
 
 def _prepare(
-    ctx: Context[Atlas], embedder: Embedder, entities: list[Entity], thumbnails: list[bytes | None]
+    ctx: Context[Atlas],
+    embedder: Embedder,
+    entities: list[Entity],
+    thumbnails: list[bytes | None],
+    progress: Progress | None = None,
 ) -> Prepared:
-    """Embed entities to add (slow work), with a progress bar."""
+    """Embed entities to add (slow work), reporting to ``progress`` as it goes."""
+    report = progress.counting(f"embedding {len(entities)} entities") if progress is not None else None
     try:
-        with layers.progress_bar(ctx, f"atlas: embedding {len(entities)} entities") as report:
-            return entities, embed(embedder, entities, report), thumbnails, embedder.name
+        return entities, embed(embedder, entities, report), thumbnails, embedder.name
     except EmbeddingError as exc:
         raise CommandError(str(exc)) from None
 
@@ -440,7 +448,7 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
     workspace, catalogue = ctx.workspace, _catalogue(ctx)
     started = time.perf_counter()
 
-    def work(_: threading.Event) -> tuple[Prepared, list[str]]:
+    def work(progress: Progress) -> tuple[Prepared, list[str]]:
         data = workspace.read_bytes(command.path, limit=IMPORT_MAX_BYTES, what="catalogue imports")
         try:
             read = jsonl.read_records(data.decode("utf-8").splitlines())
@@ -450,7 +458,7 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
             why = f"; {jsonl.summarize_errors(read.errors)}" if read.errors else ": the file is empty"
             raise CommandError(f"no entity imported from {command.path}{why}")
         entities = read.entities
-        return _prepare(ctx, _embedder(ctx), entities, [None] * len(entities)), read.errors
+        return _prepare(ctx, _embedder(ctx), entities, [None] * len(entities), progress), read.errors
 
     def finish(done: tuple[Prepared, list[str]]) -> Result:
         prepared, errors = done
@@ -481,12 +489,14 @@ def export_catalogue(command: cmd.ExportCatalogue, ctx: Context[Atlas]) -> Resul
     )
 
 
-def _sample(ctx: Context[Atlas], embedder: Embedder) -> tuple[Prepared, Workspace, list[str]]:
+def _sample(
+    ctx: Context[Atlas], embedder: Embedder, progress: Progress | None = None
+) -> tuple[Prepared, Workspace, list[str]]:
     """The sample's pictures written to the workspace, its entities embedded; the new files."""
     workspace = ctx.workspace
     made = samples.materialize(workspace, SAMPLE_IMAGES)
     entities = [replace(e, image=path) for e, _, path, _ in made]
-    prepared = _prepare(ctx, embedder, entities, [thumb for _, thumb, _, _ in made])
+    prepared = _prepare(ctx, embedder, entities, [thumb for _, thumb, _, _ in made], progress)
     return prepared, workspace, [path for _, _, path, new in made if new]
 
 
@@ -510,7 +520,7 @@ def load_sample_catalogue(command: cmd.LoadSampleCatalogue, ctx: Context[Atlas])
         data = {"added": len(report.added), "replaced": len(report.replaced), "total": total}
         return Result.success(message, data, undo=undo)
 
-    return Job("loading the sample catalogue", lambda _: _sample(ctx, _embedder(ctx)), finish)
+    return Job("loading the sample catalogue", lambda p: _sample(ctx, _embedder(ctx), p), finish)
 
 
 @HANDLERS.on(cmd.RemoveFromCatalogue)
@@ -533,12 +543,12 @@ def set_embedding_model(command: cmd.SetEmbeddingModel, ctx: Context[Atlas]) -> 
     model, remote = atlas.choose(command.model, command.base_url, llm)
     started = time.perf_counter()
 
-    def work(_: threading.Event) -> tuple[Embedder, int]:
+    def work(progress: Progress) -> tuple[Embedder, int]:
         try:
             embedder = atlas.embedder(model, remote)
         except EmbeddingError as exc:
             raise CommandError(str(exc)) from None
-        return embedder, _fill_vectors(ctx, embedder)
+        return embedder, _fill_vectors(ctx, embedder, progress)
 
     def finish(done: tuple[Embedder, int]) -> Result:
         embedder, embedded = done

@@ -1,14 +1,12 @@
-"""What the atlas pack does with napari: pictures from layers, files from pictures, progress bars.
+"""What the atlas pack does with napari: pictures from layers, files from pictures.
 
-Only the viewer's and layers' public attributes are used; ``napari.utils.progress`` is imported
-when a progress bar is drawn (it works from worker threads too).
+Only the viewer's and layers' public attributes are used. Slow work reports its progress through
+its job's :class:`~napari_talk.core.jobs.Progress`; the dock shows it, on the GUI thread.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,35 +37,6 @@ def role(layer: Any) -> str | None:
     meta = getattr(layer, "metadata", None) or {}
     talk = meta.get("napari_talk") if isinstance(meta, dict) else None
     return talk.get("role") if isinstance(talk, dict) else None
-
-
-@contextlib.contextmanager
-def progress_bar(ctx: Context[Any], description: str) -> Iterator[Any]:
-    """A callback ``(done, total)`` that drives a napari progress bar when there is a viewer."""
-    bars: list[Any] = []
-
-    def report(done: int, total: int) -> None:
-        if not bars:
-            bars.append(_new_bar(ctx, total, description))
-        if bars[0] is not None:
-            bars[0].n = done
-            bars[0].refresh()
-
-    try:
-        yield report
-    finally:
-        if bars and bars[0] is not None:
-            bars[0].close()
-
-
-def _new_bar(ctx: Context[Any], total: int, description: str) -> Any:
-    if ctx.viewer is None:
-        return None
-    try:
-        from napari.utils import progress
-    except ImportError:
-        return None
-    return progress(total=total, desc=description)
 
 
 def layer_pixels(viewer: Any, layer: Any) -> tuple[np.ndarray, dict[str, Any]]:
