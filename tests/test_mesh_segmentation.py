@@ -186,8 +186,13 @@ def test_the_body_parts_are_named_by_their_place_and_a_mirrored_body_swaps_left_
     assert names[_part_at(mirrored, flipped, marks["left arm"] * (-1.0, 1.0, 1.0))] == "right arm"
 
 
-def test_shapes_that_are_no_figure_keep_numbers_only():
-    table = mesh_shapes.table()
-    assert part_names(table, segment(table).labels) == ("",) * 5  # mirrored legs, but no head
+def test_a_table_is_named_top_and_legs_and_shapes_that_are_neither_keep_numbers_only():
+    table = mesh_shapes.table()  # legs at x 0.05-0.15 and 1.85-1.95, z 0.05-0.15 and 1.05-1.15
+    result = segment(table)
+    names = part_names(table, result.labels)
+    assert names[0] == "top"
+    assert names[_part_at(table, result, (0.1, 0.4, 1.1), 4)] == "front left leg"
+    assert names[_part_at(table, result, (1.9, 0.4, 0.1), 4)] == "back right leg"
+    assert len(set(names)) == 5
     cup = mesh_shapes.cup()
     assert part_names(cup, segment(cup).labels) == ("", "")

@@ -5,7 +5,8 @@ parts come in two mirrored pairs beside it (by the left–right plane through th
 the lower pair is the legs (below the trunk's centre), the other the arms, well above the legs; a
 part on that plane above the trunk is the head, and one between head and trunk the neck. Up is +y
 and the figure faces +z (glTF's convention, which the pack's models follow), so the figure's left
-is +x. Any other shape keeps numbers only.
+is +x. A top on four legs (a table, a stool) is named too: "top", "front left leg", ...
+(front +z, left -x, as one facing it). Any other shape keeps numbers only.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def part_names(mesh: TriMesh, labels: np.ndarray) -> tuple[str, ...]:
     side = centre[:, 0] - centre[trunk, 0]
     pairs = _mirrored_pairs(centre, area, side, trunk, height)
     if len(pairs) < 2:
-        return tuple(names)
+        return _table_names(names, centre, area, trunk)
     pairs = sorted(pairs, key=lambda pair: centre[list(pair), 1].mean())[:2]  # the two lowest pairs
     legs, arms = pairs
     legs_y, arms_y = centre[list(legs), 1].mean(), centre[list(arms), 1].mean()
@@ -52,7 +53,7 @@ def part_names(mesh: TriMesh, labels: np.ndarray) -> tuple[str, ...]:
     middle.sort(key=lambda p: -centre[p, 1])
     figure = legs_y < centre[trunk, 1] < arms_y + 0.25 * height and arms_y - legs_y > 0.25 * height
     if not middle or not figure:
-        return tuple(names)  # a table's legs are mirrored pairs too, but level with each other
+        return _table_names(names, centre, area, trunk)
     names[trunk] = "torso"
     for pair, kind in ((legs, "leg"), (arms, "arm")):
         for part in pair:
@@ -60,6 +61,24 @@ def part_names(mesh: TriMesh, labels: np.ndarray) -> tuple[str, ...]:
     names[middle[0]] = "head"
     if len(middle) > 1:
         names[middle[1]] = "neck"
+    return tuple(names)
+
+
+def _table_names(names: list[str], centre, area, trunk: int) -> tuple[str, ...]:
+    """A top on four legs: the largest part, and four parts of like area all below it, one in
+    each quarter around it. Front is +z, left is -x (as one facing the table from the front)."""
+    others = [p for p in range(len(area)) if p != trunk]
+    if len(others) != 4 or max(area[others]) > PAIR_AREA_RATIO * min(area[others]):
+        return tuple(names)
+    offset = centre[others] - centre[trunk]
+    if np.any(offset[:, 1] >= 0):
+        return tuple(names)
+    quarters = {(bool(dx > 0), bool(dz > 0)) for dx, _, dz in offset}
+    if len(quarters) != 4:
+        return tuple(names)
+    names[trunk] = "top"
+    for part, (dx, _, dz) in zip(others, offset, strict=True):
+        names[part] = f"{'front' if dz > 0 else 'back'} {'right' if dx > 0 else 'left'} leg"
     return tuple(names)
 
 
