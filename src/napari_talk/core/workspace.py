@@ -6,7 +6,9 @@ clear message (:func:`check_spelling`), then walks the path one folder at a time
 of the root, refusing symlinks at every step (``O_NOFOLLOW``), so a folder swapped for a symlink
 between a check and a use fails closed instead of leading outside. Reads are bounded by size
 before a byte is read; writes are atomic (a temporary file renamed over the target), and
-temporary files left by a crash are swept.
+temporary files left by a crash are swept. What napari-talk writes is remembered by its digest
+(:class:`Written`), and undoing a write (:meth:`Workspace.take_back`) touches the file only while it
+still holds exactly that: a file the person changed since is kept, and the undo refused.
 
 :func:`resolve` gives a checked path for what must be named by path (listing, a library that
 only takes paths); it decides containment on the resolved path, never on string prefixes.
@@ -15,13 +17,15 @@ only takes paths); it decides containment on the resolved path, never on string 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import secrets
 import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from .result import CommandError
@@ -174,6 +178,19 @@ def human_size(size: int) -> str:
     return f"{size:,} bytes"
 
 
+@dataclass(frozen=True)
+class Written:
+    """What napari-talk wrote to a workspace file: the file and its content's digest. An undo
+    touches the file only while it still holds exactly that (:meth:`Workspace.check_written`)."""
+
+    relative: str
+    digest: str
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 class Workspace:
     """The gate every pack's file access goes through; ``relative`` paths only."""
 
@@ -304,8 +321,8 @@ class Workspace:
 
     # reading
 
-    def read_bytes(self, relative: str, *, limit: int, what: str = "files") -> bytes:
-        """The whole file, refused by its size (read on the open descriptor) when over ``limit``."""
+    def _open_file(self, relative: str) -> tuple[int, os.stat_result]:
+        """A descriptor of a regular file, and its status; refused when it is anything else."""
         folder, name = self._split(relative)
         dir_fd = self._walk(folder, relative, create=False)
         try:
@@ -323,6 +340,15 @@ class Workspace:
                 raise WorkspaceError(f"{relative} is a folder, not a file", "IsAFolder")
             if not stat.S_ISREG(info.st_mode):
                 raise _refuse(relative, f"it is a {special_kind(info.st_mode)}, not a regular file")
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd, info
+
+    def read_bytes(self, relative: str, *, limit: int, what: str = "files") -> bytes:
+        """The whole file, refused by its size (read on the open descriptor) when over ``limit``."""
+        fd, info = self._open_file(relative)
+        try:
             if info.st_size > limit:
                 raise _too_large(relative, info.st_size, limit, what)
             chunks, total = [], 0
@@ -341,6 +367,65 @@ class Workspace:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise WorkspaceError(f"{relative} is not UTF-8 text (byte {exc.start})", "BinaryFile") from None
+
+    def digest(self, relative: str) -> str | None:
+        """The SHA-256 of the file's content, read in pieces; None when there is no such file."""
+        try:
+            fd, _ = self._open_file(relative)
+        except WorkspaceError as exc:
+            if exc.kind == "NotFound":
+                return None
+            raise
+        try:
+            found = hashlib.sha256()
+            while chunk := os.read(fd, 1 << 20):
+                found.update(chunk)
+            return found.hexdigest()
+        finally:
+            os.close(fd)
+
+    # what napari-talk wrote, and taking it back
+
+    def written(self, relative: str, data: bytes | None = None) -> Written:
+        """What napari-talk just wrote to ``relative``: ``data``, or the file as it is now."""
+        digest = _digest(data) if data is not None else self.digest(relative)
+        if digest is None:
+            raise WorkspaceError(f"{relative} does not exist in the workspace", "NotFound")
+        return Written("/".join(self._parts(relative)), digest)
+
+    def check_written(self, *written: Written) -> None:
+        """Refuse, saying why, unless every file still holds what napari-talk wrote to it."""
+        for one in written:
+            now = self.digest(one.relative)
+            if now != one.digest:
+                state = "is gone" if now is None else "was changed"
+                raise WorkspaceError(
+                    f"{one.relative} {state} since napari-talk wrote it, so undo leaves it as it is "
+                    "(your change is kept; undo it in your editor, or put back what napari-talk wrote)",
+                    "ChangedSince",
+                )
+
+    def take_back(self, written: Written, previous: bytes | None = None) -> None:
+        """Undo a write: ``previous`` put back, or the file removed when there was none before;
+        only while the file still holds what napari-talk wrote (else refused, the file kept)."""
+        self.check_written(written)
+        if previous is None:
+            self.remove(written.relative)
+        else:
+            self.write_bytes(written.relative, previous)
+
+    def take_back_all(self, written: Iterable[Written]) -> None:
+        """Remove files napari-talk made, all or none: refused before any goes if one changed."""
+        written = list(written)
+        self.check_written(*written)
+        for one in written:
+            self.remove(one.relative)
+
+    def remove_folder(self, relative: str) -> None:
+        """Remove a folder if it is empty (what an undo emptied); a folder with files stays."""
+        folder, name = self._split(relative)
+        with contextlib.suppress(OSError, CommandError), self.folder("/".join(folder) or ".") as dir_fd:
+            os.rmdir(name, dir_fd=dir_fd)
 
     def exists(self, relative: str) -> bool:
         """Whether there is an entry of that name; hostile paths and symlinks on the way are refused."""

@@ -427,16 +427,19 @@ def _store(
     workspace: Workspace | None = None,
     files: Sequence[str] = (),
 ) -> tuple[ImportReport, Any]:
-    """Write prepared entities in one transaction; and the function that takes them out again."""
+    """Write prepared entities in one transaction; and the function that takes them out again,
+    with the image ``files`` napari-talk made for them (refused whole if one changed since)."""
     entities, vectors, thumbnails, model = prepared
+    made = [workspace.written(path) for path in files] if workspace is not None else []
     report = catalogue.add_many(entities, vectors, model, thumbnails=thumbnails)
 
     def undo() -> None:
+        if workspace is not None:
+            workspace.check_written(*made)  # before the catalogue changes: all or nothing
         catalogue.delete_ids(report.added)
         catalogue.restore(report.replaced)
-        for path in files:
-            if workspace is not None:
-                workspace.remove(path)
+        if workspace is not None:
+            workspace.take_back_all(made)
 
     return report, undo
 
@@ -482,10 +485,12 @@ def export_catalogue(command: cmd.ExportCatalogue, ctx: Context[Atlas]) -> Resul
     catalogue = _filled(ctx)
     out = io.StringIO()
     count = jsonl.write_records(catalogue.entities(), out)
-    workspace.write_text(command.path, out.getvalue(), overwrite=False)
+    data = out.getvalue().encode("utf-8")
+    workspace.write_bytes(command.path, data, overwrite=False)
+    ours = workspace.written(command.path, data)
     message = f"exported {count} entities to {command.path}."
     return Result.success(
-        message, {"exported": count, "path": command.path}, undo=lambda: workspace.remove(command.path)
+        message, {"exported": count, "path": command.path}, undo=lambda: workspace.take_back(ours)
     )
 
 

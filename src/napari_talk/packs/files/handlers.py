@@ -7,7 +7,6 @@ error Result whose ``data`` is the message and whose ``meta["error"]`` names its
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -86,26 +85,12 @@ def _restorer(
 ) -> Callable[[], None]:
     """Put the earlier content back, but only over what this session wrote: a file someone
     changed since is left as it is, and the undo refused (it stays in the history)."""
-    ours = hashlib.sha256(written).digest()
+    ours = workspace.written(relative, written)
 
     def undo() -> None:
         with path_lock(workspace.resolve(relative)):  # resolved again: the tree may have changed since
-            now = (
-                workspace.read_bytes(relative, limit=UNDO_BUDGET_BYTES)
-                if workspace.exists(relative)
-                else None
-            )
-            if now is None or hashlib.sha256(now).digest() != ours:
-                state = "is gone" if now is None else "was changed"
-                raise FilesError(
-                    f"{relative} {state} since napari-talk wrote it, so undo leaves it as it is "
-                    "(your change is kept; undo it in your editor, or write the old text yourself)",
-                    "ChangedSince",
-                )
-            if previous is None:
-                workspace.remove(relative)
-            else:
-                workspace.write_bytes(relative, previous.take())
+            workspace.check_written(ours)
+            workspace.take_back(ours, None if previous is None else previous.take())
 
     return undo
 

@@ -431,13 +431,11 @@ def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Result:
     image = viewer.screenshot(canvas_only=True)
     encoded = imwrite("<bytes>", image, extension="." + relative.rsplit(".", 1)[-1].lower())
     workspace.write_bytes(relative, encoded)
+    ours = workspace.written(relative, encoded)
     height, width = image.shape[:2]
 
-    def undo() -> None:
-        if before is None:
-            workspace.remove(relative)
-        else:
-            workspace.write_bytes(relative, before)
+    def undo() -> None:  # refused when the picture changed since: the person's version is kept
+        workspace.take_back(ours, before)
 
     replaced = " (the earlier file is kept for undo)" if before is not None else ""
     return Result.success(
