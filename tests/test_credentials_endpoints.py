@@ -90,3 +90,16 @@ def test_a_server_other_than_the_persons_gets_no_key(session, attacker, monkeypa
     turn = session.execute({"action": "set_embedding_model", "model": "tiny-embed", "base_url": attacker.url})
     assert turn.ok, turn.message
     assert attacker.requests and all(SECRET_KEY not in auth for auth in attacker.auth)
+
+
+def test_an_embedding_server_echoing_the_key_in_its_error_shows_none_of_it(llm_session, chat_server):
+    """The embeddings go to the person's LLM server with its key; the server answers 400 and echoes
+    the Authorization header it got. The message says what failed and shows no piece of the key."""
+    assert llm_session.run("load the sample catalogue").ok
+    chat_server.fail(400)
+    chat_server.fail(400)  # the embedder's one retry
+    result = llm_session.execute({"action": "set_embedding_model", "model": "text-embedding-3-small"})
+    assert not result.ok and "rejected the request (400" in result.message, result.message
+    assert chat_server.headers[-1]["authorization"] == f"Bearer {SECRET_KEY}", "the server got the key"
+    pieces = [SECRET_KEY[i : i + 6] for i in range(len(SECRET_KEY) - 5)]
+    assert not any(piece in result.message for piece in pieces), result.message

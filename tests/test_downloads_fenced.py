@@ -20,6 +20,21 @@ from napari_talk.packs.atlas import fetch
 
 LOCAL = NetPolicy.from_setting("127.0.0.1")
 
+TRICKLES = {
+    "/trickle-status": (b"HTTP/1.1 2", b"0"),
+    "/trickle-headers": (b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nX-Slow: ", b"a"),
+    "/trickle-chunked": (
+        b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n",
+        b"0",
+    ),
+    "/trickle-chunk-body": (
+        b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\nffff\r\n",
+        b"x",
+    ),
+}
+"""A response that never ends, a byte every half second: in the status line, in a header, in a
+chunk-size line (each byte a valid hex digit), in a chunk's body."""
+
 
 class Hostile:
     """A server whose every path misbehaves in its own way."""
@@ -46,6 +61,9 @@ class Hostile:
                     except (BrokenPipeError, ConnectionResetError):
                         pass
                     return
+                if self.path in TRICKLES:
+                    self._trickle(*TRICKLES[self.path])
+                    return
                 if self.path.startswith("/to/"):
                     self.send_response(302)
                     self.send_header("Location", self.path[len("/to/") :])
@@ -63,6 +81,17 @@ class Hostile:
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
+
+            def _trickle(self, opening: bytes, byte: bytes) -> None:
+                """Send ``opening``, then ``byte`` every half second, never finishing."""
+                try:
+                    self.wfile.write(opening)
+                    for _ in range(60):
+                        self.wfile.write(byte)
+                        self.wfile.flush()
+                        time.sleep(0.5)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
@@ -88,6 +117,16 @@ def test_a_trickling_server_is_cut_at_the_deadline(hostile):
     assert time.perf_counter() - started < 3.5
 
 
+@pytest.mark.parametrize("path", list(TRICKLES))
+def test_a_trickle_anywhere_in_the_response_is_cut_at_the_deadline(hostile, path):
+    """The deadline covers the status line, the headers and the chunk-size lines, not only the body:
+    each read waits only for the time left, so a byte every half second does not hold it open."""
+    started = time.perf_counter()
+    with pytest.raises(NetError, match=r"(did not answer within|longer than) 2 s"):
+        LOCAL.fetch(hostile.base + path, timeout=2, max_bytes=10_000_000)
+    assert time.perf_counter() - started < 3.5
+
+
 @pytest.mark.parametrize(
     ("target", "says"),
     [
@@ -98,6 +137,11 @@ def test_a_trickling_server_is_cut_at_the_deadline(hostile):
         ("http://[::ffff:169.254.169.254]/", "link-local"),
         ("http://0.0.0.0/", "unspecified"),
         ("http://[::1]:9/", "loopback"),
+        ("http://100.64.0.1/", "shared"),
+        ("http://[2002:a9fe:a9fe::1]/", r"link-local .*inside 2002:a9fe:a9fe::1"),
+        ("http://[2002:a00:1::]/", r"private-network .*inside 2002:a00:1::"),
+        ("http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/", r"private-network .*inside 2001:0:4136"),
+        ("http://[64:ff9b::a9fe:a9fe]/", r"link-local .*inside 64:ff9b::a9fe:a9fe"),
     ],
 )
 def test_every_redirect_hop_is_checked(hostile, target, says):

@@ -7,8 +7,12 @@ then. Layers are compared by the identity napari keeps (``unique_id``), else by 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .history import Changes
 
 
 def layer_key(layer: Any) -> str:
@@ -36,3 +40,43 @@ def index_of(layers: Iterable[Any], layer: Any) -> int:
         if layer_key(candidate) == key:
             return index
     raise ValueError(f"layer {getattr(layer, 'name', layer)!r} is not in the viewer")
+
+
+# -- changes that can be taken back (see history.Changes) -----------------------------------------
+
+
+def added(viewer: Any, layer: Any, changes: Changes | None) -> Any:
+    """Note that ``layer`` was just added: taking it back removes it (if it is still there)."""
+    if changes is not None:
+        changes.add(lambda: _pop(viewer, layer))
+    return layer
+
+
+def remove_layer(viewer: Any, layer: Any, changes: Changes | None = None, *, instead_of: Any = None) -> None:
+    """Remove ``layer``; taking it back puts that very layer where it was (after removing
+    ``instead_of``, the layer that took its place and its name, if that is still there)."""
+    index = index_of(viewer.layers, layer)
+    viewer.layers.pop(index)
+    if changes is not None:
+
+        def put_back() -> None:
+            if instead_of is not None:
+                _pop(viewer, instead_of)
+            if not has_layer(viewer.layers, layer):
+                viewer.layers.insert(min(index, len(viewer.layers)), layer)
+
+        changes.add(put_back)
+
+
+def set_attributes(target: Any, changes: Changes | None, **values: Any) -> None:
+    """Set attributes one by one; taking them back restores each old value."""
+    for name, value in values.items():
+        old = getattr(target, name)
+        setattr(target, name, value)
+        if changes is not None:
+            changes.add(functools.partial(setattr, target, name, old))
+
+
+def _pop(viewer: Any, layer: Any) -> None:
+    if has_layer(viewer.layers, layer):
+        viewer.layers.pop(index_of(viewer.layers, layer))

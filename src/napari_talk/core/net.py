@@ -1,15 +1,18 @@
 """Downloads from URLs someone else chose (a model, a catalogue, an agent): bounded and fenced.
 
-One total deadline for the whole download (a server trickling a byte every few seconds is cut
-at it); at most ``max_bytes``; http and https only, at every redirect hop; and the address each
-hop resolves to is checked before connecting to it, then connected to as checked (no second
-look-up a DNS answer could change meanwhile). Private, loopback, link-local, multicast and
-reserved addresses, in any spelling (``[::ffff:169.254.169.254]``), are refused unless the person
-allows that host in the settings.
+One total deadline for the whole download, every redirect hop included: connecting, the TLS
+handshake, the status line, the headers, chunk-size lines and the body each wait only for the time
+left (a server trickling a byte every few seconds anywhere is cut at it); at most ``max_bytes``;
+http and https only, at every redirect hop; and the address each hop resolves to is checked before
+connecting to it, then connected to as checked (no second look-up a DNS answer could change
+meanwhile). Private, loopback, link-local, shared (100.64.0.0/10), multicast, reserved and other
+non-public addresses, in any spelling (``[::ffff:169.254.169.254]``, or inside a 6to4, Teredo or
+NAT64 address), are refused unless the person allows that host in the settings.
 """
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import socket
 import time
@@ -67,10 +70,11 @@ class NetPolicy:
                     continue
                 if response.status >= 400:
                     raise NetError(f"{current} answered {response.status} {response.reason}")
-                body = _read(response, connection, current, deadline, timeout, max_bytes)
+                body = _read(response, current, deadline, timeout, max_bytes)
                 content_type = (response.getheader("Content-Type") or "").split(";")[0].strip()
                 return Download(current, body, content_type)
             finally:
+                response.close()
                 connection.close()
         raise NetError(f"{url} redirects more than {MAX_REDIRECTS} times")
 
@@ -87,8 +91,7 @@ class NetPolicy:
         except ValueError:
             raise NetError(f"{url!r} has no valid port") from None
         address = self._checked_address(host, port, url)
-        remaining = _remaining(deadline, timeout, url)
-        connection = _pinned_connection(scheme, host, port, address, remaining)
+        connection = _pinned_connection(scheme, host, port, address, deadline)
         path = parts.path or "/"
         if parts.query:
             path += "?" + parts.query
@@ -118,18 +121,35 @@ class NetPolicy:
         return addresses[0]
 
 
+SHARED = ipaddress.ip_network("100.64.0.0/10")
+"""Shared address space (carrier-grade NAT, RFC 6598): inside a provider's network, not public."""
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
 def _private(address: str) -> str | None:
-    """Why an address is not on the public internet, or None."""
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    """Why an address is not on the public internet, or None. An IPv4 address carried inside an
+    IPv6 one (IPv4-mapped, 6to4, Teredo, NAT64) is judged as itself."""
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        inside = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+        if ip in NAT64:
+            inside.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        else:
+            for embedded in filter(None, inside):
+                why = _private(str(embedded))
+                if why:
+                    return f"{why} (inside {address})"
     for test, why in (
         (ip.is_unspecified, "the unspecified address"),
         (ip.is_loopback, "a loopback address"),
         (ip.is_link_local, "a link-local address (cloud metadata lives there)"),
+        (ip in SHARED, "a shared (carrier-grade NAT) address"),
         (ip.is_private, "a private-network address"),
         (ip.is_multicast, "a multicast address"),
         (ip.is_reserved, "a reserved address"),
+        (not ip.is_global, "not a public address"),
     ):
         if test:
             return why
@@ -145,7 +165,6 @@ def _remaining(deadline: float, timeout: float, url: str) -> float:
 
 def _read(
     response: http.client.HTTPResponse,
-    connection: http.client.HTTPConnection,
     url: str,
     deadline: float,
     timeout: float,
@@ -157,10 +176,8 @@ def _read(
     chunks, total = [], 0
     try:
         while True:
-            left = _remaining(deadline, timeout, url)
-            if connection.sock is not None:
-                connection.sock.settimeout(left)
-            chunk = response.read1(CHUNK)  # whatever has arrived: a trickle cannot hold a read open
+            _remaining(deadline, timeout, url)
+            chunk = response.read1(CHUNK)  # whatever has arrived; each wait is bounded by the deadline
             if not chunk:
                 break
             total += len(chunk)
@@ -184,21 +201,101 @@ def _http() -> Any:
     return http.client
 
 
-def _pinned_connection(scheme: str, host: str, port: int, address: str, timeout: float) -> Any:
+def _pinned_connection(scheme: str, host: str, port: int, address: str, deadline: float) -> Any:
     """A connection to the address that was checked, for the host that was named (TLS checks the
-    certificate against the host's name)."""
+    certificate against the host's name), whose every wait ends at ``deadline``."""
     import ssl
 
     client = _http()
     context = ssl.create_default_context()
     if scheme == "https":
-        connection = client.HTTPSConnection(host, port, timeout=timeout, context=context)
+        connection = client.HTTPSConnection(host, port, context=context)
     else:
-        connection = client.HTTPConnection(host, port, timeout=timeout)
+        connection = client.HTTPConnection(host, port)
 
     def connect() -> None:
-        raw = socket.create_connection((address, port), timeout)
-        connection.sock = context.wrap_socket(raw, server_hostname=host) if scheme == "https" else raw
+        raw = socket.create_connection((address, port), _left(deadline))
+        try:
+            raw.settimeout(_left(deadline))  # the handshake, as one wait
+            sock = context.wrap_socket(raw, server_hostname=host) if scheme == "https" else raw
+        except BaseException:
+            raw.close()
+            raise
+        connection.sock = _DeadlineSocket(sock, deadline)
 
     connection.connect = connect
     return connection
+
+
+def _left(deadline: float) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the deadline has passed")
+    return left
+
+
+class _DeadlineSocket:
+    """A socket whose every send and receive waits only for the time left before the deadline.
+
+    A socket's own timeout starts afresh at each receive, so a server sending a byte a second
+    would hold a status line, a header or a chunk-size line open for ever; here the waits add up
+    to the deadline at most.
+    """
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        self._sock = sock
+        self._deadline = deadline
+        self._files = 0
+        self._closed = False
+
+    def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
+        self._sock.settimeout(_left(self._deadline))
+        return self._sock.recv_into(buffer, nbytes, flags)
+
+    def recv(self, size: int, flags: int = 0) -> bytes:
+        self._sock.settimeout(_left(self._deadline))
+        return self._sock.recv(size, flags)
+
+    def sendall(self, data: Any, flags: int = 0) -> None:
+        self._sock.settimeout(_left(self._deadline))
+        self._sock.sendall(data, flags)
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
+        if mode != "rb":
+            raise ValueError("only reading through a file is supported")
+        self._files += 1
+        return io.BufferedReader(_DeadlineReader(self))
+
+    def settimeout(self, value: float | None) -> None:
+        pass  # the deadline decides
+
+    def close(self) -> None:
+        """As a socket does: closed once it and every file made from it are (a response read to
+        the end of the connection outlives its connection's close)."""
+        self._closed = True
+        if self._files <= 0:
+            self._sock.close()
+
+    def file_closed(self) -> None:
+        self._files -= 1
+        if self._closed and self._files <= 0:
+            self._sock.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+class _DeadlineReader(io.RawIOBase):
+    def __init__(self, sock: _DeadlineSocket) -> None:
+        self._sock = sock
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        return self._sock.recv_into(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._sock.file_closed()
+        super().close()

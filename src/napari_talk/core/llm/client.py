@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from ..secrets import redact as redact  # the core's one redaction, importable here as before
 from .settings import LLMSettings, MissingKeyError, SchemaForm, resolve_key
 
 
@@ -226,34 +227,6 @@ def read_completion(text: str, settings: LLMSettings) -> ChatReply:
         )
     model = data.get("model") if isinstance(data.get("model"), str) else ""
     return ChatReply(content if isinstance(content, str) else None, calls, model or settings.model)
-
-
-def redact(text: str, key: str, *, keep: int = 400) -> str:
-    """``text`` with the key, and every piece of it of 6 or more characters, replaced; then cut.
-
-    A server may echo a key partly ("Bearer sk-test-7f3a…", split over lines): every run of
-    text that matches a stretch of the key is hidden, before the text is shortened.
-    """
-    if len(key) >= 4:
-        text = _hide_pieces(text, key)
-    return text if len(text) <= keep else text[:keep] + "…"
-
-
-def _hide_pieces(text: str, key: str, piece: int = 6) -> str:
-    piece = min(piece, len(key))
-    pieces = {key[i : i + piece] for i in range(len(key) - piece + 1)}
-    hidden = [False] * len(text)
-    for start in range(len(text) - piece + 1):
-        if text[start : start + piece] in pieces:
-            for at in range(start, start + piece):
-                hidden[at] = True
-    out: list[str] = []
-    for index, char in enumerate(text):
-        if not hidden[index]:
-            out.append(char)
-        elif index == 0 or not hidden[index - 1]:
-            out.append("***")
-    return "".join(out)
 
 
 def explain(exc: Exception, settings: LLMSettings) -> str:

@@ -203,6 +203,7 @@ class OpenAIEmbedder:
 
         self.config = config
         self.name = config.model
+        self._key = api_key if config.send_key else ""
         self._openai = openai
         self._client = openai.OpenAI(
             base_url=config.base_url, api_key=api_key, timeout=config.timeout, max_retries=1
@@ -224,8 +225,10 @@ class OpenAIEmbedder:
         return normalize_rows(np.array(rows, np.float32).reshape(len(texts), -1))
 
     def _explain(self, exc: Exception) -> str:
+        """The SDK's error in one line, the key hidden (a server may echo the header it got)."""
         from ...core.llm.client import explain
         from ...core.llm.settings import LLMSettings
+        from ...core.secrets import redact
 
         settings = LLMSettings(
             model=self.config.model,
@@ -234,7 +237,7 @@ class OpenAIEmbedder:
             timeout=self.config.timeout,
             max_retries=1,
         )
-        return "embeddings: " + explain(exc, settings)
+        return redact("embeddings: " + explain(exc, settings), self._key)
 
 
 def remote_embedder(config: RemoteConfig) -> OpenAIEmbedder:

@@ -2,7 +2,8 @@
 
 :func:`sync` makes the viewer show exactly what a :class:`ModelState` says (the model layer with
 its segment or material colours, the isolated segment, the concept images), so undo only has
-to put an old state back and sync again. Only the viewer's public API is used.
+to put an old state back and sync again; a sync that fails half-way takes its steps back (through
+``history.Changes``). Only the viewer's public API is used.
 
 Coordinates: the pack works in glTF's (x right, y up, z to the viewer); napari's 3-D axes are
 (depth, row, column) with rows growing downwards, so a point (x, y, z) is shown at (z, -y, x): a
@@ -13,15 +14,18 @@ at the model's front, head up.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.layers import has_layer, index_of, same_layer
+from ...core.layers import added, has_layer, remove_layer, same_layer, set_attributes
 from ..viewer.access import camera, camera_state, canvas_size, restore_camera
 from .appearance import display_rgba, segment_materials, segment_rgba
 from .mesh import TriMesh, crease_groups, split_by_groups
 from .state import MeshPackState, ModelState
+
+if TYPE_CHECKING:
+    from ...core.history import Changes
 
 MODEL_LAYER = "model"
 ROLE = "napari_talk_mesh"
@@ -81,41 +85,56 @@ def _alive(viewer: Any, layer: Any) -> bool:
     return has_layer(viewer.layers, layer)
 
 
-def _remove(viewer: Any, layer: Any) -> None:
+def _remove(viewer: Any, layer: Any, changes: Changes | None = None) -> None:
     if _alive(viewer, layer):
-        viewer.layers.pop(index_of(viewer.layers, layer))
+        remove_layer(viewer, layer, changes)
 
 
-def _surface(viewer: Any, pack: MeshPackState, key: str, name: str, data, colors: np.ndarray) -> Any:
+def _surface(
+    viewer: Any, pack: MeshPackState, key: str, name: str, data, colors: np.ndarray, changes: Changes | None
+) -> Any:
     """Add the layer, or update the one shown before (even if the person renamed it)."""
     layer = pack.view.get(key)
     if layer is not None and _alive(viewer, layer):
-        layer.vertex_colors = None
-        layer.data = data
-        layer.vertex_colors = colors
+        # colours of the old length must go before data of a new length: taken back in reverse
+        set_attributes(layer, changes, vertex_colors=None, data=data)
+        set_attributes(layer, changes, vertex_colors=colors)
         return layer
     layer = viewer.add_surface(
         data, vertex_colors=colors, shading="smooth", name=name, metadata={ROLE: key}, blending="translucent"
     )
-    pack.view[key] = layer
+    pack.view[key] = added(viewer, layer, changes)
     return layer
 
 
-def sync(viewer: Any, pack: MeshPackState) -> None:
-    """Make the viewer's mesh layers show ``pack.model``, adding or removing them as needed."""
+def sync(viewer: Any, pack: MeshPackState, changes: Changes | None = None) -> None:
+    """Make the viewer's mesh layers show ``pack.model``, adding or removing them as needed;
+    ``changes`` gets each step, so a sync that fails half-way can be taken back whole."""
     if viewer is None:
         return
+    if changes is not None:
+        kept = dict(pack.view)
+        shown = dict(pack.view.get("concepts", {}))
+
+        def put_back_view() -> None:
+            pack.view.clear()
+            pack.view.update(kept)
+            if "concepts" in kept:
+                kept["concepts"].clear()
+                kept["concepts"].update(shown)
+
+        changes.add(put_back_view)
     state = pack.model
     if state.mesh is None:
         for key in ("model", "isolated"):
-            _remove(viewer, pack.view.pop(key, None))
+            _remove(viewer, pack.view.pop(key, None), changes)
     else:
         vertices, faces, segment_of_vertex = _display_mesh(pack, state)
         colors = segment_rgba(state)[segment_of_vertex]
-        layer = _surface(viewer, pack, "model", MODEL_LAYER, (vertices, faces), colors)
-        layer.opacity = DIMMED if state.isolated else 1.0
-        _sync_isolated(viewer, pack, state)
-    _sync_concepts(viewer, pack, state)
+        layer = _surface(viewer, pack, "model", MODEL_LAYER, (vertices, faces), colors, changes)
+        set_attributes(layer, changes, opacity=DIMMED if state.isolated else 1.0)
+        _sync_isolated(viewer, pack, state, changes)
+    _sync_concepts(viewer, pack, state, changes)
 
 
 def isolated_mesh(state: ModelState, segment_id: int) -> TriMesh:
@@ -126,9 +145,11 @@ def isolated_mesh(state: ModelState, segment_id: int) -> TriMesh:
     return part.transformed(1.0, mesh.center - part.center)
 
 
-def _sync_isolated(viewer: Any, pack: MeshPackState, state: ModelState) -> None:
+def _sync_isolated(
+    viewer: Any, pack: MeshPackState, state: ModelState, changes: Changes | None = None
+) -> None:
     if not state.isolated:
-        _remove(viewer, pack.view.pop("isolated", None))
+        _remove(viewer, pack.view.pop("isolated", None), changes)
         return
     part = isolated_mesh(state, state.isolated)
     groups = crease_groups(part, SMOOTHING_ANGLE)
@@ -136,17 +157,19 @@ def _sync_isolated(viewer: Any, pack: MeshPackState, state: ModelState) -> None:
     material = segment_materials(state)[state.isolated - 1]
     colors = np.tile(display_rgba(material), (len(vertices), 1))
     name = f"segment {state.isolated} (isolated)"
-    layer = _surface(viewer, pack, "isolated", name, (to_napari(vertices), faces), colors)
-    layer.name = name
+    layer = _surface(viewer, pack, "isolated", name, (to_napari(vertices), faces), colors, changes)
+    set_attributes(layer, changes, name=name)
 
 
-def _sync_concepts(viewer: Any, pack: MeshPackState, state: ModelState) -> None:
+def _sync_concepts(
+    viewer: Any, pack: MeshPackState, state: ModelState, changes: Changes | None = None
+) -> None:
     shown: dict[int, tuple[Any, str]] = pack.view.setdefault("concepts", {})
     wanted = {c.option: c for c in state.concepts}
     for option in list(shown):
         layer, path = shown[option]
         if option not in wanted or str(wanted[option].path) != path or not _alive(viewer, layer):
-            _remove(viewer, layer)
+            _remove(viewer, layer, changes)
             del shown[option]
     for option, concept in sorted(wanted.items()):
         if option in shown:
@@ -164,7 +187,7 @@ def _sync_concepts(viewer: Any, pack: MeshPackState, state: ModelState) -> None:
             translate=(row, column),
             metadata={ROLE: "concept"},
         )
-        shown[option] = (layer, str(concept.path))
+        shown[option] = (added(viewer, layer, changes), str(concept.path))
 
 
 def read_image(path) -> np.ndarray:

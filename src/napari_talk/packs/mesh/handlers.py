@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...core.history import Changes
 from ...core.jobs import Job, Progress
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
@@ -77,12 +78,13 @@ def _model(ctx: Context[MeshPackState]) -> tuple[MeshPackState, ModelState, TriM
     return pack, pack.model, pack.model.mesh
 
 
-def _show(ctx: Context[MeshPackState]) -> None:
-    """Make the viewer and ``mesh/state.json`` agree with the pack's state."""
+def _show(ctx: Context[MeshPackState], changes: Changes | None = None) -> None:
+    """Make the viewer and ``mesh/state.json`` agree with the pack's state (``changes`` gets the
+    viewer's steps; the file is written last)."""
     pack = _pack(ctx)
     viewer = ctx.viewer
     if viewer is not None:
-        display.sync(viewer, pack)
+        display.sync(viewer, pack, changes)
         if pack.model.mesh is not None:
             display.install_picking(viewer, pack, lambda ray: pick(ctx, *ray))
     pack.file.write(pack.model)
@@ -102,10 +104,6 @@ def _commit(
     before = pack.model
     viewer = ctx.viewer
     view = display.view_state(viewer) if viewer is not None and reframe is not None else None
-    pack.model = state
-    _show(ctx)
-    if view is not None and reframe is not None:
-        display.frame(viewer, reframe, *angles)
 
     def undo() -> None:
         pack.model = before
@@ -113,6 +111,14 @@ def _commit(
         if view is not None:
             display.restore_view(viewer, view)
 
+    with Changes() as changes:  # the layers, state.json and the camera show all of it, or none
+        pack.model = state
+        changes.add(lambda: setattr(pack, "model", before))
+        _show(ctx, changes)
+        changes.add(lambda: pack.file.write(before))
+        if view is not None and reframe is not None:
+            changes.add(lambda: display.restore_view(viewer, view))
+            display.frame(viewer, reframe, *angles)
     return Result.success(message, data, undo=undo)
 
 

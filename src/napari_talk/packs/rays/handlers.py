@@ -10,14 +10,14 @@ napari itself is never imported here: only the viewer's public methods are used.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ...core.grammar.names import describe_miss, resolve_name
-from ...core.layers import has_layer, same_layer
+from ...core.history import Changes
+from ...core.layers import has_layer, remove_layer, same_layer, set_attributes
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
 from . import agent, analysis, display, layers, lineage
@@ -59,8 +59,9 @@ def _current(ctx: Context[RaysPackState]) -> RaysState | None:
         if layer is not None and (state is None or not same_layer(state.glass_layer, layer)):
             scene = layers.scene_of(layer)
             state = RaysState(scene, _trace(scene), layer, state.color_by if state else "brightness")
-            _keep(ctx, state)
-            _draw(ctx, state, glasses=False)
+            with Changes() as changes:  # taken over whole, or not at all
+                _keep(ctx, state, changes)
+                _draw(ctx, state, glasses=False, changes=changes)
     return state
 
 
@@ -78,32 +79,43 @@ def _trace(scene: Scene) -> SimulationResult:
         raise CommandError(f"cannot trace {scene.name!r}: {exc}") from None
 
 
-def _keep(ctx: Context[RaysPackState], state: RaysState) -> None:
+def _keep(ctx: Context[RaysPackState], state: RaysState, changes: Changes | None = None) -> None:
+    before = ctx.state.current
     ctx.state.current = state
     ctx.state.agent.set(state.scene, state.result.segments, state.result.lineage)
     agent.use(ctx.state.agent)  # the seed's module-level tools see what the viewer shows
+    if changes is not None:
+        changes.add(lambda: _keep(ctx, before) if before is not None else _forget(ctx))
+
+
+def _forget(ctx: Context[RaysPackState]) -> None:
+    ctx.state.current = None
+    ctx.state.agent.clear()
 
 
 # -- drawing ----------------------------------------------------------------------------------------
 
 
-def _draw(ctx: Context[RaysPackState], state: RaysState, *, glasses: bool) -> RaysState:
+def _draw(
+    ctx: Context[RaysPackState], state: RaysState, *, glasses: bool, changes: Changes | None = None
+) -> RaysState:
     """Show the state's scene: all of it when ``glasses`` (a new scene); else the rays and edge
-    labels, leaving the glasses layer as the person edited it (it is told the scene it now holds)."""
+    labels, leaving the glasses layer as the person edited it (it is told the scene it now holds).
+    ``changes`` gets each step, so a command that fails half-way takes them all back."""
     viewer = ctx.viewer
     if viewer is None:
         return state
-    layers.remove(viewer, "selection")
-    layers.physics_up(viewer)
+    layers.remove(viewer, "selection", changes)
+    layers.physics_up(viewer, changes)
     if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
-        layer = layers.put(viewer, display.glass_layer(state.scene), "glasses")
+        layer = layers.put(viewer, display.glass_layer(state.scene), "glasses", changes)
         state = replace(state, glass_layer=layer)
-        _keep(ctx, state)
+        _keep(ctx, state, changes)
     else:
-        layers.sync_glass_layer(state.glass_layer, state.scene)
-    layers.put(viewer, display.edge_label_layer(state.scene), "edge labels")
-    layers.put(viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
-    layers.put(viewer, display.source_layer(state.scene), "sources")
+        layers.sync_glass_layer(state.glass_layer, state.scene, changes)
+    layers.put(viewer, display.edge_label_layer(state.scene), "edge labels", changes)
+    layers.put(viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays", changes)
+    layers.put(viewer, display.source_layer(state.scene), "sources", changes)
     return state
 
 
@@ -331,10 +343,15 @@ def _show_new(ctx: Context[RaysPackState], scene: Scene, source: str) -> Result:
     before = _current(ctx) if ctx.viewer is not None else ctx.state.current
     oriented = layers.orientation(ctx.viewer) if ctx.viewer is not None else None
     state = RaysState(scene, _trace(scene), color_by=before.color_by if before else "brightness")
-    _keep(ctx, state)
-    state = _draw(ctx, state, glasses=True)
-    if ctx.viewer is not None:
-        ctx.viewer.reset_view()
+    with Changes() as changes:  # all of the scene, or nothing of it
+        _keep(ctx, state, changes)
+        state = _draw(ctx, state, glasses=True, changes=changes)
+        if ctx.viewer is not None:
+            from ..viewer.access import camera
+
+            view = camera(ctx.viewer)
+            set_attributes(view, changes, center=view.center, zoom=view.zoom)
+            ctx.viewer.reset_view()
     restore = _restorer(ctx, before)
 
     def undo() -> None:
@@ -368,8 +385,9 @@ def trace_scene(command: cmd.TraceScene, ctx: Context[RaysPackState]) -> Result:
     if viewer is not None and before.glass_layer is not None and has_layer(viewer.layers, before.glass_layer):
         scene = layers.scene_of(before.glass_layer)
     state = RaysState(scene, _trace(scene), before.glass_layer, before.color_by)
-    _keep(ctx, state)
-    state = _draw(ctx, state, glasses=False)
+    with Changes() as changes:
+        _keep(ctx, state, changes)
+        state = _draw(ctx, state, glasses=False, changes=changes)
     return Result.success(
         f"Traced again. {_summary_line(state)}", state.result.summary, undo=_restorer(ctx, before)
     )
@@ -379,9 +397,12 @@ def trace_scene(command: cmd.TraceScene, ctx: Context[RaysPackState]) -> Result:
 def color_rays(command: cmd.ColorRays, ctx: Context[RaysPackState]) -> Result:
     before = _state(ctx)
     state = replace(before, color_by=command.by)
-    _keep(ctx, state)
-    if ctx.viewer is not None:
-        layers.put(ctx.viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays")
+    with Changes() as changes:
+        _keep(ctx, state, changes)
+        if ctx.viewer is not None:
+            layers.put(
+                ctx.viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays", changes
+            )
 
     def undo() -> None:
         _keep(ctx, before)
@@ -402,15 +423,10 @@ def clear_ray_selection(command: cmd.ClearRaySelection, ctx: Context[RaysPackSta
     removed = layers.layers_with(viewer, "selection") if viewer is not None else []
     if not removed:
         return Result.success("No rays are highlighted.")
-    for layer in removed:
-        viewer.layers.remove(layer)
-
-    def undo() -> None:
+    with Changes() as changes:
         for layer in removed:
-            with contextlib.suppress(Exception):
-                viewer.layers.append(layer)
-
-    return Result.success("Cleared the ray highlight.", undo=undo)
+            remove_layer(viewer, layer, changes)
+    return Result.success("Cleared the ray highlight.", undo=changes.undo)
 
 
 # -- what the parser and a language model are told ----------------------------------------------------

@@ -3,13 +3,16 @@ with the same role, and the glasses layer read back into a scene (with the polyg
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core.layers import has_layer, index_of, same_layer
+from ...core.layers import added, has_layer, index_of, remove_layer, same_layer, set_attributes
 from ...core.result import CommandError
 from . import display
 from .scene import Scene
 from .scene_json import SceneFormatError
+
+if TYPE_CHECKING:
+    from ...core.history import Changes
 
 
 def layers_with(viewer: Any, role: str) -> list[Any]:
@@ -37,22 +40,21 @@ IN_PLACE = {"vectors": ("edge_color", "edge_width", "metadata")}
 """Layer types whose data napari replaces quickly: such a layer is updated, not added anew."""
 
 
-def put(viewer: Any, layer_data: display.LayerData, role: str) -> Any:
-    """Add a layer, in place of the one with the same role (keeping its position and visibility)."""
+def put(viewer: Any, layer_data: display.LayerData, role: str, changes: Changes | None = None) -> Any:
+    """Add a layer, in place of the one with the same role (keeping its position and visibility);
+    ``changes`` gets the steps that take it back (the old layer itself returns)."""
     data, kwargs, kind = layer_data
     active = viewer.layers.selection.active
     existing = layers_with(viewer, role)
     old = existing[-1] if existing else None
     if old is not None and kind in IN_PLACE and type(old).__name__.casefold() == kind:
-        old.data = data
-        for key in IN_PLACE[kind]:
-            setattr(old, key, kwargs[key])
+        set_attributes(old, changes, data=data, **{key: kwargs[key] for key in IN_PLACE[kind]})
         return old
-    new = getattr(viewer, f"add_{kind}")(data, **kwargs)
+    new = added(viewer, getattr(viewer, f"add_{kind}")(data, **kwargs), changes)
     if old is not None:
         new.visible = old.visible
         index = index_of(viewer.layers, old)
-        viewer.layers.pop(index)
+        remove_layer(viewer, old, changes, instead_of=new)
         viewer.layers.move(index_of(viewer.layers, new), index)
         new.name = old.name  # napari suffixed the new one while the old one held the name
     if active is not None and not same_layer(active, old) and has_layer(viewer.layers, active):
@@ -60,15 +62,25 @@ def put(viewer: Any, layer_data: display.LayerData, role: str) -> Any:
     return new
 
 
-def remove(viewer: Any, role: str) -> None:
+def remove(viewer: Any, role: str, changes: Changes | None = None) -> None:
     for layer in layers_with(viewer, role):
-        viewer.layers.pop(index_of(viewer.layers, layer))
+        remove_layer(viewer, layer, changes)
 
 
-def sync_glass_layer(layer: Any, scene: Scene) -> None:
+def sync_glass_layer(layer: Any, scene: Scene, changes: Changes | None = None) -> None:
     """Store the traced scene on the layer, and name shapes that were drawn without a name."""
     stored = display.glass_layer(scene)[1]["metadata"][display.ROLE_KEY]
-    layer.metadata[display.ROLE_KEY] = stored
+    metadata = layer.metadata
+    had = metadata.get(display.ROLE_KEY)
+    metadata[display.ROLE_KEY] = stored
+    if changes is not None:
+        changes.add(
+            lambda: (
+                metadata.__setitem__(display.ROLE_KEY, had)
+                if had is not None
+                else metadata.pop(display.ROLE_KEY, None)
+            )
+        )
     names = [glass.name for glass in scene.glasses]
     glass_shapes = [i for i, kind in enumerate(layer.shape_type) if kind in display.GLASS_SHAPES]
     if "name" in layer.features and len(glass_shapes) == len(names):
@@ -77,7 +89,7 @@ def sync_glass_layer(layer: Any, scene: Scene) -> None:
             column[position] = name
         features = layer.features.copy()
         features["name"] = column
-        layer.features = features
+        set_attributes(layer, changes, features=features)
 
 
 def orientation(viewer: Any) -> Any:
@@ -87,12 +99,12 @@ def orientation(viewer: Any) -> Any:
     return getattr(camera(viewer), "orientation2d", None)
 
 
-def physics_up(viewer: Any) -> None:
+def physics_up(viewer: Any, changes: Changes | None = None) -> None:
     """Draw +y upwards, as optics does (edge "N" on top); napari's default puts rows downwards."""
     from ..viewer.access import camera
 
     if orientation(viewer) is not None:
-        camera(viewer).orientation2d = ("up", "right")
+        set_attributes(camera(viewer), changes, orientation2d=("up", "right"))
 
 
 def set_orientation(viewer: Any, value: Any) -> None:
