@@ -170,3 +170,97 @@ def test_any_layer_name_resolves_whatever_its_case(name):
     assert wire(f"hide {name.upper()}", context) == [
         {"action": "layer_visibility", "name": name, "op": "hide"}
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("zoom in three times", {"action": "zoom_by", "factor": 3}),
+        ("go to slice seven", {"action": "set_slice", "index": 7}),
+        ("rotate forty-five degrees", {"action": "rotate_view", "degrees": 45}),
+        ("make GFP three times as bright", {"action": "adjust_brightness", "name": "GFP", "factor": 3}),
+        ("make GFP twice as dim", {"action": "adjust_brightness", "name": "GFP", "factor": 0.5}),
+        (
+            "set the opacity of nuclei to a half",
+            {"action": "layer_opacity", "name": "nuclei", "opacity": 0.5},
+        ),
+        ("pan down by half the screen", {"action": "pan", "direction": "down", "fraction": 0.5}),
+        ("pan left a quarter of the view", {"action": "pan", "direction": "left", "fraction": 0.25}),
+        ("pan left 20%", {"action": "pan", "direction": "left", "fraction": 0.2}),
+    ],
+)
+def test_numbers_and_shares_may_be_spelled_out(text, expected):
+    assert wire(text) == [expected]
+
+
+@pytest.mark.parametrize("text", ["tone", "often", "pan left 3", "someone"])
+def test_spelled_numbers_are_whole_words_and_a_bare_pan_number_is_no_share(text):
+    assert wire(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "opacity"),
+    [
+        ("make actin completely transparent", 0),
+        ("actin fully transparent", 0),
+        ("Labels fully opaque", 1),
+        ("make GFP half transparent", 0.5),
+        ("make Labels 20% transparent", 0.8),
+        ("GFP at 75% transparency", 0.25),
+        ("change GFP transparency to 10%", 0.9),
+        ("set the transparency of GFP to 0.3", 0.7),
+        ("make GFP transparent to 30%", 0.7),
+        ("make GFP 40% opaque", 0.4),
+        ("make GFP a bit transparent, like 70% opacity", 0.7),
+    ],
+)
+def test_transparency_is_one_minus_opacity(text, opacity):
+    name = next(n for n in LAYERS["layers"] if n in text)
+    assert wire(text) == [{"action": "layer_opacity", "name": name, "opacity": opacity}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "just GFP please",
+        "ok, just GFP",
+        "only GFP",
+        "GFP and nothing else",
+        "GFP alone",
+        "I just want to see GFP",
+    ],
+)
+def test_just_or_only_a_name_shows_that_layer_alone(text):
+    assert wire(text) == [{"action": "solo_layer", "name": "GFP"}]
+
+
+def test_just_is_a_filler_before_a_request():
+    assert wire("just zoom in") == [{"action": "zoom_by", "factor": 2}]
+    assert wire("just hide GFP") == [{"action": "layer_visibility", "name": "GFP", "op": "hide"}]
+
+
+@pytest.mark.parametrize("context", [LAYERS, {}])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "just kidding",
+        "only joking",
+        "is GFP at 75% transparency?",
+        "why is it 50% transparent",
+        "I just want to see it work",
+        "I need a coffee",
+        "I want GFP",
+    ],
+)
+def test_chat_around_the_new_phrasings_stays_unparsed(text, context):
+    assert wire(text, context) == []
+
+
+def test_polite_heads_and_tails_around_names_and_values():
+    assert wire("I'd like spots in yellow") == [
+        {"action": "layer_colormap", "name": "spots", "colormap": "yellow"}
+    ]
+    assert wire("I want a 3-D view") == [{"action": "set_ndisplay", "ndisplay": 3}]
+    assert wire("call actin phalloidin from now on") == [
+        {"action": "rename_layer", "name": "actin", "new_name": "phalloidin"}
+    ]

@@ -17,6 +17,7 @@ CORPORA = [
     pytest.param(DATA / "phrasings_dev2.jsonl", id="dev2"),
     pytest.param(DATA / "phrasings_holdout.jsonl", id="holdout"),
     pytest.param(DATA / "phrasings_new.jsonl", id="new-commands"),
+    pytest.param(DATA / "phrasings_fresh.jsonl", id="fresh"),  # an audit's lines, written after the rules
     pytest.param(
         SHARED_CORPUS,
         id="shared-example",

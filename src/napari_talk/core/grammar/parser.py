@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from .text import normalize, separators
+from .text import normalize, says_just, separators
 
 if TYPE_CHECKING:
     from ..commands import Command
@@ -41,7 +41,8 @@ class _Plan:
     steps: list[tuple[Callable, Rule, Pass]]
     """(full match, rule, pass) with the method bound once: this loop runs for every clause."""
     ungated: tuple[int, ...]
-    word_steps: tuple[tuple[str, tuple[int, ...]], ...]
+    word_steps: tuple[tuple[str, bool, tuple[int, ...]], ...]
+    """(word, whole token only, the steps it opens)."""
     opened_by_token: dict[str, frozenset[int]] = field(default_factory=dict)
 
     @classmethod
@@ -52,12 +53,17 @@ class _Plan:
         )
         steps = [(p.combined.fullmatch, rule, p) for rule, p in passes]
         ungated = tuple(i for i, (_, rule, _) in enumerate(steps) if not rule.requires)
-        by_word: dict[str, list[int]] = {}
+        by_word: dict[tuple[str, bool], list[int]] = {}
         for i, (_, rule, _) in enumerate(steps):
-            # a required phrase ("side by side") opens on any of its words: looser, never stricter
-            for word in {w for phrase in rule.requires for w in phrase.split()}:
+            # a required phrase ("side by side") opens on any of its words: looser, never stricter;
+            # a word required with a space after it ("op ") opens only on that whole token
+            words = {
+                (w, False) for phrase in rule.requires if not phrase.endswith(" ") for w in phrase.split()
+            }
+            words |= {(phrase.strip(), True) for phrase in rule.requires if phrase.endswith(" ")}
+            for word in words:
                 by_word.setdefault(word, []).append(i)
-        word_steps = tuple((word, tuple(indexes)) for word, indexes in by_word.items())
+        word_steps = tuple((word, whole, tuple(indexes)) for (word, whole), indexes in by_word.items())
         return cls(rules, context, steps, ungated, word_steps)
 
     def candidates(self, folded: str) -> Sequence[int]:
@@ -69,7 +75,10 @@ class _Plan:
                 if len(cache) >= MAX_CACHED_TOKENS:
                     cache.clear()
                 steps = cache[token] = frozenset(
-                    i for word, indexes in self.word_steps if word in token for i in indexes
+                    i
+                    for word, whole, indexes in self.word_steps
+                    if (word == token if whole else word in token)
+                    for i in indexes
                 )
             opened |= steps
         return sorted(opened.union(self.ungated)) if opened else self.ungated
@@ -82,11 +91,17 @@ class Parser:
 
     def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
         try:
-            line = normalize(str(text)[:MAX_LINE])
+            raw = str(text)[:MAX_LINE]
+            line = normalize(raw)
             if not line:
                 return []
             plan = self._plan(self._known(context))
-            return _drop_repeated_reads(self._line(line, plan, MAX_COMMANDS, {}) or [])
+            commands = self._line(line, plan, MAX_COMMANDS, {})
+            if commands is None and says_just(raw):
+                kept = normalize(raw, drop_just=False)  # "just GFP please": only GFP
+                if kept != line:
+                    commands = self._line(kept, plan, MAX_COMMANDS, {})
+            return _drop_repeated_reads(commands or [])
         except Exception:  # a parser bug must never reach the person; the LLM road takes over
             return []
 

@@ -25,6 +25,7 @@ from .tokens import NUMBER, SLOTS, NoMatch, name_pattern
 
 _NUMERIC = re.compile(rf"{NUMBER}\s*%?")
 _SLOT_RE = re.compile(r"\{(\w+)(?::(\w+))?\}")
+_THE_BEFORE_SLOT = re.compile(r"\(\?:the \)\?\{(\w+)(?::(\w+))?\}")
 
 NAME_FILLERS: dict[str, tuple[str, str]] = {
     "layers": (
@@ -83,6 +84,7 @@ class Rule:
     priority: int = 0
     requires: tuple[str, ...] = ()
     only: Mapping[str, str] = field(default_factory=dict)
+    free_names: bool = True
     _compiled: dict[tuple, list[Pass]] = field(default_factory=dict)
     """Per known names: each template as known-names-only, then with free words for the rest."""
 
@@ -94,12 +96,16 @@ class Rule:
         priority: int = 0,
         requires: tuple[str, ...] = (),
         only: Mapping[str, str] | None = None,
+        free_names: bool = True,
         **parameters: Any,
     ) -> None:
         """``only={"glass_name": "glasses"}``: a template may leave the field out when exactly one
-        name of that kind is known ("rays crossing edge N" with one glass in the scene)."""
+        name of that kind is known ("rays crossing edge N" with one glass in the scene).
+        ``free_names=False``: its names must be known (or quoted), never free words: for templates
+        with no verb ("only GFP", "GFP and nothing else"), which chat could otherwise fill."""
         self.action = action
         self.only = dict(only or {})
+        self.free_names = free_names
         self.requires = tuple(word.casefold() for word in requires)
         self._required = re.compile("|".join(map(re.escape, self.requires))) if requires else None
         """Words one of which a clause must contain for this rule to be tried: a cheap first test
@@ -128,7 +134,10 @@ class Rule:
         compiled = self._compiled.get(key)
         if compiled is None:
             # with nothing known to prefer: free words for names, or a rule without names
-            passes = (False, True) if any(key) else (bool(self.name_kinds),)
+            if not self.free_names:
+                passes: tuple[bool, ...] = (False,)
+            else:
+                passes = (False, True) if any(key) else (bool(self.name_kinds),)
             compiled = [self._compile_pass(context, generic) for generic in passes]
             if len(self._compiled) > 32:
                 self._compiled.clear()
@@ -165,6 +174,13 @@ class Rule:
             names = name_pattern(context.get(kind, ()), generic)
             return f"{before}(?P<{group}>{names}){after}"
 
+        def drop_the(match: re.Match) -> str:
+            kind = match.group(2) or match.group(1)
+            is_name = kind not in SLOTS and kind not in self.choices
+            return match.group(0).removeprefix("(?:the )?") if is_name else match.group(0)
+
+        # a name slot reads its own "the": a second one before it only multiplies the ways to fail
+        template = _THE_BEFORE_SLOT.sub(drop_the, template)
         spaced = template.replace(" ?", r"\s*").replace(" ", r"\s+")
         return _SLOT_RE.sub(slot, spaced), slots
 
@@ -229,6 +245,18 @@ class Rule:
 
 _NOT_NAMES = frozenset({"the", "a", "an", "it", "its", "this", "that", "these", "those", "them"})
 """Words that are never a name, unquoted: "the N edge" names no glass called "the"."""
+_CLAUSE_WORDS = frozenset((
+    "is", "are", "was", "were", "am", "be", "been", "isn't", "aren't", "wasn't", "why", "how", "when",
+    "where", "who", "whom", "whose", "does", "do", "did", "doesn't", "don't", "didn't", "should",
+    "would", "could", "can", "will", "shall", "might", "must", "not", "i", "i'm", "you", "we", "they",
+    "he", "she", "it",
+))  # fmt: skip
+"""Words that, first in a run of words, make it a question or a sentence, not a name: "is GFP" (in
+"is GFP at 75% transparency?") names no layer, though it mentions one; a quoted name may hold them."""
+
+
+def _says_something(text: str) -> bool:
+    return text.split(maxsplit=1)[0].casefold() in _CLAUSE_WORDS
 
 
 def _resolve(text: str, known: Sequence[str]) -> str:
@@ -239,11 +267,13 @@ def _resolve(text: str, known: Sequence[str]) -> str:
     if not known:
         if not quoted and (_NUMERIC.fullmatch(text) or text.casefold() in _NOT_NAMES):
             raise NoMatch(text)  # "zoom to 0" is a bad zoom, not a layer named "0"
+        if not quoted and " " in text and _says_something(text):
+            raise NoMatch(text)  # "why is it 50% transparent" asks; it names no layer "why is it"
         return text
     match = resolve_name(text, known)
     if match.found is not None:
         return match.found
-    if not quoted and len(text.split()) <= MAX_WORDS_AROUND_NAME:
+    if not quoted and len(text.split()) <= MAX_WORDS_AROUND_NAME and not _says_something(text):
         mentioned = [n for n in known if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.I)]
         if len(mentioned) == 1:
             return mentioned[0]  # "the python console" names "console"

@@ -23,12 +23,89 @@ _QUAD = rf"[(\[]?\s*{NUMBER}{_SEP}{NUMBER}{_SEP}{NUMBER}{_SEP}{NUMBER}\s*[)\]]?"
 _BOX = rf"(?:from\s+)?(?:{_QUAD}|{_PAIR}{_CORNER_SEP}{_PAIR})"
 
 
+def trie_pattern(words: Sequence[str]) -> str:
+    """An alternation of words as a trie ("t(?:en|hree|wo)"): a slot that holds spelled-out words
+    is tried at every word boundary of a free name, so a miss must cost one look at each letter."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def walk(node: dict) -> str:
+        ends = "" in node
+        branches = [re.escape(c) + walk(child) for c, child in sorted(node.items()) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ends:
+            return f"(?:{body})?"
+        return body
+
+    return walk(tree).replace(r"\ ", r"\s+")
+
+
+_UNITS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+)  # fmt: skip
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+WORD_VALUES: dict[str, int] = {
+    **{w: i for i, w in enumerate(_UNITS)},
+    **{w: 20 + 10 * i for i, w in enumerate(_TENS)},
+    "hundred": 100,
+    "a hundred": 100,
+    "one hundred": 100,
+}
+WORD_NUMBER = (
+    rf"\b(?:{trie_pattern(_TENS)}(?:[- ]{trie_pattern(_UNITS[1:10])})?\b|(?:a |one )?hundred\b"
+    rf"|{trie_pattern(_UNITS)}\b)"
+)
+"""A number spelled out, zero to ninety-nine and a hundred: "rotate ninety degrees", "three times"."""
+_WORD_NUMBER_RE = re.compile(WORD_NUMBER, re.IGNORECASE)
+FRACTIONS: dict[str, float] = {
+    **dict.fromkeys(("half", "a half", "one half"), 0.5),
+    **dict.fromkeys(("quarter", "a quarter", "one quarter"), 0.25),
+    **dict.fromkeys(("third", "a third", "one third"), round(1 / 3, 6)),
+    "three quarters": 0.75,
+    "two thirds": round(2 / 3, 6),
+    **dict.fromkeys(("fully", "completely", "totally", "entirely", "all the way", "full"), 1.0),
+}
+"""Shares said in words: "to a half", "by half the screen", "fully opaque"."""
+_FRACTION = rf"\b{trie_pattern(list(FRACTIONS))}\b"
+MULTIPLES = {"twice": 2.0, "thrice": 3.0, "double": 2.0, "triple": 3.0, "half": 0.5}
+"""How many times as much, in one word: "twice as bright", "half as bright"."""
+
+
 class NoMatch(Exception):
     """A slot's text matched the pattern but does not mean a value of its kind."""
 
 
 def numbers_in(text: str) -> list[float]:
     return [float(n) for n in _NUMBER_RE.findall(text)]
+
+
+def _spelled(text: str) -> float | None:
+    """The value of a number spelled out in ``text`` ("forty-five" → 45), or None."""
+    found = _WORD_NUMBER_RE.search(text)
+    if found is None:
+        return None
+    words = found.group().casefold().replace("-", " ").split()
+    if " ".join(words) in WORD_VALUES:
+        return float(WORD_VALUES[" ".join(words)])
+    return float(sum(WORD_VALUES[w] for w in words))
+
+
+def _value(text: str) -> float:
+    """The one number in ``text``, in digits or spelled out."""
+    values = numbers_in(text)
+    if len(values) == 1:
+        return values[0]
+    spelled = _spelled(text) if not values else None
+    if spelled is None:
+        raise NoMatch(text)
+    return spelled
 
 
 def to_point(text: str) -> list[float]:
@@ -66,13 +143,24 @@ def to_labelled_box(text: str) -> list[float]:
 
 def to_scale(text: str) -> float:
     """``300%`` → 3, ``2x`` and ``x2`` → 2, ``0.5`` → 0.5."""
-    (value,) = numbers_in(text.lstrip("x×* "))
+    value = _value(text.lstrip("x×* "))
     return value / 100 if "%" in text or "percent" in text.lower() else value
 
 
+def to_amount(text: str) -> float:
+    """A share: a scale ("30%", "0.3") or words ("a half", "three quarters", "fully")."""
+    share = FRACTIONS.get(" ".join(text.casefold().split()))
+    return share if share is not None else to_scale(text)
+
+
+def to_times(text: str) -> float:
+    """How many times as much: "3x", "three times", "twice", "half"."""
+    multiple = MULTIPLES.get(text.strip().casefold())
+    return multiple if multiple is not None else _value(text)
+
+
 def to_number(text: str) -> float:
-    (value,) = numbers_in(text)
-    return value
+    return _value(text)
 
 
 def to_int(text: str) -> int:
@@ -91,6 +179,9 @@ def to_text(text: str) -> str:
     return text
 
 
+_SCALE = rf"(?:[x×*]\s*{NUMBER}|(?:{NUMBER}|{WORD_NUMBER})\s*(?:%|percent\b|x\b|×|times\b|fold\b)?)"
+
+
 @dataclass(frozen=True)
 class Slot:
     pattern: str
@@ -98,9 +189,14 @@ class Slot:
 
 
 SLOTS: dict[str, Slot] = {
-    "number": Slot(NUMBER, to_number),
-    "int": Slot(r"\+?\d+(?![\d.])", to_int),
-    "scale": Slot(rf"(?:[x×*]\s*{NUMBER}|{NUMBER}\s*(?:%|percent\b|x\b|×|times\b|fold\b)?)", to_scale),
+    "number": Slot(rf"(?:{NUMBER}|{WORD_NUMBER})", to_number),
+    "int": Slot(rf"(?:\+?\d+(?![\d.])|{WORD_NUMBER})", to_int),
+    "scale": Slot(_SCALE, to_scale),
+    "amount": Slot(rf"(?:{_SCALE}|{_FRACTION})", to_amount),
+    "share": Slot(rf"(?:(?:{NUMBER}|{WORD_NUMBER}) ?(?:%|percent\b)|{_FRACTION})", to_amount),
+    "times": Slot(
+        rf"(?:(?:{NUMBER}|{WORD_NUMBER}) ?(?:x\b|×|times\b|-?fold\b)|{'|'.join(MULTIPLES)})", to_times
+    ),
     "point": Slot(_PAIR, to_point),
     "pair": Slot(_PAIR, numbers_in),
     "box": Slot(_BOX, to_box),

@@ -5,9 +5,11 @@ from __future__ import annotations
 from ...core.grammar.rules import Rule
 
 _THAT = (
-    r"(?: (?:that|it|this|(?:the |my )?(?:last|previous)(?: undone)?"
-    r" (?:action|command|change|step|one|thing)|last|what (?:you|i) (?:just )?did))?"
+    r"(?: (?:(?:(?:that|this|the|my|your) )?(?:(?:very )?(?:last|previous|latest|most recent) )?"
+    r"(?:undone )?(?:action|command|change|step|one|thing|edit|operation|move)"
+    r"|that|it|this|last|what (?:you|i) (?:just )?did))?"
 )
+"""What an undo or redo is about: "that", "the change", "that last thing", "my previous edit"."""
 
 RULES: tuple[Rule, ...] = (
     Rule(

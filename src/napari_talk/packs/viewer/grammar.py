@@ -7,6 +7,7 @@ spots", "show all layers" and "show layers" never read as showing a layer of tha
 from __future__ import annotations
 
 from ...core.grammar.rules import Rule
+from ...core.grammar.tokens import WORD_VALUES
 
 BUILTIN_PANELS = ("layer list", "layer controls", "console")
 
@@ -21,7 +22,13 @@ SHOW = (
     "un-hide",
     "bring back",
 )
-HIDE = ("hide", "turn off", "switch off", "disable", "conceal")
+HIDE = ("hide", "turn off", "switch off", "shut off", "disable", "conceal")
+SOLO_VERB = r"(?:show|display|view|keep|leave|see|look at)"
+ALONE = (
+    r"(?: only| alone| by itself| on its own|,? and nothing else|,? nothing else"
+    r"| and no others?(?: layers?)?)"
+)
+"""After a name: that one and no other ("nuclei and nothing else")."""
 TOGGLE_VISIBILITY = r"(?:toggle|flip|switch|invert|swap) (?:the )?visibility (?:of|for|on)"
 VISIBILITY = {
     **dict.fromkeys(SHOW, "show"),
@@ -38,7 +45,7 @@ STATE_AFTER = {
 }
 PANEL_OPS = {
     **dict.fromkeys(("open", "show", "display", "bring up", "pop up", "reveal", "unhide"), "open"),
-    **dict.fromkeys(("close", "hide", "dismiss", "collapse"), "close"),
+    **dict.fromkeys(("close", "hide", "dismiss", "collapse", "shut", "put away"), "close"),
 }
 SWITCH = {"on": "on", "off": "off"}
 ON_OFF = {
@@ -107,16 +114,29 @@ ZOOM_WORDS = (
 )  # fmt: skip
 DIGITS = tuple("0123456789")
 """Rules whose every reading holds a number are not tried on lines without one."""
-OPACITY_WORDS = ("opac", "alpha", "transparen", "see-through", "translucent", "op ")
+NUMERALS = (*DIGITS, *(word for word in WORD_VALUES if " " not in word))
+"""The same for rules whose number may be spelled out ("go to slice seven")."""
+OPACITY_WORDS = ("opac", "opaq", "alpha", "transparen", "through", "translucen", "op ")
+""""op " opens the opacity rules on the word "op" alone, not on "open", "stop" or "microscope"."""
+OPACITY = r"(?:opacity|alpha)"
+CLEAR_NOUN = r"(?:transparency|translucency)"
+CLEAR = r"(?:transparen(?:t|cy)|see-through|see through|translucen(?:t|cy))"
+"""Transparency is one minus opacity: "20% transparent" is an opacity of 0.8, "fully transparent" 0."""
 SET = r"(?:(?:set|change|adjust|make|put|update|use)\s+)?"
 IS = r"(?: ?[:=]| (?:to|as|at|=|is))?"
 """Between a name and its new value: "to", "=", ":" (also glued, "ch2: magenta") or nothing."""
 OF = r"(?:of|for|on)"
-LAYERS_WORD = r"(?:all|everything|every layer|all (?:the )?layers|all of the layers|the layers)"
+LAYERS_WORD = (
+    r"(?:all|everything|every layer|each layer|all (?:the )?layers|all of the layers|the layers|all of them"
+    r"|them all|every one of them)"
+)
 GO = r"(?:go|jump|move|skip|set|change|switch|show|scroll|step|slide|drag|put)(?: me)?(?: (?:to|the))?"
 SLICE_WORD = r"(?:slice|frame|plane|section|timepoint|time point|time step|step)"
 BOX_WORD = r"(?:box|region|area|rectangle|rect|roi|bounding box|window)"
 POINT_WORD = r"(?:point|position|coordinates?|location|pixel|spot)"
+
+
+CMAP = r"(?: (?:colou?r ?map|cmap|lut|colou?r|look ?up table|palette|colou?r scheme))"
 
 
 def _zoom_out(values: dict) -> dict:
@@ -137,16 +157,33 @@ SIDES = {
     **{s: s for s in ("front", "back", "left", "right", "top", "bottom")},
     "above": "top", "below": "bottom", "behind": "back", "underneath": "bottom",
 }  # fmt: skip
-A_BIT = r"(?: (?:a (?:bit|little|touch)|slightly|somewhat))?"
+A_BIT = r"(?: (?:(?:just )?a (?:little )?(?:bit|little|touch|tad)|slightly|somewhat))?"
 BRIGHTER = r"(?:brighter|lighter|more bright|more light)"
 DIMMER = r"(?:dimmer|darker|less bright|duller)"
+UP = r"(?:increase|raise|boost|turn up|crank up|bump up|push up|pump up)"
+DOWN = r"(?:decrease|lower|reduce|turn down|tone down|bring down|drop|cut)"
 PAN = r"(?:pan|move|scroll|shift|slide)(?: the (?:view|camera|image|canvas))?"
+SCREEN = (
+    r"(?:screens?|views?|fields?(?: of view)?|windows?|canvas(?:es)?|frames?|pages?|widths?|heights?|ways?)"
+)
 PAN_WORDS = ("pan", "move", "scroll", "shift", "slide", "what")
 BRIGHT_WORDS = ("bright", "dim", "dark", "light", "dull", "faint", "weak", "blinding", "glaring")
+THE_IMAGE = r"(?:the |my |this )?(?:image|view|canvas|viewer|screen|display|picture|figure|data)"
+ON_IMAGE = rf"(?: (?:on|to|in|onto|into) {THE_IMAGE})"
 TOO = r"(?:is|are|looks?|seems?)(?: (?:way|much|far|a bit|a little|rather|kind of))? too"
-ROTATE = r"(?:rotate|turn|spin|orbit)(?: the (?:view|camera|scene|data|model))?(?: by| around)?"
+ROTATE = (
+    r"(?:rotate|turn|spin|orbit)(?: (?:it|this|that|the (?:view|camera|scene|data|model|image|volume)))?"
+    r"(?: by| around)?"
+)
+SCREEN_AXES = {"horizontal": "horizontal", "vertical": "vertical"}
+ABOUT_AXIS = r"(?:about|around|along|on|over) (?:the )?{axis:axes}(?: axis)?"
 DEGREES = r"{degrees:number}(?: ?(?:°|degrees?|deg))?"
 ROTATE_WORDS = ("rotat", "turn", "spin", "orbit", "tilt")
+
+
+def _inverse(values: dict) -> dict:
+    """'three times as dim' divides by three."""
+    return {**values, "factor": 1 / values["factor"]}
 
 
 def _negated(values: dict) -> dict:
@@ -188,12 +225,11 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "solo_layer",
-        r"(?:show|display|view|keep|leave) (?:me )?only {name:layers}(?: visible)?",
-        r"only (?:show|display) {name:layers}",
-        r"(?:i )?only (?:want|wanna|need) to (?:see|view|look at) {name:layers}",
-        r"(?:i )?(?:want|wanna|need) to (?:see|view) only {name:layers}",
-        r"(?:show|display) {name:layers} only",
-        r"{name:layers} only",
+        rf"{SOLO_VERB} (?:me )?(?:only|just) {{name:layers}}(?: visible| on)?{ALONE}?",
+        rf"(?:show|display|view|see|look at) (?:me )?{{name:layers}}(?: visible| on)?{ALONE}",
+        rf"(?:only|just) {SOLO_VERB} (?:me )?{{name:layers}}{ALONE}?",
+        rf"(?:i )?(?:only|just) (?:want|wanna|need) to {SOLO_VERB}(?: only| just)? {{name:layers}}{ALONE}?",
+        rf"(?:i )?(?:want|wanna|need) to {SOLO_VERB} (?:only|just) {{name:layers}}{ALONE}?",
         r"solo {name:layers}",
         rf"hide {LAYERS_WORD} (?:but|except(?: for)?|apart from|other than) {{name:layers}}",
         r"hide (?:all )?(?:the )?other(?:s| layers)(?: (?:but|except) {name:layers})?",
@@ -202,7 +238,16 @@ RULES: tuple[Rule, ...] = (
         r"(?:show|display) nothing (?:but|except|other than) {name:layers}",
         r"isolate {name:layers}",
         priority=20,
-        requires=("only", "solo", "but", "except", "other", "nothing", "isolate"),
+        requires=("only", "just", "solo", "but", "except", "other", "nothing", "isolate", "alone", "itself"),
+    ),
+    Rule(
+        "solo_layer",
+        rf"(?:only|just) {{name:layers}}{ALONE}?",
+        rf"{{name:layers}}{ALONE}",
+        r"nothing (?:but|except|other than) {name:layers}",
+        free_names=False,
+        priority=20,
+        requires=("only", "just", "nothing", "alone", "itself"),
     ),
     Rule(
         "panel_toggle",
@@ -240,7 +285,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:turn|switch|set) (?:the )?scale ?bar {op:switch}",
         r"(?:turn|switch) {op:switch} (?:the )?scale ?bar",
         r"scale ?bar(?: to)? {op:switch}",
-        r"{op:verbs} (?:a |the )?scale ?bar",
+        rf"{{op:verbs}} (?:a |the )?scale ?bar(?: (?:on|to|in|onto|into|from|off) {THE_IMAGE})?",
         r"scale ?bar",
         switch=SHOW_HIDE,
         verbs={**{k: SHOW_HIDE[v] for k, v in ON_OFF.items()}, "display": "show"},
@@ -250,7 +295,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "scale_bar",
-        r"(?:i )?(?:add|need|want|would like|'d like) (?:a |the )?scale ?bar",
+        rf"(?:i )?(?:add|need|want|would like|'d like|put|place|draw|include|stick|insert|give me)"
+        rf" (?:a |the )?scale ?bar{ON_IMAGE}?",
+        rf"(?:a |the )scale ?bar{ON_IMAGE}?|scale ?bar{ON_IMAGE}",
+        rf"(?:show|display|turn on|switch on|enable) (?:a |the )?scale ?bar{ON_IMAGE}",
         op="show",
         priority=15,
         requires=("scale",),
@@ -360,7 +408,7 @@ RULES: tuple[Rule, ...] = (
         r"zoom {zoom:number}(?: ?%| percent)?",
         r"{zoom:scale} zoom",
         priority=11,
-        requires=DIGITS,
+        requires=NUMERALS,
     ),
     Rule(
         "reset_view",
@@ -377,20 +425,27 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "layer_opacity",
-        rf"{SET}(?:the )?(?:opacity|alpha) {OF} {{name:layers}}(?: (?:to|at|=|:))? {{opacity:scale}}",
-        rf"{SET}(?:the )?{{name:layers}}(?:'s)? (?:opacity|alpha)(?: (?:to|at|=|:))? {{opacity:scale}}",
-        r"(?:opacity|op|alpha) {name:layers}(?: (?:to|at|=|:))? {opacity:scale}",
-        r"(?:opacity|alpha) {opacity:scale} (?:for|on|of) {name:layers}",
-        r"make {name:layers}(?: (?:a bit|a little|slightly|more|less))? (?:see-through|translucent|"
-        r"transparent)(?:,? (?:like|about|at|to))? {opacity:scale}(?: opacity| opaque)?",
-        r"make {name:layers} {opacity:fraction} (?:transparent|opaque|see-through|translucent|opacity)",
-        r"make {name:layers} {opacity:scale} (?:opaque|opacity)",
-        r"make {name:layers}(?: a bit| a little| slightly)?(?: see-through| translucent| transparent)?,?"
-        r"(?: like| about| to| at)? {opacity:scale} (?:opacity|opaque)",
-        r"{name:layers} (?:to|at) {opacity:scale} (?:opacity|alpha)",
-        r"(?:set|make|put) {name:layers} (?:to|at) {opacity:scale} (?:opacity|alpha)",
-        fraction={"half": 0.5, "fully": 1.0, "completely": 1.0},
+        rf"{SET}(?:the )?{OPACITY} {OF} {{name:layers}}{IS} {{opacity:amount}}",
+        rf"(?:{OPACITY}|op) {{name:layers}}{IS} {{opacity:amount}}",
+        rf"{SET}(?:the )?{OPACITY}(?: (?:to|at|of|=|:))? {{opacity:amount}} (?:for|on|of|to) {{name:layers}}",
+        # the name first, then one of several endings: the name is read once for all of them
+        rf"{SET}(?:the )?{{name:layers}}(?:(?:'s)? {OPACITY}{IS} {{opacity:amount}}"
+        rf"|{A_BIT}(?: (?:more |less )?{CLEAR})?,?(?: (?:like|about|to|at|=|:))? {{opacity:amount}}"
+        rf" (?:{OPACITY}|opaque))",
         priority=10,
+        requires=OPACITY_WORDS,
+    ),
+    Rule(
+        "layer_opacity",
+        rf"{SET}(?:the )?{CLEAR_NOUN} {OF} {{name:layers}}{IS} {{opacity:amount}}",
+        rf"{CLEAR_NOUN} {{name:layers}}{IS} {{opacity:amount}}",
+        rf"{SET}(?:the )?{CLEAR_NOUN}(?: (?:to|at|of|=|:))? {{opacity:amount}}"
+        r" (?:for|on|of|to) {name:layers}",
+        rf"{SET}(?:the )?{{name:layers}}(?:(?:'s)? {CLEAR_NOUN}{IS} {{opacity:amount}}"
+        rf"|(?: (?:to|at|=|:))? {{opacity:amount}} {CLEAR}"
+        rf"| {CLEAR}(?: (?:to|at|by|=|:))? {{opacity:amount}})",
+        post=_transparency,
+        priority=11,
         requires=OPACITY_WORDS,
     ),
     Rule(
@@ -400,10 +455,10 @@ RULES: tuple[Rule, ...] = (
         rf"{SET}(?:the )?{{name:layers}}(?:'s)? (?:colou?r ?map|cmap|lut|colou?r)"
         rf"(?: (?:to|as|=|:))? {{colormap:word}}",
         rf"(?:colou?r ?map|cmap|lut)(?: (?:of|for|on))? {{name:layers}}{IS} {{colormap:word}}",
-        r"(?:make|colou?r|paint|render|show|turn|display|see|view) {name:layers}(?: (?:in|as|with))?"
-        r" {colormap:known}",
-        r"(?:use|apply) (?:the )?{colormap:known}(?: (?:colou?r ?map|cmap|lut))? (?:for|on|to) {name:layers}",
-        r"{name:layers} (?:in|as) {colormap:known}",
+        r"(?:make|colou?r|paint|render|show|turn|display|see|view|switch|change|set|put|give|tint|draw)"
+        rf" {{name:layers}}(?: (?:in|as|with|to|into))?(?: (?:the|a))? {{colormap:known}}{CMAP}?",
+        rf"(?:use|apply) (?:the |a )?{{colormap:known}}{CMAP}? (?:for|on|to) {{name:layers}}",
+        rf"{{name:layers}} (?:in|as|to) (?:the |a )?{{colormap:known}}{CMAP}?",
         known=COLORMAPS,
         priority=9,
         requires=("colo", "cmap", "lut", "look", *COLORMAPS),
@@ -436,7 +491,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "rename_layer",
         r"rename {name:layers} (?:to|as|into|->|=>|=) ?{new_name:text}",
-        r"(?:change|set) (?:the )?name of {name:layers} to {new_name:text}",
+        r"(?:change|set|update|switch) (?:the )?name of {name:layers} to {new_name:text}",
+        r"(?:change|set|update|switch) {name:layers}(?:'s)? name (?:to|as|into) {new_name:text}",
+        r"give {name:layers} the name {new_name:text}",
         r"(?:call|name|label) {name:layers} (?:as )?{new_name:text}",
         priority=8,
         requires=("name", "call", "label"),
@@ -462,11 +519,11 @@ RULES: tuple[Rule, ...] = (
         rf"(?:{GO} )?(?:the )?{{axis:axis_word}}(?:[- ]?(?:slice|plane|slider|axis|position|index|level))?"
         r"(?: (?:to|at)| ?=)? ?{index:int}",
         priority=5,
-        requires=DIGITS,
+        requires=NUMERALS,
     ),
     Rule(
         "screenshot",
-        r"(?:take|save|grab|capture|make|get)(?: me)?(?: a| the| one)?"
+        r"(?:take|save|grab|capture|make|get|export|write|create|produce|store)(?: me)?(?: a| the| one)?"
         r" (?:screen ?shot|screen ?grab|snapshot|snap|picture|capture|png)"
         r"(?: of (?:the )?(?:canvas|view|viewer|screen|image))?"
         r"(?:(?: and)? (?:save|store|write|put)(?: it)?)?(?: (?:to|as|in|into|at|named|called))?"
@@ -525,6 +582,17 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "pan",
+        rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}} (?:by )?{{fraction:amount}}"
+        rf"(?: of)?(?: (?:the|a|one))? {SCREEN}",
+        rf"{PAN} (?:by )?{{fraction:amount}}(?: of)?(?: (?:the|a|one))? {SCREEN}(?: (?:to|towards) the)?"
+        r" {direction:direction}",
+        rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}} (?:by )?{{fraction:share}}",
+        direction=DIRECTIONS,
+        priority=15,
+        requires=PAN_WORDS,
+    ),
+    Rule(
+        "pan",
         rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}} (?:a lot|far|a long way)",
         rf"{PAN} (?:a lot|far)(?: (?:to|towards) the)? {{direction:direction}}",
         direction=DIRECTIONS,
@@ -537,6 +605,8 @@ RULES: tuple[Rule, ...] = (
         rf"{SET}(?:the )?gamma {OF} {{name:layers}}{IS} {{gamma:number}}",
         r"gamma(?: (?:of|for|on))? {name:layers}(?: (?:to|at|=|:))? {gamma:number}",
         rf"{SET}{{name:layers}}(?:'s)? gamma{IS} {{gamma:number}}",
+        rf"(?:{SET}|apply )(?:the |a )?gamma(?: (?:of|to|at|=|:))? {{gamma:number}}"
+        r" (?:for|on|to|of) {name:layers}",
         priority=10,
         requires=("gamma",),
     ),
@@ -546,7 +616,9 @@ RULES: tuple[Rule, ...] = (
         rf"{BRIGHTER} {{name:layers}}",
         r"(?:brighten|lighten|boost)(?: up)?(?: the)? {name:layers}(?: a (?:bit|little|touch))?",
         rf"(?:the )?{{name:layers}}(?: (?:channel|layer|signal|image))? {TOO} (?:faint|dim|dark|weak)",
-        rf"(?:increase|raise|boost|turn up)(?: the)? brightness {OF} {{name:layers}}",
+        rf"{UP}(?: the)? brightness {OF} {{name:layers}}",
+        rf"{UP}(?: the)? {{name:layers}}(?:'s)? brightness",
+        r"(?:the )?{name:layers}(?:'s)? brightness (?:up|higher)",
         factor=1.5,
         priority=9,
         requires=BRIGHT_WORDS,
@@ -557,39 +629,44 @@ RULES: tuple[Rule, ...] = (
         rf"{DIMMER} {{name:layers}}",
         r"(?:dim|darken|dull)(?: down)?(?: the)? {name:layers}(?: a (?:bit|little|touch))?",
         rf"(?:the )?{{name:layers}}(?: (?:channel|layer|signal|image))? {TOO} (?:bright|blinding|glaring)",
-        rf"(?:decrease|lower|reduce|turn down)(?: the)? brightness {OF} {{name:layers}}",
+        rf"{DOWN}(?: the)? brightness {OF} {{name:layers}}",
+        rf"{DOWN}(?: the)? {{name:layers}}(?:'s)? brightness",
+        r"(?:the )?{name:layers}(?:'s)? brightness (?:down|lower)",
         factor=round(1 / 1.5, 6),
         priority=9,
         requires=BRIGHT_WORDS,
     ),
     Rule(
         "adjust_brightness",
-        r"(?:make )?{name:layers} (?:twice|two times) as bright",
-        factor=2,
+        rf"(?:make )?{{name:layers}} (?:{{factor:times}} as (?:bright|light)"
+        rf"|(?!half ){{factor:times}} {BRIGHTER})",
         priority=10,
-        requires=("bright",),
+        requires=BRIGHT_WORDS,
     ),
     Rule(
         "adjust_brightness",
-        r"(?:make )?{name:layers} half as bright",
-        factor=0.5,
+        rf"(?:make )?{{name:layers}} (?:{{factor:times}} as (?:dim|dark)"
+        rf"|(?!half ){{factor:times}} {DIMMER})",
+        post=_inverse,
         priority=10,
-        requires=("bright",),
+        requires=BRIGHT_WORDS,
     ),
     Rule(
         "adjust_contrast",
-        rf"(?:increase|raise|boost|more|enhance|stretch|turn up)(?: the)? contrast {OF} {{name:layers}}",
+        rf"(?:{UP}|more|enhance|stretch)(?: the)? contrast {OF} {{name:layers}}",
+        rf"(?:{UP}|enhance|stretch)(?: the)? {{name:layers}}(?:'s)? contrast",
         r"(?:more|higher|stronger) contrast(?: (?:for|on|of|in))? {name:layers}",
-        rf"(?:give )?{{name:layers}}{A_BIT} (?:more|higher|stronger) contrast",
+        rf"(?:give |make )?{{name:layers}}{A_BIT} (?:more|higher|stronger) contrast(?:y|ed)?",
         factor=1.5,
         priority=9,
         requires=("contrast",),
     ),
     Rule(
         "adjust_contrast",
-        rf"(?:decrease|lower|reduce|less|soften|turn down)(?: the)? contrast {OF} {{name:layers}}",
+        rf"(?:{DOWN}|less|soften)(?: the)? contrast {OF} {{name:layers}}",
+        rf"(?:{DOWN}|soften)(?: the)? {{name:layers}}(?:'s)? contrast",
         r"(?:less|lower|weaker) contrast(?: (?:for|on|of|in))? {name:layers}",
-        rf"(?:give )?{{name:layers}}{A_BIT} (?:less|lower|weaker) contrast",
+        rf"(?:give |make )?{{name:layers}}{A_BIT} (?:less|lower|weaker) contrast(?:y|ed)?",
         factor=round(1 / 1.5, 6),
         priority=9,
         requires=("contrast",),
@@ -608,6 +685,14 @@ RULES: tuple[Rule, ...] = (
         rf"{ROTATE} {DEGREES}(?: (?:to the )?right)?",
         rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES}(?: up(?:wards)?)?",
         priority=14,
+        requires=ROTATE_WORDS,
+    ),
+    Rule(
+        "rotate_view",
+        rf"{ROTATE} {DEGREES} {ABOUT_AXIS}",
+        rf"{ROTATE} {ABOUT_AXIS}(?: by)? {DEGREES}",
+        axes=SCREEN_AXES,
+        priority=15,
         requires=ROTATE_WORDS,
     ),
     Rule(
@@ -631,13 +716,5 @@ RULES: tuple[Rule, ...] = (
         post=_negated,
         priority=16,
         requires=("tilt",),
-    ),
-    Rule(
-        "layer_opacity",
-        rf"{SET}{{name:layers}}(?: to)? {{opacity:scale}} (?:transparent|see-through|translucent)",
-        rf"{SET}{{name:layers}} (?:transparent|see-through|translucent)(?: (?:to|at|by))? {{opacity:scale}}",
-        post=_transparency,
-        priority=11,
-        requires=("transparen", "see-through", "translucent"),
     ),
 )
