@@ -68,3 +68,27 @@ def test_a_slice_beyond_the_stack_says_its_range():
     turn = Session(viewer).run("slice 99999999999999999999999999")
     assert not turn.ok and "out of range" in turn.message and "0–4" in turn.message
     assert viewer.dims.current_step[0] == 2, "the slider did not move"
+
+
+def test_a_huge_layer_name_already_in_the_viewer_costs_nothing_and_is_shown_short(tmp_path):
+    """A layer named with 100,000 characters outside napari-talk (a script, a plugin): the next typed
+    line answers at once, and listings (for the person and for a model) show the name shortened."""
+    import numpy as np
+    from napari.components import ViewerModel
+
+    viewer = ViewerModel()
+    viewer.add_points(np.zeros((1, 2)), name="nuclei")
+    session = Session(viewer, workspace=tmp_path)
+    assert session.run("hide nuclei").ok  # the rules for the usual names are ready
+    huge = "L" * 100_000
+    viewer.add_image(np.zeros((4, 4)), name=huge)
+    started = time.perf_counter()
+    turn = session.run("show nuclei")
+    assert turn.ok and time.perf_counter() - started < 5, time.perf_counter() - started
+    assert all(len(n) <= 500 for found in session.known_names().values() for n in found)
+    listed = session.run("list layers")
+    assert listed.ok and len(listed.message) < 500 and "100,000 characters" in listed.message
+    assert all(len(item["name"]) <= 200 for item in listed.results[0].data)
+    assert sum(map(len, session.context_lines())) < 2_000, "a model is told the name shortened"
+    missed = session.run("hide cytoplasm")
+    assert not missed.ok and len(missed.message) < 500

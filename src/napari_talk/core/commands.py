@@ -20,6 +20,19 @@ NonBlank = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 
 NAMES_KEY = "x-names"
 
+MAX_NAME_CHARS = 500
+"""The longest name a command takes (a layer, a glass, an entity). A longer one already in the
+viewer is not offered to the parser or a model, and listings shorten it (:func:`shown_name`)."""
+SHOWN_NAME_CHARS = 60
+
+
+def shown_name(name: str) -> str:
+    """``name`` as a listing shows it: whole up to :data:`MAX_NAME_CHARS`; a longer one by its
+    start, an ellipsis and its length."""
+    if len(name) <= MAX_NAME_CHARS:
+        return name
+    return f"{name[:SHOWN_NAME_CHARS]}… ({len(name):,} characters)"
+
 
 def names(kind: str) -> dict[str, Any]:
     """``Field(json_schema_extra=names("layers"))``: the parameter names a live object of ``kind``

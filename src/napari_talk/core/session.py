@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import ValidationError
 
-from .commands import Command
+from .commands import MAX_NAME_CHARS, Command, shown_name
 from .grammar.parser import Parser
 from .help import LLM_HINT, suggest
 from .history import History
@@ -135,7 +135,15 @@ class Session:
         return RiskPolicy(trust_with_data=trusted)
 
     def known_names(self) -> dict[str, list[str]]:
-        """Names the parser may resolve: layers, panels, and what each pack adds."""
+        """Names the parser may resolve: layers, panels, and what each pack adds. A name longer
+        than a command takes (:data:`MAX_NAME_CHARS`), made outside napari-talk, is left out: no
+        command could name it, and offering it would cost every typed line its length."""
+        return {
+            kind: [name for name in found if len(name) <= MAX_NAME_CHARS]
+            for kind, found in self._live_names().items()
+        }
+
+    def _live_names(self) -> dict[str, list[str]]:
         names: dict[str, list[str]] = {}
         for pack in self.registry.packs:
             try:
@@ -157,6 +165,9 @@ class Session:
                 lines += pack.describe(self.context(pack))
             except Exception:
                 log.debug("pack %s described nothing", pack.name, exc_info=True)
+        too_long = {n for found in self._live_names().values() for n in found if len(n) > MAX_NAME_CHARS}
+        for name in sorted(too_long, key=len, reverse=True):  # shown shortened, as listings show them
+            lines = [line.replace(name, shown_name(name)) for line in lines]
         return lines
 
     def prepare_packs(self) -> None:

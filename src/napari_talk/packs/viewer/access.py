@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.commands import shown_name
 from ...core.grammar.names import describe_miss, resolve_name
 from ...core.result import CommandError
 
@@ -40,7 +41,7 @@ def find_layer(viewer: Any, name: str) -> Any:
     names = [layer.name for layer in viewer.layers]
     match = resolve_name(name, names)
     if match.found is None:
-        raise CommandError(describe_miss(match, "layer", names))
+        raise CommandError(describe_miss(match, "layer", [shown_name(n) for n in names]))
     return viewer.layers[match.found]
 
 

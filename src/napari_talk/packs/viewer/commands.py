@@ -10,9 +10,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from ...core.commands import Command, NonBlank, Risk, names
+from ...core.commands import MAX_NAME_CHARS, Command, NonBlank, Risk, names
 
-MAX_NAME_CHARS = 500
 LayerName = Annotated[
     NonBlank, Field(max_length=MAX_NAME_CHARS, description="Layer name.", json_schema_extra=names("layers"))
 ]

@@ -11,6 +11,7 @@ import difflib
 import time
 from typing import Any
 
+from ...core.commands import shown_name
 from ...core.grammar.names import describe_miss, resolve_name
 from ...core.history import Changes
 from ...core.layers import has_layer
@@ -69,7 +70,7 @@ def _layer_kind(layer: Any) -> str:
 
 
 def _layer_summary(layer: Any) -> str:
-    return f"{layer.name} ({_layer_kind(layer)}, {'visible' if layer.visible else 'hidden'})"
+    return f"{shown_name(layer.name)} ({_layer_kind(layer)}, {'visible' if layer.visible else 'hidden'})"
 
 
 # -- visibility ----------------------------------------------------------------------------------
@@ -204,7 +205,8 @@ def reset_view(command: cmd.ResetView, ctx: Context[None]) -> Result:
 def list_layers(command: cmd.ListLayers, ctx: Context[None]) -> Result:
     layers = list(viewer_of(ctx).layers)[::-1]
     data = [
-        {"name": layer.name, "type": _layer_kind(layer), "visible": bool(layer.visible)} for layer in layers
+        {"name": shown_name(layer.name), "type": _layer_kind(layer), "visible": bool(layer.visible)}
+        for layer in layers
     ]
     if not layers:
         return Result.success("there are no layers.", data)
