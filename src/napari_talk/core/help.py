@@ -64,19 +64,46 @@ def _overview(registry: Registry, packs: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def suggest(registry: Registry, text: str, limit: int = 3, packs: Sequence[str] | None = None) -> list[str]:
-    """Examples of the commands nearest to what was typed (among ``packs``' commands, when
-    given): shared words first, then spelling."""
+GENERIC = frozenset(
+    {"make", "what", "show", "with", "from", "into", "that", "this", "have", "please", "there", "some",
+     "want", "like", "does", "just", "then", "them", "could", "would", "should", "which", "where",
+     "when", "about", "give", "turn", "more", "less", "much", "very", "also", "were", "will"}
+)  # fmt: skip
+"""Words that say what kind of sentence it is, not which command: they do not make a match."""
+NEAR_SPELLING = 0.8
+"""How alike a line and an example must be, letter by letter, to count as a mistyped example."""
+
+
+def _words(text: str) -> set[str]:
+    return {w.strip("?!.,'\"") for w in text.split() if len(w) > 3}  # "the", "to", "on" say nothing
+
+
+def suggest(
+    registry: Registry,
+    text: str,
+    limit: int = 3,
+    packs: Sequence[str] | None = None,
+    live: Sequence[str] | None = None,
+) -> list[str]:
+    """Examples of the commands nearest to what was typed, among ``packs``' commands (default: all):
+    shared words first, then spelling. When ``live`` names the packs in use (with live objects, or
+    the viewer), they come first on a tie, and another pack's example is offered only on a strong
+    match: a word in common that is not a mere "make" or "what", or a near spelling."""
     lowered = text.casefold()
-    words = {w for w in lowered.split() if len(w) > 3}  # "the", "to", "on" say nothing
-
-    def nearness(example: str) -> tuple[int, float]:
-        shared = len(words & {w for w in example.casefold().split() if len(w) > 3})
-        return shared, difflib.SequenceMatcher(None, lowered, example.casefold()).ratio()
-
-    chosen = [p for p in registry.packs if packs is None or p.name in packs]
-    examples = [e for pack in chosen for cls in pack.commands for e in cls.examples]
-    return sorted(examples, key=nearness, reverse=True)[:limit]
+    words = _words(lowered)
+    scored = []
+    for pack in registry.packs:
+        if packs is not None and pack.name not in packs:
+            continue
+        in_use = live is None or pack.name in live
+        for example in (e for cls in pack.commands for e in cls.examples):
+            common = words & _words(example.casefold())
+            spelling = difflib.SequenceMatcher(None, lowered, example.casefold()).ratio()
+            if not in_use and not (common - GENERIC) and spelling < NEAR_SPELLING:
+                continue
+            scored.append(((len(common), in_use, spelling), example))
+    scored.sort(key=lambda pair: pair[0], reverse=True)
+    return [example for _, example in scored[:limit]]
 
 
 def render_markdown(registry: Registry) -> str:

@@ -416,7 +416,9 @@ class Session:
         return result
 
     def not_understood(self, text: str) -> Result:
-        examples = suggest(self.registry, text, packs=self.packs_in_play(text))
+        packs = self.packs_in_play(text)
+        live = [p.name for p in self.registry.packs if p.name in packs and p.live(self.context(p))]
+        examples = suggest(self.registry, text, packs=packs, live=live)
         nearest = " · ".join(f'"{e}"' for e in examples)
         typed = text.strip()
         shown = typed if len(typed) <= 120 else typed[:117] + "…"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ...core.pack import Handlers, Pack
+from ...core.pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 
@@ -32,6 +32,10 @@ class SessionPack(Pack["SessionControls"]):
 
     def new_state(self, workspace: Workspace) -> SessionControls:
         raise RuntimeError("the session pack's state is the session itself: Session provides it")
+
+    def live(self, ctx: Context[SessionControls]) -> bool:
+        """Help, undo and redo are always at hand."""
+        return True
 
 
 PACK = SessionPack("session", COMMANDS, RULES, order=0)

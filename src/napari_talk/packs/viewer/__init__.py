@@ -38,5 +38,9 @@ class ViewerPack(Pack[None]):
 
         return describe_context(ctx)
 
+    def live(self, ctx: Context[None]) -> bool:
+        """The viewer is in use whenever there is one."""
+        return ctx.viewer is not None
+
 
 PACK = ViewerPack("viewer", COMMANDS, RULES, context_defaults={"panels": BUILTIN_PANELS}, order=1)

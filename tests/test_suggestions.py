@@ -1,0 +1,61 @@
+"""A line the parser misses, without a model, gets the nearest commands as suggestions: from the
+packs in use (the viewer, a pack with live objects), and from another pack only on a strong match
+(a word in common that is not a mere "make" or "what", or a mistyped example)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from qtpy.QtCore import Qt
+
+
+@pytest.fixture
+def door(make_napari_viewer_proxy, workspace):
+    from napari_talk._qt.dock import ChatDock
+
+    viewer = make_napari_viewer_proxy()
+    dock = ChatDock(viewer)
+    viewer.window.add_dock_widget(dock, name="Chat")
+    dock.session.workspace = workspace
+    viewer.open_sample("napari-talk", "cells")
+    return dock
+
+
+def type_line(qtbot, dock, text):
+    qtbot.keyClicks(dock.input, text)
+    qtbot.keyClick(dock.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=60_000)
+    return dock.transcript.entries[-1]
+
+
+def suggested(qtbot, dock, text) -> list[str]:
+    entry = type_line(qtbot, dock, text)
+    assert entry.kind == "error" and "did not understand" in entry.text, entry.text
+    return re.findall(r'"([^"]+)"', entry.text.split("Nearest commands:", 1)[1].splitlines()[0])
+
+
+def examples_of(dock, pack: str) -> set[str]:
+    (found,) = [p for p in dock.session.registry.packs if p.name == pack]
+    return {example for cls in found.commands for example in cls.examples}
+
+
+def test_a_pack_with_nothing_live_is_not_suggested_on_a_common_word(qtbot, door):
+    mesh, files, rays = examples_of(door, "mesh"), examples_of(door, "files"), examples_of(door, "rays")
+    nuclei = suggested(qtbot, door, "make the nuclei dance")
+    assert nuclei and not set(nuclei) & mesh, f"no model is loaded: {nuclei}"
+    assert any("nuclei" in line for line in nuclei)
+    index = suggested(qtbot, door, "what is the refractive index")
+    assert index and not set(index) & (files | rays), index
+
+
+def test_a_pack_not_live_is_still_suggested_on_a_strong_match(qtbot, door):
+    assert suggested(qtbot, door, "lisst files")[0] == "list files"  # a mistyped example
+    assert "rays inside Prism" in suggested(qtbot, door, "rays insde Prism")  # "rays" and "prism"
+
+
+def test_a_pack_with_live_objects_is_suggested_like_the_viewer(qtbot, door):
+    mesh = examples_of(door, "mesh")
+    assert not set(suggested(qtbot, door, "make them wobble")) & mesh
+    type_line(qtbot, door, "spawn a torus")
+    assert set(suggested(qtbot, door, "make them wobble")) & mesh, "the model is live now"
