@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .edges import get_edge_descriptions
+from .edges import get_side_descriptions
 from .scene import Beam, Glass, Mirror, PointSource, Scene, SingleRay
 from .scene_json import scene_from_dict, scene_to_dict
 from .simulation import Segments, SimulationResult
@@ -100,7 +100,7 @@ def edge_label_layer(scene: Scene) -> LayerData:
     points, labels, glasses = [], [], []
     offset = 0.025 * scene.scale
     for glass in scene.glasses:
-        for edge in get_edge_descriptions(glass):
+        for edge in get_side_descriptions(glass):
             x, y = np.add(edge.midpoint, np.multiply(edge.normal, offset))
             points.append((y, x))
             labels.append(edge.short_label)

@@ -96,10 +96,31 @@ def _past_element(element: Element, hit: tuple[float, float], d: tuple[float, fl
     return ox / norm, oy / norm
 
 
+def _normal_at(
+    centre: tuple[float, float],
+    point: tuple[float, float],
+    facet: tuple[float, float],
+    d: tuple[float, float],
+) -> tuple[float, float]:
+    """On an arc facet (``centre`` not NaN) the circle's normal at ``point``, turned outward as the
+    facet's; the facet's own if the ray meets the two on different sides."""
+    if math.isnan(centre[0]):
+        return facet
+    rx, ry = point[0] - centre[0], point[1] - centre[1]
+    norm = math.hypot(rx, ry)
+    if rx * facet[0] + ry * facet[1] < 0:
+        norm = -norm
+    rx, ry = rx / norm, ry / norm
+    if (d[0] * rx + d[1] * ry > 0) != (d[0] * facet[0] + d[1] * facet[1] > 0):
+        return facet
+    return rx, ry
+
+
 def trace_reference(scene: Scene, min_brightness: float = 0.01, max_depth: int = 1000) -> list[Segment]:
     """Every segment, breadth first, with the same ray-ending and threshold rules as the tracer
     (and the same rules for rays along an edge or through a vertex)."""
     edges = _edges(scene)
+    centres = [tuple(c) for glass in scene.glasses for c in glass.facet_centres.tolist()]
     index_of = [glass.ref_index for glass in scene.glasses]
     escape = scene.scale
     eps = 1e-9 * escape
@@ -167,6 +188,7 @@ def trace_reference(scene: Scene, min_brightness: float = 0.01, max_depth: int =
                 queue.append(((hx, hy), (tx, ty), s, p, me, kind, depth + 1, best))
             continue
         _, _, (nx, ny), glass, *_ = edges[best]
+        nx, ny = _normal_at(centres[best], (hx, hy), (nx, ny), (dx, dy))
         along = dx * nx + dy * ny
         beyond = 1.0
         for t, k, u in hits:

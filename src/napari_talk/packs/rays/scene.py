@@ -14,6 +14,8 @@ from typing import Literal
 
 import numpy as np
 
+from .outline import Outline
+
 GREEN_NM = 540.0
 """The default wavelength of ray-optics light sources (only used when colours are simulated)."""
 
@@ -26,6 +28,10 @@ class Glass:
 
     ``cauchy_b`` (µm²) gives the dispersion n(λ) = ref_index + cauchy_b / λ², used only when the
     scene simulates colours, as in ray-optics. Edge ``i`` runs from vertex ``i`` to ``i + 1``.
+
+    A curved glass (:meth:`from_outline`) keeps its :class:`Outline`; its vertices are the
+    outline's tessellation, each arc a run of facets. Labels then name the outline's sides (an
+    arc is one side), and each facet is labelled after its side (see ``edges``).
     """
 
     name: str
@@ -33,20 +39,40 @@ class Glass:
     ref_index: float = 1.5
     cauchy_b: float = 0.004
     labels: EdgeLabels = "index"
-    """How edges are labelled: by index ("0", "1", ...), by cardinal direction, or explicitly."""
+    """How edges (sides, for a curved glass) are labelled: by index ("0", "1", ...), by cardinal
+    direction, or explicitly."""
+    outline: Outline | None = None
+    """The arcs and straight sides a curved glass was given; None for a polygon."""
+
+    @classmethod
+    def from_outline(
+        cls,
+        name: str,
+        outline: Outline,
+        ref_index: float = 1.5,
+        cauchy_b: float = 0.004,
+        labels: EdgeLabels = "index",
+    ) -> Glass:
+        """A glass shaped by an outline: its tessellation if it has arcs, else its polygon."""
+        vertices = outline.tessellation[0]
+        kept = outline if outline.curved else None
+        return cls(name, vertices, ref_index, cauchy_b, labels, kept)
 
     def __post_init__(self) -> None:
         vertices = _clean_polygon(self.name, self.vertices)
         vertices.flags.writeable = False
         object.__setattr__(self, "vertices", vertices)
+        if self.outline is not None and len(vertices) != len(self.outline.tessellation[0]):
+            raise ValueError(f"glass {self.name!r}: its outline has repeated points")
         if not (math.isfinite(self.ref_index) and self.ref_index > 0):
             raise ValueError(f"glass {self.name!r}: the refractive index must be > 0, not {self.ref_index}")
         if not math.isfinite(self.cauchy_b):
             raise ValueError(f"glass {self.name!r}: cauchy_b must be a finite number")
         if not isinstance(self.labels, str):
             labels = tuple((str(short), str(long)) for short, long in self.labels)
-            if len(labels) != len(vertices):
-                raise ValueError(f"glass {self.name!r}: {len(vertices)} edges but {len(labels)} labels")
+            if len(labels) != self.n_sides:
+                sides = "edges" if self.outline is None else "sides"
+                raise ValueError(f"glass {self.name!r}: {self.n_sides} {sides} but {len(labels)} labels")
             object.__setattr__(self, "labels", labels)
         elif self.labels not in ("index", "cardinal"):
             raise ValueError(f"glass {self.name!r}: labels must be 'index', 'cardinal' or a list")
@@ -54,6 +80,11 @@ class Glass:
     @property
     def n_edges(self) -> int:
         return len(self.vertices)
+
+    @property
+    def n_sides(self) -> int:
+        """Edges of a polygon; straight sides and arcs of a curved glass."""
+        return len(self.vertices) if self.outline is None else len(self.outline.sides)
 
     @property
     def starts(self) -> np.ndarray:
@@ -77,6 +108,21 @@ class Glass:
             normals = -normals
         return normals / np.linalg.norm(normals, axis=1, keepdims=True)
 
+    @cached_property
+    def facet_centres(self) -> np.ndarray:
+        """The centre of the circle each edge is a facet of, (n_edges, 2); NaN for straight edges.
+
+        Tracers refract and reflect at a facet with the circle's normal where the ray meets it, so
+        the facets stand in for the arc's position only (their normals would be off by up to half
+        the angle a facet spans)."""
+        centres = np.full((self.n_edges, 2), np.nan)
+        if self.outline is not None:
+            side_of = self.outline.tessellation[1]
+            for index, side in enumerate(self.outline.sides):
+                if side.curved:
+                    centres[side_of == index] = side.circle[0]
+        return centres
+
     @property
     def vertex_centroid(self) -> np.ndarray:
         return self.vertices.mean(axis=0)
@@ -88,11 +134,27 @@ class Glass:
         return np.where(np.isnan(wavelength), self.ref_index, n)
 
     def moved_to(self, vertices: np.ndarray) -> Glass:
-        """The same glass with new vertices (explicit labels are dropped if the edge count changes)."""
+        """The same glass with new vertices (explicit labels are dropped if the edge count changes).
+
+        A curved glass moved as a whole keeps its arcs; reshaped, it becomes the polygon given."""
+        vertices = np.asarray(vertices, dtype=float)
+        if self.outline is not None and vertices.shape == self.vertices.shape:
+            shift = (vertices - self.vertices).mean(axis=0)
+            tolerance = 1e-9 * max(float(np.ptp(self.vertices, axis=0).max()), 1.0)
+            if np.abs(vertices - self.vertices - shift).max() <= tolerance:
+                if not shift.any():
+                    return self
+                return Glass.from_outline(
+                    self.name,
+                    self.outline.translated(*map(float, shift)),
+                    self.ref_index,
+                    self.cauchy_b,
+                    self.labels,
+                )
         labels = self.labels
         if not isinstance(labels, str) and len(labels) != len(_clean_polygon(self.name, vertices)):
             labels = "index"
-        return replace(self, vertices=np.asarray(vertices, dtype=float), labels=labels)
+        return replace(self, vertices=vertices, labels=labels, outline=None)
 
 
 def _clean_polygon(name: str, vertices: np.ndarray) -> np.ndarray:
@@ -116,25 +178,37 @@ def _clean_polygon(name: str, vertices: np.ndarray) -> np.ndarray:
 
 
 def _self_intersects(points: np.ndarray) -> bool:
-    """Whether two non-adjacent edges of the closed polygon meet (proper crossings or touches)."""
+    """Whether two non-adjacent edges of the closed polygon meet (proper crossings or touches).
+
+    Pairs whose bounding boxes meet are found and tested by array operations, a block of edges at
+    a time (a tessellated circle has hundreds of edges); only collinear pairs are tested one by one."""
     a, b = points, np.roll(points, -1, axis=0)
     k = len(points)
-    for i in range(k):
-        for j in range(i + 2, k):
-            if i == 0 and j == k - 1:
-                continue  # adjacent through the closing edge
-            if _segments_meet(a[i], b[i], a[j], b[j]):
+    low, high = np.minimum(a, b), np.maximum(a, b)
+
+    def orient(p: np.ndarray, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+        return (q[:, 0] - p[:, 0]) * (r[:, 1] - p[:, 1]) - (q[:, 1] - p[:, 1]) * (r[:, 0] - p[:, 0])
+
+    block = 256
+    for first in range(0, k, block):
+        rows = np.arange(first, min(first + block, k))
+        near = np.all(
+            (low[rows, None, :] <= high[None, :, :]) & (low[None, :, :] <= high[rows, None, :]), axis=2
+        )
+        i, j = np.nonzero(near)
+        i = rows[i]
+        keep = (j >= i + 2) & ~((i == 0) & (j == k - 1))  # not the same edge nor neighbours
+        i, j = i[keep], j[keep]
+        d1, d2 = orient(a[j], b[j], a[i]), orient(a[j], b[j], b[i])
+        d3, d4 = orient(a[i], b[i], a[j]), orient(a[i], b[i], b[j])
+        meet = (d1 * d2 <= 0) & (d3 * d4 <= 0)
+        collinear = meet & (d1 == 0) & (d2 == 0)
+        if (meet & ~collinear).any():
+            return True
+        for m, n in zip(i[collinear], j[collinear], strict=True):
+            if _collinear_overlap(a[m], b[m], a[n], b[n]):
                 return True
     return False
-
-
-def _segments_meet(p1: np.ndarray, p2: np.ndarray, q1: np.ndarray, q2: np.ndarray) -> bool:
-    def orient(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
-        return float((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]))
-
-    d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
-    d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
-    return d1 * d2 <= 0 and d3 * d4 <= 0 and not (d1 == d2 == 0 and not _collinear_overlap(p1, p2, q1, q2))
 
 
 def _collinear_overlap(p1: np.ndarray, p2: np.ndarray, q1: np.ndarray, q2: np.ndarray) -> bool:

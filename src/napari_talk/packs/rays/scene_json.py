@@ -1,9 +1,12 @@
 """Reading and writing scenes in the ray-optics JSON format, version 5 (phydemo.app/ray-optics).
 
-Understood objects: ``Glass`` with straight edges (``path`` of ``{x, y, arc}``, ``refIndex``,
-``cauchyB``), ``SingleRay``, ``PointSource``, ``Beam``, ``Mirror`` (flat, ``p1``, ``p2``) and
-``IdealLens`` (``p1``, ``p2``, ``focalLength``, default 100). Anything else (curved mirrors, beam
-splitters, blockers, curved edges) is left out with a warning.
+Understood objects: ``Glass`` (``path`` of ``{x, y, arc}``, straight sides and circular arcs,
+``refIndex``, ``cauchyB``), ``CircleGlass`` (centre ``p1``, rim point ``p2``), ``SphericalLens``
+saved with its ``path`` (read as the ``Glass`` it is, and written back as one), ``SingleRay``,
+``PointSource``, ``Beam``, ``Mirror`` (flat, ``p1``, ``p2``) and ``IdealLens`` (``p1``, ``p2``,
+``focalLength``, default 100). Arcs are traced as fine straight facets (see ``outline``) and
+written back as the arcs and circles they were read as. Anything else (curved mirrors, beam
+splitters, blockers, a spherical lens given only by its parameters) is left out with a warning.
 
 Ray counts and brightness follow ray-optics' default colour mode: a point source emits
 ``int(500 × density)`` rays (at least 1) of ``min(brightness / density, 1)``; a beam emits a ray at
@@ -27,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .outline import Outline
 from .scene import (
     GREEN_NM,
     Beam,
@@ -46,6 +50,7 @@ DEFAULT_DENSITY = 0.1
 DEFAULT_IMAGE_DENSITY = 1.0
 """ray-optics' default ``imageModeDensity``, the density of its "images" and "observer" modes."""
 SOURCE_TYPES = ("SingleRay", "PointSource", "Beam")
+GLASS_TYPES = ("Glass", "CircleGlass", "SphericalLens")
 
 
 class SceneFormatError(ValueError):
@@ -99,10 +104,8 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
             raise SceneFormatError(f"objs[{position}] is not an object")
         kind = obj.get("type")
         try:
-            if kind == "Glass":
-                glass = _glass(obj, len(glasses) + 1, {g.name for g in glasses}, warnings)
-                if glass is not None:
-                    glasses.append(glass)
+            if kind in GLASS_TYPES and (kind != "SphericalLens" or obj.get("path")):
+                glasses.append(_glass(obj, len(glasses) + 1, {g.name for g in glasses}))
             elif kind in SOURCE_TYPES:
                 sources.append(_source(kind, obj, density, length_scale, warnings))
             elif kind == "Mirror":
@@ -113,6 +116,8 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
                 focal = _number(obj.get("focalLength", 100.0), "focalLength")
                 elements.append(IdealLens(_point(obj["p1"]), _point(obj["p2"]), focal))
             else:
+                if kind == "SphericalLens":
+                    kind = "SphericalLens without a path (saved before it was built)"
                 skipped[str(kind)] = skipped.get(str(kind), 0) + 1
         except (KeyError, TypeError, ValueError) as exc:
             detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
@@ -130,23 +135,30 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
     )
 
 
-def _glass(obj: dict, number: int, taken: set[str], warnings: list[str]) -> Glass | None:
-    path = obj["path"]
+def _glass(obj: dict, number: int, taken: set[str]) -> Glass:
     base = name = str(obj.get("name") or f"Glass {number}")
     copy = 2
     while name in taken:
         name, copy = f"{base} ({copy})", copy + 1
-    if any(point.get("arc") for point in path):
-        warnings.append(f"left out glass {name!r}: curved (arc) edges are not supported")
-        return None
     labels = obj.get("edgeLabels", "index")
     if isinstance(labels, list):
         labels = tuple((str(s), str(long)) for s, long in labels)
+    ref_index = _number(obj.get("refIndex", 1.5), "refIndex")
+    cauchy_b = _number(obj.get("cauchyB", 0.004), "cauchyB")
+    if obj["type"] == "CircleGlass":
+        outline = Outline(circle=(_point(obj["p1"]), _point(obj["p2"])))
+        return Glass.from_outline(name, outline, ref_index, cauchy_b, labels)
+    path = obj["path"]
+    if not isinstance(path, list) or not all(isinstance(p, dict) for p in path):
+        raise ValueError("path must be a list of {x, y, arc} points")
+    if any(p.get("arc") for p in path):
+        points = tuple((_number(p["x"], "x"), _number(p["y"], "y"), bool(p.get("arc"))) for p in path)
+        return Glass.from_outline(name, Outline(path=points), ref_index, cauchy_b, labels)
     return Glass(
         name=name,
         vertices=np.array([(_number(p["x"], "x"), _number(p["y"], "y")) for p in path], float),
-        ref_index=_number(obj.get("refIndex", 1.5), "refIndex"),
-        cauchy_b=_number(obj.get("cauchyB", 0.004), "cauchyB"),
+        ref_index=ref_index,
+        cauchy_b=cauchy_b,
         labels=labels,
     )
 
@@ -200,11 +212,20 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
     objs: list[dict[str, Any]] = []
     for glass in scene.glasses:
         labels = glass.labels if isinstance(glass.labels, str) else [list(pair) for pair in glass.labels]
+        shape: dict[str, Any]
+        if glass.outline is not None and glass.outline.circle is not None:
+            centre, rim = glass.outline.circle
+            shape = {"type": "CircleGlass", "p1": _xy(centre), "p2": _xy(rim)}
+        elif glass.outline is not None:
+            path = [{"x": x, "y": y, "arc": arc} for x, y, arc in glass.outline.path]
+            shape = {"type": "Glass", "path": path}
+        else:
+            path = [{"x": float(x), "y": float(y), "arc": False} for x, y in glass.vertices]
+            shape = {"type": "Glass", "path": path}
         objs.append(
             {
-                "type": "Glass",
+                **shape,
                 "name": glass.name,
-                "path": [{"x": float(x), "y": float(y), "arc": False} for x, y in glass.vertices],
                 "refIndex": glass.ref_index,
                 "cauchyB": glass.cauchy_b,
                 "edgeLabels": labels,

@@ -74,6 +74,8 @@ class _Edges:
     mirror: np.ndarray
     focal_length: np.ndarray
     """Of each ideal lens; NaN for other edges."""
+    centre: np.ndarray
+    """Of the circle each arc facet stands for; NaN for straight edges and elements."""
 
     @classmethod
     def of(cls, scene: Scene) -> _Edges:
@@ -112,7 +114,24 @@ class _Edges:
             convex=convex | on_element,
             mirror=np.concatenate([np.zeros(n_glass_edges, bool), np.array(kinds, bool)]),
             focal_length=np.concatenate([np.full(n_glass_edges, np.nan), np.array(focal, float)]),
+            centre=np.concatenate([g.facet_centres for g in glasses] + [np.full((len(elements), 2), np.nan)]),
         )
+
+    def surface_normal(self, e: np.ndarray, point: np.ndarray, direction: np.ndarray) -> np.ndarray:
+        """The outward normal of the glass at ``point`` on edge ``e``: the edge's, or on an arc
+        facet the circle's there (the facet's where the ray meets the two on different sides,
+        so a ray grazing an arc is judged as the facet's crossing rules judged it)."""
+        normal = self.normal[e].copy()
+        curved = np.flatnonzero(~np.isnan(self.centre[e, 0]))
+        if len(curved):
+            facet = normal[curved]
+            radial = point[curved] - self.centre[e[curved]]
+            radial /= np.linalg.norm(radial, axis=1, keepdims=True)
+            radial *= np.sign(np.einsum("ij,ij->i", radial, facet))[:, None]
+            d = direction[curved]
+            same = (np.einsum("ij,ij->i", d, radial) > 0) == (np.einsum("ij,ij->i", d, facet) > 0)
+            normal[curved[same]] = radial[same]
+        return normal
 
     def index(self, glass: np.ndarray, wavelength: np.ndarray) -> np.ndarray:
         """Refractive index of ``glass`` at ``wavelength`` (nm, NaN: no dispersion)."""
@@ -407,7 +426,7 @@ def _at_glass(
     d = rays.direction
     wavelength = rays.wavelength
     g = edges.glass[e]
-    normal = edges.normal[e]
+    normal = edges.surface_normal(e, point, d)
     along = np.einsum("ij,ij->i", d, normal)
     leaving = along > 0
     n_glass = edges.index(g, wavelength)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from .edges import get_edge_descriptions
+from .edges import get_side_descriptions
 from .scene import Glass
 from .simulation import Segments
 
@@ -125,8 +125,9 @@ def fresnel_to_xml(values: dict[str, Any]) -> str:
 
 
 def edges_to_xml(glass: Glass) -> str:
-    """A glass and its edges, in the layout of the seed library's ``describe_edges(format='xml')``."""
-    edges = [edge.to_dict() for edge in get_edge_descriptions(glass)]
+    """A glass and its edges, in the layout of the seed library's ``describe_edges(format='xml')``
+    (an arc as one entry naming its facets' labels)."""
+    edges = [edge.to_dict() for edge in get_side_descriptions(glass)]
     return edge_records_to_xml(glass.name, glass.ref_index, edges)
 
 
