@@ -174,3 +174,35 @@ def test_napari_talk_mcp_serves_a_viewer_over_stdio(tmp_path):
     tools, listed = asyncio.run(asyncio.wait_for(main(), 120))
     assert "layer_visibility" in {t.name for t in tools}
     assert "nuclei" in [item["name"] for item in listed.structured_content["data"]]
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
+def test_napari_talk_mcp_hidden_refuses_what_needs_the_person(workspace):
+    """``napari-talk mcp --hidden``: the session's policy judges each call; with nobody to click Run,
+    a screenshot over the person's figure and a file write are refused, and nothing changes."""
+    import os
+    import sys
+
+    from mcp import Client, StdioServerParameters
+
+    (workspace / "figures").mkdir()
+    figure = workspace / "figures" / "fig.png"
+    figure.write_bytes(b"the person's figure")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "napari_talk", "mcp", "--hidden"],
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+
+    async def main():
+        async with Client(params) as client:
+            shot = await client.call_tool("screenshot", {"path": "figures/fig.png"})
+            write = await client.call_tool("write_file", {"path": "notes.md", "content": "x"})
+            listed = await client.call_tool("list_layers", {})
+            return shot, write, listed
+
+    shot, write, listed = asyncio.run(asyncio.wait_for(main(), 120))
+    assert shot.is_error and "not confirmed" in shot.content[0].text
+    assert write.is_error and "not confirmed" in write.content[0].text
+    assert listed.is_error is False
+    assert figure.read_bytes() == b"the person's figure" and not (workspace / "notes.md").exists()
