@@ -129,3 +129,22 @@ def test_a_ray_scene_is_drawn_with_y_up_so_north_is_on_top(qtbot, door):
     assert rows["N"] == max(rows.values()), "N has the largest y, drawn at the top"
     type_line(qtbot, door, "undo")
     assert tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d) == before
+
+
+def test_a_ray_list_fits_the_dock_at_its_default_width(qtbot, door):
+    from qtpy.QtWidgets import QApplication
+
+    door.viewer.window.show()
+    door.setFixedWidth(355)  # the width napari gives the dock from the Plugins menu
+    QApplication.processEvents()
+    door.viewer.open_sample("napari-talk", "prism_demo")
+    entry = type_line(qtbot, door, "which rays cross edge N of Main Prism")
+    qtbot.wait(200)  # the transcript lays the table out
+    assert door.transcript.viewport().width() < 340
+    assert door.transcript.horizontalScrollBar().maximum() == 0, "no column is cut off or scrolled to"
+    header, *rows = [line for line in entry.text.splitlines() if line.startswith("  ") and "more" not in line]
+    column = header.index("from")
+    starts, ends = rows[0::2], rows[1::2]
+    assert len(starts) == len(ends) == 8
+    assert all(row[column] == "(" and row[column - 3].isdigit() for row in starts), "starts in a column"
+    assert all(row[:column].strip() == "→" and row[column] == "(" for row in ends), "its end point under it"

@@ -85,7 +85,7 @@ def test_a_query_highlights_its_rays_and_replies_with_a_count_and_a_table(demo_v
     assert message.startswith(
         f"{len(expected)} of {len(result.segments)} ray segments are inside Main Prism."
     )
-    assert "interaction" in message and "refract" in message
+    assert "kind" in message and "refract" in message
     data = turn.results[0].data
     assert data["count"] == len(expected) and [r["id"] for r in data["rays"]] == list(expected.ids)
     json.dumps(data)

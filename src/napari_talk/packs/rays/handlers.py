@@ -162,14 +162,21 @@ def _point(xy: np.ndarray) -> str:
 
 
 def _table(found: Segments) -> str:
+    """The segments found, in columns narrow enough for the dock's default width (about 46
+    characters of its fixed-width font): each row's end point goes on a line of its own, under
+    its start point, so no column is cut off or scrolled to."""
     shown = found.take(slice(0, TABLE_ROWS))
     dop = shown.degree_of_polarization
-    rows = ["     id  interaction  brightness    DoP  from → to"]
+    starts = [_point(p) for p in shown.p1]
+    ends = [_point(p) for p in shown.p2]
+    id_width = max([2, *(len(str(i)) for i in shown.ids)])
+    lead = 2 + id_width + 2 + 7 + 2 + 6 + 2 + 5 + 2  # where the start point's column begins
+    rows = [f"  {'id':>{id_width}}  {'kind':<7s}  {'bright':>6s}  {'DoP':>5s}  from → to"]
     for i, name in enumerate(shown.interaction_names()):
         rows.append(
-            f"  {shown.ids[i]:5d}  {name:<11s}  {shown.total[i]:10.4f}  {dop[i]:5.3f}  "
-            f"{_point(shown.p1[i])} → {_point(shown.p2[i])}"
+            f"  {shown.ids[i]:{id_width}d}  {name:<7s}  {shown.total[i]:6.4f}  {dop[i]:5.3f}  {starts[i]}"
         )
+        rows.append(" " * (lead - 2) + f"→ {ends[i]}")
     if len(found) > TABLE_ROWS:
         rows.append(f"  … and {len(found) - TABLE_ROWS} more")
     return "\n".join(rows)
