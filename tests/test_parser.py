@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from napari_talk.core.grammar.parser import parse
@@ -166,6 +166,8 @@ def test_any_typed_point_round_trips(x, y):
 @settings(max_examples=100, deadline=None)
 @given(st.from_regex(r"[A-Za-z][A-Za-z0-9_]{2,12}", fullmatch=True))
 def test_any_layer_name_resolves_whatever_its_case(name):
+    # "hide ALL" hides every layer, even with one named "all": the phrase outranks the name
+    assume(name.casefold() not in {"all", "everything", "them", "layers"})
     context = {"layers": [name, "other layer"]}
     assert wire(f"hide {name.upper()}", context) == [
         {"action": "layer_visibility", "name": name, "op": "hide"}
@@ -264,3 +266,84 @@ def test_polite_heads_and_tails_around_names_and_values():
     assert wire("call actin phalloidin from now on") == [
         {"action": "rename_layer", "name": "actin", "new_name": "phalloidin"}
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("would you mind hiding GFP", {"action": "layer_visibility", "name": "GFP", "op": "hide"}),
+        ("how about turning off spots", {"action": "layer_visibility", "name": "spots", "op": "hide"}),
+        ("could you please, do you mind setting the zoom to 2", {"action": "set_zoom", "zoom": 2}),
+        ("what about opening the console", {"action": "panel_toggle", "name": "console", "op": "open"}),
+        ("for now, hide GFP", {"action": "layer_visibility", "name": "GFP", "op": "hide"}),
+        ("from now on call spots puncta", {"action": "rename_layer", "name": "spots", "new_name": "puncta"}),
+        ("real quick: zoom in", {"action": "zoom_by", "factor": 2}),
+    ],
+)
+def test_gerund_openings_and_leading_fillers_become_the_plain_request(text, expected):
+    assert wire(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("pull up the console", {"action": "panel_toggle", "name": "console", "op": "open"}),
+        ("open up the layer list", {"action": "panel_toggle", "name": "layer list", "op": "open"}),
+        ("bring GFP back", {"action": "layer_visibility", "name": "GFP", "op": "show"}),
+        ("bring them all back", {"action": "all_layers_visibility", "op": "show"}),
+        ("roll back the last change", {"action": "undo_last_action"}),
+        ("take back that edit", {"action": "undo_last_action"}),
+        ("grab a picture of the view", {"action": "screenshot"}),
+        ("save an image of the canvas to figs/a.png", {"action": "screenshot", "path": "figs/a.png"}),
+        ("give me a 3-D view", {"action": "set_ndisplay", "ndisplay": 3}),
+        ("go back to a flat 2D view", {"action": "set_ndisplay", "ndisplay": 2}),
+        ("show me the five brightest paths", {"action": "rank_paths_by_energy", "top_n": 5}),
+    ],
+)
+def test_shared_synonyms_read_as_their_plain_words(text, expected):
+    assert wire(text) == [expected]
+
+
+def test_synonyms_join_with_other_requests():
+    assert wire("pull up the console and give me a 3D view") == [
+        {"action": "panel_toggle", "name": "console", "op": "open"},
+        {"action": "set_ndisplay", "ndisplay": 3},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I don't need the spots right now, hide them",
+            {"action": "layer_visibility", "name": "spots", "op": "hide"},
+        ),
+        (
+            "GFP is too bright, dim it",
+            {"action": "adjust_brightness", "name": "GFP", "factor": round(1 / 1.5, 6)},
+        ),
+    ],
+)
+def test_a_pronoun_in_the_last_request_names_the_one_layer_said_before(text, expected):
+    assert wire(text) == [expected]
+
+
+@pytest.mark.parametrize("context", [LAYERS, {}])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "actin and GFP look bad, hide them",
+        "I saw GFP yesterday, it was great",
+        "GFP is weird, is it broken",
+        "how about lunch",
+        "would you mind telling me a joke",
+        "would you mind if I close the console",
+        "pull up a chair",
+        "take back what you said",
+        "give me a 3D printer",
+        "give me a flat 2-D view of the problem",
+        "take a picture of the cells",
+    ],
+)
+def test_chat_around_synonyms_and_pronouns_stays_unparsed(text, context):
+    assert wire(text, context) == []

@@ -6,6 +6,7 @@ returns an empty list, and the session asks the LLM (or suggests what to type).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from .text import normalize, says_just, separators
+from .text import normalize, rephrase, says_just, separators
 
 if TYPE_CHECKING:
     from ..commands import Command
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from .rules import Pass, Rule
 
 MAX_LINE = 1000
+_PRONOUN = re.compile(r"\b(?:it|them|they|those|these|that one|this one)\b", re.IGNORECASE)
 MAX_COMMANDS = 8
 
 
@@ -101,6 +103,13 @@ class Parser:
                 kept = normalize(raw, drop_just=False)  # "just GFP please": only GFP
                 if kept != line:
                     commands = self._line(kept, plan, MAX_COMMANDS, {})
+            if commands is None:
+                plain = rephrase(line)  # "pull up the console": open the console
+                if plain != line:
+                    commands = self._line(plain, plan, MAX_COMMANDS, {})
+                    line = plain if commands is None else line
+            if commands is None:
+                commands = self._pronoun_tail(line, plan)
             return _drop_repeated_reads(commands or [])
         except Exception:  # a parser bug must never reach the person; the LLM road takes over
             return []
@@ -188,6 +197,26 @@ class Parser:
                 memo[line] = [left, *right]
                 return memo[line]
         return None
+
+    def _pronoun_tail(self, line: str, plan: _Plan) -> list[Command] | None:
+        """'I don't need the spots right now, hide them': the last request, its pronoun standing for
+        the one layer the words before it name. Only when the words before read as no request."""
+        spans = separators(line)
+        if not spans:
+            return None
+        start, end = spans[-1]
+        before, last = line[:start], normalize(line[end:])
+        if _PRONOUN.search(last) is None or len(_PRONOUN.findall(last)) != 1:
+            return None
+        named = [
+            name
+            for name in plan.context.get("layers", ())
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", before, re.IGNORECASE)
+        ]
+        if len(named) != 1:
+            return None
+        command = self._clause(_PRONOUN.sub(lambda _: named[0], last), plan)
+        return None if command is None else [command]
 
     def _carry_verb(self, left: str, rest: str, plan: _Plan, budget: int, memo: dict) -> list[Command] | None:
         """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two words)."""

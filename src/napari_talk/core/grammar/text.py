@@ -10,7 +10,8 @@ _TRANSLATE = str.maketrans(
 _HEAD_WORDS = (
     r"hey|hi|hello|ok(?:ay)?|oops|whoops|sorry|hmm+|well|ah|so|now|then|also|and|actually|"
     r"right|alright|great|cool|thanks|please|pls|kindly|maybe|perhaps|"
-    r"quickly|go ahead and|do me a favou?r and|"
+    r"quickly|quick|go ahead and|do me a favou?r and|for now|for the (?:moment|time being)|from now on|"
+    r"from here on|going forward|real quick|"
     r"(?:can|could|would|will) you(?: please| kindly)?|(?:can|could|may) i (?:get|have)|"
     r"i(?: would|'d)? (?:like|want|need|love)(?: (?:you|u))?(?: to)?|"
     r"i wanna|let'?s|let me|try to|napari"
@@ -19,6 +20,46 @@ _HEAD_WORDS = (
 _POLITE_HEAD = re.compile(rf"^(?:(?:{_HEAD_WORDS}|just)\b[\s,:]*)+", re.IGNORECASE)
 _POLITE_HEAD_BUT_JUST = re.compile(rf"^(?:(?:{_HEAD_WORDS})\b[\s,:]*)+", re.IGNORECASE)
 """The same, keeping "just": "just GFP" says "only GFP" once nothing else reads the line."""
+_BASE_VERBS = (
+    "show", "hide", "turn", "switch", "toggle", "make", "set", "change", "open", "close", "zoom", "pan",
+    "move", "rotate", "spin", "tilt", "rename", "call", "delete", "remove", "select", "take", "save",
+    "capture", "grab", "snap", "give", "put", "bring", "pull", "reset", "fit", "frame", "center", "centre",
+    "go", "jump", "use", "apply", "add", "display", "reveal", "unhide", "increase", "decrease", "raise",
+    "lower", "boost", "brighten", "darken", "dim", "lighten", "list", "find", "rank", "sort", "check",
+    "verify", "describe", "spawn", "create", "segment", "split", "export", "generate", "pick", "choose",
+    "search", "read", "write", "edit", "replace", "analyse", "analyze", "isolate", "paint", "color",
+    "colour", "undo", "redo", "revert", "roll", "shut", "get", "adjust", "enable", "disable", "activate",
+    "deactivate", "flip", "look", "view", "keep", "leave", "crank", "bump", "tone", "stick", "place",
+    "clear", "print", "render", "scroll", "shift", "slide", "step", "drag", "magnify", "enlarge",
+    "shrink", "reduce", "double", "halve", "normalize", "normalise", "stop", "start", "focus", "tint",
+    "label", "name", "solo", "hand", "assign", "compute", "measure", "test", "cut", "drop",
+)  # fmt: skip
+
+
+def _gerund(verb: str) -> str:
+    """The -ing form: "hide" → "hiding", "set" → "setting", "open" → "opening"."""
+    vowels = "aeiou"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        return verb[:-1] + "ing"
+    one_syllable = len(re.findall(f"[{vowels}]+", verb)) == 1
+    short = (
+        len(verb) >= 3 and verb[-1] not in vowels + "wxy" and verb[-2] in vowels and verb[-3] not in vowels
+    )
+    return verb + verb[-1] + "ing" if one_syllable and short else verb + "ing"
+
+
+GERUNDS = {_gerund(verb): verb for verb in _BASE_VERBS} | {"resetting": "reset"}
+"""Verb forms after "would you mind" / "how about": "would you mind hiding GFP" asks "hide GFP"."""
+_GERUND_HEAD = re.compile(
+    r"^(?:(?:would|do) you mind|mind|how about|what about|try)\s+(?P<verb>[a-z]+ing)\b", re.IGNORECASE
+)
+
+
+def _base_verb(match: re.Match) -> str:
+    verb = GERUNDS.get(match["verb"].casefold())
+    return match[0] if verb is None else verb
+
+
 _JUST = re.compile(r"\bjust\b", re.IGNORECASE)
 _POLITE_TAIL = re.compile(
     r"(?:[\s,]*\b(?:please|pls|for me|now|thanks|thank you|thx|right now|again|instead|for a (?:sec|second|"
@@ -47,7 +88,44 @@ def normalize(text: str, *, drop_just: bool = True) -> str:
         previous = text
         text = _POLITE_TAIL.sub("", text)
         text = head.sub("", text)
+        text = _GERUND_HEAD.sub(_base_verb, text)
     return text.strip()
+
+
+_OPENS = r"(?:^|(?<=[,;:] )|(?<=\band )|(?<=\bthen ))"
+"""Where a request may open: the line's start or after a word that joins requests."""
+_PICTURE = (
+    r"(?:snap|grab|take|capture|save|make|get|shoot|export|keep)(?: me)?(?: (?:a|an|the|one))?"
+    r" (?:picture|image|photo(?:graph)?|pic|snap ?shot|shot|still|copy|png)"
+    r" of (?:the |this |my |what'?s on the )?(?:canvas|view|viewer|screen|display|window|scene)"
+)
+SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple(
+    (re.compile(_OPENS + pattern, re.IGNORECASE), canonical)
+    for pattern, canonical in (
+        (r"(?:pull|bring|call|pop|open) up\b", "open"),
+        (r"(?:bring back|un-?hide|reveal|make visible)\b", "show"),
+        (r"bring (?P<what>(?:[^\s,;]+ ){0,3}?[^\s,;]+) back\b", r"show \g<what>"),
+        (r"(?:take|roll) (?:it |that |this )?back\b", "undo"),
+        (_PICTURE, "take a screenshot"),
+        (
+            r"(?:give|get|show|let) (?:me|us) (?:have |see )?(?:a |an |the )?"
+            r"(?=(?:flat |plain |normal )?(?:[23]|two|three)[- ]?d"
+            r"(?: (?:view|mode|display|rendering|viewer))?(?:$|[,;.!?]| and\b| then\b))",
+            "switch to ",
+        ),
+    )
+)
+"""Phrasings with one plain meaning, said once for every pack: "pull up" is "open", "bring back" is
+"show", "roll back" is "undo", "snap a picture of the canvas" is "take a screenshot". A second reading
+of a line the rules did not understand as typed."""
+_FLAT = re.compile(r"\b(?:flat|plain|normal|regular) (?=(?:[23]|two|three)[- ]?d\b)", re.IGNORECASE)
+
+
+def rephrase(text: str) -> str:
+    """The line with each shared synonym put in its plain words (see :data:`SYNONYMS`)."""
+    for pattern, canonical in SYNONYMS:
+        text = pattern.sub(canonical, text)
+    return _FLAT.sub("", text)
 
 
 def says_just(text: str) -> bool:

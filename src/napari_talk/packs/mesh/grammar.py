@@ -191,7 +191,8 @@ RULES: tuple[Rule, ...] = (
         rf"(?:the )?{PART} {NUMBER}{{segment_id:int}} (?:should be|is|in|as|=|:|->)"
         r"(?: made)?(?: of| from| in)?"
         rf"{A} {{material_description:text}}",
-        rf"(?:{GIVE}|change (?:the )?material to|set (?:the )?material to)(?!.* (?:to|on|onto|for) ){A} "
+        rf"(?:{GIVE}(?! (?:me|us)\b)|change (?:the )?material to|set (?:the )?material to)"
+        rf"(?!.* (?:to|on|onto|for) ){A} "
         rf"{{material_description:text}}{MATERIAL_WORD}",
         r"(?:material|texture)(?: is|:| =)? {material_description:text}",
         requires=APPLY_WORDS,

@@ -56,7 +56,7 @@ WITH = r"(?: (?:with|having|whose|where|of|at))?"
 PATHS = r"(?:(?:optical|ray|light) )?paths"
 ENERGY = r"(?:energy|brightness|power|intensity)"
 BY_ENERGY = rf"(?: (?:by|ranked by|sorted by|ordered by|in order of|according to) {ENERGY})?"
-SHOW = r"(?:(?:show|list|find|give me|get|what are|rank|sort|order) )?(?:the )?"
+SHOW = r"(?:(?:show|list|find|give|get|tell|what are|rank|sort|order)(?: me| us)? )?(?:the )?"
 BRIGHTEST = r"(?:brightest|strongest|most energetic|highest[- ]energy)"
 CROSS = (
     r"(?:cross(?:es|ed|ing)?|hit(?:s|ting)?|touch(?:es|ed|ing)?|intersect(?:s|ed|ing)?|meet(?:s|ing)?"
