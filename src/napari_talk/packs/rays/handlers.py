@@ -22,7 +22,7 @@ from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
 from . import agent, analysis, display, layers, lineage
 from . import commands as cmd
-from .edges import get_edge_descriptions
+from .edges import get_side_descriptions
 from .fresnel import fresnel_transmittances as fresnel
 from .samples import SAMPLES
 from .scene import Glass, Scene
@@ -313,7 +313,7 @@ def fresnel_transmittances(command: cmd.FresnelTransmittances, ctx: Context[Rays
 def describe_glass_edges(command: cmd.DescribeGlassEdges, ctx: Context[RaysPackState]) -> Result:
     state = _state(ctx)
     glass = _glass(state, command.glass_name)
-    edges = [edge.to_dict() for edge in get_edge_descriptions(glass)]
+    edges = [edge.to_dict() for edge in get_side_descriptions(glass)]
     data = {"glass": glass.name, "ref_index": glass.ref_index, "edges": edges}
     return Result.success(analysis.describe_glass_edges(glass), data)
 
@@ -458,6 +458,6 @@ def describe_context(ctx: Context[RaysPackState]) -> list[str]:
         return [f"Ray scene in the viewer (not traced yet), glasses: {', '.join(names)}"] if names else []
     lines = [f"Ray scene {_summary_line(state)}"]
     for glass in state.scene.glasses:
-        labels = ", ".join(edge.short_label for edge in get_edge_descriptions(glass))
+        labels = ", ".join(edge.short_label for edge in get_side_descriptions(glass))
         lines.append(f"  glass {glass.name!r}: n = {glass.ref_index:g}, edges {labels}")
     return lines
