@@ -10,6 +10,7 @@ import pytest
 from chat_server import tool_call
 from conftest import SECRET_KEY
 
+from napari_talk.core.llm.client import LOCAL_REPLY_TOKENS
 from napari_talk.core.llm.road import LLMRoad
 from napari_talk.packs.viewer.access import camera
 
@@ -221,3 +222,10 @@ def test_without_a_model_the_parser_road_works_and_the_reply_says_how_to_set_one
     turn = session.run("blur the image")
     assert turn.road == "none" and "docs/llm.md" in turn.message
     assert "no LLM configured" in session.llm_status()
+
+
+def test_a_local_server_is_asked_for_a_reply_of_bounded_length(llm_session, chat_server):
+    """A small local model held to a schema can otherwise generate until its context is full."""
+    chat_server.say("GFP is a green fluorescent protein.")
+    llm_session.run("what is GFP, in one sentence?")
+    assert chat_server.requests[0]["max_tokens"] == LOCAL_REPLY_TOKENS

@@ -70,6 +70,8 @@ class ChatClient:
         options: dict[str, Any] = dict(reply_format or {})
         if tools:
             options["tools"] = tools
+        if self.settings.local:
+            options["max_tokens"] = LOCAL_REPLY_TOKENS
         deadline = time.monotonic() + self.settings.timeout
         attempt = 0
         while True:
@@ -106,6 +108,13 @@ class ChatClient:
 
     def close(self) -> None:
         self._client.close()
+
+
+LOCAL_REPLY_TOKENS = 1024
+"""A reply's length at most on a server on this machine: a small model held to a schema can run on
+to its context limit (thousands of tokens, minutes of CPU that later requests queue behind, since
+such a server goes on generating after the client has given up). Hosted servers are not capped:
+OpenAI's reasoning models refuse ``max_tokens``."""
 
 
 def json_reply() -> dict[str, Any]:
