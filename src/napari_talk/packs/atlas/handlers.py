@@ -69,13 +69,19 @@ def _catalogue(ctx: Context[Atlas]) -> Catalogue:
 
 def _filled(ctx: Context[Atlas]) -> Catalogue:
     """The catalogue, with entities: an empty one takes the sample if its layer is open."""
-    catalogue = _catalogue(ctx)
-    if catalogue.count() == 0:
-        if layers.sample_layer_open(ctx):
-            _load_sample(ctx)
-        else:
-            raise CommandError(EMPTY)
-    return catalogue
+    if _take_up(ctx):
+        _load_sample(ctx)
+    return _catalogue(ctx)
+
+
+def _take_up(ctx: Context[Atlas]) -> bool:
+    """Whether the catalogue is empty and takes the sample, whose layer is open (seconds of work:
+    its pictures made, its entities embedded; a job does it off the GUI thread)."""
+    if _catalogue(ctx).count() > 0:
+        return False
+    if layers.sample_layer_open(ctx):
+        return True
+    raise CommandError(EMPTY)
 
 
 def _embedder(ctx: Context[Atlas]) -> Embedder:
@@ -120,8 +126,14 @@ def _resolve_entity(catalogue: Catalogue, name: str) -> Entity:
 
 @HANDLERS.on(cmd.FindSimilar)
 def find_similar(command: cmd.FindSimilar, ctx: Context[Atlas]) -> Job:
-    catalogue = _filled(ctx)
-    return _job("searching the catalogue", lambda p: _similar(command, ctx, catalogue, _embedder(ctx), p))
+    take_up, catalogue = _take_up(ctx), _catalogue(ctx)
+
+    def search(progress: Progress) -> Result:
+        if take_up:
+            _load_sample(ctx, progress)
+        return _similar(command, ctx, catalogue, _embedder(ctx), progress)
+
+    return _job("searching the catalogue", search)
 
 
 def _similar(
@@ -294,11 +306,13 @@ def _model_description(ctx: Context[Atlas], subject: describe.Subject) -> str:
 
 
 @HANDLERS.on(cmd.FindBySref)
-def find_by_sref(command: cmd.FindBySref, ctx: Context[Atlas]) -> Result:
+def find_by_sref(command: cmd.FindBySref, ctx: Context[Atlas]) -> Result | Job:
     codes = srefs.normalize_codes(command.sref_code)
     if not codes:
         raise CommandError(f"no sref code in {command.sref_code!r}; type it as '--sref 123' or '123'")
-    catalogue = _filled(ctx)
+    if _take_up(ctx):
+        return _job(SAMPLE_FIRST, lambda p: _after_sample(ctx, p, lambda: find_by_sref(command, ctx)))
+    catalogue = _catalogue(ctx)
     entities, counts = catalogue.by_sref(codes)
     asked = " ".join(codes)
     data = {
@@ -505,10 +519,21 @@ def _sample(
     return prepared, workspace, [path for _, _, path, new in made if new]
 
 
-def _load_sample(ctx: Context[Atlas]) -> None:
+def _load_sample(ctx: Context[Atlas], progress: Progress | None = None) -> None:
     """The sample straight into an empty catalogue (when its napari layer is open)."""
-    prepared, _, _ = _sample(ctx, _embedder(ctx))
+    prepared, _, _ = _sample(ctx, _embedder(ctx), progress)
     _store(_catalogue(ctx), prepared)
+
+
+SAMPLE_FIRST = "taking up the sample catalogue"
+
+
+def _after_sample(ctx: Context[Atlas], progress: Progress, read: Callable[[], Any]) -> Result:
+    """A job's work: the sample into the empty catalogue, then the read that waited for it."""
+    _load_sample(ctx, progress)
+    result = read()
+    assert isinstance(result, Result)
+    return result
 
 
 @HANDLERS.on(cmd.LoadSampleCatalogue)
@@ -573,8 +598,10 @@ def set_embedding_model(command: cmd.SetEmbeddingModel, ctx: Context[Atlas]) -> 
 
 
 @HANDLERS.on(cmd.ListEntities)
-def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result:
-    catalogue = _filled(ctx)
+def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result | Job:
+    if _take_up(ctx):
+        return _job(SAMPLE_FIRST, lambda p: _after_sample(ctx, p, lambda: list_entities(command, ctx)))
+    catalogue = _catalogue(ctx)
     entities = catalogue.entities(command.domain)
     if command.domain is not None and not entities:
         known = ", ".join(catalogue.domains()) or "(none)"

@@ -14,6 +14,7 @@ from typing import Any
 from ...core.commands import shown_name
 from ...core.grammar.names import describe_miss, resolve_name
 from ...core.history import Changes
+from ...core.jobs import Job, Progress
 from ...core.layers import has_layer
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
@@ -423,28 +424,36 @@ def screenshot_path(command: cmd.Screenshot) -> str:
 
 
 @HANDLERS.on(cmd.Screenshot)
-def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Result:
-    from imageio.v3 import imwrite
-
+def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Job:
+    """The canvas is grabbed on the GUI thread; encoding it (a tenth of a second for a PNG of the
+    canvas) runs off it, and the file is written when that is done."""
     viewer = viewer_of(ctx)
     relative = screenshot_path(command)
     workspace = ctx.workspace
     before = workspace.read_bytes(relative, limit=UNDO_KEEP_BYTES) if workspace.exists(relative) else None
     image = viewer.screenshot(canvas_only=True)
-    encoded = imwrite("<bytes>", image, extension="." + relative.rsplit(".", 1)[-1].lower())
-    workspace.write_bytes(relative, encoded)
-    ours = workspace.written(relative, encoded)
     height, width = image.shape[:2]
 
-    def undo() -> None:  # refused when the picture changed since: the person's version is kept
-        workspace.take_back(ours, before)
+    def encode(_: Progress) -> bytes:
+        from imageio.v3 import imwrite
 
-    replaced = " (the earlier file is kept for undo)" if before is not None else ""
-    return Result.success(
-        f"screenshot saved to {relative} ({width}×{height}){replaced}.",
-        {"path": str(workspace.resolve(relative)), "width": int(width), "height": int(height)},
-        undo=undo,
-    )
+        return imwrite("<bytes>", image, extension="." + relative.rsplit(".", 1)[-1].lower())
+
+    def finish(encoded: bytes) -> Result:
+        workspace.write_bytes(relative, encoded)
+        ours = workspace.written(relative, encoded)
+
+        def undo() -> None:  # refused when the picture changed since: the person's version is kept
+            workspace.take_back(ours, before)
+
+        replaced = " (the earlier file is kept for undo)" if before is not None else ""
+        return Result.success(
+            f"screenshot saved to {relative} ({width}×{height}){replaced}.",
+            {"path": str(workspace.resolve(relative)), "width": int(width), "height": int(height)},
+            undo=undo,
+        )
+
+    return Job(f"saving {relative}", encode, finish)
 
 
 def known_names(ctx: Context[None]) -> dict[str, list[str]]:
