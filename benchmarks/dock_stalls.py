@@ -1,29 +1,50 @@
-"""How long the GUI is held while lines run through the dock, as a person meets them (needs a
-display: xvfb-run -a python benchmarks/dock_stalls.py).
+"""How long lines typed into the dock hold napari's event loop, and how much of that is
+napari-talk's own work (needs a display: xvfb-run -a python benchmarks/dock_stalls.py).
 
-A napari window is opened, the dock added to it on the viewer proxy napari gives plugins, the
-samples opened as File > Open Sample opens them, and each line sent as the Enter key sends it.
-For every line: the longest gap between ticks of a 5 ms timer from Enter until the line's work
-(a slow part runs in a thread while the loop turns) is done and shown: that is how long the GUI
-was held, napari's own work (adding layers, drawing) included; the time spent inside ``send()``,
-which for a line with a slow part includes the turning loop that waits for it; and, from a
-profile of ``send()`` on the GUI thread, the time spent in napari-talk's own functions (their
-``tottime``: what the plugin itself computes there, napari's, vispy's and Qt's calls excluded).
-Baseline: the longest gap of the idle event loop, measured in the same window. Target: no line
-holds the loop for more than 100 ms of the plugin's own work.
+A napari window opens with the cells sample; the dock is added on the viewer proxy napari gives
+plugins and the first line is sent at once, as a person who opens the dock and types would (the
+parser's rules for the layers' names may still be compiling); the packs' samples are opened as
+File > Open Sample opens them. For every line:
+
+- **held**: the longest gap between ticks of a 5 ms timer, from Enter until the line's answer is
+  shown: how long the GUI could not answer, napari's and vispy's work (adding layers, drawing)
+  included. A slow part that runs in a thread while the loop turns does not count.
+- **in send()**: the time the dock's ``send`` took (for a line with a slow part, the turning loop
+  that waits for it included).
+- **napari-talk's own work**: CPU time of the GUI thread spent in napari-talk, in the one hold
+  that had the most of it (and in all of the line's holds together). A sampler thread reads the
+  GUI thread's stack and CPU clock every millisecond; a sample is napari-talk's when, going out
+  from the innermost frame, a napari-talk frame comes before any frame of napari, vispy, Qt's
+  bindings or the test harness: numpy, scipy, PIL or ``re`` called from napari-talk count as
+  napari-talk's, and so do napari-talk's callbacks that napari calls; napari's work called from
+  napari-talk (adding a layer) does not, nor does a job's nested event loop while it waits. CPU
+  time, not wall time, so other programs on the machine do not inflate it.
+
+Baseline: the same figures for the idle event loop, in the same window. Target: no line holds the
+loop for more than 100 ms of napari-talk's own work. ``tests/test_dock_stalls.py`` holds every
+README line to it with the same :class:`Meter`.
 """
 
 from __future__ import annotations
 
-import cProfile
 import itertools
-import pstats
+import sys
 import tempfile
+import threading
 import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-LINES = (
-    ("the first line after the dock opens", "cells", "hide nuclei"),
+OWN = "napari-talk:"
+TARGET_MS = 100.0
+TICK_MS = 5
+SAMPLE_S = 0.001
+
+LINES = (  # (what, sample to open first, line)
+    ("the first line after the dock opens", None, "hide nuclei"),
     ("grid on", None, "grid on"),
     ("grid off", None, "grid off"),
     ("load the prism demo", None, "load the prism demo"),
@@ -32,24 +53,140 @@ LINES = (
     ("spawn a body", None, "spawn a body"),
     ("segmentation", None, "segment it"),
     ("a material", None, "apply dark rusty metal to segment 2"),
+    ("isolate a segment", None, "isolate segment 2"),
+    ("show the whole model", None, "show the whole model"),
     ("export", None, "export the model"),
-    ("load the sample catalogue", None, "load the sample catalogue"),
-    ("find_similar, first", None, "find similar to a golden desert guardian"),
+    ("find_similar on the Atlas sample", "atlas", "find similar to a golden desert guardian"),
     ("find_similar, again", None, "find similar to a burial ground of forgotten kings"),
+    ("analyze a layer", None, "analyze the GFP layer"),
+    ("load the sample catalogue", None, "load the sample catalogue"),
     ("undo", None, "undo"),
 )
 
+BOUNDARY = (
+    "/napari/", "/vispy/", "/qtpy/", "/superqt/", "/magicgui/", "/psygnal/", "/app_model/",
+    "/in_n_out/", "/npe2/", "/pytestqt/", "/_pytest/", "/pluggy/",
+)  # fmt: skip
+"""Where napari's (and the harness's) work begins: a frame from these is not napari-talk's."""
 
-def own_ms(profile: cProfile.Profile) -> float:
-    """Milliseconds spent in napari-talk's own functions (not in what they call)."""
-    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    return 1e3 * sum(row[2] for (path, _, _), row in stats.items() if "napari_talk" in path)
+
+def owner(frame: Any) -> str:
+    """Whose work the GUI thread is doing: "napari-talk" (with the napari-talk function at work,
+    after a colon), "napari", "waiting" (a job's nested event loop) or "other" (the harness's own
+    loop, Qt's C++ with no Python frame of either)."""
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if "/napari_talk/" in path:
+            if frame.f_code.co_name == "run_job":
+                return "waiting"
+            return f"napari-talk:{path.rsplit('/napari_talk/', 1)[1]}:{frame.f_code.co_name}"
+        if any(part in path for part in BOUNDARY):
+            return "napari"
+        frame = frame.f_back
+    return "other"
+
+
+@dataclass(frozen=True)
+class Stall:
+    held_ms: float
+    """The longest gap between the timer's ticks."""
+    send_ms: float
+    """How long the action (typing the line and Enter) blocked its caller."""
+    own_ms: float
+    """napari-talk's own work (GUI thread CPU time) in the hold that had the most of it."""
+    own_total_ms: float
+    """napari-talk's own work in all the line's holds together."""
+
+    def __str__(self) -> str:
+        return (
+            f"held {self.held_ms:7.1f} ms · in send() {self.send_ms:7.1f} ms · napari-talk's own work "
+            f"in one hold {self.own_ms:6.1f} ms (in all {self.own_total_ms:6.1f} ms)"
+        )
+
+
+class Meter:
+    """Watches the GUI thread: a timer's ticks (a gap between ticks is the loop held) and a
+    sampler thread that reads the GUI thread's stack and CPU clock. Make it on the GUI thread."""
+
+    def __init__(self) -> None:
+        from qtpy.QtCore import QTimer
+
+        self._gui = threading.main_thread().ident
+        assert threading.get_ident() == self._gui, "a Meter watches the thread that makes it"
+        self._clock = time.pthread_getcpuclockid(self._gui)
+        self.ticks: list[float] = []
+        self.samples: list[tuple[float, float, str]] = []
+        self._timer = QTimer()
+        self._timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self._stop = threading.Event()
+        self._sampler: threading.Thread | None = None
+        self._switch = sys.getswitchinterval()
+        self._first = 0
+
+    def start(self) -> Meter:
+        sys.setswitchinterval(SAMPLE_S / 2)  # the sampler gets its turn however busy the GUI is
+        self._stop.clear()
+        self._sampler = threading.Thread(target=self._sample, name="stall-sampler", daemon=True)
+        self._sampler.start()
+        self._timer.start(TICK_MS)
+        return self
+
+    def stop(self) -> None:
+        self._timer.stop()
+        self._stop.set()
+        if self._sampler is not None:
+            self._sampler.join()
+        sys.setswitchinterval(self._switch)
+
+    def _sample(self) -> None:
+        frames = sys._current_frames
+        while not self._stop.is_set():
+            frame = frames().get(self._gui)
+            self.samples.append((time.perf_counter(), time.clock_gettime(self._clock), owner(frame)))
+            del frame
+            time.sleep(SAMPLE_S)
+
+    def run(self, action: Callable[[], Any], done: Callable[[], bool], pump: Callable[[], None]) -> Stall:
+        """Time ``action`` (typing a line), then turn the loop with ``pump`` until ``done()`` and
+        at least 0.3 s more (what the line makes napari draw is part of it)."""
+        self.ticks.clear()
+        start = time.perf_counter()
+        self.ticks.append(start)  # a line that holds the loop from Enter on shows as a gap from here
+        first = self._first = len(self.samples)
+        action()
+        sent = time.perf_counter()
+        while time.perf_counter() - sent < 0.3 or not done():
+            pump()
+        self.ticks.append(time.perf_counter())
+        samples = self.samples[max(first - 1, 0) :]
+        gaps = list(itertools.pairwise(self.ticks))
+        own = [self._own(samples, a, b) for a, b in gaps]
+        return Stall(
+            held_ms=1e3 * max(b - a for a, b in gaps),
+            send_ms=1e3 * (sent - start),
+            own_ms=1e3 * max(own),
+            own_total_ms=1e3 * sum(own),
+        )
+
+    @staticmethod
+    def _own(samples: list[tuple[float, float, str]], a: float, b: float) -> float:
+        """napari-talk's CPU seconds between ``a`` and ``b``: each interval between two samples
+        counts half for what each of them saw."""
+        total = 0.0
+        for (t0, c0, o0), (t1, c1, o1) in itertools.pairwise(samples):
+            if a <= (t0 + t1) / 2 < b:
+                total += (c1 - c0) * (o0.startswith(OWN) + o1.startswith(OWN)) / 2
+        return total
+
+    def where(self, top: int = 3) -> str:
+        """The napari-talk functions the last line's own work was in, most sampled first."""
+        counts = Counter(o.split(":", 1)[1] for _, _, o in self.samples[self._first :] if o.startswith(OWN))
+        return ", ".join(f"{name} ×{n}" for name, n in counts.most_common(top))
 
 
 def main() -> None:
     import napari
     from napari.utils._proxies import PublicOnlyProxy
-    from qtpy.QtCore import QTimer
     from qtpy.QtWidgets import QApplication
 
     from napari_talk._qt.dock import ChatDock
@@ -57,62 +194,43 @@ def main() -> None:
     workspace = Path(tempfile.mkdtemp(prefix="napari-talk-stalls-"))
     viewer = napari.Viewer()
     app = QApplication.instance()
-    proxy = PublicOnlyProxy(viewer)
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
 
-    def pump(seconds: float, until=lambda: True) -> None:
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end or not until():
-            app.processEvents()
-            time.sleep(0.001)
+    def pump() -> None:
+        app.processEvents()
+        time.sleep(0.001)
 
-    def longest_gap() -> float:
-        return max((b - a for a, b in itertools.pairwise(ticks)), default=0.0)
-
+    viewer.open_sample("napari-talk", "cells")
+    for _ in range(300):
+        pump()
+    meter = Meter().start()
     opened = time.perf_counter()
-    dock = ChatDock(proxy)
+    dock = ChatDock(PublicOnlyProxy(viewer))
     viewer.window.add_dock_widget(dock, name="Chat")
     dock.session.workspace = workspace
     dock_ms = (time.perf_counter() - opened) * 1e3
-    pump(1.0)
-    timer.start(5)
-    ticks.clear()
-    pump(2.0)
-    idle = longest_gap()
-    print(f"the dock opens in {dock_ms:.0f} ms; idle event loop: longest gap {idle * 1e3:.1f} ms (baseline)")
-    worst = 0.0  # the longest the loop was held
-    worst_own = 0.0
-    for label, sample, line in LINES:
+    results = []
+    for label, sample, line in LINES:  # the first right after the dock opens
         if sample:
             viewer.open_sample("napari-talk", sample)
-            pump(0.5)
-        ticks.clear()
-        start = time.perf_counter()
-        ticks.append(start)  # a line that holds the loop from Enter on shows as a gap from here
-        profile = cProfile.Profile()
-        profile.enable()
-        dock.send(line)
-        profile.disable()
-        inside = time.perf_counter() - start
-        pump(0.3, until=lambda: dock.job is None and dock.task is None)
-        gap = longest_gap()
-        own = own_ms(profile)
-        worst = max(worst, gap)
-        worst_own = max(worst_own, own)
+            for _ in range(300):
+                pump()
+        idle = lambda: dock.job is None and dock.task is None  # noqa: E731
+        stall = meter.run(lambda line=line: dock.send(line), idle, pump)
         reply = dock.transcript.entries[-1]
-        said = " ".join(reply.text.split())[:70]
-        print(
-            f"{label:38s} held {gap * 1e3:7.1f} ms · in send() {inside * 1e3:7.1f} ms · "
-            f"napari-talk's own {own:5.1f} ms   "
-            f"[{reply.kind}] {said}"
-        )
-    timer.stop()
-    verdict = "ok" if worst_own <= 100 else "MISSED"
+        said = " ".join(reply.text.split())[:60]
+        print(f"{label:36s} {stall}   [{reply.kind}] {said}", flush=True)
+        if "--where" in sys.argv and stall.own_ms > 20:
+            print(f"{'':36s} in {meter.where()}", flush=True)
+        results.append(stall)
+    idle = meter.run(lambda: None, lambda: True, pump)
+    meter.stop()
+    print(f"the dock opened in {dock_ms:.0f} ms; the idle event loop (baseline): {idle}")
+    worst = max(results, key=lambda s: s.own_ms)
+    verdict = "ok" if worst.own_ms <= TARGET_MS else "MISSED"
     print(
-        f"longest hold of the loop: {worst * 1e3:.0f} ms (napari and vispy included); most of napari-talk's "
-        f"own work in one line on the GUI thread: {worst_own:.1f} ms  target <= 100 ms: {verdict}"
+        f"longest hold of the loop: {max(s.held_ms for s in results):.0f} ms (napari and vispy included); "
+        f"most of napari-talk's own work in one hold: {worst.own_ms:.1f} ms  "
+        f"target <= {TARGET_MS:.0f} ms: {verdict}"
     )
     viewer.close()
 

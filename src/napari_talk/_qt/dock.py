@@ -81,6 +81,8 @@ class ChatDock(QWidget):
         self.session.jobs.runner = qt_runner
         self.session.jobs.listen(self._background_done)
         self._mcp_gui: GuiThread | None = None
+        self._preparing: list[threading.Thread] = []
+        """The parser's rules being compiled in the background for new names."""
         self.apply_settings(settings.llm)
 
         self.transcript = Transcript(self)
@@ -145,12 +147,14 @@ class ChatDock(QWidget):
 
     def send(self, text: str) -> Turn | None:
         """Run a line as if typed: the parser road now, the LLM road in the background."""
+        self._parser_ready()
         turn = self.session.try_parser(text)
         if turn is None and not self.session.llm_ready:
             turn = self.session.not_understood_turn(text)
         if turn is not None:
             self.transcript.add_turn(turn)
             self._show_state()
+            self.prepare_parser()  # a command may bring new names (segments, glasses, entities)
             return turn
         if self.task is not None:
             self.transcript.add("you", text)
@@ -225,11 +229,29 @@ class ChatDock(QWidget):
         event.value.events.name.connect(self.prepare_parser)
         self.prepare_parser()
 
+    def _parser_ready(self) -> None:
+        """The parser's rules for the names known now, compiled in a thread while the loop turns
+        if they are not yet (the first line after the dock opens, or new names since): a second
+        of regular expressions that would otherwise hold the GUI."""
+        names = self.session.known_names()
+        parser = self.session.parser
+        if self.job is not None or parser.prepared(names):
+            return
+        under_way = list(self._preparing)
+
+        def compile_rules(_: Progress) -> None:
+            for worker in under_way:  # most often they are compiling these very names
+                worker.join()
+            parser.prepare(names)
+
+        self.run_job(Job("getting ready to read the line", compile_rules, lambda _: Result.success("")))
+
     def prepare_parser(self, *_) -> threading.Thread:
         names = self.session.known_names()
         worker = threading.Thread(
             target=self.session.parser.prepare, args=(names,), name="napari-talk-prepare", daemon=True
         )
+        self._preparing = [w for w in self._preparing if w.is_alive()] + [worker]
         worker.start()
         return worker
 
