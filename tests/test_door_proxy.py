@@ -148,3 +148,24 @@ def test_a_ray_list_fits_the_dock_at_its_default_width(qtbot, door):
     assert len(starts) == len(ends) == 8
     assert all(row[column] == "(" and row[column - 3].isdigit() for row in starts), "starts in a column"
     assert all(row[:column].strip() == "→" and row[column] == "(" for row in ends), "its end point under it"
+
+
+def test_catalogue_results_fit_the_dock_with_their_words_whole(qtbot, door):
+    from qtpy.QtWidgets import QApplication
+
+    door.viewer.window.show()
+    door.setFixedWidth(355)  # the width napari gives the dock from the Plugins menu
+    QApplication.processEvents()
+    door.viewer.open_sample("napari-talk", "atlas")
+    entry = type_line(qtbot, door, "find similar to a golden desert guardian")
+    assert entry.kind == "table" and entry.text == "5 rows"
+    qtbot.wait(200)
+    assert door.transcript.horizontalScrollBar().maximum() == 0, "the table fits, thumbnails and all"
+    document, found, position = door.transcript.document(), None, 0
+    while not (at := document.find("Dune Warden", position)).isNull():
+        found, position = at, at.position()  # the last one: the table's cell, after the reply
+    assert found is not None
+    block = found.block()  # a name that must wrap in its narrow column
+    text, layout = block.text(), block.layout()
+    breaks = [layout.lineAt(i).textStart() for i in range(1, layout.lineCount())]
+    assert breaks and all(text[at - 1] == " " for at in breaks), f"{text!r} broken at {breaks}"

@@ -6,6 +6,7 @@ import html
 import json
 from dataclasses import dataclass
 
+from qtpy.QtGui import QTextOption
 from qtpy.QtWidgets import QTextBrowser
 
 from ..core.session import Turn
@@ -20,8 +21,6 @@ STYLE = {
 
 
 TABLE_STYLE = "font-family:monospace; font-size:small; white-space:pre;"
-CELL_STYLE = "white-space:nowrap;"
-"""A table's cells keep their words whole: a narrow dock scrolls sideways instead."""
 
 
 def _body(text: str) -> str:
@@ -54,6 +53,9 @@ class Transcript(QTextBrowser):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)
+        # lines and a table's cells wrap between words, never inside one ("Solanthe, the Dune
+        # Warden" keeps "Warden" whole), so a table fits a narrow dock instead of scrolling sideways
+        self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
         self.entries: list[Entry] = []
 
     def add(self, kind: str, text: str) -> None:
@@ -73,7 +75,8 @@ class Transcript(QTextBrowser):
             self.add("reply", turn.spoken)
         if turn.commands:
             wire = [c.to_wire() for c in turn.commands]
-            self.add("command", json.dumps(wire[0] if len(wire) == 1 else wire, separators=(",", ":")))
+            # spaced, so a narrow dock wraps it between its words, never inside a name or a value
+            self.add("command", json.dumps(wire[0] if len(wire) == 1 else wire, ensure_ascii=False))
         for result in turn.results:
             self.add("reply" if result.ok else "error", result.message)
             table = result.meta.get("table")
@@ -82,20 +85,21 @@ class Transcript(QTextBrowser):
 
     def add_table(self, table: dict) -> None:
         """Rows a pack put in ``meta["table"]``: ``{"columns", "rows", "thumbnails"?}``; each row
-        gets its thumbnail (a ``data:image/...`` URL) in a first column."""
+        gets its thumbnail (a ``data:image/...`` URL) in a first column, whose heading the columns
+        may name first (one more column than each row has)."""
         rows = table["rows"]
         thumbs = table.get("thumbnails") or [None] * len(rows)
-        head = "<th></th>" + "".join(
-            f"<th align='left' style='{CELL_STYLE}'>{html.escape(str(c))}</th>" for c in table["columns"]
-        )
+        columns = list(table["columns"])
+        if rows and len(columns) == len(rows[0]) + 1:
+            columns = columns[1:]  # the thumbnails' heading: they have a column of their own
+        head = "<th></th>" + "".join(f"<th align='left'>{html.escape(str(c))}</th>" for c in columns)
         body = []
         for row, thumb in zip(rows, thumbs, strict=False):
             picture = (
                 f'<img src="{thumb}" width="32" height="32">' if str(thumb).startswith("data:image/") else ""
             )
             cells = "".join(
-                f"<td style='{CELL_STYLE}'>{html.escape(f'{v:.2f}' if isinstance(v, float) else str(v))}</td>"
-                for v in row
+                f"<td>{html.escape(f'{v:.2f}' if isinstance(v, float) else str(v))}</td>" for v in row
             )
             body.append(f"<tr><td>{picture}</td>{cells}</tr>")
         self.entries.append(Entry("table", f"{len(rows)} rows"))
