@@ -1,5 +1,6 @@
 """Takes the pictures in docs/images/ from the real dock: napari's window, the dock added from the
 Plugins menu's entry, each pack's sample opened from File > Open Sample, the README's lines typed.
+Each picture starts from a fresh workspace, so one pack's files do not show in another's.
 
     xvfb-run -a -s "-screen 0 1600x1200x24" python docs/screenshots.py [dock rays mesh atlas files]
 """
@@ -26,14 +27,13 @@ def main() -> None:
     from qtpy.QtWidgets import QApplication
 
     IMAGES.mkdir(exist_ok=True)
-    workspace = Path(tempfile.mkdtemp(prefix="napari-talk-shots-"))
     chosen = sys.argv[1:] or list(TOURS)
     for name in chosen:
         sample, lines = TOURS[name]
         viewer = napari.Viewer()
         viewer.window.resize(1500, 900)
         _, dock = viewer.window.add_plugin_dock_widget("napari-talk", "Chat")
-        dock.session.workspace = workspace
+        dock.session.workspace = Path(tempfile.mkdtemp(prefix=f"napari-talk-{name}-"))
         app = QApplication.instance()
         if sample:
             viewer.open_sample("napari-talk", sample)
