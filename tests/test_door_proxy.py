@@ -103,6 +103,17 @@ def test_the_prism_sample_opens_with_its_light_source_and_prism_in_view(door):
         assert abs(row - center[0]) * zoom <= height / 2 and abs(col - center[1]) * zoom <= width / 2
 
 
+def test_samples_open_drawn_as_their_packs_draw_them_before_any_line(door):
+    """File > Open Sample gives layer data only: the dock sets up the camera a pack draws with."""
+    from napari_talk.packs.viewer.access import camera
+
+    door.viewer.open_sample("napari-talk", "prism_demo")
+    assert tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d) == ("up", "right")
+    assert door.viewer.dims.ndisplay == 2
+    door.viewer.open_sample("napari-talk", "mesh")
+    assert door.viewer.dims.ndisplay == 3
+
+
 def test_a_ray_query_through_the_proxy_does_not_redraw_the_scene(qtbot, door):
     door.viewer.open_sample("napari-talk", "prism_demo")
     names = [layer.name for layer in door.viewer.layers]

@@ -222,11 +222,13 @@ class ChatDock(QWidget):
         layers.events.removed.connect(self.prepare_parser)
         for layer in layers:
             layer.events.name.connect(self.prepare_parser)
+            self.session.layer_added(layer)  # a sample opened before the dock was
         self.prepare_parser()
         threading.Thread(target=self.session.prepare_packs, name="napari-talk-packs", daemon=True).start()
 
     def _layer_inserted(self, event) -> None:
         event.value.events.name.connect(self.prepare_parser)
+        self.session.layer_added(event.value)
         self.prepare_parser()
 
     def _parser_ready(self) -> None:

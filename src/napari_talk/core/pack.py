@@ -143,6 +143,10 @@ class Pack(Generic[S]):
         """Slow set-up worth doing before the first line, off the GUI thread (loading a model):
         a GUI runs it once in the background; without it, the first command pays instead."""
 
+    def layer_added(self, ctx: Context[S], layer: Any) -> None:
+        """A layer came into the viewer (File > Open Sample among others): set up what a sample's
+        layer data cannot, such as the camera the pack draws with. Runs on the GUI thread: cheap."""
+
     def in_play(self, ctx: Context[S], folded_text: str) -> bool:
         """Whether a language model should see this pack's tools for a line: always for packs
         with ungated rules; else when the line has one of its words or its live objects exist."""

@@ -178,6 +178,14 @@ class Session:
             except Exception:  # the first command will meet the problem and say it plainly
                 log.debug("pack %s could not prepare", pack.name, exc_info=True)
 
+    def layer_added(self, layer: Any) -> None:
+        """Tell every pack of a layer that came into the viewer (see :meth:`Pack.layer_added`)."""
+        for pack in self.registry.packs:
+            try:
+                pack.layer_added(self.context(pack), layer)
+            except Exception:  # a pack's set-up of a layer is a nicety, never an error for the person
+                log.debug("pack %s could not set up layer %r", pack.name, layer, exc_info=True)
+
     def packs_in_play(self, text: str) -> list[str]:
         """The packs a model should see for this line (keeps the prompt short for local models)."""
         folded = text.casefold()

@@ -7,7 +7,7 @@ concept-to-model generation through a ComfyUI server. Domain modules are free of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...core.pack import Context, Handlers, Pack
 from .commands import COMMANDS
@@ -38,6 +38,14 @@ class MeshPack(Pack["MeshPackState"]):
         from .samples import sample_layer
 
         return ctx.state.model.mesh is not None or sample_layer(ctx.viewer) is not None
+
+
+    def layer_added(self, ctx: Context[MeshPackState], layer: Any) -> None:
+        """The mesh sample opens in 3-D, as the pack shows every model."""
+        from .samples import SAMPLE_KEY
+
+        if ctx.viewer is not None and SAMPLE_KEY in (getattr(layer, "metadata", None) or {}):
+            ctx.viewer.dims.ndisplay = 3
 
 
 PACK = MeshPack("mesh", COMMANDS, RULES, order=4)

@@ -8,7 +8,7 @@ Domain modules (no napari, no Qt): ``scene`` (data model), ``scene_json`` (ray-o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...core.pack import Context, Handlers, Pack
 from .commands import COMMANDS
@@ -42,6 +42,14 @@ class RaysPack(Pack[RaysPackState]):
 
     def live(self, ctx: Context[RaysPackState]) -> bool:
         return ctx.state.current is not None or bool(self.names(ctx).get("glasses"))
+
+    def layer_added(self, ctx: Context[RaysPackState], layer: Any) -> None:
+        """A scene's glasses (the Prism demo opened from File > Open Sample) are drawn +y up from
+        the start, as the pack draws every scene, not only once the first rays line takes it up."""
+        from . import display, layers
+
+        if ctx.viewer is not None and display.layer_role(getattr(layer, "metadata", None)) == "glasses":
+            layers.physics_up(ctx.viewer)
 
     def format_for_agent(self, command: Command, result: Result) -> str | None:
         from .xml import result_to_xml
