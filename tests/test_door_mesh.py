@@ -6,7 +6,7 @@ segment is isolated), and undo walks back through exactly what was seen."""
 from __future__ import annotations
 
 import pytest
-from qtpy.QtCore import Qt
+from door import open_door, type_line
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 
@@ -34,20 +34,8 @@ LINES = (  # (line, the Surface layers that show after it)
 
 @pytest.fixture
 def door(make_napari_viewer_proxy, workspace):
-    from napari_talk._qt.dock import ChatDock
+    return open_door(make_napari_viewer_proxy, workspace)
 
-    viewer = make_napari_viewer_proxy()
-    dock = ChatDock(viewer)
-    viewer.window.add_dock_widget(dock, name="Chat")
-    dock.session.workspace = workspace
-    return dock
-
-
-def type_line(qtbot, dock, text):
-    qtbot.keyClicks(dock.input, text)
-    qtbot.keyClick(dock.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=120_000)
-    return dock.transcript.entries[-1]
 
 
 def models(viewer) -> list[tuple[str, int, float, bool]]:

@@ -5,27 +5,15 @@ access to a layer makes a new object, so nothing may compare layers by identity.
 from __future__ import annotations
 
 import pytest
-from qtpy.QtCore import Qt
+from door import open_door, type_line
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 
 
 @pytest.fixture
-def door(make_napari_viewer_proxy, qtbot, workspace):
-    from napari_talk._qt.dock import ChatDock
+def door(make_napari_viewer_proxy, workspace):
+    return open_door(make_napari_viewer_proxy, workspace)
 
-    viewer = make_napari_viewer_proxy()
-    dock = ChatDock(viewer)
-    viewer.window.add_dock_widget(dock, name="Chat")
-    dock.session.workspace = workspace
-    return dock
-
-
-def type_line(qtbot, dock, text):
-    qtbot.keyClicks(dock.input, text)
-    qtbot.keyClick(dock.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=30_000)
-    return dock.transcript.entries[-1]
 
 
 def visible(viewer) -> set[str]:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from qtpy.QtCore import Qt
+from door import open_door, type_line
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 SAMPLES = {"Prism demo": "prism_demo", "Mesh sample": "mesh", "Atlas sample": "atlas"}
@@ -67,20 +67,8 @@ def pack_rows() -> list[tuple[str, list[str], list[str]]]:
 
 @pytest.fixture
 def door(make_napari_viewer_proxy, workspace):
-    from napari_talk._qt.dock import ChatDock
+    return open_door(make_napari_viewer_proxy, workspace)
 
-    viewer = make_napari_viewer_proxy()
-    dock = ChatDock(viewer)
-    viewer.window.add_dock_widget(dock, name="Chat")
-    dock.session.workspace = workspace
-    return dock
-
-
-def type_line(qtbot, dock, text):
-    qtbot.keyClicks(dock.input, text)
-    qtbot.keyClick(dock.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=60_000)
-    return dock.transcript.entries[-1]
 
 
 # -- what the person sees -----------------------------------------------------------------------------

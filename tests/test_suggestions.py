@@ -7,26 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from qtpy.QtCore import Qt
+from door import open_door, type_line
 
 
 @pytest.fixture
 def door(make_napari_viewer_proxy, workspace):
-    from napari_talk._qt.dock import ChatDock
-
-    viewer = make_napari_viewer_proxy()
-    dock = ChatDock(viewer)
-    viewer.window.add_dock_widget(dock, name="Chat")
-    dock.session.workspace = workspace
-    viewer.open_sample("napari-talk", "cells")
+    dock = open_door(make_napari_viewer_proxy, workspace)
+    dock.viewer.open_sample("napari-talk", "cells")
     return dock
 
-
-def type_line(qtbot, dock, text):
-    qtbot.keyClicks(dock.input, text)
-    qtbot.keyClick(dock.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=60_000)
-    return dock.transcript.entries[-1]
 
 
 def suggested(qtbot, dock, text) -> list[str]:
