@@ -18,13 +18,16 @@ from napari_talk.core.session import Session
         ("zoom to -1", "out of range: zoom"),
         ("set opacity of GFP to 300%", "out of range: opacity"),
         ("hide " + "x" * 100_000, f"at most {MAX_LINE:,} are read"),
+        ("hide nuclei" + " " * MAX_LINE + "and show actin", f"at most {MAX_LINE:,} are read"),
         (" and ".join(["zoom in"] * (MAX_COMMANDS + 3)), f"at most {MAX_COMMANDS} run at once"),
     ],
-    ids=["zero-factor", "negative-zoom", "opacity-300", "long-line", "many-requests"],
+    ids=["zero-factor", "negative-zoom", "opacity-300", "long-line", "long-line-runs-none", "many-requests"],
 )
 def test_a_line_the_parser_recognises_but_cannot_run_says_why(session, line, says):
+    visible = [layer.visible for layer in session.viewer.layers]
     turn = session.run(line)
     assert turn.road == "parser" and not turn.ok and says in turn.message, turn.message
+    assert [layer.visible for layer in session.viewer.layers] == visible, "no part of the line ran"
     assert len(turn.message) < 300, "the reply does not echo a huge line back"
 
 

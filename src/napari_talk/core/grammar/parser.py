@@ -93,7 +93,9 @@ class Parser:
 
     def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
         try:
-            raw = str(text)[:MAX_LINE]
+            raw = str(text)
+            if len(raw) > MAX_LINE:  # never a part of a line: explain() tells the person to split it
+                return []
             line = normalize(raw)
             if not line:
                 return []
