@@ -5,8 +5,7 @@
   (its vocabularies ship in the wheel: no download), for a viewer line in a new session (target
   <= 1,500), a rays line and a line with every pack in play (target <= 4,000); per mode (tools, json,
   schema), with the shortlist (the default 10 commands per line) and without it (every command in
-  play), and beside napari-mcp's 16 tools (3,831 tokens, as counted for the issue that set these
-  targets);
+  play), and beside napari-mcp's 16 tools (3,831 tokens, counted the same way);
 - the longest GUI event-loop stall while the dock waits 2 s for a model (target < 30 ms);
 - the session's own overhead around an instant reply (target < 5 ms).
 """

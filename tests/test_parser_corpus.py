@@ -17,7 +17,7 @@ CORPORA = [
     pytest.param(DATA / "phrasings_dev2.jsonl", id="dev2"),
     pytest.param(DATA / "phrasings_holdout.jsonl", id="holdout"),
     pytest.param(DATA / "phrasings_new.jsonl", id="new-commands"),
-    pytest.param(DATA / "phrasings_fresh.jsonl", id="fresh"),  # an audit's lines, written after the rules
+    pytest.param(DATA / "phrasings_fresh.jsonl", id="fresh"),  # lines written by another hand after the rules
     pytest.param(DATA / "phrasings_holdout2.jsonl", id="holdout2"),  # a hold-out, read before its mechanisms
     pytest.param(
         SHARED_CORPUS,
