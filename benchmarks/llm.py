@@ -5,7 +5,8 @@
   (its vocabularies ship in the wheel: no download), for a viewer line in a new session (target
   <= 1,500), a rays line and a line with every pack in play (target <= 4,000); per mode (tools, json,
   schema), with the shortlist (the default 10 commands per line) and without it (every command in
-  play), and beside napari-mcp's 16 tools (3,831 tokens, counted the same way);
+  play), and beside the 3,831 tokens napari-mcp's 16 tools are reported to cost as sent (a quoted
+  figure: napari-mcp is not installed here);
 - the longest GUI event-loop stall while the dock waits 2 s for a model (target < 30 ms);
 - the session's own overhead around an instant reply (target < 5 ms).
 """
@@ -101,7 +102,7 @@ def prompt_tokens() -> None:
                     if shortlist:
                         where = parts(json.loads(raw), count)
                 print(f"{label:<12} {mode:<7} {figures[0]:>16}  {figures[1]:>22}  {where}")
-    print("baseline: napari-mcp's 16 tools cost 3,831 tokens as sent")
+    print("baseline (quoted, not measured here): napari-mcp's 16 tools cost 3,831 tokens as sent")
     shortlisted = [m for m in missed if not m.endswith("all in play")]
     every = [m.removesuffix(", all in play") for m in missed if m.endswith("all in play")]
     print("missed with the shortlist (the default): " + ("; ".join(shortlisted) or "none"))
