@@ -6,24 +6,15 @@ from __future__ import annotations
 
 import threading
 
+from door import open_door
 from qtpy.QtCore import Qt, QTimer
-
-
-def _dock(make_napari_viewer_proxy, workspace):
-    from napari_talk._qt.dock import ChatDock
-
-    viewer = make_napari_viewer_proxy()
-    dock = ChatDock(viewer)
-    viewer.window.add_dock_widget(dock, name="Chat")
-    dock.session.workspace = workspace
-    return dock
 
 
 def test_a_jobs_progress_shows_in_the_dock_while_it_works(qtbot, make_napari_viewer_proxy, workspace):
     from napari_talk.core.jobs import Job
     from napari_talk.core.result import Result
 
-    dock = _dock(make_napari_viewer_proxy, workspace)
+    dock = open_door(make_napari_viewer_proxy, workspace)
     proceed, seen = threading.Event(), {}
 
     def work(progress):
@@ -51,7 +42,7 @@ def test_a_jobs_progress_shows_in_the_dock_while_it_works(qtbot, make_napari_vie
 def test_embedding_the_sample_catalogue_reports_progress_on_the_gui_thread(
     qtbot, qtlog, make_napari_viewer_proxy, workspace
 ):
-    dock = _dock(make_napari_viewer_proxy, workspace)
+    dock = open_door(make_napari_viewer_proxy, workspace)
     shown: list[tuple[str, float | None, bool]] = []
     show = dock._show_progress
 

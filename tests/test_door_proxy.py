@@ -130,12 +130,16 @@ def test_a_ray_scene_is_drawn_with_y_up_so_north_is_on_top(qtbot, door):
     assert tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d) == before
 
 
-def test_a_ray_list_fits_the_dock_at_its_default_width(qtbot, door):
+def at_default_width(door) -> None:
     from qtpy.QtWidgets import QApplication
 
     door.viewer.window.show()
     door.setFixedWidth(355)  # the width napari gives the dock from the Plugins menu
     QApplication.processEvents()
+
+
+def test_a_ray_list_fits_the_dock_at_its_default_width(qtbot, door):
+    at_default_width(door)
     door.viewer.open_sample("napari-talk", "prism_demo")
     entry = type_line(qtbot, door, "which rays cross edge N of Main Prism")
     qtbot.wait(200)  # the transcript lays the table out
@@ -150,11 +154,7 @@ def test_a_ray_list_fits_the_dock_at_its_default_width(qtbot, door):
 
 
 def test_catalogue_results_fit_the_dock_with_their_words_whole(qtbot, door):
-    from qtpy.QtWidgets import QApplication
-
-    door.viewer.window.show()
-    door.setFixedWidth(355)  # the width napari gives the dock from the Plugins menu
-    QApplication.processEvents()
+    at_default_width(door)
     door.viewer.open_sample("napari-talk", "atlas")
     entry = type_line(qtbot, door, "find similar to a golden desert guardian")
     assert entry.kind == "table" and entry.text == "5 rows"
