@@ -7,12 +7,12 @@ import math
 
 import numpy as np
 import pytest
+from tracers import both_tracers
 
 from napari_talk.packs.rays import outline
 from napari_talk.packs.rays.analysis import find_rays_crossing_edge
 from napari_talk.packs.rays.edges import edge_labels, edges_table, resolve_edge
 from napari_talk.packs.rays.outline import MAX_SAGITTA, Outline
-from napari_talk.packs.rays.reference import trace_reference
 from napari_talk.packs.rays.scene import Glass, PointSource, Scene, SingleRay
 from napari_talk.packs.rays.scene_json import load_scene, scene_from_dict, scene_to_dict
 from napari_talk.packs.rays.simulation import REFLECT, REFRACT
@@ -111,14 +111,7 @@ def test_the_reference_tracer_agrees_on_a_scene_with_arcs():
         {**ball(), "p1": point(120, 0), "p2": point(120, 25)},
         sources=(PointSource(-40, 3, 24),),
     )
-    segments = trace(scene, min_brightness=1e-3).segments
-    reference = trace_reference(scene, min_brightness=1e-3)
-
-    def rows(values):
-        return np.array(sorted(tuple(round(v, 6) for v in row) for row in values))
-
-    ours = rows(np.c_[segments.p1, segments.p2, segments.brightness_s, segments.brightness_p])
-    theirs = rows([(*r.p1, *r.p2, r.s, r.p) for r in reference])
+    ours, theirs = both_tracers(scene, 1e-3)
     assert ours.shape == theirs.shape and len(ours) > 50
     assert np.allclose(ours, theirs, atol=1e-6)
 

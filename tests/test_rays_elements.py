@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from tracers import both_tracers
 
 from napari_talk.packs.rays.lineage import check_energy_conservation
 from napari_talk.packs.rays.reference import trace_reference
@@ -107,17 +108,10 @@ def elements_scene() -> Scene:
 
 def test_the_reference_tracer_agrees_with_mirrors_and_lenses():
     scene = elements_scene()
-    segments = trace(scene, min_brightness=1e-3).segments
-    reference = trace_reference(scene, min_brightness=1e-3)
-
-    def rows(values):
-        return np.array(sorted(tuple(round(v, 6) for v in row) for row in values))
-
-    ours = rows(np.c_[segments.p1, segments.p2, segments.brightness_s, segments.brightness_p])
-    theirs = rows([(*r.p1, *r.p2, r.s, r.p) for r in reference])
+    ours, theirs = both_tracers(scene, 1e-3)
     assert ours.shape == theirs.shape and len(ours) > 300
     assert np.allclose(ours, theirs, atol=1e-6)
-    assert {"reflect", "refract"} <= {r.kind for r in reference}
+    assert {"reflect", "refract"} <= {r.kind for r in trace_reference(scene, min_brightness=1e-3)}
 
 
 def test_energy_is_conserved_with_mirrors_and_lenses():

@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 import pytest
+from tracers import both_tracers
 
-from napari_talk.packs.rays.reference import trace_reference
 from napari_talk.packs.rays.scene import Beam, Glass, PointSource, Scene, SingleRay
 from napari_talk.packs.rays.simulation import REFLECT, REFRACT, SOURCE
 from napari_talk.packs.rays.tracer import trace
@@ -123,13 +123,6 @@ AGREEING = {
 
 @pytest.mark.parametrize("scene", AGREEING.values(), ids=AGREEING.keys())
 def test_the_reference_tracer_agrees_on_grazing_rays(scene):
-    segments = trace(scene, min_brightness=1e-6).segments
-    reference = trace_reference(scene, min_brightness=1e-6)
-
-    def rows(values):
-        return np.array(sorted(tuple(round(v, 9) for v in row) for row in values))
-
-    ours = rows(np.c_[segments.p1, segments.p2, segments.brightness_s, segments.brightness_p])
-    theirs = rows([(*r.p1, *r.p2, r.s, r.p) for r in reference])
+    ours, theirs = both_tracers(scene, 1e-6, digits=9)
     assert ours.shape == theirs.shape
     assert np.allclose(ours, theirs, atol=1e-9)

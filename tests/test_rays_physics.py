@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from tracers import both_tracers
 
 from napari_talk.packs.rays.fresnel import (
     brewster_angle,
@@ -14,7 +15,6 @@ from napari_talk.packs.rays.fresnel import (
     fresnel_transmittances,
 )
 from napari_talk.packs.rays.lineage import check_energy_conservation
-from napari_talk.packs.rays.reference import trace_reference
 from napari_talk.packs.rays.samples import prism_demo_scene, slab_scene
 from napari_talk.packs.rays.scene import Beam, Glass, PointSource, Scene, SingleRay
 from napari_talk.packs.rays.simulation import INTERACTIONS, REFLECT, REFRACT, SOURCE, TIR
@@ -234,14 +234,7 @@ def test_every_segment_but_the_source_rays_has_a_parent_it_starts_from(scene):
 
 @pytest.mark.parametrize("scene", scenes(), ids=lambda s: s.name)
 def test_the_vectorized_tracer_matches_the_per_ray_reference(scene):
-    segments = trace(scene, min_brightness=1e-3).segments
-    reference = trace_reference(scene, min_brightness=1e-3)
-
-    def rows(values):
-        return np.array(sorted(tuple(round(v, 6) for v in row) for row in values))
-
-    ours = rows(np.c_[segments.p1, segments.p2, segments.brightness_s, segments.brightness_p])
-    theirs = rows([(*r.p1, *r.p2, r.s, r.p) for r in reference])
+    ours, theirs = both_tracers(scene, 1e-3)
     assert ours.shape == theirs.shape
     assert np.allclose(ours, theirs, atol=1e-6)
 
