@@ -152,18 +152,25 @@ SLEEP = Handlers[None]()
 SLEEP.on(Sleep)(lambda command, ctx: (time.sleep(command.seconds), Result.success("slept"))[1])
 
 
-@pytest.mark.skipif(not __import__("os").environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
-def test_napari_talk_mcp_serves_a_viewer_over_stdio(tmp_path):
+def hidden_stdio_server():
+    """How an MCP client starts ``napari-talk mcp --hidden``: this Python, this environment."""
     import os
     import sys
 
-    from mcp import Client, StdioServerParameters
+    from mcp import StdioServerParameters
 
-    params = StdioServerParameters(
+    return StdioServerParameters(
         command=sys.executable,
         args=["-m", "napari_talk", "mcp", "--hidden"],
         env={**os.environ, "PYTHONWARNINGS": "ignore"},
     )
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
+def test_napari_talk_mcp_serves_a_viewer_over_stdio(tmp_path):
+    from mcp import Client
+
+    params = hidden_stdio_server()
 
     async def main():
         async with Client(params) as client:
@@ -180,19 +187,12 @@ def test_napari_talk_mcp_serves_a_viewer_over_stdio(tmp_path):
 def test_napari_talk_mcp_hidden_refuses_what_needs_the_person(workspace):
     """``napari-talk mcp --hidden``: the session's policy judges each call; with nobody to click Run,
     a screenshot over the person's figure and a file write are refused, and nothing changes."""
-    import os
-    import sys
-
-    from mcp import Client, StdioServerParameters
+    from mcp import Client
 
     (workspace / "figures").mkdir()
     figure = workspace / "figures" / "fig.png"
     figure.write_bytes(b"the person's figure")
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "napari_talk", "mcp", "--hidden"],
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
-    )
+    params = hidden_stdio_server()
 
     async def main():
         async with Client(params) as client:
