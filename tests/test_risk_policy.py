@@ -143,7 +143,7 @@ def test_a_second_undo_waits_in_the_dock(
 
     from napari_talk._qt.dock import ChatDock
     from napari_talk.core.settings import FileStore, Settings
-    from napari_talk.packs.viewer.access import camera
+    from napari_talk.core.viewer import camera
 
     viewer = make_napari_viewer_proxy()
     viewer.add_points([[1, 1]], name="dots")

@@ -9,7 +9,7 @@ from napari.layers import Points
 
 from napari_talk.core.history import Changes
 from napari_talk.core.session import Session
-from napari_talk.packs.viewer.access import camera
+from napari_talk.core.viewer import camera
 
 
 class StuckPoints(Points):

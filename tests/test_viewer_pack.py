@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from napari_talk.packs.viewer.access import camera, canvas_size
+from napari_talk.core.viewer import camera, canvas_size
 
 
 def run_ok(session, text):
@@ -122,7 +122,7 @@ def test_select_remove_rename_and_their_undo(session, cells_viewer):
 
 
 def test_ndisplay_slice_grid_and_scale_bar(session, cells_viewer):
-    from napari_talk.packs.viewer.access import grid, scale_bar
+    from napari_talk.core.viewer import grid, scale_bar
 
     cells_viewer.add_image(np.zeros((10, 20, 20)), name="volume")
     run_ok(session, "3d")

@@ -97,6 +97,6 @@ def image_layer(ctx: Context[Any], name: str | None) -> Any:
         raise CommandError("no viewer is attached to this ctx: there is no image layer to add")
     if name is None:
         return selected_image(viewer)
-    from ..viewer.access import find_layer
+    from ...core.viewer import find_layer
 
     return find_layer(viewer, name)

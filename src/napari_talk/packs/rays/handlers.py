@@ -354,7 +354,7 @@ def _show_new(ctx: Context[RaysPackState], scene: Scene, source: str) -> Result:
         _keep(ctx, state, changes)
         state = _draw(ctx, state, glasses=True, changes=changes)
         if ctx.viewer is not None:
-            from ..viewer.access import camera
+            from ...core.viewer import camera
 
             view = camera(ctx.viewer)
             set_attributes(view, changes, center=view.center, zoom=view.zoom)

@@ -94,21 +94,21 @@ def sync_glass_layer(layer: Any, scene: Scene, changes: Changes | None = None) -
 
 def orientation(viewer: Any) -> Any:
     """The 2-D camera's axis orientation, where napari has one (≥ 0.5), else None."""
-    from ..viewer.access import camera
+    from ...core.viewer import camera
 
     return getattr(camera(viewer), "orientation2d", None)
 
 
 def physics_up(viewer: Any, changes: Changes | None = None) -> None:
     """Draw +y upwards, as optics does (edge "N" on top); napari's default puts rows downwards."""
-    from ..viewer.access import camera
+    from ...core.viewer import camera
 
     if orientation(viewer) is not None:
         set_attributes(camera(viewer), changes, orientation2d=("up", "right"))
 
 
 def set_orientation(viewer: Any, value: Any) -> None:
-    from ..viewer.access import camera
+    from ...core.viewer import camera
 
     if value is not None:
         camera(viewer).orientation2d = value

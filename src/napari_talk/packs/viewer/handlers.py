@@ -19,7 +19,7 @@ from ...core.layers import has_layer
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
 from . import commands as cmd
-from .access import (
+from ...core.viewer import (
     camera,
     camera_state,
     canvas_size,

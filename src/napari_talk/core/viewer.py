@@ -1,4 +1,4 @@
-"""Reaching napari's parts through public API, across the versions the pack supports (≥ 0.6).
+"""What packs may ask of a napari viewer, reached through public API across the versions supported (≥ 0.6).
 
 napari 0.9 moved the camera under ``viewer.scene`` and the overlays under ``viewer.canvas``;
 every handler goes through these helpers so that feature detection lives in one place.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.commands import shown_name
-from ...core.grammar.names import describe_miss, resolve_name
-from ...core.result import CommandError
+from .commands import shown_name
+from .grammar.names import describe_miss, resolve_name
+from .result import CommandError
 
 
 def camera(viewer: Any) -> Any:
