@@ -42,14 +42,14 @@ def _run_command(args: argparse.Namespace) -> int:
 
 
 def _commands_command(args: argparse.Namespace) -> int:
-    from .core.help import render_markdown
+    from .core.help import render_help, render_markdown
     from .core.registry import default_registry
 
     registry = default_registry()
     if args.markdown:
         print(render_markdown(registry), end="")
     else:
-        print(registry.help_text())
+        print(render_help(registry))
     return 0
 
 
