@@ -151,6 +151,10 @@ class ChatDock(QWidget):
         turn = self.session.try_parser(text)
         if turn is None and not self.session.llm_ready:
             turn = self.session.not_understood_turn(text)
+        if turn is not None and (carried := self.session.waiting(turn)) is not None:
+            self.transcript.add("you", text)
+            self._carry_out(carried)
+            return turn
         if turn is not None:
             self.transcript.add_turn(turn)
             self._show_state()
@@ -193,7 +197,8 @@ class ChatDock(QWidget):
         asking = carried.advance(answer)
         if asking is not None:
             self.ask(
-                f"The model wants to run {self.session.explain(asking)}. Run it?",
+                f"{'The model wants to run' if carried.origin == 'model' else 'This would run'} "
+                f"{self.session.explain(asking)}. Run it?",
                 lambda run: self._carry_out(carried, run),
             )
             return

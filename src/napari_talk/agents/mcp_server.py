@@ -21,19 +21,19 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..core.risk import RiskPolicy
-from ..core.session import UNCONFIRMED
 from .exports import from_tool_arguments
 from .functions import result_text
 
 if TYPE_CHECKING:
-    from ..core.commands import Command
     from ..core.registry import Registry
     from ..core.result import Result
+    from ..core.risk import Approval
     from ..core.session import Session
 
 Within = Callable[[Callable[[], "Result"], str, float], "Result"]
 """``within(work, action, timeout)``: call ``work`` where the live objects are, within ``timeout`` s."""
-Confirm = Callable[["Command", float], bool]
+Confirm = Callable[["Approval", float], bool]
+"""``confirm(approval, timeout)``: put what the person must agree to to them (the dock's question)."""
 
 SERVER_NAME = "napari-talk"
 
@@ -82,19 +82,17 @@ class Bridge:
             errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
             result = Result.error(f"invalid arguments for {name}: {errors}")
             return result.message, result.to_dict(), True
-        result = self.session.execute_asking(
+        result = self.session.execute(
             command,
-            "agent",
-            self._confirmed,
-            lambda work: self.within(work, command.action, self.timeout),
+            origin="agent",
+            ask=self._confirmed,
+            within=lambda work: self.within(work, command.action, self.timeout),
         )
-        if result.meta.get("error") == UNCONFIRMED:
-            result.message = f"{command.summary()} was not confirmed in napari; nothing ran"
         pack = self.registry.pack_of(name)
         return result_text(pack, command, result), _jsonable(result.to_dict()), not result.ok
 
-    def _confirmed(self, command: Command) -> bool:
-        return self.confirm is not None and self.confirm(command, self.confirm_timeout)
+    def _confirmed(self, approval: Approval) -> bool:
+        return self.confirm is not None and self.confirm(approval, self.confirm_timeout)
 
 
 def _jsonable(value: dict[str, Any]) -> dict[str, Any]:

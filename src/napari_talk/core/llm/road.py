@@ -210,7 +210,14 @@ class LLMRoad:
                 )
                 return
             read_calls += len(commands)
-            results = [(command, execute(command, TOOL_TIMEOUT)) for command in commands]
+            results: list[tuple[Command, Result]] = []
+            for command in commands:
+                result = execute(command, TOOL_TIMEOUT)
+                if result.approval is not None:  # the person must agree: the session asks them, not the model
+                    outcome.read += results
+                    outcome.commands = commands[len(results) :]
+                    return
+                results.append((command, result))
             outcome.read += results
             messages += self._results(reply, reading, results, request.tools is None)
 
