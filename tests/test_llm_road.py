@@ -139,8 +139,8 @@ def test_a_destructive_command_waits_for_confirmation(llm_session, chat_server, 
     assert "spots" in [layer.name for layer in cells_viewer.layers]
     asked = []
     chat_server.say(tool_calls=[tool_call("remove_layer", {"name": "spots"})])
-    turn = llm_session.run("get those dots out of here", confirm=lambda risky: asked.append(risky) or True)
-    assert turn.ok and [c.action for c in asked[0]] == ["remove_layer"]
+    turn = llm_session.run("get those dots out of here", ask=lambda risky: asked.append(risky) or True)
+    assert turn.ok and [a.action for a in asked] == ["remove_layer"]
     assert "spots" not in [layer.name for layer in cells_viewer.layers]
 
 

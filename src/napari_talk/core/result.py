@@ -57,7 +57,7 @@ class Result:
     @classmethod
     def refused(cls, approval: Approval) -> Result:
         """Nothing ran: the person must agree first. ``meta["approval"]`` is what to show them."""
-        message = f"{approval.question}: not run, as the person did not approve it"
+        message = f"{approval.question} was not confirmed by the person, so nothing ran"
         return cls("error", message, None, {"error": "needs_approval", "approval": approval.to_dict()},
                    approval=approval)  # fmt: skip
 

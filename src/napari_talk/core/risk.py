@@ -159,7 +159,8 @@ class Consent:
     implicit: bool = False
     """The person's line names none of what the command touches (undo, redo)."""
     configured_hosts: frozenset[str] = frozenset()
-    """Hosts the person set up (the model's server, hosts allowed in the settings): no asking."""
+    """Where the person set up a server (``host:port`` of the model's server) or allowed a host
+    (``host``, any port, in the settings): sending there asks nobody."""
 
     def token(self, effect: Effect) -> str:
         raw = json.dumps([self.wire, effect.kind, effect.what, effect.state], sort_keys=True, default=str)
@@ -169,12 +170,16 @@ class Consent:
         """The effects the person must still agree to."""
         found = []
         for effect in effects:
-            if effect is None or (effect.kind == "send" and effect.what.casefold() in self.configured_hosts):
+            if effect is None or (effect.kind == "send" and self._configured(effect.what)):
                 continue
             needs = self.policy.needs_person(effect, self.origin, implicit=self.implicit)
             if needs and self.token(effect) not in self.agreed and effect not in found:
                 found.append(effect)
         return tuple(found)
+
+    def _configured(self, where: str) -> bool:
+        host = where.rsplit(":", 1)[0].strip("[]") if where.rsplit(":", 1)[-1].isdigit() else where
+        return where.casefold() in self.configured_hosts or host.casefold() in self.configured_hosts
 
     def require(self, *effects: Effect | None) -> None:
         """Go on if the person needs not agree to ``effects`` or has; else raise :class:`NeedsApproval`."""
@@ -186,9 +191,22 @@ class Consent:
 
     def sending(self, url: str) -> None:
         """Consent to fetch ``url`` (a host the person did not configure asks a model or agent)."""
-        host = (urlsplit(url.strip()).hostname or "").casefold()
-        if host:
-            self.require(Effect.send(host))
+        where = destination(url)
+        if where:
+            self.require(Effect.send(where))
+
+
+def destination(url: str) -> str:
+    """``host:port`` a URL sends to (the scheme's port when none is written); "" when it has none."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.casefold(), 0)
+    except ValueError:
+        return ""
+    host = (parts.hostname or "").casefold()
+    if not host:
+        return ""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def urls_in(values: Iterable[Any]) -> list[str]:

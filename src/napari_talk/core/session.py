@@ -15,20 +15,30 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
 from .commands import MAX_NAME_CHARS, Command, shown_name
 from .grammar.parser import Parser
 from .help import LLM_HINT, suggest
-from .history import History
+from .history import Entry, History
 from .jobs import Job, Jobs
 from .net import NetPolicy
 from .pack import Context, Pack
 from .registry import Registry, default_registry
 from .result import CommandError, Result
-from .risk import Approval, Consent, ConsentedNet, Effect, NeedsApproval, Origin, RiskPolicy, urls_in
+from .risk import (
+    Approval,
+    Consent,
+    ConsentedNet,
+    Effect,
+    NeedsApproval,
+    Origin,
+    RiskPolicy,
+    at_least,
+    destination,
+    urls_in,
+)
 from .workspace import Workspace, default_workspace, human_size
 
 if TYPE_CHECKING:
@@ -45,8 +55,6 @@ Ask = Callable[[Approval], bool]
 """Put an :class:`Approval` to the person; True when they agree (blocking)."""
 Within = Callable[[Callable[[], Result]], Result]
 """``within(work)``: call ``work`` where the live objects are (the GUI thread)."""
-
-UNDO_REDO = ("undo_last_action", "redo_last_action")
 
 
 @dataclass
@@ -274,17 +282,15 @@ class Session:
             wire=command.to_wire(),
             summary=command.summary(),
             agreed=frozenset(agreed),
-            implicit=implicit or command.action in UNDO_REDO,
+            implicit=implicit,
             configured_hosts=self.configured_hosts(),
         )
 
     def configured_hosts(self) -> frozenset[str]:
         """Hosts the person set up: their model's server and the hosts allowed in the settings."""
         hosts = set(self.net.allowed_hosts)
-        if self.llm is not None:
-            host = urlsplit(self.llm.settings.base_url).hostname
-            if host:
-                hosts.add(host.casefold())
+        if self.llm is not None and (where := destination(self.llm.settings.base_url)):
+            hosts.add(where)
         return frozenset(hosts)
 
     def effects(self, command: Command) -> tuple[Effect, ...]:
@@ -292,13 +298,16 @@ class Session:
         or a redo: what it would replace of theirs (its digest)."""
         if command.action == "undo_last_action":
             entry = self.history.next_undo()
-            return tuple(entry.changes.effects()) if entry is not None else ()
+            return _undo_effects(entry) if entry is not None else ()
         if command.action == "redo_last_action":
             return ()  # judged as it runs, as the command it redoes (see :meth:`redo`)
         pack = self.registry.pack_of(command.action)
         sends = tuple(Effect.send(host) for host in _hosts(urls_in(command.model_dump().values())))
         try:
-            return pack.effects(command, self.context(pack)) + sends
+            found = pack.effects(command, self.context(pack))
+            if sends:  # the hosts named say where better than the command's usual risk
+                found = tuple(e for e in found if e.kind != "send")
+            return found + sends
         except Exception:  # an effect nobody can tell is an effect to ask about
             log.debug("pack %s could not judge %s", pack.name, command.action, exc_info=True)
             return (Effect.replace(f"what {command.action} touches (it could not be judged)"), *sends)
@@ -465,7 +474,7 @@ class Session:
         if entry is None:
             return Result.error("nothing to undo")
         if consent is not None:
-            consent.require(*entry.changes.effects())
+            consent.require(*_undo_effects(entry))
         self.history.pop_undo()
         try:
             entry.undo()
@@ -548,7 +557,7 @@ class ModelTurn:
             if not agreed:
                 rest = "".join(f"; {c.summary()}" for c in self._waiting[1:])
                 self.turn.results.append(
-                    Result.error(f"not run, as you did not approve it: {asked.question}{rest}")
+                    Result.error(f"not run, as it was not confirmed: {asked.question}{rest}")
                 )
                 self._waiting.clear()
                 return None
@@ -569,13 +578,23 @@ class ModelTurn:
         return None
 
 
+def _undo_effects(entry: Entry) -> tuple[Effect, ...]:
+    """What undoing ``entry`` now would replace: what its steps' guards find (a layer painted on
+    since: the person's line did not name it), and, for a change of data, that change itself (the
+    person asked for it: a model or an agent undoing it asks them)."""
+    found = tuple(entry.changes.effects())
+    if at_least(entry.risk, "data"):
+        found += (Effect.replace(f"what “{entry.said}” did, by undoing it", str(entry.serial)),)
+    return found
+
+
 def _hosts(urls: Iterable[str]) -> list[str]:
-    hosts = []
+    found: list[str] = []
     for url in urls:
-        host = (urlsplit(url).hostname or "").casefold()
-        if host and host not in hosts:
-            hosts.append(host)
-    return hosts
+        where = destination(url)
+        if where and where not in found:
+            found.append(where)
+    return found
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -52,7 +52,9 @@ def test_a_failed_undo_keeps_its_entry():
 
     session = Session(None)
     command = session.registry.validate({"action": "set_zoom", "zoom": 2})
-    session.history.record(command, undo)
+    changes = Changes()
+    changes.add(undo)
+    session.history.record(command, changes)
     failed = session.undo()
     assert not failed.ok and "stays undoable" in failed.message
     assert session.history.can_undo and not session.history.can_redo

@@ -26,7 +26,7 @@ def test_a_models_endpoint_waits_for_the_person_and_sends_nothing(llm_session, c
     )
     asked = []
     turn = llm_session.run(
-        "could you make the search smarter somehow", confirm=lambda c: asked.extend(c) or False
+        "could you make the search smarter somehow", ask=lambda a: asked.append(a) or False
     )
     assert [c.action for c in asked] == ["set_embedding_model"]
     assert not turn.ok and "not confirmed" in turn.message

@@ -115,7 +115,7 @@ def test_destructive_tool_functions_ask_when_told_to(session, cells_viewer):
     asked = []
     tools = {
         t["name"]: t["function"]
-        for t in get_agentic_tools(session, packs=["viewer"], confirm=lambda c: asked.append(c) or False)
+        for t in get_agentic_tools(session, packs=["viewer"], ask=lambda a: asked.append(a) or False)
     }
     reply = json.loads(tools["remove_layer"](name="spots"))
     assert reply["status"] == "error" and "not confirmed" in reply["message"]

@@ -294,7 +294,7 @@ def test_search_skips_binary_huge_hidden_and_linked_files(files, workspace, monk
     (workspace / "link.txt").symlink_to(outside)
     result = ok(files, "search_code", query="needle")
     assert [m["path"] for m in result.data] == ["text.txt"]
-    assert result.meta["skipped"] == {"binary": 1, "too_large": 1, "unreadable": 0}
+    assert result.meta["skipped"] == {"binary": 1, "too_large": 1, "unreadable": 0, "hard_linked": 0}
 
 
 def test_an_invalid_regex_is_a_clear_error(files, tree):
