@@ -158,3 +158,50 @@ def test_a_database_replaced_by_a_link_is_refused(root, outside):
     turn = Session(None, workspace=root).run("load the sample catalogue")
     assert not turn.ok and "outside the workspace" in turn.message
     assert (outside / "catalogue.sqlite").stat().st_size == 0
+
+
+# -- hard links: another file's content under a second name -------------------------------------
+
+
+@pytest.fixture
+def secret(outside: Path) -> Path:
+    target = outside / "secret.txt"
+    target.write_text("the person's private key\n")
+    return target
+
+
+def test_a_hard_link_to_a_file_outside_is_neither_read_nor_written(root, secret):
+    os.link(secret, root / "inner.txt")
+    session = Session(workspace=root)
+    read = session.execute({"action": "read_file", "path": "inner.txt"})
+    assert not read.ok and "hard links" in read.message and "private key" not in str(read.data)
+    write = session.execute({"action": "write_file", "path": "inner.txt", "content": "x"})
+    assert not write.ok and "hard links" in write.message
+    found = session.execute({"action": "search_code", "query": "private key"})
+    assert found.ok and found.data == [] and found.meta["skipped"]["hard_linked"] == 1
+    assert secret.read_text() == "the person's private key\n"
+
+
+def test_the_task_log_hard_linked_outside_is_not_appended_to(root, secret):
+    (root / ".napari-talk").mkdir()
+    os.link(secret, root / ".napari-talk" / "tasks.jsonl")
+    session = Session(workspace=root)
+    result = session.execute(
+        {"action": "assign_task", "target_agent": "editor", "task_description": "x", "target_file": "a.md"}
+    )
+    assert not result.ok and "hard links" in result.message
+    assert secret.read_text() == "the person's private key\n"
+
+
+def test_a_hard_link_whose_names_are_all_inside_reads(root):
+    (root / "a.txt").write_text("shared inside")
+    os.link(root / "a.txt", root / "b.txt")
+    assert Workspace(root).read_text("b.txt", limit=100) == "shared inside"
+    with pytest.raises(SecurityError, match="hard links"):
+        Workspace(root).append("b.txt", b"more")
+
+
+def test_sqlite_never_opens_a_hard_linked_database(root, secret):
+    os.link(secret, root / "catalogue.sqlite")
+    with pytest.raises(SecurityError, match="hard links"):
+        Workspace(root).sqlite_path("catalogue.sqlite")

@@ -110,3 +110,21 @@ def test_an_unknown_role_cannot_get_a_gate():
 
     with pytest.raises(FilesError, match="architect, editor, narrator"):
         RoleGate("poet")
+
+
+def test_assign_task_refuses_past_its_budget_and_the_log_still_lists(files, workspace, monkeypatch):
+    from napari_talk.packs.files import tasks
+
+    monkeypatch.setattr(tasks, "TASKS_BUDGET_BYTES", 64 * 1024)
+    refused = None
+    for n in range(1000):
+        result = files.execute({**ASSIGN, "task_description": f"task {n} " + "é" * 1000})
+        if not result.ok:
+            refused = result
+            break
+    assert refused is not None and refused.meta["error"] == "OverBudget"
+    assert "budget is 65,536 bytes" in refused.message and "Move the log" in refused.message
+    assert (workspace / TASKS_FILE).stat().st_size <= 64 * 1024
+    listed = files.execute({"action": "list_tasks"})
+    assert listed.ok and listed.meta["count"] == n
+    assert files.execute({"action": "undo_last_action"}).ok, "withdrawing (an undo) is never refused"
