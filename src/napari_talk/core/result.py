@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from .errors import CommandError as CommandError  # where handlers have always found it
+
 if TYPE_CHECKING:
     from .history import Changes
     from .risk import Approval
@@ -69,12 +71,3 @@ class Result:
             "data": self.data,
             "meta": self.meta,
         }
-
-
-class CommandError(Exception):
-    """A failure whose message is meant for the person (no stack trace is shown).
-
-    A subclass may name its ``kind`` ("SecurityError", ...): it travels in ``meta["error"]``.
-    """
-
-    kind: str | None = None

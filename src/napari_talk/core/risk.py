@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from .errors import CommandError
 from .net import NetPolicy
-from .result import CommandError
 
 Risk = Literal["read", "view", "data", "send"]
 """A command's usual risk. ``read``: only reads. ``view``: changes what is shown, or adds something
