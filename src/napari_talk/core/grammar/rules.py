@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .lookup import SEP, SPACE, is_marked, known, mark, unmark
 from .names import resolve_name
 from .tokens import NUMBER, SLOTS, NoMatch, name_pattern
 
@@ -129,8 +130,9 @@ class Rule:
         )
 
     def compiled(self, context: Context) -> list[Pass]:
-        """Known names only first, then (when names are known) free words for the rest."""
-        key = tuple(context.get(kind, ()) for kind in self.name_kinds)
+        """Known names only first, then (when names are known) free words for the rest. What is
+        compiled depends on which kinds of name are known, never on the names themselves."""
+        key = tuple(bool(context.get(kind)) for kind in self.name_kinds)
         compiled = self._compiled.get(key)
         if compiled is None:
             # with nothing known to prefer: free words for names, or a rule without names
@@ -171,7 +173,7 @@ class Rule:
                 return f"(?P<{group}>{SLOTS[kind].pattern})"
             slots.append(_Slot(name, kind))
             before, after = NAME_FILLERS.get(kind, DEFAULT_FILLERS)
-            names = name_pattern(context.get(kind, ()), generic)
+            names = name_pattern(kind, generic)
             return f"{before}(?P<{group}>{names}){after}"
 
         def drop_the(match: re.Match) -> str:
@@ -191,8 +193,9 @@ class Rule:
         """The wire command this clause means under this rule, or None."""
         if not self.may_match(clause.casefold()):
             return None
+        marked = mark(clause, context)
         for compiled in self.compiled(context):
-            found = compiled.combined.fullmatch(clause)
+            found = compiled.combined.fullmatch(marked) or compiled.combined.fullmatch(clause)
             if found is not None:
                 wire = self.complete(clause, found, compiled, context)
                 if wire is not None:
@@ -229,9 +232,9 @@ class Rule:
             if text is None:
                 continue
             if slot.choices is not None:
-                values[slot.field] = slot.choices[" ".join(text.split()).casefold()]
+                values[slot.field] = slot.choices[" ".join(unmark(text).split()).casefold()]
             elif slot.convert is not None:
-                values[slot.field] = slot.convert(text)
+                values[slot.field] = slot.convert(unmark(text))
             else:
                 values[slot.field] = _resolve(text, context.get(slot.kind, ()))
         for name, kind in self.only.items():
@@ -259,22 +262,29 @@ def _says_something(text: str) -> bool:
     return text.split(maxsplit=1)[0].casefold() in _CLAUSE_WORDS
 
 
-def _resolve(text: str, known: Sequence[str]) -> str:
+def _resolve(text: str, names: Sequence[str]) -> str:
     text = text.strip()
+    if is_marked(text):  # a live name found by lookup: what was typed, the kinds already checked
+        typed = text[text.index(SEP) + 1 : -1].replace(SPACE, " ")
+        match = resolve_name(typed, names)
+        if match.found is None:
+            raise NoMatch(typed)
+        return match.found
+    text = unmark(text)
     quoted = len(text) >= 2 and text[0] == text[-1] and text[0] in "'\""
     if quoted:
         text = text[1:-1]
-    if not known:
+    if not names:
         if not quoted and (_NUMERIC.fullmatch(text) or text.casefold() in _NOT_NAMES):
             raise NoMatch(text)  # "zoom to 0" is a bad zoom, not a layer named "0"
         if not quoted and " " in text and _says_something(text):
             raise NoMatch(text)  # "why is it 50% transparent" asks; it names no layer "why is it"
         return text
-    match = resolve_name(text, known)
+    match = resolve_name(text, names)
     if match.found is not None:
         return match.found
     if not quoted and len(text.split()) <= MAX_WORDS_AROUND_NAME and not _says_something(text):
-        mentioned = [n for n in known if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.I)]
+        mentioned = {name for _, _, name in known(names).lookup.spans(text)}
         if len(mentioned) == 1:
-            return mentioned[0]  # "the python console" names "console"
+            return mentioned.pop()  # "the python console" names "console"
     raise NoMatch(text)

@@ -143,3 +143,8 @@ def separators(text: str, limit: int = 12) -> list[tuple[int, int]]:
         if len(spans) >= limit:
             break
     return spans
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Where quoted text stands: it is taken as typed (no name lookup, no spelling correction)."""
+    return [m.span() for m in _QUOTED.finditer(text)]

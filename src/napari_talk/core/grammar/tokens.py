@@ -221,10 +221,13 @@ GENERIC_NAME = rf"{_FREE_WORD}(?:\s+{_FREE_WORD})*?"
 """Words that are not (yet) a known name; "and"/"then" join requests, so a free name stops there."""
 
 
-def name_pattern(known: Sequence[str], generic: bool) -> str:
-    """A name slot: quoted, one of the known names (longest first), or (generic) a run of words."""
-    spelled = sorted(known, key=len, reverse=True)
-    alternatives = [QUOTED, *(r"\s+".join(map(re.escape, n.split())) for n in spelled if n.strip())]
+def name_pattern(kind: str, generic: bool) -> str:
+    """A name slot: quoted, a live name of ``kind`` marked in the line (:mod:`.lookup`), or
+    (generic) a run of words. The live names are never part of the pattern, so it is compiled once
+    however many there are."""
+    from .lookup import mark_pattern
+
+    alternatives = [QUOTED, mark_pattern(kind)]
     if generic:
         alternatives.append(GENERIC_NAME)
     return "(?:" + "|".join(alternatives) + ")"

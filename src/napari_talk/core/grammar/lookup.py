@@ -1,0 +1,202 @@
+"""Live names found in a line by lookup, never by compiling them into patterns.
+
+A session may hold thousands of names (a scene of 5,000 glasses). The rules' patterns know only
+that a name of some kind stands somewhere; the names themselves sit in a dictionary keyed by their
+first word, so finding them in a line costs a look per word of the line, whatever their number.
+
+A name found in a line is replaced by a *mark*: one token that says which kinds of name it is
+and what was typed. A rule's name slot matches a mark of its kind (see :func:`mark_pattern`); the
+typed words are then resolved against the names of that kind (:func:`resolve_marked`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+OPEN, SEP, SPACE, CLOSE = "\ue000", "\ue002", "\ue003", "\ue001"
+"""Private-use characters: nobody types them, so a mark never collides with a line's words."""
+MARK_CHARS = frozenset(OPEN + SEP + SPACE + CLOSE)
+_SUFFIX = re.compile(r"(?:'s|[:=,;.!?)\]]+)+$")
+"""What may stick to the end of a name's last word as typed: "GFP's", "ch2:", "spots,"."""
+_WORD = re.compile(r"\S+")
+_STICKY = frozenset("s:=,;.!?)]")
+
+
+class KnownNames(tuple[str, ...]):
+    """The names of one kind, with the indexes that find them quickly (built on first use)."""
+
+    __slots__ = ()
+
+    @property
+    def lookup(self) -> NameIndex:
+        return _index_of(self)
+
+
+_INDEXES: dict[tuple[str, ...], NameIndex] = {}
+MAX_INDEXES = 32
+
+
+def _index_of(names: tuple[str, ...]) -> NameIndex:
+    key = names
+    found = _INDEXES.get(key)
+    if found is None:
+        if len(_INDEXES) >= MAX_INDEXES:
+            _INDEXES.clear()
+        found = _INDEXES[key] = NameIndex(key)
+    return found
+
+
+def known(names: Iterable[str]) -> KnownNames:
+    return names if isinstance(names, KnownNames) else KnownNames(names)
+
+
+@dataclass(frozen=True, eq=False)
+class NameIndex:
+    """Exact, case-folded, by-first-word and by-substring access to a tuple of names."""
+
+    names: tuple[str, ...]
+    exact: frozenset[str] = field(init=False)
+    folded: dict[str, list[str]] = field(init=False)
+    by_first_word: dict[str, list[tuple[tuple[str, ...], str]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        folded: dict[str, list[str]] = {}
+        first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for name in self.names:
+            words = tuple(name.casefold().split())
+            if not words:
+                continue
+            folded.setdefault(" ".join(words), []).append(name)
+            first.setdefault(words[0], []).append((words, name))
+        for entries in first.values():
+            entries.sort(key=lambda entry: -len(entry[0]))  # the longest name first
+        object.__setattr__(self, "exact", frozenset(self.names))
+        object.__setattr__(self, "folded", folded)
+        object.__setattr__(self, "by_first_word", first)
+
+    @cached_property
+    def _haystack(self) -> tuple[str, list[int]]:
+        """Every folded name on one line each, and where each starts: a substring search is one
+        C-speed ``str.find`` per hit instead of a Python loop over thousands of names."""
+        starts, parts, at = [], [], 0
+        for name in self.names:
+            starts.append(at)
+            folded = " ".join(name.casefold().split())
+            parts.append(folded)
+            at += len(folded) + 1
+        return "\n".join(parts), starts
+
+    def with_folded(self, text: str) -> list[str]:
+        return self.folded.get(" ".join(text.casefold().split()), [])
+
+    def containing(self, text: str, limit: int = 50) -> list[str]:
+        """The names that contain ``text`` (folded), at most ``limit`` of them."""
+        needle = " ".join(text.casefold().split())
+        if not needle or "\n" in needle:
+            return []
+        haystack, starts = self._haystack
+        found: list[str] = []
+        at = haystack.find(needle)
+        while at >= 0 and len(found) < limit:
+            which = bisect.bisect_right(starts, at) - 1
+            name = self.names[which]
+            if not found or found[-1] is not name:
+                found.append(name)
+            at = haystack.find(needle, starts[which + 1] if which + 1 < len(starts) else len(haystack))
+        return found
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Names said in ``text`` as whole words, the longest at each place, left to right:
+        (start, end, name); ``end`` leaves out what sticks to the last word ("GFP's")."""
+        return self.spans_in(words_of(text))
+
+    def spans_in(self, words: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        found: list[tuple[int, int, str]] = []
+        first_words = self.by_first_word
+        i = 0
+        while i < len(words):
+            word = words[i][2]
+            if word not in first_words and (
+                word[-1] not in _STICKY or _SUFFIX.sub("", word) not in first_words
+            ):
+                i += 1
+                continue
+            hit = self._at(words, i)
+            if hit is None:
+                i += 1
+                continue
+            size, end, name = hit
+            found.append((words[i][0], end, name))
+            i += size
+        return found
+
+    def _at(self, words: list[tuple[int, int, str]], i: int) -> tuple[int, int, str] | None:
+        first = words[i][2]
+        bare = _SUFFIX.sub("", first)
+        for key in dict.fromkeys((first, bare)):
+            for name_words, name in self.by_first_word.get(key, ()):
+                size = len(name_words)
+                if i + size > len(words):
+                    continue
+                said = [w[2] for w in words[i : i + size]]
+                last = said[-1]
+                if said[:-1] != list(name_words[:-1]):
+                    continue
+                if last == name_words[-1]:
+                    return size, words[i + size - 1][1], name
+                if _SUFFIX.sub("", last) == name_words[-1] and last.startswith(name_words[-1]):
+                    start = words[i + size - 1][0]
+                    return size, start + len(name_words[-1]), name
+        return None
+
+
+def words_of(text: str) -> list[tuple[int, int, str]]:
+    """The white-space separated words of ``text``: (start, end, folded word)."""
+    return [(m.start(), m.end(), m.group().casefold()) for m in _WORD.finditer(text)]
+
+
+def mark(text: str, context: Mapping[str, Sequence[str]], protected: Sequence[tuple[int, int]] = ()) -> str:
+    """``text`` with every live name it says replaced by a mark of its kinds (outside
+    ``protected`` spans: quoted text). Names of several kinds ("Prism" a glass and a layer) get
+    one mark naming every kind."""
+    spans: dict[tuple[int, int], list[str]] = {}
+    words = words_of(text)
+    for kind, names in context.items():
+        if not names:
+            continue
+        for start, end, _ in known(names).lookup.spans_in(words):
+            if any(a <= start < b for a, b in protected):
+                continue
+            spans.setdefault((start, end), []).append(kind)
+    if not spans:
+        return text
+    out, at = [], 0
+    for (start, end), kinds in sorted(spans.items(), key=lambda item: (item[0][0], -item[0][1])):
+        if start < at:
+            continue  # overlapped by a longer name of another kind
+        typed = text[start:end].replace(" ", SPACE)
+        out += [text[at:start], f"{OPEN}{','.join(sorted(kinds))}{SEP}{typed}{CLOSE}"]
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def mark_pattern(kind: str) -> str:
+    """The pattern a name slot of ``kind`` matches on a marked line."""
+    return rf"{OPEN}(?:\w+,)*{re.escape(kind)}(?:,\w+)*{SEP}[^{CLOSE}]*{CLOSE}"
+
+
+_MARK = re.compile(rf"{OPEN}[^{SEP}]*{SEP}([^{CLOSE}]*){CLOSE}")
+
+
+def unmark(text: str) -> str:
+    """What was typed, marks undone."""
+    return _MARK.sub(lambda m: m.group(1).replace(SPACE, " "), text) if OPEN in text else text
+
+
+def is_marked(text: str) -> bool:
+    return text.startswith(OPEN) and text.endswith(CLOSE)

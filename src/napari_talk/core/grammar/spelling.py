@@ -1,0 +1,138 @@
+"""Slips of the keyboard, read against the words in play.
+
+A line the rules did not understand as typed is read once more with each unknown word replaced
+by the one word in play it is a slip of ("shwo" → "show", "opacty" → "opacity", "Glas 3" → "Glass
+3"): the grammar's own words, the live names, their regional spellings ("colour", "grey",
+"tumour", "centre"). Only then, and never inside quotes, paths or numbers. A slip is one edit
+(a letter added, dropped, changed, or two swapped; two edits in long words), and the word it
+becomes must be the only one that close, else it is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extract
+
+from .text import quoted_spans
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+_LITERAL_WORD = re.compile(r"[a-z]{3,}")
+_ESCAPE = re.compile(r"\\[a-zA-Z]")
+_OPTIONAL_CHAR = re.compile(r"(\w)\?")
+MIN_LENGTH = 3
+"""Shorter words are left as typed: "hte" has too many neighbours to guess from."""
+REGIONAL = (
+    ("our", "or"), ("re", "er"), ("ise", "ize"), ("ised", "ized"), ("ising", "izing"),
+    ("yse", "yze"), ("grey", "gray"), ("ae", "e"), ("ll", "l"), ("ogue", "og"),
+)  # fmt: skip
+"""British and American endings, both ways: "colour"/"color", "centre"/"center", "tumour"/"tumor"."""
+
+
+def grammar_words(rules: Iterable) -> frozenset[str]:
+    """The words the rules are written in: literal words of their templates (both readings of an
+    optional letter, "colou?r" → colour, color) and the words of their word maps."""
+    words: set[str] = set()
+    for rule in rules:
+        for template in rule.templates:
+            text = _ESCAPE.sub(" ", re.sub(r"\{\w+(?::\w+)?\}", " ", template)).casefold()
+            for version in (_OPTIONAL_CHAR.sub(r"\1", text), _OPTIONAL_CHAR.sub("", text)):
+                words.update(_LITERAL_WORD.findall(version.replace(" ?", "")))
+                words.update(_LITERAL_WORD.findall(version.replace(" ?", " ")))
+        for choices in rule.choices.values():
+            for phrase in choices:
+                words.update(_LITERAL_WORD.findall(phrase.casefold()))
+    return frozenset(words)
+
+
+def regional(word: str) -> list[str]:
+    """The other spellings of ``word`` across the Atlantic ("colour" → ["color"])."""
+    found = []
+    for british, american in REGIONAL:
+        for a, b in ((british, american), (american, british)):
+            if word.endswith(a) and len(word) > len(a) + 2:
+                found.append(word[: -len(a)] + b)
+            if a in ("grey", "gray") and a in word:
+                found.append(word.replace(a, b))
+    return found
+
+
+def correct(
+    text: str, vocabulary: frozenset[str], names: Mapping[str, Sequence[str]] | None = None
+) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with its slips corrected, and the (typed, read as) pairs; no pairs, no change."""
+    name_words = _name_words(tuple(tuple(v) for v in (names or {}).values()))
+    protected = quoted_spans(text)
+    changes: list[tuple[str, str]] = []
+    out, at = [], 0
+    for match in _WORD.finditer(text):
+        start, end = match.span()
+        if any(a <= start < b for a, b in protected) or _in_path(text, start, end):
+            continue
+        word = match.group()
+        folded = word.casefold()
+        if folded in vocabulary or folded in name_words or len(folded) < MIN_LENGTH:
+            continue
+        meant = _nearest(folded, (vocabulary, name_words))
+        if meant is None:
+            continue
+        out += [text[at:start], meant]
+        at = end
+        changes.append((word, meant))
+    if not changes:
+        return text, []
+    out.append(text[at:])
+    return "".join(out), changes
+
+
+def _nearest(word: str, known: tuple[frozenset[str], ...]) -> str | None:
+    for other in regional(word):
+        if any(other in words for words in known):
+            return other
+    if word.endswith("s") and any(word[:-1] in words for words in known):
+        return None  # a plural of a known word is not a slip
+    reach = 2 if len(word) >= 8 else 1
+    near_length = [
+        w
+        for words in known
+        for n in range(-reach, reach + 1)
+        for w in _by_length(words).get(len(word) + n, ())
+    ]
+    close = {
+        found: score
+        for found, score, _ in extract(word, near_length, scorer=OSA.distance, score_cutoff=reach, limit=8)
+    }
+    if not close:
+        return None
+    best = min(close.values())
+    nearest = [w for w, score in close.items() if score == best]
+    if len(nearest) > 1:  # slips seldom hit the first letter: it decides between neighbours
+        nearest = [w for w in nearest if w[0] == word[0]]
+    if len(nearest) != 1:
+        return None
+    return nearest[0]
+
+
+def _in_path(text: str, start: int, end: int) -> bool:
+    """Whether the word is part of a path, a file name or an address ("notes/todo.md")."""
+    left = text.rfind(" ", 0, start) + 1
+    right = text.find(" ", end)
+    token = text[left : right if right >= 0 else len(text)]
+    return any(c in token for c in "/\\@:") or re.search(r"\w\.\w", token) is not None
+
+
+@lru_cache(maxsize=16)
+def _by_length(words: frozenset[str]) -> dict[int, list[str]]:
+    """Words by their length: a slip of one edit is within one letter of the word's length."""
+    grouped: dict[int, list[str]] = {}
+    for word in words:
+        grouped.setdefault(len(word), []).append(word)
+    return grouped
+
+
+@lru_cache(maxsize=8)
+def _name_words(names: tuple[tuple[str, ...], ...]) -> frozenset[str]:
+    return frozenset(word.casefold() for kind in names for name in kind for word in _WORD.findall(name))
