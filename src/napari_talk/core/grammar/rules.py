@@ -9,7 +9,10 @@ kind of names the session knows (``layers``, ``panels``, ...), resolved case-ins
 real spelling. ``{field}`` alone means ``{field:field}``. Keyword arguments that are not word maps
 are constants of the command.
 
-    Rule("layer_visibility", "{op} {name:layers}", op={"hide": "hide", "show": "show"})
+    Rule(LayerVisibility, "{op} {name:layers}", op={"hide": "hide", "show": "show"})
+
+A rule names its command class, so the registry checks, when a pack joins, that each rule's
+command is one of that pack's commands and each command is read by a rule or says why not.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .lookup import SEP, SPACE, is_marked, known, mark, unmark
 from .names import resolve_name
@@ -39,6 +42,9 @@ DEFAULT_FILLERS = (r"(?:the\s+)?", "")
 _rule_ids = itertools.count()
 
 MAX_WORDS_AROUND_NAME = 3
+if TYPE_CHECKING:
+    from ..commands import Command
+
 Context = Mapping[str, Sequence[str]]
 Post = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -77,6 +83,7 @@ def _fold(choices: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(eq=False)
 class Rule:
+    command: type[Command]
     action: str
     templates: tuple[str, ...]
     constants: dict[str, Any]
@@ -91,7 +98,7 @@ class Rule:
 
     def __init__(
         self,
-        action: str,
+        command: type[Command],
         *templates: str,
         post: Post | None = None,
         priority: int = 0,
@@ -104,7 +111,10 @@ class Rule:
         name of that kind is known ("rays crossing edge N" with one glass in the scene).
         ``free_names=False``: its names must be known (or quoted), never free words: for templates
         with no verb ("only GFP", "GFP and nothing else"), which chat could otherwise fill."""
-        self.action = action
+        if isinstance(command, str) or not hasattr(command, "action_name"):
+            raise TypeError(f"a rule names its command class, not {command!r}")
+        self.command = command
+        self.action = command.action_name()
         self.only = dict(only or {})
         self.free_names = free_names
         self.requires = tuple(word.casefold() for word in requires)
