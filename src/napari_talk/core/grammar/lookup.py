@@ -23,6 +23,8 @@ MARK_CHARS = frozenset(OPEN + SEP + SPACE + CLOSE)
 _SUFFIX = re.compile(r"(?:'s|[:=,;.!?)\]]+)+$")
 """What may stick to the end of a name's last word as typed: "GFP's", "ch2:", "spots,"."""
 _WORD = re.compile(r"\S+")
+_ASIDE = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*|\s+(?:layer|channel|image)$", re.IGNORECASE)
+"""What a name may be said without: an aside in brackets, a trailing "layer"."""
 _STICKY = frozenset("s:=,;.!?)]")
 
 
@@ -72,6 +74,14 @@ class NameIndex:
                 continue
             folded.setdefault(" ".join(words), []).append(name)
             first.setdefault(words[0], []).append((words, name))
+        for name in self.names:  # "nuclei" for "nuclei (H2B)", when no other name is said so
+            short = tuple(_ASIDE.sub("", name).casefold().split())
+            if short and " ".join(short) not in folded and short != tuple(name.casefold().split()):
+                entries = first.setdefault(short[0], [])
+                if not any(words == short for words, _ in entries):
+                    entries.append((short, name))
+                else:
+                    entries[:] = [(w, n) for w, n in entries if w != short]  # said of two: neither
         for entries in first.values():
             entries.sort(key=lambda entry: -len(entry[0]))  # the longest name first
         object.__setattr__(self, "exact", frozenset(self.names))

@@ -55,14 +55,22 @@ WORD_VALUES: dict[str, int] = {
     **{w: i for i, w in enumerate(_UNITS)},
     **{w: 20 + 10 * i for i, w in enumerate(_TENS)},
     "hundred": 100,
+    "thousand": 1000,
     "a hundred": 100,
     "one hundred": 100,
+    "a thousand": 1000,
 }
-WORD_NUMBER = (
-    rf"\b(?:{trie_pattern(_TENS)}(?:[- ]{trie_pattern(_UNITS[1:10])})?\b|(?:a |one )?hundred\b"
-    rf"|{trie_pattern(_UNITS)}\b)"
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_DIGIT_WORDS = trie_pattern(_UNITS[:10])
+_NUMBER_WORD = (
+    rf"(?:{trie_pattern(_TENS)}(?:[- ]{trie_pattern(_UNITS[1:10])})?|{trie_pattern(_UNITS)}|hundred|thousand)"
 )
-"""A number spelled out, zero to ninety-nine and a hundred: "rotate ninety degrees", "three times"."""
+WORD_NUMBER = (
+    rf"\b(?:(?:a|one) (?=hundred|thousand))?{_NUMBER_WORD}(?:[- ]{_NUMBER_WORD})*"
+    rf"(?: point(?: {_DIGIT_WORDS})+)?\b"
+)
+"""A number spelled out: "ninety", "seventy-five", "three hundred", "three thousand two hundred",
+"one point two"."""
 _WORD_NUMBER_RE = re.compile(WORD_NUMBER, re.IGNORECASE)
 FRACTIONS: dict[str, float] = {
     **dict.fromkeys(("half", "a half", "one half"), 0.5),
@@ -87,14 +95,28 @@ def numbers_in(text: str) -> list[float]:
 
 
 def _spelled(text: str) -> float | None:
-    """The value of a number spelled out in ``text`` ("forty-five" → 45), or None."""
+    """The value of a number spelled out in ``text`` ("three hundred and five" → 305), or None."""
     found = _WORD_NUMBER_RE.search(text)
     if found is None:
         return None
-    words = found.group().casefold().replace("-", " ").split()
-    if " ".join(words) in WORD_VALUES:
-        return float(WORD_VALUES[" ".join(words)])
-    return float(sum(WORD_VALUES[w] for w in words))
+    whole, _, fraction = found.group().casefold().replace("-", " ").partition(" point ")
+    total = current = 0
+    for word in whole.split():
+        if word in ("a", "and"):
+            current = max(current, 1) if word == "a" else current
+            continue
+        scale = _SCALES.get(word)
+        if scale is None:
+            current += WORD_VALUES[word]
+        elif scale == 100:
+            current = max(current, 1) * 100
+        else:
+            total += max(current, 1) * scale
+            current = 0
+    value = float(total + current)
+    if fraction:
+        value += float("0." + "".join(str(WORD_VALUES[w]) for w in fraction.split()))
+    return value
 
 
 def _value(text: str) -> float:
