@@ -25,6 +25,7 @@ _SUFFIX = re.compile(r"(?:'s|[:=,;.!?)\]]+)+$")
 _WORD = re.compile(r"\S+")
 _ASIDE = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*|\s+(?:layer|channel|image)$", re.IGNORECASE)
 """What a name may be said without: an aside in brackets, a trailing "layer"."""
+_PIECES = re.compile(r"[\s_-]+")
 _STICKY = frozenset("s:=,;.!?)]")
 
 
@@ -74,16 +75,16 @@ class NameIndex:
                 continue
             folded.setdefault(" ".join(words), []).append(name)
             first.setdefault(words[0], []).append((words, name))
-        for name in self.names:  # "nuclei" for "nuclei (H2B)", when no other name is said so
-            short = tuple(_ASIDE.sub("", name).casefold().split())
-            if short and " ".join(short) not in folded and short != tuple(name.casefold().split()):
-                entries = first.setdefault(short[0], [])
-                if not any(words == short for words, _ in entries):
-                    entries.append((short, name))
-                else:
-                    entries[:] = [(w, n) for w, n in entries if w != short]  # said of two: neither
+        aliases: dict[tuple[str, ...], set[str]] = {}
+        for name in self.names:
+            for alias in _aliases(name):
+                if alias and " ".join(alias) not in folded:
+                    aliases.setdefault(alias, set()).add(name)
+        for alias, owners in aliases.items():
+            if len(owners) == 1:  # said of two names, a part names neither
+                first.setdefault(alias[0], []).append((alias, owners.pop()))
         for entries in first.values():
-            entries.sort(key=lambda entry: -len(entry[0]))  # the longest name first
+            entries.sort(key=lambda entry: -len(entry[0]))
         object.__setattr__(self, "exact", frozenset(self.names))
         object.__setattr__(self, "folded", folded)
         object.__setattr__(self, "by_first_word", first)
@@ -99,6 +100,16 @@ class NameIndex:
             parts.append(folded)
             at += len(folded) + 1
         return "\n".join(parts), starts
+
+    def said(self, typed: str) -> str | None:
+        """The one name ``typed`` stands for, whole or by an alias (see :func:`_aliases`)."""
+        words = tuple(typed.casefold().split())
+        same = self.folded.get(" ".join(words), [])
+        if len(same) == 1:
+            return same[0]
+        if same:
+            return None
+        return next((name for said, name in self.by_first_word.get(words[0], ()) if said == words), None)
 
     def with_folded(self, text: str) -> list[str]:
         return self.folded.get(" ".join(text.casefold().split()), [])
@@ -162,6 +173,17 @@ class NameIndex:
                     start = words[i + size - 1][0]
                     return size, start + len(name_words[-1]), name
         return None
+
+
+def _aliases(name: str) -> set[tuple[str, ...]]:
+    """What a name may be said as: without its aside ("nuclei" for "nuclei (H2B)"), or by one of
+    its words of three letters or more ("skeletons" for "neuron skeletons", "DR5" for "DR5-Venus")."""
+    folded = tuple(name.casefold().split())
+    found = {tuple(_ASIDE.sub("", name).casefold().split())}
+    found |= {(word,) for word in _PIECES.split(_ASIDE.sub("", name).casefold()) if len(word) >= 3}
+    found.discard(folded)
+    found.discard(())
+    return found
 
 
 def words_of(text: str) -> list[tuple[int, int, str]]:

@@ -276,6 +276,11 @@ def _resolve(text: str, names: Sequence[str]) -> str:
     text = text.strip()
     if is_marked(text):  # a live name found by lookup: what was typed, the kinds already checked
         typed = text[text.index(SEP) + 1 : -1].replace(SPACE, " ")
+        if typed in names:
+            return typed
+        said = known(names).lookup.said(typed) if typed.strip() else None
+        if said is not None:
+            return said
         match = resolve_name(typed, names)
         if match.found is None:
             raise NoMatch(typed)
@@ -290,6 +295,8 @@ def _resolve(text: str, names: Sequence[str]) -> str:
         if not quoted and " " in text and _says_something(text):
             raise NoMatch(text)  # "why is it 50% transparent" asks; it names no layer "why is it"
         return text
+    if not quoted and text.casefold() in _NOT_NAMES:
+        raise NoMatch(text)  # "it" is said of a name, it is none: the parser puts the name in its place
     match = resolve_name(text, names)
     if match.found is not None:
         return match.found

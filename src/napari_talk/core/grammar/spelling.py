@@ -18,9 +18,10 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 
 from .text import quoted_spans
+from .tokens import FRACTIONS, MULTIPLES, WORD_VALUES
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
-_LITERAL_WORD = re.compile(r"[a-z]{3,}")
+_LITERAL_WORD = re.compile(r"[a-z]{2,}")
 _ESCAPE = re.compile(r"\\[a-zA-Z]")
 _OPTIONAL_CHAR = re.compile(r"(\w)\?")
 MIN_LENGTH = 3
@@ -45,6 +46,8 @@ def grammar_words(rules: Iterable) -> frozenset[str]:
         for choices in rule.choices.values():
             for phrase in choices:
                 words.update(_LITERAL_WORD.findall(phrase.casefold()))
+    for phrase in (*WORD_VALUES, *FRACTIONS, *MULTIPLES, "percent", "point", "degrees"):
+        words.update(_LITERAL_WORD.findall(phrase))
     return frozenset(words)
 
 
@@ -74,9 +77,12 @@ def correct(
             continue
         word = match.group()
         folded = word.casefold()
-        if folded in vocabulary or folded in name_words or len(folded) < MIN_LENGTH:
+        if folded in vocabulary or folded in name_words or len(folded) < MIN_LENGTH - 1:
             continue
-        meant = _nearest(folded, (vocabulary, name_words))
+        if len(folded) < MIN_LENGTH:  # "ni" is "in" swapped; a short word is read only so
+            meant = next((w for w in _swaps(folded) if w in vocabulary), None)
+        else:
+            meant = _nearest(folded, (vocabulary, name_words))
         if meant is None:
             continue
         out += [text[at:start], meant]
@@ -109,11 +115,29 @@ def _nearest(word: str, known: tuple[frozenset[str], ...]) -> str | None:
         return None
     best = min(close.values())
     nearest = [w for w, score in close.items() if score == best]
-    if len(nearest) > 1:  # slips seldom hit the first letter: it decides between neighbours
-        nearest = [w for w in nearest if w[0] == word[0]]
+    for same in (_same_letters, _same_start, _same_length):  # what slips keep, most kept first
+        if len(nearest) > 1:
+            nearest = [w for w in nearest if same(w, word)] or nearest
     if len(nearest) != 1:
         return None
     return nearest[0]
+
+
+def _swaps(word: str) -> list[str]:
+    return [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
+
+
+def _same_letters(a: str, b: str) -> bool:
+    """Two letters swapped ("raed" → "read") is the commonest slip of all."""
+    return sorted(a) == sorted(b)
+
+
+def _same_start(a: str, b: str) -> bool:
+    return a[0] == b[0]
+
+
+def _same_length(a: str, b: str) -> bool:
+    return len(a) == len(b)
 
 
 def _in_path(text: str, start: int, end: int) -> bool:
