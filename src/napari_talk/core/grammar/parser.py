@@ -26,7 +26,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_LINE = 1000
-_PRONOUN = re.compile(r"\b(?:it|them|they|those|these|that one|this one)\b", re.IGNORECASE)
+_PRONOUN = re.compile(
+    r"\b(?:it|them|they|those|these|that one|this one|(?:that|this|the same) (?:layer|one|file|image|entity))\b",
+    re.IGNORECASE,
+)
 MAX_COMMANDS = 8
 
 
@@ -243,23 +246,73 @@ class Parser:
             return memo[line]
         memo[line] = None
         whole = self._clause(line, scope)
-        if whole is not None:
+        if whole is not None and not _swallows_a_request(whole, line):
             memo[line] = [whole]
             return memo[line]
-        if budget <= 1:
-            return None
+        split = self._split(line, scope, budget, memo) if budget > 1 else None
+        memo[line] = split if split is not None else ([whole] if whole is not None else None)
+        return memo[line]
+
+    def _split(self, line: str, scope: _Scope, budget: int, memo: dict) -> list[Command] | None:
+        """The line as a first request and the rest; a pronoun in the rest ("rename A to B and
+        then hide it") stands for what the first request named last (B)."""
         for start, end in separators(line):
             left = self._clause(normalize(line[:start]), scope)
             if left is None:
                 continue
             rest = normalize(line[end:])
-            right = self._line(rest, scope, budget - 1, memo)
+            right = self._about(left, rest, scope, budget)
+            if right is None:
+                right = self._line(rest, scope, budget - 1, memo)
             if right is None:
                 right = self._carry_verb(line[:start], rest, scope, budget, memo)
+            if right is None:
+                right = self._carry_frame(line[:start], left, rest, scope)
             if right is not None:
-                memo[line] = [left, *right]
-                return memo[line]
+                return [left, *right]
         return None
+
+    def _about(self, left: Command, rest: str, scope: _Scope, budget: int) -> list[Command] | None:
+        """The rest with its pronoun replaced by the thing ``left`` named last, which counts as a
+        live name of the kinds its old name had (a layer renamed is still a layer)."""
+        if len(_PRONOUN.findall(rest)) != 1:
+            return None
+        named = _named(left)
+        if named is None:
+            return None
+        old = left.to_wire().get("name")
+        context = dict(scope.context)
+        for kind, names in scope.context.items():
+            if old in names and named not in names:
+                context[kind] = known((*names, named))
+        said = _PRONOUN.sub(lambda _: named, rest)
+        return self._line(said, _Scope(scope.plan, context), budget - 1, {})
+
+    def _carry_frame(self, left_text: str, left: Command, rest: str, scope: _Scope) -> list[Command] | None:
+        """'GFP to 50% and actin to 20%', 'set GFP opacity to 50%, actin 20%': the rest names
+        another thing and another value; read it in the first request's words."""
+        name = left.to_wire().get("name")
+        if not isinstance(name, str):
+            return None
+        layers = scope.context.get("layers")
+        left_names = layers.lookup.spans(left_text) if layers else []
+        rest_names = layers.lookup.spans(rest) if layers else []
+        if len(left_names) != 1 or len(rest_names) != 1:
+            return None
+        (a, b, _), (c, d, _) = left_names[0], rest_names[0]
+        value = rest[d:].strip()
+        old_value = _VALUE_AT_END.search(left_text[b:])
+        if (
+            not value
+            or old_value is None
+            or len(value.split()) > 3
+            or rest[:c].strip(" ,").casefold() not in ("", "the")
+        ):
+            return None
+        joined = value if _JOINED.match(value) else f"{old_value.group('join') or ''} {value}"
+        said = f"{left_text[:a]}{rest[c:d]}{left_text[b : b + old_value.start()]} {joined.strip()}"
+        command = self._clause(normalize(said), scope)
+        return None if command is None or type(command) is not type(left) else [command]
 
     def _pronoun_tail(self, line: str, scope: _Scope) -> list[Command] | None:
         """'I don't need the spots right now, hide them': the last request, its pronoun standing for
@@ -331,6 +384,26 @@ class Parser:
             return self.registry.validate(wire)
         except ValidationError:
             return None
+
+
+_NAMED_FIELDS = ("new_name", "name", "path", "glass_name", "layer", "image_url", "query")
+"""Where a command names the thing it acts on; a pronoun after it stands for that thing."""
+_VALUE_AT_END = re.compile(r"(?:\s+(?P<join>to|at|as|in|=|:))?\s+\S+(?:\s*(?:%|percent))?\s*$", re.IGNORECASE)
+_JOINED = re.compile(r"(?:to|at|as|in|=|:)\s", re.IGNORECASE)
+
+
+def _named(command: Command) -> str | None:
+    wire = command.to_wire()
+    return next((wire[f] for f in _NAMED_FIELDS if isinstance(wire.get(f), str)), None)
+
+
+def _swallows_a_request(command: Command, line: str) -> bool:
+    """Whether a free-text value of ``command`` holds a word that joins requests ("rename A to
+    B and then hide it" as one rename): then the line is tried as two requests first."""
+    for value in command.to_wire().values():
+        if isinstance(value, str) and " " in value and separators(value, limit=1):
+            return True
+    return False
 
 
 def _shape(context: Mapping[str, Sequence[str]]) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ spots", "show all layers" and "show layers" never read as showing a layer of tha
 from __future__ import annotations
 
 from ...core.grammar.rules import Rule
-from ...core.grammar.tokens import WORD_VALUES
+from ...core.grammar.tokens import FRACTIONS, WORD_VALUES
 from . import commands as cmd
 
 BUILTIN_PANELS = ("layer list", "layer controls", "console")
@@ -117,6 +117,7 @@ DIGITS = tuple("0123456789")
 """Rules whose every reading holds a number are not tried on lines without one."""
 NUMERALS = (*DIGITS, *(word for word in WORD_VALUES if " " not in word))
 """The same for rules whose number may be spelled out ("go to slice seven")."""
+FRACTION_WORDS = tuple({word for phrase in FRACTIONS for word in phrase.split()})
 OPACITY_WORDS = ("opac", "opaq", "alpha", "transparen", "through", "translucen", "op ")
 """"op " opens the opacity rules on the word "op" alone, not on "open", "stop" or "microscope"."""
 OPACITY = r"(?:opacity|alpha)"
@@ -448,6 +449,21 @@ RULES: tuple[Rule, ...] = (
         post=_transparency,
         priority=11,
         requires=OPACITY_WORDS,
+    ),
+    Rule(
+        cmd.LayerOpacity,
+        r"{name:layers}(?: (?:to|at|=|:))? {opacity:share}",
+        free_names=False,
+        priority=10,
+        requires=("%", "percent", *FRACTION_WORDS),
+    ),
+    Rule(
+        cmd.LayerColormap,
+        rf"{{name:layers}}(?: (?:to|in|as|=|:))?(?: the)? {{colormap:known}}{CMAP}?",
+        known=COLORMAPS,
+        free_names=False,
+        priority=9,
+        requires=tuple(COLORMAPS),
     ),
     Rule(
         cmd.LayerColormap,
