@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 
 MAX_LINE = 1000
 _PRONOUN = re.compile(
-    r"\b(?:it|them|they|those|these|that one|this one|(?:that|this|the same) (?:layer|one|file|image|entity))\b",
+    r"\b(?:it|them|they|those|these|that one|this one"
+    r"|(?:that|this|the same) (?:layer|one|file|image|entity))\b",
     re.IGNORECASE,
 )
 MAX_COMMANDS = 8
