@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from .lookup import KnownNames, known, mark
-from .text import normalize, quoted_spans, rephrase, says_just, separators
+from .text import BASE_VERBS, normalize, quoted_spans, rephrase, says_just, separators
 
 if TYPE_CHECKING:
     from ..commands import Command
@@ -129,12 +129,15 @@ class Parser:
             commands = self._read(raw, scope)
             if commands is not None:
                 return Reading(commands)
-            return self._read_corrected(raw, scope)
+            corrected = self._read_corrected(raw, scope)
+            if corrected.commands:
+                return corrected
+            return Reading(self._read(raw, scope, pronoun_tail=True) or [])
         except Exception:  # a parser bug must never reach the person; the LLM road takes over
             log.debug("the parser failed on %r", text, exc_info=True)
             return Reading([])
 
-    def _read(self, raw: str, scope: _Scope) -> list[Command] | None:
+    def _read(self, raw: str, scope: _Scope, *, pronoun_tail: bool = False) -> list[Command] | None:
         line = normalize(raw)
         if not line:
             return None
@@ -148,7 +151,7 @@ class Parser:
             if plain != line:
                 commands = self._line(plain, scope, MAX_COMMANDS, {})
                 line = plain if commands is None else line
-        if commands is None:
+        if commands is None and pronoun_tail:
             commands = self._pronoun_tail(line, scope)
         return _drop_repeated(commands) if commands else None
 
@@ -160,7 +163,7 @@ class Parser:
         fixed, changes = correct(raw, self.vocabulary(), scope.context)
         if not changes:
             return Reading([])
-        commands = self._read(fixed, scope)
+        commands = self._read(fixed, scope, pronoun_tail=True)
         if commands is None:
             return Reading([])
         said = ", ".join(f"{typed!r} as {meant!r}" for typed, meant in changes)
@@ -251,7 +254,9 @@ class Parser:
             memo[line] = [whole]
             return memo[line]
         split = self._split(line, scope, budget, memo) if budget > 1 else None
-        memo[line] = split if split is not None else ([whole] if whole is not None else None)
+        if split is None and whole is not None and not _asks_again(whole, line):
+            split = [whole]  # "rename GFP to salt and pepper": a name with "and" in it
+        memo[line] = split
         return memo[line]
 
     def _split(self, line: str, scope: _Scope, budget: int, memo: dict) -> list[Command] | None:
@@ -266,7 +271,7 @@ class Parser:
             if right is None:
                 right = self._line(rest, scope, budget - 1, memo)
             if right is None:
-                right = self._carry_verb(line[:start], rest, scope, budget, memo)
+                right = self._carry_verb(line[:start], left, rest, scope, budget, memo)
             if right is None:
                 right = self._carry_frame(line[:start], left, rest, scope)
             if right is not None:
@@ -333,16 +338,17 @@ class Parser:
         return None if command is None else [command]
 
     def _carry_verb(
-        self, left: str, rest: str, scope: _Scope, budget: int, memo: dict
+        self, left_text: str, left: Command, rest: str, scope: _Scope, budget: int, memo: dict
     ) -> list[Command] | None:
-        """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two words)."""
-        words = left.split()
+        """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two
+        words): the same request again, never another one made of the first's words."""
+        words = left_text.split()
         for size in (1, 2):
             verb = " ".join(words[:size])
             if len(words) <= size or rest.casefold().startswith(verb.casefold()):
                 return None
             carried = self._line(f"{verb} {rest}", scope, budget - 1, memo)
-            if carried is not None:
+            if carried is not None and type(carried[0]) is type(left):
                 return carried
         return None
 
@@ -404,6 +410,19 @@ def _swallows_a_request(command: Command, line: str) -> bool:
     for value in command.to_wire().values():
         if isinstance(value, str) and " " in value and separators(value, limit=1):
             return True
+    return False
+
+
+def _asks_again(command: Command, line: str) -> bool:
+    """Whether a free-text value goes on with a second request: after "then" or ";", or after
+    "and" with a verb ("... and move them to the top"); such a line is asked about, not guessed."""
+    for value in command.to_wire().values():
+        if not isinstance(value, str) or f"'{value}'" in line or f'"{value}"' in line:
+            continue  # quoted text is taken as typed
+        for start, end in separators(value):
+            joint, after = value[start:end].casefold(), value[end:].split(maxsplit=1)
+            if "then" in joint or ";" in joint or (after and after[0].casefold() in BASE_VERBS):
+                return True
     return False
 
 

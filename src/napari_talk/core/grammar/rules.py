@@ -301,7 +301,9 @@ def _resolve(text: str, names: Sequence[str]) -> str:
     if match.found is not None:
         return match.found
     if not quoted and len(text.split()) <= MAX_WORDS_AROUND_NAME and not _says_something(text):
-        mentioned = {name for _, _, name in known(names).lookup.spans(text)}
+        mentioned = {
+            name for a, b, name in known(names).lookup.spans(text) if text[a:b].casefold() == name.casefold()
+        }
         if len(mentioned) == 1:
             return mentioned.pop()  # "the python console" names "console"
     raise NoMatch(text)

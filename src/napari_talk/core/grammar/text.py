@@ -48,6 +48,7 @@ def _gerund(verb: str) -> str:
     return verb + verb[-1] + "ing" if one_syllable and short else verb + "ing"
 
 
+BASE_VERBS = frozenset(_BASE_VERBS)
 GERUNDS = {_gerund(verb): verb for verb in _BASE_VERBS} | {"resetting": "reset"}
 """Verb forms after "would you mind" / "how about": "would you mind hiding GFP" asks "hide GFP"."""
 _GERUND_HEAD = re.compile(

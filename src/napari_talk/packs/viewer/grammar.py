@@ -6,8 +6,11 @@ spots", "show all layers" and "show layers" never read as showing a layer of tha
 
 from __future__ import annotations
 
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extractOne
+
 from ...core.grammar.rules import Rule
-from ...core.grammar.tokens import FRACTIONS, WORD_VALUES
+from ...core.grammar.tokens import FRACTIONS, WORD_VALUES, NoMatch
 from . import commands as cmd
 
 BUILTIN_PANELS = ("layer list", "layer controls", "console")
@@ -139,6 +142,15 @@ POINT_WORD = r"(?:point|position|coordinates?|location|pixel|spot)"
 
 
 CMAP = r"(?: (?:colou?r ?map|cmap|lut|colou?r|look ?up table|palette|colou?r scheme))"
+
+
+def _not_a_slip(values: dict) -> dict:
+    """A colormap the grammar does not know but is one slip from one it does ("infreno") is not
+    taken as typed: the line is read again with the slip corrected, and the reply says so."""
+    typed = str(values.get("colormap", "")).casefold()
+    if typed not in COLORMAPS and extractOne(typed, list(COLORMAPS), scorer=OSA.distance, score_cutoff=1):
+        raise NoMatch(typed)
+    return values
 
 
 def _zoom_out(values: dict) -> dict:
@@ -477,6 +489,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?:use|apply) (?:the |a )?{{colormap:known}}{CMAP}? (?:for|on|to) {{name:layers}}",
         rf"{{name:layers}} (?:in|as|to) (?:the |a )?{{colormap:known}}{CMAP}?",
         known=COLORMAPS,
+        post=_not_a_slip,
         priority=9,
         requires=("colo", "cmap", "lut", "look", *COLORMAPS),
     ),
