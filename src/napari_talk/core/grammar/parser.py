@@ -32,6 +32,7 @@ _PRONOUN = re.compile(
     re.IGNORECASE,
 )
 MAX_COMMANDS = 8
+MAX_SINGLE_FIXES = 4
 
 
 MAX_CACHED_TOKENS = 20_000
@@ -163,11 +164,16 @@ class Parser:
         fixed, changes = correct(raw, self.vocabulary(), scope.context)
         if not changes:
             return Reading([])
-        commands = self._read(fixed, scope, pronoun_tail=True)
-        if commands is None:
-            return Reading([])
-        said = ", ".join(f"{typed!r} as {meant!r}" for typed, meant in changes)
-        return Reading(commands, (f"(read {said})",))
+        tries = [(fixed, changes)]
+        if len(changes) > 1:  # the fewest changes first: "aply gold" is "apply gold", not "apply good"
+            singles = [(correct(raw, self.vocabulary(), scope.context, only=c[0]), c) for c in changes]
+            tries = [(text, [change]) for (text, _), change in singles[:MAX_SINGLE_FIXES]] + tries
+        for text, made in tries:
+            commands = self._read(text, scope, pronoun_tail=True)
+            if commands is not None:
+                said = ", ".join(f"{typed!r} as {meant!r}" for typed, meant in made)
+                return Reading(commands, (f"(read {said})",))
+        return Reading([])
 
     def vocabulary(self) -> frozenset[str]:
         """The grammar's own words: what a misspelt word of a line is corrected towards."""

@@ -24,6 +24,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 _LITERAL_WORD = re.compile(r"[a-z]{2,}")
 _ESCAPE = re.compile(r"\\[a-zA-Z]")
 _OPTIONAL_CHAR = re.compile(r"(\w)\?")
+_LETTER_CLASS = re.compile(r"\[([a-z]+)\]")
 MIN_LENGTH = 3
 """Shorter words are left as typed: "hte" has too many neighbours to guess from."""
 REGIONAL = (
@@ -40,7 +41,11 @@ def grammar_words(rules: Iterable) -> frozenset[str]:
     for rule in rules:
         for template in rule.templates:
             text = _ESCAPE.sub(" ", re.sub(r"\{\w+(?::\w+)?\}", " ", template)).casefold()
-            for version in (_OPTIONAL_CHAR.sub(r"\1", text), _OPTIONAL_CHAR.sub("", text)):
+            first = _LETTER_CLASS.sub(lambda m: m.group(1)[0], text)
+            last = _LETTER_CLASS.sub(lambda m: m.group(1)[-1], text)
+            versions = {_OPTIONAL_CHAR.sub(r"\1", v) for v in (first, last)}
+            versions |= {_OPTIONAL_CHAR.sub("", v) for v in (first, last)}
+            for version in versions:
                 words.update(_LITERAL_WORD.findall(version.replace(" ?", "")))
                 words.update(_LITERAL_WORD.findall(version.replace(" ?", " ")))
         for choices in rule.choices.values():
@@ -64,9 +69,14 @@ def regional(word: str) -> list[str]:
 
 
 def correct(
-    text: str, vocabulary: frozenset[str], names: Mapping[str, Sequence[str]] | None = None
+    text: str,
+    vocabulary: frozenset[str],
+    names: Mapping[str, Sequence[str]] | None = None,
+    *,
+    only: str | None = None,
 ) -> tuple[str, list[tuple[str, str]]]:
-    """``text`` with its slips corrected, and the (typed, read as) pairs; no pairs, no change."""
+    """``text`` with its slips corrected (``only`` that typed word), and the (typed, read as)
+    pairs; no pairs, no change."""
     name_words = _name_words(tuple(tuple(v) for v in (names or {}).values()))
     protected = quoted_spans(text)
     changes: list[tuple[str, str]] = []
@@ -76,6 +86,8 @@ def correct(
         if any(a <= start < b for a, b in protected) or _in_path(text, start, end):
             continue
         word = match.group()
+        if only is not None and word != only:
+            continue
         folded = word.casefold()
         if folded in vocabulary or folded in name_words or len(folded) < MIN_LENGTH - 1:
             continue
@@ -115,7 +127,9 @@ def _nearest(word: str, known: tuple[frozenset[str], ...]) -> str | None:
         return None
     best = min(close.values())
     nearest = [w for w, score in close.items() if score == best]
-    for same in (_same_letters, _same_start, _same_length):  # what slips keep, most kept first
+    names = known[-1]
+    kept = (_same_letters, lambda w, _: w in names, _same_start, _same_length)
+    for same in kept:  # what slips keep, most kept first; a live name over a grammar word
         if len(nearest) > 1:
             nearest = [w for w in nearest if same(w, word)] or nearest
     if len(nearest) != 1:

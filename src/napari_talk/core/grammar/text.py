@@ -13,6 +13,7 @@ _HEAD_WORDS = (
     r"quickly|quick|go ahead and|do me a favou?r and|for now|for the (?:moment|time being)|from now on|"
     r"from here on|going forward|real quick|"
     r"(?:can|could|would|will) you(?: please| kindly)?|(?:can|could|may) i (?:get|have)|"
+    r"(?:can|could|may) (?:i|we)(?: please)?(?= (?:look|see|view|have|get|go|switch|zoom))|"
     r"i(?: would|'d)? (?:like|want|need|love)(?: (?:you|u))?(?: to)?|"
     r"i wanna|let'?s|let me|try to|napari"
 )

@@ -26,7 +26,10 @@ SHOW = (
     "un-hide",
     "bring back",
 )
-HIDE = ("hide", "turn off", "switch off", "shut off", "disable", "conceal")
+HIDE = (
+    "hide", "turn off", "switch off", "shut off", "disable", "conceal", "stop showing", "stop displaying",
+    "don't show", "do not show",
+)  # fmt: skip
 SOLO_VERB = r"(?:show|display|view|keep|leave|see|look at)"
 ALONE = (
     r"(?: only| alone| by itself| on its own|,? and nothing else|,? nothing else"
@@ -121,6 +124,13 @@ DIGITS = tuple("0123456789")
 NUMERALS = (*DIGITS, *(word for word in WORD_VALUES if " " not in word))
 """The same for rules whose number may be spelled out ("go to slice seven")."""
 FRACTION_WORDS = tuple({word for phrase in FRACTIONS for word in phrase.split()})
+ORDINAL_SLICES = {
+    word: i
+    for i, word in enumerate(
+        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+    )
+}
+"""Slices counted as people do, from the first (index 0)."""
 OPACITY_WORDS = ("opac", "opaq", "alpha", "transparen", "through", "translucen", "op ")
 """"op " opens the opacity rules on the word "op" alone, not on "open", "stop" or "microscope"."""
 OPACITY = r"(?:opacity|alpha)"
@@ -169,7 +179,7 @@ DIRECTIONS = {
 }
 SIDES = {
     **{s: s for s in ("front", "back", "left", "right", "top", "bottom")},
-    "above": "top", "below": "bottom", "behind": "back", "underneath": "bottom",
+    "above": "top", "below": "bottom", "behind": "back", "underneath": "bottom", "beneath": "bottom",
 }  # fmt: skip
 A_BIT = r"(?: (?:(?:just )?a (?:little )?(?:bit|little|touch|tad)|slightly|somewhat))?"
 BRIGHTER = r"(?:brighter|lighter|more bright|more light)"
@@ -380,6 +390,8 @@ RULES: tuple[Rule, ...] = (
         r"zoom by (?:a factor of )?{factor:scale}",
         r"(?:magnify|enlarge|scale)(?: (?:the )?view)?(?: by)? {factor:scale}",
         r"(?:multiply|increase) (?:the )?zoom by {factor:scale}",
+        r"zoom in(?: more)?,?(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
+        r"(?:get|go|move|bring|take)(?: me| us)? closer,?(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
         priority=12,
         requires=ZOOM_WORDS,
     ),
@@ -389,6 +401,9 @@ RULES: tuple[Rule, ...] = (
         r"zoom out(?: (?:a (?:little|bit)|some))?(?: more)?,?(?: (?:like|say|about|by|maybe))?"
         r" {factor:number} ?(?:x|times|fold)",
         r"(?:shrink|reduce|divide|decrease) (?:the )?(?:view|zoom) by {factor:scale}",
+        r"zoom out(?: more)?,?(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
+        r"(?:get|go|move|pull|take)(?: me| us)? (?:further|farther) (?:away|out|back),?"
+        r"(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
         post=_zoom_out,
         priority=12,
         requires=ZOOM_WORDS,
@@ -399,6 +414,8 @@ RULES: tuple[Rule, ...] = (
         rf"(?: the)?(?: {BOX_WORD})?(?: (?:from|between|spanning))? {{box:box}}",
         rf"{BOX_WORD} zoom {{box:box}}|zoom {BOX_WORD} {{box:box}}",
         rf"(?:{BOX_WORD} zoom|zoom(?: to)? {BOX_WORD}) {{box:labelled_box}}",
+        rf"(?:zoom|frame|focus|view|show|go|fit|crop)(?: in)?(?: (?:to|into|onto|on|in on|the view to))?"
+        rf"(?: the)?(?: {BOX_WORD})?(?: (?:of|from|at|with|spanning|covering))? {{box:axis_box}}",
         priority=12,
         requires=DIGITS,
     ),
@@ -411,6 +428,9 @@ RULES: tuple[Rule, ...] = (
         r"show me (?:where )?{point:point}(?: is)?|where is {point:point}",
         r"(?:(?:set|move|put|pan|shift) )?(?:the )?(?:camera|view)(?: cent(?:er|re))?"
         r"(?: to| =| at)? {point:point}",
+        r"(?:center|centre|recenter|recentre|pan|move|go|jump|look|navigate|scroll|fly)"
+        rf"(?: the (?:view|camera))?(?: (?:on|at|to|around|over))?(?: the)?(?: {POINT_WORD})?(?: (?:at|of))?"
+        r" {point:grid_point}",
         priority=12,
         requires=DIGITS,
     ),
@@ -550,6 +570,13 @@ RULES: tuple[Rule, ...] = (
         r"(?: (?:to|at)| ?=)? ?{index:int}",
         priority=5,
         requires=NUMERALS,
+    ),
+    Rule(
+        cmd.SetSlice,
+        rf"(?:{GO} )?(?:to )?(?:the )?{{index:ordinal}} {SLICE_WORD}",
+        ordinal=ORDINAL_SLICES,
+        priority=5,
+        requires=tuple(ORDINAL_SLICES),
     ),
     Rule(
         cmd.Screenshot,
@@ -705,6 +732,8 @@ RULES: tuple[Rule, ...] = (
         cmd.ViewFrom,
         r"(?:view|look(?: at it)?|see(?: it)?|show(?: it| me)?(?: the data)?)(?: (?:it|this))?"
         r" from(?: the)? {side:side}(?: side)?",
+        r"(?:view|look at|see|show(?: me)?) (?:it|this|that|everything|the \w+(?: \w+)?) from(?: the)?"
+        r" {side:side}(?: side)?",
         r"(?:the )?{side:side} view",
         side=SIDES,
         priority=14,
