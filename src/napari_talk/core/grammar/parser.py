@@ -59,8 +59,10 @@ class _Plan:
     def build(cls, rules: tuple[Rule, ...], context: Mapping[str, Sequence[str]]) -> _Plan:
         """Every rule with known names only comes first; free-word readings only if none fits.
         Only the kinds of names known matter here, not the names (they are looked up per line)."""
+        live = _shape(context)
         passes = sorted(
-            ((rule, p) for rule in rules for p in rule.compiled(context)), key=lambda entry: entry[1].generic
+            ((rule, p) for rule in rules if rule.in_play(live) for p in rule.compiled(context)),
+            key=lambda entry: entry[1].generic,
         )
         steps = [(p.combined.fullmatch, rule, p) for rule, p in passes]
         ungated = tuple(i for i, (_, rule, _) in enumerate(steps) if not rule.requires)

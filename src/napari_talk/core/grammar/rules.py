@@ -105,18 +105,25 @@ class Rule:
         requires: tuple[str, ...] = (),
         only: Mapping[str, str] | None = None,
         free_names: bool = True,
+        when: tuple[str, ...] = (),
+        unless: tuple[str, ...] = (),
         **parameters: Any,
     ) -> None:
         """``only={"glass_name": "glasses"}``: a template may leave the field out when exactly one
         name of that kind is known ("rays crossing edge N" with one glass in the scene).
         ``free_names=False``: its names must be known (or quoted), never free words: for templates
-        with no verb ("only GFP", "GFP and nothing else"), which chat could otherwise fill."""
+        with no verb ("only GFP", "GFP and nothing else"), which chat could otherwise fill.
+        ``when=("entities",)``: tried only while names of that kind are live (a catalogue is in
+        play); ``unless=("entities",)``: only while none are. How a pack weighs what is in play:
+        "search for a blue ocean scene" is the catalogue's with a catalogue, else the files'."""
         if isinstance(command, str) or not hasattr(command, "action_name"):
             raise TypeError(f"a rule names its command class, not {command!r}")
         self.command = command
         self.action = command.action_name()
         self.only = dict(only or {})
         self.free_names = free_names
+        self.when = tuple(when)
+        self.unless = tuple(unless)
         self.requires = tuple(word.casefold() for word in requires)
         self._required = re.compile("|".join(map(re.escape, self.requires))) if requires else None
         """Words one of which a clause must contain for this rule to be tried: a cheap first test
@@ -195,6 +202,10 @@ class Rule:
         template = _THE_BEFORE_SLOT.sub(drop_the, template)
         spaced = template.replace(" ?", r"\s*").replace(" ", r"\s+")
         return _SLOT_RE.sub(slot, spaced), slots
+
+    def in_play(self, live_kinds: Sequence[str]) -> bool:
+        """Whether the rule applies while names of ``live_kinds`` are live (see ``when``)."""
+        return all(k in live_kinds for k in self.when) and not any(k in live_kinds for k in self.unless)
 
     def may_match(self, folded_clause: str) -> bool:
         return self._required is None or self._required.search(folded_clause) is not None

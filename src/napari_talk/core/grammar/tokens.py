@@ -66,7 +66,8 @@ _NUMBER_WORD = (
     rf"(?:{trie_pattern(_TENS)}(?:[- ]{trie_pattern(_UNITS[1:10])})?|{trie_pattern(_UNITS)}|hundred|thousand)"
 )
 WORD_NUMBER = (
-    rf"\b(?:(?:a|one) (?=hundred|thousand))?{_NUMBER_WORD}(?:[- ]{_NUMBER_WORD}|(?<=hundred) and {_NUMBER_WORD})*"
+    rf"\b(?:(?:a|one) (?=hundred|thousand))?{_NUMBER_WORD}"
+    rf"(?:[- ]{_NUMBER_WORD}|(?<=hundred) and {_NUMBER_WORD})*"
     rf"(?: point(?: {_DIGIT_WORDS})+)?\b"
 )
 """A number spelled out: "ninety", "seventy-five", "three hundred", "three thousand two hundred",

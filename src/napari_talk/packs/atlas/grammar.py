@@ -37,6 +37,8 @@ EMBEDDERS = {
 OPEN = r"(?:open|show|load|display|view|bring up)(?: me)?"
 IN_DOMAIN = r"(?: (?:in|from|under) {domain:text})?"
 LIKE = r"(?:like|resembling|that look like|that resemble)"
+HITS = r"(?:hits|matches|results|entities|entries|things|ones)"
+THINGS_OR_ENTRIES = r"(?:entries|entities|items|things|ones)"
 
 
 def _url_or_file(values: dict[str, Any]) -> dict[str, Any]:
@@ -45,6 +47,15 @@ def _url_or_file(values: dict[str, Any]) -> dict[str, Any]:
     if not (re.match(r"https?://", target, re.IGNORECASE) or re.search(r"\.[A-Za-z0-9]{2,5}$", target)):
         raise ValueError("not a URL or a file")
     values["image_url"] = target
+    return values
+
+
+def _plain_query(values: dict[str, Any]) -> dict[str, Any]:
+    """Words to look for in the catalogue: not quoted text, a path or a folder, which are the
+    files pack's ("search for 'laser power' in notes")."""
+    query = values["query"]
+    if re.search(r"['\"/\\]|\.\w{1,5}\b|\b(?:in|under|inside|within|for)\b", query):
+        raise ValueError("a search of files")
     return values
 
 
@@ -87,8 +98,34 @@ RULES: tuple[Rule, ...] = (
         rf"(?:search|query|look through) {CATALOGUE} for {{query:text}}{LIMIT_AFTER}",
         rf"(?:more|anything) like {{query:text}}{LIMIT_AFTER}",
         rf"(?:{FIND} )?(?:{THINGS} )?(?:in {CATALOGUE} )?{SIMILAR} {TO} {{query:text}} in {CATALOGUE}",
+        rf"(?:{FIND} )?(?:the )?(?:top|best|first|closest|nearest)(?: {{limit:int}})? {HITS}"
+        rf"(?: in {CATALOGUE})? (?:for|like|to|matching|resembling) {{query:text}}",
+        rf"(?:is there )?anything(?: else)? in {CATALOGUE} (?:{LIKE}|{SIMILAR} {TO}) {{query:text}}",
+        rf"(?:which|what)(?: of)? {CATALOGUE}? ?{THINGS_OR_ENTRIES}(?: in {CATALOGUE})?"
+        rf" (?:feel|look|seem|sound|are|read)(?: like| similar to) {{query:text}}",
         priority=PRIORITY,
-        requires=("similar", "like", "resembl", "closest", "nearest", "related", "close", "catalog", "atlas"),
+        requires=(
+            "similar",
+            "like",
+            "resembl",
+            "closest",
+            "nearest",
+            "related",
+            "close",
+            "catalog",
+            "atlas",
+            "hits",
+            "matches",
+            "results",
+        ),
+    ),
+    Rule(
+        cmd.FindSimilar,
+        r"(?:search|look|hunt)(?: (?:for|through))? {query:text}",
+        when=("entities",),
+        post=_plain_query,
+        priority=PRIORITY,
+        requires=("search", "look", "hunt"),
     ),
     Rule(
         cmd.AnalyzeImage,

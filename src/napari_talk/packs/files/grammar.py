@@ -148,13 +148,14 @@ ASK = r"(?:ask|tell|have|get|let)"
 RULES: tuple[Rule, ...] = (
     Rule(
         cmd.ReadFile,
-        r"(?:read|cat|less|more)(?: (?:me|out|through|aloud))?"
+        r"(?:read|cat)(?: (?:me|out|through|aloud))?"
         r"(?: (?:the )?(?:file|contents? of|text of)(?: (?:the )?file)?)? {path:path}",
         r"what does {path:path} say|what(?:'s| is) (?:in|inside) (?:the )?file {path:path}",
         post=_tidy_paths,
         priority=1,
     ),
     Rule(cmd.ReadFile, rf"{CONTENTS}(?: (?:the )?file)? {{path:path}}", post=_has_extension, priority=1),
+    Rule(cmd.ReadFile, r"(?:less|more|head|tail|type) {path:path}", post=_pathlike, priority=1),
     Rule(
         cmd.ReadFile,
         rf"{VERB_OPEN} {{path:path}}",
@@ -222,7 +223,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?:list|show me) everything {IN_FOLDER}{DEEP}",
         rf"(?:what|which) files (?:are there|do (?:i|we) have|exist|are (?:there )?{IN_FOLDER}){DEEP}",
         r"what(?:'s| is) in (?:the )?{directory:path} (?:folder|directory|dir)",
-        r"ls(?: -[a-z]+)? {directory:path}",
+        r"ls(?: -[a-z]+)?(?: {directory:path})?|dir(?: {directory:path})?",
         rf"{CONTENTS}(?: (?:the )?(?:folder|directory))? {{directory:path}}{DEEP}",
         deep=RECURSIVE,
         post=_folder,

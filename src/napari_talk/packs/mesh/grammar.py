@@ -89,6 +89,8 @@ SPLIT_WORDS = (
     "partition",
     "decompose",
     "carve",
+    "chop",
+    "pieces",
     "parts",
 )
 APPLY_WORDS = (
@@ -138,8 +140,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.RequestSegmentation,
         rf"segment(?: {THE_MODEL})?(?: (?:into|in) (?:its )?(?:parts|segments|pieces|regions))?",
-        rf"(?:split|divide|break|cut|separate|partition|decompose|carve)(?: up)?(?: {THE_MODEL})?(?: up)?"
-        r" (?:into|in) (?:its )?(?:parts|segments|pieces|regions|components)",
+        rf"(?:split|divide|break|cut|chop|slice|separate|partition|decompose|carve)(?: up)?(?: {THE_MODEL})?"
+        r"(?: up)? (?:into|in|to) (?:its |their |some |a few )?"
+        r"(?:parts|segments|pieces|regions|components|bits)",
         rf"(?:split|partition|decompose) {THE_MODEL}(?: up)?",
         rf"(?:run|do|start|request|perform|compute|apply)(?: a| the)?(?: mesh)? segmentation"
         rf"(?: (?:on|of) {THE_MODEL})?",
@@ -254,16 +257,31 @@ RULES: tuple[Rule, ...] = (
         r"| everything| the result| my creation| final model)?(?: (?:as|to|in|into)(?: a| an)?"
         r" (?:glb|gltf|gl?tf binary|\.glb|glb file|gltf file|3d file|file))?",
         rf"(?:save|write|output) {THE_MODEL} (?:as|to|in)(?: a| an)? (?:glb|gltf|\.glb)(?: file)?",
+        rf"(?:save|export|get|ready|prepare) {THE_MODEL} (?:for|to (?:use|open) in|to) "
+        r"(?:blender|unity|unreal|godot|three\.?js|a game|printing|3d printing|the web)",
         r"(?:save|write|output|finish|finalize|finalise) (?:the )?(?:final|finished) (?:model|mesh|result)",
         r"(?:make|create|give me) (?:a |the )?glb(?: file)?|export final model|export_final_model",
         priority=25,
-        requires=("export", "glb", "gltf", "final", "finished"),
+        requires=(
+            "export",
+            "glb",
+            "gltf",
+            "final",
+            "finished",
+            "blender",
+            "unity",
+            "unreal",
+            "godot",
+            "printing",
+        ),
     ),
     Rule(
         cmd.DescribeModel,
         rf"(?:describe|summari[sz]e|inspect) {THE_MODEL}",
         rf"(?:list|show|name|count)(?: me)?(?: all)?(?: the| its)? (?:segments|parts)(?: of {THE_MODEL})?",
-        r"how many (?:segments|parts)(?: (?:are there|does it have|did you find|has it got))?",
+        r"how many (?:segments|parts|pieces)(?: (?:are there|does it have|did you find|has it got"
+        rf"|(?:does|did) {THE_MODEL} have|(?:has|have) {THE_MODEL}(?: got)"
+        rf"?|(?:are|is) (?:there )?in {THE_MODEL}))?",
         r"(?:what(?:'s| is)|which) (?:segment|part) is selected|what(?:'s| is) selected|model (?:info|status)"
         r"|mesh (?:info|status)|what(?:'s| is) the model"
         r"|what materials?(?: are| is)?(?: applied| used| on it)?",

@@ -230,7 +230,7 @@ RULES: tuple[Rule, ...] = (
         r"|exist|have i got|are in the viewer))?",
         r"(?:what|which) (?:layers )?(?:is|are|'s) (?:loaded|open|in the viewer)",
         r"how many layers(?: (?:are there|do (?:i|we) have|are (?:loaded|open)))?",
-        r"layers(?: list)?|ls(?: layers)?|get layers",
+        r"layers(?: list)?|ls layers|get layers",
         r"what (?:are|is) (?:the|my) layers(?: called| named)?|(?:the )?names of (?:the|my|all) layers",
         r"what layers do (?:i|we) have(?: open| loaded)?|what(?:'s| is) in the layer list",
         priority=20,
@@ -391,7 +391,8 @@ RULES: tuple[Rule, ...] = (
         r"(?:magnify|enlarge|scale)(?: (?:the )?view)?(?: by)? {factor:scale}",
         r"(?:multiply|increase) (?:the )?zoom by {factor:scale}",
         r"zoom in(?: more)?,?(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
-        r"(?:get|go|move|bring|take)(?: me| us)? closer,?(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
+        r"(?:get|go|move|bring|take)(?: me| us)? closer,?(?: (?:like|say|about|by|maybe|roughly))?"
+        r" {factor:times}",
         priority=12,
         requires=ZOOM_WORDS,
     ),
