@@ -195,8 +195,11 @@ def mark(text: str, context: Mapping[str, Sequence[str]], protected: Sequence[tu
     """``text`` with every live name it says replaced by a mark of its kinds (outside
     ``protected`` spans: quoted text). Names of several kinds ("Prism" a glass and a layer) get
     one mark naming every kind."""
-    spans: dict[tuple[int, int], list[str]] = {}
     words = words_of(text)
+    firsts = _first_words(context)
+    if not any(w[2] in firsts or _SUFFIX.sub("", w[2]) in firsts for w in words):
+        return text
+    spans: dict[tuple[int, int], list[str]] = {}
     for kind, names in context.items():
         if not names:
             continue
@@ -215,6 +218,21 @@ def mark(text: str, context: Mapping[str, Sequence[str]], protected: Sequence[tu
         at = end
     out.append(text[at:])
     return "".join(out)
+
+
+_FIRST_WORDS: dict[tuple, frozenset[str]] = {}
+
+
+def _first_words(context: Mapping[str, Sequence[str]]) -> frozenset[str]:
+    """Every word a live name (or its alias) starts with, of every kind: most lines name none,
+    and one look per word tells."""
+    key = tuple((kind, known(names)) for kind, names in context.items() if names)
+    found = _FIRST_WORDS.get(key)
+    if found is None:
+        if len(_FIRST_WORDS) >= MAX_INDEXES:
+            _FIRST_WORDS.clear()
+        found = _FIRST_WORDS[key] = frozenset(w for _, names in key for w in names.lookup.by_first_word)
+    return found
 
 
 def mark_pattern(kind: str) -> str:

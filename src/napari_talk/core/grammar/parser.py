@@ -243,7 +243,7 @@ class Parser:
 
     def _known(self, context: Mapping[str, Sequence[str]] | None) -> dict[str, KnownNames]:
         given = {
-            str(kind): known(names if _all_str(names) else (str(name) for name in names))
+            str(kind): known(names if isinstance(names, KnownNames) else map(str, names))
             for kind, names in (context or {}).items()
             if isinstance(names, (list, tuple)) and names
         }
@@ -437,10 +437,6 @@ def _asks_again(command: Command, line: str) -> bool:
 def _shape(context: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
     """What the compiled rules depend on: which kinds of name are known, not which names."""
     return tuple(sorted(kind for kind, names in context.items() if names))
-
-
-def _all_str(names: Sequence[Any]) -> bool:
-    return isinstance(names, KnownNames) or all(type(name) is str for name in names)
 
 
 def _drop_repeated(commands: list[Command]) -> list[Command]:

@@ -106,6 +106,7 @@ def correct(
     return "".join(out), changes
 
 
+@lru_cache(maxsize=4096)
 def _nearest(word: str, known: tuple[frozenset[str], ...]) -> str | None:
     for other in regional(word):
         if any(other in words for words in known):
