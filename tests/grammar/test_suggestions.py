@@ -17,7 +17,6 @@ def door(make_napari_viewer_proxy, workspace):
     return dock
 
 
-
 def suggested(qtbot, dock, text) -> list[str]:
     entry = type_line(qtbot, dock, text)
     assert entry.kind == "error" and "did not understand" in entry.text, entry.text

@@ -32,11 +32,12 @@ _STICKY = frozenset("s:=,;.!?)]")
 class KnownNames(tuple[str, ...]):
     """The names of one kind, with the indexes that find them quickly (built on first use)."""
 
-    __slots__ = ()
-
     @property
     def lookup(self) -> NameIndex:
-        return _index_of(self)
+        found = self.__dict__.get("_lookup")
+        if found is None:
+            found = self.__dict__["_lookup"] = _index_of(self)
+        return found
 
 
 _INDEXES: dict[tuple[str, ...], NameIndex] = {}

@@ -232,9 +232,10 @@ class Parser:
         return None
 
     def prepare(self, context: Mapping[str, Sequence[str]] | None = None) -> None:
-        """Compile the rules for these kinds of names ahead of the next line (safe from another
-        thread: the dock calls it in the background when layers come and go)."""
-        self._scope(context)
+        """Compile the rules for these kinds of names, and index the names, ahead of the next
+        line (safe from another thread: the dock calls it in the background when layers come and
+        go)."""
+        mark("", self._scope(context).context)  # builds every kind's index
 
     def prepared(self, context: Mapping[str, Sequence[str]] | None = None) -> bool:
         """Whether the rules for these kinds of names are compiled already."""
