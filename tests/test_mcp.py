@@ -118,6 +118,8 @@ class Sleep(Command):
 
     action: Literal["sleep_for_test"] = "sleep_for_test"
     risk: ClassVar[Risk] = "read"
+    examples: ClassVar[tuple[str, ...]] = ("sleep_for_test seconds=1",)
+    no_rule: ClassVar[str] = "only agents call it"
     seconds: float
 
 

@@ -22,6 +22,7 @@ class Crunch(Command, action="crunch_for_test"):
     """Crunch numbers for a while, then rename a layer (a stand-in for tracing or segmenting)."""
 
     risk: ClassVar[Risk] = "view"
+    examples: ClassVar[tuple[str, ...]] = ("crunch for 2 s",)
     seconds: float = 1.0
     fail: bool = False
 
@@ -51,7 +52,7 @@ def crunch(command: Crunch, ctx: Context[None]) -> Job:
     return Job("crunching", work, finish)
 
 
-RULES = (Rule("crunch_for_test", "crunch(?: for {seconds:number} s)?"),)
+RULES = (Rule(Crunch, "crunch(?: for {seconds:number} s)?"),)
 
 
 def registry_with_crunch() -> Registry:

@@ -2,6 +2,13 @@
 
 Validation (``ALLOWED_ADAPTER``, one discriminated union), the per-command JSON schemas the LLM
 and agents get, the parser's rule list, and the help text all come from the registered models.
+
+A pack joins only if its contract holds (as a plugin manifest is validated when it loads): every
+command has a description, a known risk, help examples, and a grammar rule or a stated reason why
+none (``no_rule = "agents pass scene files, nobody types one"`` on the class); every rule reads
+one of the pack's own commands. :func:`check_contract` with ``handlers=True`` also checks that
+each command has a handler: that imports the pack's handler modules, so registering leaves it
+to the tests and to the first command that runs.
 """
 
 from __future__ import annotations
@@ -22,6 +29,39 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
+class ContractError(ValueError):
+    """A pack that lacks a part of the contract; the message names the pack, command and part."""
+
+
+def check_contract(pack: Pack, *, handlers: bool = False) -> None:
+    """Raise :class:`ContractError` naming the first missing part of ``pack``'s contract."""
+    from .risk import RISKS
+
+    own = set(pack.commands)
+    for rule in pack.rules:
+        if rule.command not in own:
+            raise ContractError(
+                f"pack {pack.name!r}: a rule reads {rule.action!r}, which is not one of its commands"
+            )
+    ruled = {rule.command for rule in pack.rules}
+    for command in pack.commands:
+        where = f"pack {pack.name!r}: command {command.action_name()!r} ({command.__name__})"
+        if not command.description():
+            raise ContractError(f"{where} has no description: give its class a docstring")
+        if getattr(command, "risk", None) not in RISKS:
+            raise ContractError(f"{where} has no risk: set risk to one of {', '.join(RISKS)}")
+        if not command.examples:
+            raise ContractError(f'{where} has no help examples: set examples = ("...",)')
+        reason = getattr(command, "no_rule", "")
+        if command not in ruled and not (isinstance(reason, str) and reason.strip()):
+            raise ContractError(
+                f'{where} has no grammar rule: add a Rule for it, or say why none (no_rule = "...")'
+            )
+        if handlers and pack.handler(command) is None:
+            raise ContractError(f"{where} has no handler: bind one with @handlers.on({command.__name__})")
+
+
 PACK_ENTRY_POINT_GROUP = "napari_talk.packs"
 
 
@@ -34,7 +74,8 @@ class Registry:
             self.register(pack)
 
     def register(self, pack: Pack) -> Callable[[], None]:
-        """Join ``pack``; returns the function that takes it out again."""
+        """Join ``pack`` once its contract holds (:func:`check_contract`); returns the function
+        that takes it out again."""
         with self._lock:
             if pack.name in self._packs:
                 raise ValueError(f"a pack named {pack.name!r} is already registered")
@@ -42,6 +83,7 @@ class Registry:
             clashes = [c.action_name() for c in pack.commands if c.action_name() in taken]
             if clashes:
                 raise ValueError(f"pack {pack.name!r} redefines commands {clashes}")
+            check_contract(pack)
             self._packs[pack.name] = pack
             self._derived.clear()
 

@@ -1,12 +1,15 @@
 """Resolve a typed name against the names a session knows.
 
-One rule for the parser and every handler: exact, then case-insensitive, then a unique substring.
+One rule for the parser and every handler: exact, then case-insensitive, then a unique substring
+(white space folded: "cell  boundaries" is "cell boundaries").
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .lookup import known as as_known
 
 MIN_SUBSTRING = 2
 
@@ -24,19 +27,19 @@ class NameMatch:
 
 
 def resolve_name(typed: str, known: Iterable[str]) -> NameMatch:
-    known = tuple(known)
+    """Looked up in the names' index (:mod:`.lookup`): the cost does not grow with their number."""
+    index = as_known(known).lookup
     typed = typed.strip()
-    if typed in known:
+    if typed in index.exact:
         return NameMatch(typed, typed)
-    folded = typed.casefold()
-    same = [name for name in known if name.casefold() == folded]
+    same = index.with_folded(typed)
     if len(same) == 1:
         return NameMatch(typed, same[0])
     if len(same) > 1:
         return NameMatch(typed, None, tuple(same))
-    if len(folded) < MIN_SUBSTRING:
+    if len(typed.casefold()) < MIN_SUBSTRING:
         return NameMatch(typed, None)
-    containing = [name for name in known if folded in name.casefold()]
+    containing = index.containing(typed)
     if len(containing) == 1:
         return NameMatch(typed, containing[0])
     return NameMatch(typed, None, tuple(containing))

@@ -6,24 +6,33 @@ returns an empty list, and the session asks the LLM (or suggests what to type).
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from .text import normalize, rephrase, says_just, separators
+from .lookup import KnownNames, known, mark
+from .text import BASE_VERBS, normalize, quoted_spans, rephrase, says_just, separators
 
 if TYPE_CHECKING:
     from ..commands import Command
     from ..registry import Registry
     from .rules import Pass, Rule
 
+log = logging.getLogger(__name__)
+
 MAX_LINE = 1000
-_PRONOUN = re.compile(r"\b(?:it|them|they|those|these|that one|this one)\b", re.IGNORECASE)
+_PRONOUN = re.compile(
+    r"\b(?:it|them|they|those|these|that one|this one"
+    r"|(?:that|this|the same) (?:layer|one|file|image|entity))\b",
+    re.IGNORECASE,
+)
 MAX_COMMANDS = 8
+MAX_SINGLE_FIXES = 4
 
 
 MAX_CACHED_TOKENS = 20_000
@@ -39,7 +48,6 @@ class _Plan:
     """
 
     rules: tuple[Rule, ...]
-    context: Mapping[str, Sequence[str]]
     steps: list[tuple[Callable, Rule, Pass]]
     """(full match, rule, pass) with the method bound once: this loop runs for every clause."""
     ungated: tuple[int, ...]
@@ -49,9 +57,12 @@ class _Plan:
 
     @classmethod
     def build(cls, rules: tuple[Rule, ...], context: Mapping[str, Sequence[str]]) -> _Plan:
-        """Every rule with known names only comes first; free-word readings only if none fits."""
+        """Every rule with known names only comes first; free-word readings only if none fits.
+        Only the kinds of names known matter here, not the names (they are looked up per line)."""
+        live = _shape(context)
         passes = sorted(
-            ((rule, p) for rule in rules for p in rule.compiled(context)), key=lambda entry: entry[1].generic
+            ((rule, p) for rule in rules if rule.in_play(live) for p in rule.compiled(context)),
+            key=lambda entry: entry[1].generic,
         )
         steps = [(p.combined.fullmatch, rule, p) for rule, p in passes]
         ungated = tuple(i for i, (_, rule, _) in enumerate(steps) if not rule.requires)
@@ -66,7 +77,7 @@ class _Plan:
             for word in words:
                 by_word.setdefault(word, []).append(i)
         word_steps = tuple((word, whole, tuple(indexes)) for (word, whole), indexes in by_word.items())
-        return cls(rules, context, steps, ungated, word_steps)
+        return cls(rules, steps, ungated, word_steps)
 
     def candidates(self, folded: str) -> Sequence[int]:
         opened: set[int] = set()
@@ -86,35 +97,97 @@ class _Plan:
         return sorted(opened.union(self.ungated)) if opened else self.ungated
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What the parser made of a line: its commands, and notes the reply should carry (how a
+    slip of the keyboard was read: "read 'shwo' as 'show'")."""
+
+    commands: list[Command]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """One line's rules and the names live while it is read."""
+
+    plan: _Plan
+    context: Mapping[str, KnownNames]
+
+
 class Parser:
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
         self._plans: dict[tuple, _Plan] = {}
 
     def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
+        return self.read(text, context).commands
+
+    def read(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> Reading:
+        """The commands a line asks for, and what the reply should say about how it was read."""
         try:
             raw = str(text)
             if len(raw) > MAX_LINE:  # never a part of a line: explain() tells the person to split it
-                return []
-            line = normalize(raw)
-            if not line:
-                return []
-            plan = self._plan(self._known(context))
-            commands = self._line(line, plan, MAX_COMMANDS, {})
-            if commands is None and says_just(raw):
-                kept = normalize(raw, drop_just=False)  # "just GFP please": only GFP
-                if kept != line:
-                    commands = self._line(kept, plan, MAX_COMMANDS, {})
-            if commands is None:
-                plain = rephrase(line)  # "pull up the console": open the console
-                if plain != line:
-                    commands = self._line(plain, plan, MAX_COMMANDS, {})
-                    line = plain if commands is None else line
-            if commands is None:
-                commands = self._pronoun_tail(line, plan)
-            return _drop_repeated_reads(commands or [])
+                return Reading([])
+            scope = self._scope(context)
+            commands = self._read(raw, scope)
+            if commands is not None:
+                return Reading(commands)
+            corrected = self._read_corrected(raw, scope)
+            if corrected.commands:
+                return corrected
+            return Reading(self._read(raw, scope, pronoun_tail=True) or [])
         except Exception:  # a parser bug must never reach the person; the LLM road takes over
-            return []
+            log.debug("the parser failed on %r", text, exc_info=True)
+            return Reading([])
+
+    def _read(self, raw: str, scope: _Scope, *, pronoun_tail: bool = False) -> list[Command] | None:
+        line = normalize(raw)
+        if not line:
+            return None
+        commands = self._line(line, scope, MAX_COMMANDS, {})
+        if commands is None and says_just(raw):
+            kept = normalize(raw, drop_just=False)  # "just GFP please": only GFP
+            if kept != line:
+                commands = self._line(kept, scope, MAX_COMMANDS, {})
+        if commands is None:
+            plain = rephrase(line)  # "pull up the console": open the console
+            if plain != line:
+                commands = self._line(plain, scope, MAX_COMMANDS, {})
+                line = plain if commands is None else line
+        if commands is None and pronoun_tail:
+            commands = self._pronoun_tail(line, scope)
+        return _drop_repeated(commands) if commands else None
+
+    def _read_corrected(self, raw: str, scope: _Scope) -> Reading:
+        """A line not understood as typed, read again with its slips corrected against the words
+        in play (see :mod:`.spelling`); the reading says which words it changed."""
+        from .spelling import correct
+
+        fixed, changes = correct(raw, self.vocabulary(), scope.context)
+        if not changes:
+            return Reading([])
+        tries = [(fixed, changes)]
+        if len(changes) > 1:  # the fewest changes first: "aply gold" is "apply gold", not "apply good"
+            singles = [(correct(raw, self.vocabulary(), scope.context, only=c[0]), c) for c in changes]
+            tries = [(text, [change]) for (text, _), change in singles[:MAX_SINGLE_FIXES]] + tries
+        for text, made in tries:
+            commands = self._read(text, scope, pronoun_tail=True)
+            if commands is not None:
+                said = ", ".join(f"{typed!r} as {meant!r}" for typed, meant in made)
+                return Reading(commands, (f"(read {said})",))
+        return Reading([])
+
+    def vocabulary(self) -> frozenset[str]:
+        """The grammar's own words: what a misspelt word of a line is corrected towards."""
+        rules = self.registry.rules
+        cached = self._vocabulary
+        if cached is None or cached[0] is not rules:
+            from .spelling import grammar_words
+
+            cached = self._vocabulary = (rules, grammar_words(rules))
+        return cached[1]
+
+    _vocabulary: tuple[tuple[Rule, ...], frozenset[str]] | None = None
 
     def explain(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> str | None:
         """Why a line the parser recognised could not be run as typed (a number out of range, too
@@ -129,24 +202,23 @@ class Parser:
             line = normalize(raw)
             if not line:
                 return None
-            plan = self._plan(self._known(context))
+            scope = self._scope(context)
             spans = separators(line, limit=MAX_COMMANDS + 1)
-            if len(spans) >= MAX_COMMANDS and self._clause(normalize(line[: spans[0][0]]), plan) is not None:
+            if len(spans) >= MAX_COMMANDS and self._clause(normalize(line[: spans[0][0]]), scope) is not None:
                 return (
                     f"that line asks for more than {MAX_COMMANDS} things; at most {MAX_COMMANDS} run at once"
                 )
-            return self._out_of_range(line, plan)
+            return self._out_of_range(line, scope)
         except Exception:
             return None
 
-    def _out_of_range(self, clause: str, plan: _Plan) -> str | None:
+    def _out_of_range(self, clause: str, scope: _Scope) -> str | None:
         """The first rule that reads the clause but whose reading fails validation, said plainly."""
-        for index in plan.candidates(clause.casefold()):
-            fullmatch, rule, compiled = plan.steps[index]
-            found = fullmatch(clause)
+        for text, fullmatch, rule, compiled in self._tries(clause, scope):
+            found = fullmatch(text)
             if found is None:
                 continue
-            wire = rule.complete(clause, found, compiled, plan.context)
+            wire = rule.complete(text, found, compiled, scope.context)
             if wire is None:
                 continue
             try:
@@ -160,47 +232,104 @@ class Parser:
         return None
 
     def prepare(self, context: Mapping[str, Sequence[str]] | None = None) -> None:
-        """Compile the rules for these names ahead of the next line (safe from another thread:
-        the dock calls it in the background when layers come and go, ~0.1 s of regex work)."""
-        self._plan(self._known(context))
+        """Compile the rules for these kinds of names, and index the names, ahead of the next
+        line (safe from another thread: the dock calls it in the background when layers come and
+        go)."""
+        mark("", self._scope(context).context)  # builds every kind's index
 
     def prepared(self, context: Mapping[str, Sequence[str]] | None = None) -> bool:
-        """Whether the rules for these names are compiled already."""
-        plan = self._plans.get(tuple(self._known(context).items()))
+        """Whether the rules for these kinds of names are compiled already."""
+        plan = self._plans.get(_shape(self._known(context)))
         return plan is not None and plan.rules is self.registry.rules
 
-    def _known(self, context: Mapping[str, Sequence[str]] | None) -> dict[str, tuple[str, ...]]:
+    def _known(self, context: Mapping[str, Sequence[str]] | None) -> dict[str, KnownNames]:
         given = {
-            str(kind): tuple(str(name) for name in names)
+            str(kind): known(names if isinstance(names, KnownNames) else map(str, names))
             for kind, names in (context or {}).items()
             if isinstance(names, (list, tuple)) and names
         }
-        return {**self.registry.context_defaults, **given}
+        return {**{k: known(v) for k, v in self.registry.context_defaults.items()}, **given}
 
-    def _line(self, line: str, plan: _Plan, budget: int, memo: dict) -> list[Command] | None:
+    def _scope(self, context: Mapping[str, Sequence[str]] | None) -> _Scope:
+        names = self._known(context)
+        return _Scope(self._plan(names), names)
+
+    def _line(self, line: str, scope: _Scope, budget: int, memo: dict) -> list[Command] | None:
         if line in memo:
             return memo[line]
         memo[line] = None
-        whole = self._clause(line, plan)
-        if whole is not None:
+        whole = self._clause(line, scope)
+        if whole is not None and not _swallows_a_request(whole, line):
             memo[line] = [whole]
             return memo[line]
-        if budget <= 1:
-            return None
+        split = self._split(line, scope, budget, memo) if budget > 1 else None
+        if split is None and whole is not None and not _asks_again(whole, line):
+            split = [whole]  # "rename GFP to salt and pepper": a name with "and" in it
+        memo[line] = split
+        return memo[line]
+
+    def _split(self, line: str, scope: _Scope, budget: int, memo: dict) -> list[Command] | None:
+        """The line as a first request and the rest; a pronoun in the rest ("rename A to B and
+        then hide it") stands for what the first request named last (B)."""
         for start, end in separators(line):
-            left = self._clause(normalize(line[:start]), plan)
+            left = self._clause(normalize(line[:start]), scope)
             if left is None:
                 continue
             rest = normalize(line[end:])
-            right = self._line(rest, plan, budget - 1, memo)
+            right = self._about(left, rest, scope, budget)
             if right is None:
-                right = self._carry_verb(line[:start], rest, plan, budget, memo)
+                right = self._line(rest, scope, budget - 1, memo)
+            if right is None:
+                right = self._carry_verb(line[:start], left, rest, scope, budget, memo)
+            if right is None:
+                right = self._carry_frame(line[:start], left, rest, scope)
             if right is not None:
-                memo[line] = [left, *right]
-                return memo[line]
+                return [left, *right]
         return None
 
-    def _pronoun_tail(self, line: str, plan: _Plan) -> list[Command] | None:
+    def _about(self, left: Command, rest: str, scope: _Scope, budget: int) -> list[Command] | None:
+        """The rest with its pronoun replaced by the thing ``left`` named last, which counts as a
+        live name of the kinds its old name had (a layer renamed is still a layer)."""
+        if len(_PRONOUN.findall(rest)) != 1:
+            return None
+        named = _named(left)
+        if named is None:
+            return None
+        old = left.to_wire().get("name")
+        context = dict(scope.context)
+        for kind, names in scope.context.items():
+            if old in names and named not in names:
+                context[kind] = known((*names, named))
+        said = _PRONOUN.sub(lambda _: named, rest)
+        return self._line(said, _Scope(scope.plan, context), budget - 1, {})
+
+    def _carry_frame(self, left_text: str, left: Command, rest: str, scope: _Scope) -> list[Command] | None:
+        """'GFP to 50% and actin to 20%', 'set GFP opacity to 50%, actin 20%': the rest names
+        another thing and another value; read it in the first request's words."""
+        name = left.to_wire().get("name")
+        if not isinstance(name, str):
+            return None
+        layers = scope.context.get("layers")
+        left_names = layers.lookup.spans(left_text) if layers else []
+        rest_names = layers.lookup.spans(rest) if layers else []
+        if len(left_names) != 1 or len(rest_names) != 1:
+            return None
+        (a, b, _), (c, d, _) = left_names[0], rest_names[0]
+        value = rest[d:].strip()
+        old_value = _VALUE_AT_END.search(left_text[b:])
+        if (
+            not value
+            or old_value is None
+            or len(value.split()) > 3
+            or rest[:c].strip(" ,").casefold() not in ("", "the")
+        ):
+            return None
+        joined = value if _JOINED.match(value) else f"{old_value.group('join') or ''} {value}"
+        said = f"{left_text[:a]}{rest[c:d]}{left_text[b : b + old_value.start()]} {joined.strip()}"
+        command = self._clause(normalize(said), scope)
+        return None if command is None or type(command) is not type(left) else [command]
+
+    def _pronoun_tail(self, line: str, scope: _Scope) -> list[Command] | None:
         """'I don't need the spots right now, hide them': the last request, its pronoun standing for
         the one layer the words before it name. Only when the words before read as no request."""
         spans = separators(line)
@@ -210,46 +339,55 @@ class Parser:
         before, last = line[:start], normalize(line[end:])
         if _PRONOUN.search(last) is None or len(_PRONOUN.findall(last)) != 1:
             return None
-        named = [
-            name
-            for name in plan.context.get("layers", ())
-            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", before, re.IGNORECASE)
-        ]
+        layers = scope.context.get("layers")
+        named = {name for _, _, name in layers.lookup.spans(before)} if layers else set()
         if len(named) != 1:
             return None
-        command = self._clause(_PRONOUN.sub(lambda _: named[0], last), plan)
+        command = self._clause(_PRONOUN.sub(lambda _: named.pop(), last), scope)
         return None if command is None else [command]
 
-    def _carry_verb(self, left: str, rest: str, plan: _Plan, budget: int, memo: dict) -> list[Command] | None:
-        """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two words)."""
-        words = left.split()
+    def _carry_verb(
+        self, left_text: str, left: Command, rest: str, scope: _Scope, budget: int, memo: dict
+    ) -> list[Command] | None:
+        """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two
+        words): the same request again, never another one made of the first's words."""
+        words = left_text.split()
         for size in (1, 2):
             verb = " ".join(words[:size])
             if len(words) <= size or rest.casefold().startswith(verb.casefold()):
                 return None
-            carried = self._line(f"{verb} {rest}", plan, budget - 1, memo)
-            if carried is not None:
+            carried = self._line(f"{verb} {rest}", scope, budget - 1, memo)
+            if carried is not None and type(carried[0]) is type(left):
                 return carried
         return None
 
-    def _clause(self, clause: str, plan: _Plan) -> Command | None:
+    def _tries(self, clause: str, scope: _Scope) -> Iterator[tuple[str, Callable, Rule, Pass]]:
+        """The (text, full match, rule, pass) to try on a clause, in the plan's order: a reading of
+        known names sees the clause with its live names marked; a rule without names, and a
+        free-word reading, see it as typed."""
+        steps = scope.plan.steps
+        marked = mark(clause, scope.context, quoted_spans(clause))
+        for index in scope.plan.candidates(clause.casefold()):
+            fullmatch, rule, compiled = steps[index]
+            text = clause if compiled.generic or not rule.name_kinds else marked
+            yield text, fullmatch, rule, compiled
+
+    def _clause(self, clause: str, scope: _Scope) -> Command | None:
         """One request: the first rule, by priority, whose reading validates."""
         if not clause:
             return None
-        steps = plan.steps
-        for index in plan.candidates(clause.casefold()):
-            fullmatch, rule, compiled = steps[index]
-            found = fullmatch(clause)
+        for text, fullmatch, rule, compiled in self._tries(clause, scope):
+            found = fullmatch(text)
             if found is None:
                 continue
-            wire = rule.complete(clause, found, compiled, plan.context)
+            wire = rule.complete(text, found, compiled, scope.context)
             command = self._validate(wire) if wire is not None else None
             if command is not None:
                 return command
         return None
 
-    def _plan(self, context: dict[str, tuple[str, ...]]) -> _Plan:
-        rules, key = self.registry.rules, tuple(context.items())
+    def _plan(self, context: Mapping[str, Sequence[str]]) -> _Plan:
+        rules, key = self.registry.rules, _shape(context)
         plan = self._plans.get(key)
         if plan is None or plan.rules is not rules:
             if len(self._plans) > 16:
@@ -264,8 +402,47 @@ class Parser:
             return None
 
 
-def _drop_repeated_reads(commands: list[Command]) -> list[Command]:
-    """'I'm lost, help' reads as two helps; asking twice in a row for the same reading is once."""
+_NAMED_FIELDS = ("new_name", "name", "path", "glass_name", "layer", "image_url", "query")
+"""Where a command names the thing it acts on; a pronoun after it stands for that thing."""
+_VALUE_AT_END = re.compile(r"(?:\s+(?P<join>to|at|as|in|=|:))?\s+\S+(?:\s*(?:%|percent))?\s*$", re.IGNORECASE)
+_JOINED = re.compile(r"(?:to|at|as|in|=|:)\s", re.IGNORECASE)
+
+
+def _named(command: Command) -> str | None:
+    wire = command.to_wire()
+    return next((wire[f] for f in _NAMED_FIELDS if isinstance(wire.get(f), str)), None)
+
+
+def _swallows_a_request(command: Command, line: str) -> bool:
+    """Whether a free-text value of ``command`` holds a word that joins requests ("rename A to
+    B and then hide it" as one rename): then the line is tried as two requests first."""
+    for value in command.to_wire().values():
+        if isinstance(value, str) and " " in value and separators(value, limit=1):
+            return True
+    return False
+
+
+def _asks_again(command: Command, line: str) -> bool:
+    """Whether a free-text value goes on with a second request: after "then" or ";", or after
+    "and" with a verb ("... and move them to the top"); such a line is asked about, not guessed."""
+    for value in command.to_wire().values():
+        if not isinstance(value, str) or f"'{value}'" in line or f'"{value}"' in line:
+            continue  # quoted text is taken as typed
+        for start, end in separators(value):
+            joint, after = value[start:end].casefold(), value[end:].split(maxsplit=1)
+            if "then" in joint or ";" in joint or (after and after[0].casefold() in BASE_VERBS):
+                return True
+    return False
+
+
+def _shape(context: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+    """What the compiled rules depend on: which kinds of name are known, not which names."""
+    return tuple(sorted(kind for kind, names in context.items() if names))
+
+
+def _drop_repeated(commands: list[Command]) -> list[Command]:
+    """'I'm lost, help' reads as two helps; asking twice in a row for the same reading is once.
+    A change asked twice is done twice ("zoom in, zoom in")."""
     kept: list[Command] = []
     for command in commands:
         if kept and command.risk == "read" and command == kept[-1]:
@@ -276,9 +453,14 @@ def _drop_repeated_reads(commands: list[Command]) -> list[Command]:
 
 def parse(text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
     """Parse with the default registry (every installed pack)."""
+    return read(text, context).commands
+
+
+def read(text: str, context: Mapping[str, Sequence[str]] | None = None) -> Reading:
+    """Read a line with the default registry: its commands and the notes for the reply."""
     from ..registry import default_registry
 
-    return _parser_for(default_registry()).parse(text, context)
+    return _parser_for(default_registry()).read(text, context)
 
 
 @lru_cache(maxsize=4)

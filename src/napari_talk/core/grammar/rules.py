@@ -9,7 +9,10 @@ kind of names the session knows (``layers``, ``panels``, ...), resolved case-ins
 real spelling. ``{field}`` alone means ``{field:field}``. Keyword arguments that are not word maps
 are constants of the command.
 
-    Rule("layer_visibility", "{op} {name:layers}", op={"hide": "hide", "show": "show"})
+    Rule(LayerVisibility, "{op} {name:layers}", op={"hide": "hide", "show": "show"})
+
+A rule names its command class, so the registry checks, when a pack joins, that each rule's
+command is one of that pack's commands and each command is read by a rule or says why not.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .lookup import SEP, SPACE, is_marked, known, mark, unmark
 from .names import resolve_name
 from .tokens import NUMBER, SLOTS, NoMatch, name_pattern
 
@@ -38,6 +42,9 @@ DEFAULT_FILLERS = (r"(?:the\s+)?", "")
 _rule_ids = itertools.count()
 
 MAX_WORDS_AROUND_NAME = 3
+if TYPE_CHECKING:
+    from ..commands import Command
+
 Context = Mapping[str, Sequence[str]]
 Post = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -76,6 +83,7 @@ def _fold(choices: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(eq=False)
 class Rule:
+    command: type[Command]
     action: str
     templates: tuple[str, ...]
     constants: dict[str, Any]
@@ -90,22 +98,32 @@ class Rule:
 
     def __init__(
         self,
-        action: str,
+        command: type[Command],
         *templates: str,
         post: Post | None = None,
         priority: int = 0,
         requires: tuple[str, ...] = (),
         only: Mapping[str, str] | None = None,
         free_names: bool = True,
+        when: tuple[str, ...] = (),
+        unless: tuple[str, ...] = (),
         **parameters: Any,
     ) -> None:
         """``only={"glass_name": "glasses"}``: a template may leave the field out when exactly one
         name of that kind is known ("rays crossing edge N" with one glass in the scene).
         ``free_names=False``: its names must be known (or quoted), never free words: for templates
-        with no verb ("only GFP", "GFP and nothing else"), which chat could otherwise fill."""
-        self.action = action
+        with no verb ("only GFP", "GFP and nothing else"), which chat could otherwise fill.
+        ``when=("entities",)``: tried only while names of that kind are live (a catalogue is in
+        play); ``unless=("entities",)``: only while none are. How a pack weighs what is in play:
+        "search for a blue ocean scene" is the catalogue's with a catalogue, else the files'."""
+        if isinstance(command, str) or not hasattr(command, "action_name"):
+            raise TypeError(f"a rule names its command class, not {command!r}")
+        self.command = command
+        self.action = command.action_name()
         self.only = dict(only or {})
         self.free_names = free_names
+        self.when = tuple(when)
+        self.unless = tuple(unless)
         self.requires = tuple(word.casefold() for word in requires)
         self._required = re.compile("|".join(map(re.escape, self.requires))) if requires else None
         """Words one of which a clause must contain for this rule to be tried: a cheap first test
@@ -129,8 +147,9 @@ class Rule:
         )
 
     def compiled(self, context: Context) -> list[Pass]:
-        """Known names only first, then (when names are known) free words for the rest."""
-        key = tuple(context.get(kind, ()) for kind in self.name_kinds)
+        """Known names only first, then (when names are known) free words for the rest. What is
+        compiled depends on which kinds of name are known, never on the names themselves."""
+        key = tuple(bool(context.get(kind)) for kind in self.name_kinds)
         compiled = self._compiled.get(key)
         if compiled is None:
             # with nothing known to prefer: free words for names, or a rule without names
@@ -171,7 +190,7 @@ class Rule:
                 return f"(?P<{group}>{SLOTS[kind].pattern})"
             slots.append(_Slot(name, kind))
             before, after = NAME_FILLERS.get(kind, DEFAULT_FILLERS)
-            names = name_pattern(context.get(kind, ()), generic)
+            names = name_pattern(kind, generic)
             return f"{before}(?P<{group}>{names}){after}"
 
         def drop_the(match: re.Match) -> str:
@@ -184,6 +203,10 @@ class Rule:
         spaced = template.replace(" ?", r"\s*").replace(" ", r"\s+")
         return _SLOT_RE.sub(slot, spaced), slots
 
+    def in_play(self, live_kinds: Sequence[str]) -> bool:
+        """Whether the rule applies while names of ``live_kinds`` are live (see ``when``)."""
+        return all(k in live_kinds for k in self.when) and not any(k in live_kinds for k in self.unless)
+
     def may_match(self, folded_clause: str) -> bool:
         return self._required is None or self._required.search(folded_clause) is not None
 
@@ -191,8 +214,9 @@ class Rule:
         """The wire command this clause means under this rule, or None."""
         if not self.may_match(clause.casefold()):
             return None
+        marked = mark(clause, context)
         for compiled in self.compiled(context):
-            found = compiled.combined.fullmatch(clause)
+            found = compiled.combined.fullmatch(marked) or compiled.combined.fullmatch(clause)
             if found is not None:
                 wire = self.complete(clause, found, compiled, context)
                 if wire is not None:
@@ -229,9 +253,9 @@ class Rule:
             if text is None:
                 continue
             if slot.choices is not None:
-                values[slot.field] = slot.choices[" ".join(text.split()).casefold()]
+                values[slot.field] = slot.choices[" ".join(unmark(text).split()).casefold()]
             elif slot.convert is not None:
-                values[slot.field] = slot.convert(text)
+                values[slot.field] = slot.convert(unmark(text))
             else:
                 values[slot.field] = _resolve(text, context.get(slot.kind, ()))
         for name, kind in self.only.items():
@@ -259,22 +283,38 @@ def _says_something(text: str) -> bool:
     return text.split(maxsplit=1)[0].casefold() in _CLAUSE_WORDS
 
 
-def _resolve(text: str, known: Sequence[str]) -> str:
+def _resolve(text: str, names: Sequence[str]) -> str:
     text = text.strip()
+    if is_marked(text):  # a live name found by lookup: what was typed, the kinds already checked
+        typed = text[text.index(SEP) + 1 : -1].replace(SPACE, " ")
+        if typed in names:
+            return typed
+        said = known(names).lookup.said(typed) if typed.strip() else None
+        if said is not None:
+            return said
+        match = resolve_name(typed, names)
+        if match.found is None:
+            raise NoMatch(typed)
+        return match.found
+    text = unmark(text)
     quoted = len(text) >= 2 and text[0] == text[-1] and text[0] in "'\""
     if quoted:
         text = text[1:-1]
-    if not known:
+    if not names:
         if not quoted and (_NUMERIC.fullmatch(text) or text.casefold() in _NOT_NAMES):
             raise NoMatch(text)  # "zoom to 0" is a bad zoom, not a layer named "0"
         if not quoted and " " in text and _says_something(text):
             raise NoMatch(text)  # "why is it 50% transparent" asks; it names no layer "why is it"
         return text
-    match = resolve_name(text, known)
+    if not quoted and text.casefold() in _NOT_NAMES:
+        raise NoMatch(text)  # "it" is said of a name, it is none: the parser puts the name in its place
+    match = resolve_name(text, names)
     if match.found is not None:
         return match.found
     if not quoted and len(text.split()) <= MAX_WORDS_AROUND_NAME and not _says_something(text):
-        mentioned = [n for n in known if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.I)]
+        mentioned = {
+            name for a, b, name in known(names).lookup.spans(text) if text[a:b].casefold() == name.casefold()
+        }
         if len(mentioned) == 1:
-            return mentioned[0]  # "the python console" names "console"
+            return mentioned.pop()  # "the python console" names "console"
     raise NoMatch(text)

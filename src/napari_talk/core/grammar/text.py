@@ -13,6 +13,7 @@ _HEAD_WORDS = (
     r"quickly|quick|go ahead and|do me a favou?r and|for now|for the (?:moment|time being)|from now on|"
     r"from here on|going forward|real quick|"
     r"(?:can|could|would|will) you(?: please| kindly)?|(?:can|could|may) i (?:get|have)|"
+    r"(?:can|could|may) (?:i|we)(?: please)?(?= (?:look|see|view|have|get|go|switch|zoom))|"
     r"i(?: would|'d)? (?:like|want|need|love)(?: (?:you|u))?(?: to)?|"
     r"i wanna|let'?s|let me|try to|napari"
 )
@@ -48,6 +49,7 @@ def _gerund(verb: str) -> str:
     return verb + verb[-1] + "ing" if one_syllable and short else verb + "ing"
 
 
+BASE_VERBS = frozenset(_BASE_VERBS)
 GERUNDS = {_gerund(verb): verb for verb in _BASE_VERBS} | {"resetting": "reset"}
 """Verb forms after "would you mind" / "how about": "would you mind hiding GFP" asks "hide GFP"."""
 _GERUND_HEAD = re.compile(
@@ -143,3 +145,8 @@ def separators(text: str, limit: int = 12) -> list[tuple[int, int]]:
         if len(spans) >= limit:
             break
     return spans
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Where quoted text stands: it is taken as typed (no name lookup, no spelling correction)."""
+    return [m.span() for m in _QUOTED.finditer(text)]

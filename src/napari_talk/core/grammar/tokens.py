@@ -55,14 +55,23 @@ WORD_VALUES: dict[str, int] = {
     **{w: i for i, w in enumerate(_UNITS)},
     **{w: 20 + 10 * i for i, w in enumerate(_TENS)},
     "hundred": 100,
+    "thousand": 1000,
     "a hundred": 100,
     "one hundred": 100,
+    "a thousand": 1000,
 }
-WORD_NUMBER = (
-    rf"\b(?:{trie_pattern(_TENS)}(?:[- ]{trie_pattern(_UNITS[1:10])})?\b|(?:a |one )?hundred\b"
-    rf"|{trie_pattern(_UNITS)}\b)"
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_DIGIT_WORDS = trie_pattern(_UNITS[:10])
+_NUMBER_WORD = (
+    rf"(?:{trie_pattern(_TENS)}(?:[- ]{trie_pattern(_UNITS[1:10])})?|{trie_pattern(_UNITS)}|hundred|thousand)"
 )
-"""A number spelled out, zero to ninety-nine and a hundred: "rotate ninety degrees", "three times"."""
+WORD_NUMBER = (
+    rf"\b(?:(?:a|one) (?=hundred|thousand))?{_NUMBER_WORD}"
+    rf"(?:[- ]{_NUMBER_WORD}|(?<=hundred) and {_NUMBER_WORD})*"
+    rf"(?: point(?: {_DIGIT_WORDS})+)?\b"
+)
+"""A number spelled out: "ninety", "seventy-five", "three hundred", "three thousand two hundred",
+"one point two"."""
 _WORD_NUMBER_RE = re.compile(WORD_NUMBER, re.IGNORECASE)
 FRACTIONS: dict[str, float] = {
     **dict.fromkeys(("half", "a half", "one half"), 0.5),
@@ -87,14 +96,28 @@ def numbers_in(text: str) -> list[float]:
 
 
 def _spelled(text: str) -> float | None:
-    """The value of a number spelled out in ``text`` ("forty-five" → 45), or None."""
+    """The value of a number spelled out in ``text`` ("three hundred and five" → 305), or None."""
     found = _WORD_NUMBER_RE.search(text)
     if found is None:
         return None
-    words = found.group().casefold().replace("-", " ").split()
-    if " ".join(words) in WORD_VALUES:
-        return float(WORD_VALUES[" ".join(words)])
-    return float(sum(WORD_VALUES[w] for w in words))
+    whole, _, fraction = found.group().casefold().replace("-", " ").partition(" point ")
+    total = current = 0
+    for word in whole.split():
+        if word in ("a", "and"):
+            current = max(current, 1) if word == "a" else current
+            continue
+        scale = _SCALES.get(word)
+        if scale is None:
+            current += WORD_VALUES[word]
+        elif scale == 100:
+            current = max(current, 1) * 100
+        else:
+            total += max(current, 1) * scale
+            current = 0
+    value = float(total + current)
+    if fraction:
+        value += float("0." + "".join(str(WORD_VALUES[w]) for w in fraction.split()))
+    return value
 
 
 def _value(text: str) -> float:
@@ -106,6 +129,63 @@ def _value(text: str) -> float:
     if spelled is None:
         raise NoMatch(text)
     return spelled
+
+
+_RANGE_JOINT = re.compile(r"\s+(?:to|and)\s+(?=\S)", re.IGNORECASE)
+
+
+def to_range(text: str) -> list[float]:
+    """Two numbers, in digits or words: "100-900", "(100, 900)", "two hundred to three thousand"."""
+    values = numbers_in(text)
+    if len(values) == 2:
+        return values
+    parts = [p for p in _RANGE_JOINT.split(text.strip()) if p]
+    if len(parts) != 2:
+        raise NoMatch(text)
+    return [_value(parts[0]), _value(parts[1])]
+
+
+_ROW = r"(?:rows?|y)"
+_COLUMN = r"(?:col(?:umn)?s?|x)"
+_TO = r"\s*(?:to|-|–|\.\.|through)\s*"
+_AND = r"\s*(?:,|;)?\s*(?:and\s+)?"
+_GRID_RE = re.compile(
+    rf"(?P<axis>{_ROW}|{_COLUMN})\s*[=:]?\s*(?P<a>{NUMBER})(?:{_TO}(?P<b>{NUMBER}))?", re.IGNORECASE
+)
+GRID_POINT = (
+    rf"(?:{_ROW}\s*[=:]?\s*{NUMBER}{_AND}{_COLUMN}\s*[=:]?\s*{NUMBER}"
+    rf"|{_COLUMN}\s*[=:]?\s*{NUMBER}{_AND}{_ROW}\s*[=:]?\s*{NUMBER})"
+)
+"""A point said as a row and a column ("row 80, column 310"): x is the column, y the row."""
+_SPAN = rf"(?:from\s+)?{NUMBER}{_TO}{NUMBER}"
+AXIS_BOX = (
+    rf"(?:{_ROW}\s*[=:]?\s*{_SPAN}{_AND}{_COLUMN}\s*[=:]?\s*{_SPAN}"
+    rf"|{_COLUMN}\s*[=:]?\s*{_SPAN}{_AND}{_ROW}\s*[=:]?\s*{_SPAN})"
+)
+"""A box said as two ranges: "x 200 to 600 and y 100 to 400", "rows 10-200, columns 30-300"."""
+
+
+def _by_axis(text: str) -> dict[str, tuple[float, float | None]]:
+    found = {}
+    for m in _GRID_RE.finditer(text.replace("from ", "")):
+        axis = "y" if m["axis"].casefold()[0] in "ry" else "x"
+        found[axis] = (float(m["a"]), float(m["b"]) if m["b"] is not None else None)
+    if set(found) != {"x", "y"}:
+        raise NoMatch(text)
+    return found
+
+
+def to_grid_point(text: str) -> list[float]:
+    found = _by_axis(text)
+    return [found["x"][0], found["y"][0]]
+
+
+def to_axis_box(text: str) -> list[float]:
+    found = _by_axis(text)
+    (x1, x2), (y1, y2) = found["x"], found["y"]
+    if x2 is None or y2 is None:
+        raise NoMatch(text)
+    return [x1, y1, x2, y2]
 
 
 def to_point(text: str) -> list[float]:
@@ -198,6 +278,8 @@ SLOTS: dict[str, Slot] = {
         rf"(?:(?:{NUMBER}|{WORD_NUMBER}) ?(?:x\b|×|times\b|-?fold\b)|{'|'.join(MULTIPLES)})", to_times
     ),
     "point": Slot(_PAIR, to_point),
+    "grid_point": Slot(GRID_POINT, to_grid_point),
+    "axis_box": Slot(AXIS_BOX, to_axis_box),
     "pair": Slot(_PAIR, numbers_in),
     "box": Slot(_BOX, to_box),
     "labelled_box": Slot(
@@ -205,8 +287,9 @@ SLOTS: dict[str, Slot] = {
         to_labelled_box,
     ),
     "range": Slot(
-        rf"[(\[]?\s*{NUMBER}\s*(?:[,;]|-|–|\.\.|\s(?:to|and)\s|\s)\s*{NUMBER}\s*[)\]]?",
-        numbers_in,
+        rf"(?:[(\[]?\s*{NUMBER}\s*(?:[,;]|-|–|\.\.|\s(?:to|and)\s|\s)\s*{NUMBER}\s*[)\]]?"
+        rf"|(?:{NUMBER}|{WORD_NUMBER}) (?:to|and) (?:{NUMBER}|{WORD_NUMBER}))",
+        to_range,
     ),
     "axis": Slot(r"(?:\d+|[a-z]|time|channel|depth)", to_axis),
     "axis_word": Slot(r"(?:[ztc]|time|channel|depth)", to_axis),
@@ -221,10 +304,13 @@ GENERIC_NAME = rf"{_FREE_WORD}(?:\s+{_FREE_WORD})*?"
 """Words that are not (yet) a known name; "and"/"then" join requests, so a free name stops there."""
 
 
-def name_pattern(known: Sequence[str], generic: bool) -> str:
-    """A name slot: quoted, one of the known names (longest first), or (generic) a run of words."""
-    spelled = sorted(known, key=len, reverse=True)
-    alternatives = [QUOTED, *(r"\s+".join(map(re.escape, n.split())) for n in spelled if n.strip())]
+def name_pattern(kind: str, generic: bool) -> str:
+    """A name slot: quoted, a live name of ``kind`` marked in the line (:mod:`.lookup`), or
+    (generic) a run of words. The live names are never part of the pattern, so it is compiled once
+    however many there are."""
+    from .lookup import mark_pattern
+
+    alternatives = [QUOTED, mark_pattern(kind)]
     if generic:
         alternatives.append(GENERIC_NAME)
     return "(?:" + "|".join(alternatives) + ")"

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from ...core.grammar.rules import Rule
+from . import commands as cmd
 
 PRIORITY = 14
 """Above the viewer's generic "<verb> <layer>" rules, below the rays pack and help/undo."""
@@ -36,6 +37,8 @@ EMBEDDERS = {
 OPEN = r"(?:open|show|load|display|view|bring up)(?: me)?"
 IN_DOMAIN = r"(?: (?:in|from|under) {domain:text})?"
 LIKE = r"(?:like|resembling|that look like|that resemble)"
+HITS = r"(?:hits|matches|results|entities|entries|things|ones)"
+THINGS_OR_ENTRIES = r"(?:entries|entities|items|things|ones)"
 
 
 def _url_or_file(values: dict[str, Any]) -> dict[str, Any]:
@@ -44,6 +47,15 @@ def _url_or_file(values: dict[str, Any]) -> dict[str, Any]:
     if not (re.match(r"https?://", target, re.IGNORECASE) or re.search(r"\.[A-Za-z0-9]{2,5}$", target)):
         raise ValueError("not a URL or a file")
     values["image_url"] = target
+    return values
+
+
+def _plain_query(values: dict[str, Any]) -> dict[str, Any]:
+    """Words to look for in the catalogue: not quoted text, a path or a folder, which are the
+    files pack's ("search for 'laser power' in notes")."""
+    query = values["query"]
+    if re.search(r"['\"/\\]|\.\w{1,5}\b|\b(?:in|under|inside|within|for)\b", query):
+        raise ValueError("a search of files")
     return values
 
 
@@ -77,7 +89,7 @@ ANALYZE_WORDS = (
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "find_similar",
+        cmd.FindSimilar,
         rf"(?:{FIND} )?{HOW_MANY}(?:{THINGS} )?(?:that are |which are )?{SIMILAR} {TO} {{query:text}}"
         + LIMIT_AFTER,
         rf"(?:{FIND} )?{HOW_MANY}{THINGS} {LIKE} {{query:text}}{LIMIT_AFTER}",
@@ -86,11 +98,37 @@ RULES: tuple[Rule, ...] = (
         rf"(?:search|query|look through) {CATALOGUE} for {{query:text}}{LIMIT_AFTER}",
         rf"(?:more|anything) like {{query:text}}{LIMIT_AFTER}",
         rf"(?:{FIND} )?(?:{THINGS} )?(?:in {CATALOGUE} )?{SIMILAR} {TO} {{query:text}} in {CATALOGUE}",
+        rf"(?:{FIND} )?(?:the )?(?:top|best|first|closest|nearest)(?: {{limit:int}})? {HITS}"
+        rf"(?: in {CATALOGUE})? (?:for|like|to|matching|resembling) {{query:text}}",
+        rf"(?:is there )?anything(?: else)? in {CATALOGUE} (?:{LIKE}|{SIMILAR} {TO}) {{query:text}}",
+        rf"(?:which|what)(?: of)? {CATALOGUE}? ?{THINGS_OR_ENTRIES}(?: in {CATALOGUE})?"
+        rf" (?:feel|look|seem|sound|are|read)(?: like| similar to) {{query:text}}",
         priority=PRIORITY,
-        requires=("similar", "like", "resembl", "closest", "nearest", "related", "close", "catalog", "atlas"),
+        requires=(
+            "similar",
+            "like",
+            "resembl",
+            "closest",
+            "nearest",
+            "related",
+            "close",
+            "catalog",
+            "atlas",
+            "hits",
+            "matches",
+            "results",
+        ),
     ),
     Rule(
-        "analyze_image",
+        cmd.FindSimilar,
+        r"(?:search|look|hunt)(?: (?:for|through))? {query:text}",
+        when=("entities",),
+        post=_plain_query,
+        priority=PRIORITY,
+        requires=("search", "look", "hunt"),
+    ),
+    Rule(
+        cmd.AnalyzeImage,
         rf"{ANALYZE}(?: the)?(?: {IMAGE_WORD})?(?: at| from| in)? {{image_url:path}}",
         rf"what does(?: the)?(?: {IMAGE_WORD})? {{image_url:path}} look like",
         rf"describe the {IMAGE_WORD} (?:at|from|in) {{image_url:path}}",
@@ -100,14 +138,14 @@ RULES: tuple[Rule, ...] = (
         requires=ANALYZE_WORDS,
     ),
     Rule(
-        "analyze_image",
+        cmd.AnalyzeImage,
         rf"{ANALYZE} {{image_url:layers}}",
         r"what colou?rs are in {image_url:layers}",
         priority=PRIORITY,
         requires=ANALYZE_WORDS,
     ),
     Rule(
-        "analyze_image",
+        cmd.AnalyzeImage,
         rf"{ANALYZE} (?:this|the|the current|the selected|the active|my|current|selected|active)"
         r" (?:image|layer|picture)",
         priority=PRIORITY,
@@ -115,7 +153,7 @@ RULES: tuple[Rule, ...] = (
         image_url="this image",
     ),
     Rule(
-        "generate_description",
+        cmd.GenerateDescription,
         rf"{WRITE} (?:a |an |the )?(?:new |short |fresh )?{DESCRIPTION} (?:for|of|about) {{name:text}}"
         r"(?: (?:in|from) {domain:text})?",
         r"describe {name:text},? (?:a|an|the) {class_name:text} (?:in|from|of) {domain:text}",
@@ -125,7 +163,7 @@ RULES: tuple[Rule, ...] = (
         requires=("descri", "blurb", "caption", "write", "entry"),
     ),
     Rule(
-        "find_by_sref",
+        cmd.FindBySref,
         rf"{SREF} {{sref_code:text}}",
         rf"(?:{FIND} |which |who |what )?(?:{THINGS} )?(?:share|shares|sharing|use|uses|using|with|have|has"
         rf"|having|by|for|in|of) (?:the )?(?:same )?{SREF} {{sref_code:text}}",
@@ -135,7 +173,7 @@ RULES: tuple[Rule, ...] = (
         requires=("sref", "style ref"),
     ),
     Rule(
-        "add_to_catalogue",
+        cmd.AddToCatalogue,
         rf"(?:add|save|put|store|file|record|catalog(?:ue)?)(?: the| this| my)?"
         rf"(?: (?:current|selected|active))?(?: {IMAGE_WORD})? (?:to|in|into) {CATALOGUE} as {{name:text}}"
         + IN_DOMAIN,
@@ -145,7 +183,7 @@ RULES: tuple[Rule, ...] = (
         requires=("catalog", "atlas"),
     ),
     Rule(
-        "open_entity_image",
+        cmd.OpenEntityImage,
         rf"{OPEN} (?:the )?{PICTURE} (?:of|for) {{name:entities}}",
         rf"{OPEN} {{name:entities}}'s? {PICTURE}",
         r"open (?:the )?entity {name:entities}",
@@ -153,7 +191,7 @@ RULES: tuple[Rule, ...] = (
         requires=("image", "picture", "photo", "entity"),
     ),
     Rule(
-        "import_catalogue",
+        cmd.ImportCatalogue,
         rf"(?:import|load|read)(?: the)? (?:entities|records|catalogue|catalog|atlas)(?: entries)?"
         rf" from {{path:path}}(?: (?:in)?to {CATALOGUE})?",
         rf"import {{path:path}}(?: (?:in)?to {CATALOGUE})?",
@@ -162,7 +200,7 @@ RULES: tuple[Rule, ...] = (
         requires=("import", "load", "read"),
     ),
     Rule(
-        "export_catalogue",
+        cmd.ExportCatalogue,
         rf"(?:export|save|write|dump|back up) (?:{CATALOGUE}|(?:all )?(?:the )?entities)"
         r" (?:to|as|into|in) {path:path}",
         post=_jsonl,
@@ -170,7 +208,7 @@ RULES: tuple[Rule, ...] = (
         requires=("catalog", "atlas", "entities"),
     ),
     Rule(
-        "set_embedding_model",
+        cmd.SetEmbeddingModel,
         r"(?:use|switch to|select|choose)(?: the)? {model:embedders} (?:embedder|embeddings?|embedding model)"
         r"(?: model)?",
         r"(?:use|set|switch|change|select|choose)(?: the)? (?:embedding model|embeddings?|embedder)"
@@ -181,7 +219,7 @@ RULES: tuple[Rule, ...] = (
         requires=("embed",),
     ),
     Rule(
-        "list_entities",
+        cmd.ListEntities,
         rf"(?:list|show|display|get)(?: me)?(?: all)?(?: the)? (?:entities|entries)(?: in {CATALOGUE})?"
         r"(?: (?:in|of|from) (?:the domain )?{domain:text})?",
         rf"(?:list|show|display|browse|open)(?: me)? {CATALOGUE}",
@@ -192,14 +230,14 @@ RULES: tuple[Rule, ...] = (
         requires=("entit", "entries", "catalog", "atlas"),
     ),
     Rule(
-        "load_sample_catalogue",
+        cmd.LoadSampleCatalogue,
         r"(?:load|open|use|add|get)(?: the| a)? (?:sample|demo|example) (?:catalogue|catalog|atlas|entities)",
         r"(?:load|open)(?: the)? (?:atlas|catalogue|catalog) (?:sample|demo|example)",
         priority=PRIORITY + 2,
         requires=("sample", "demo", "example"),
     ),
     Rule(
-        "remove_from_catalogue",
+        cmd.RemoveFromCatalogue,
         rf"(?:remove|delete|drop|take) {{name:entities}} (?:out of|from) {CATALOGUE}",
         r"(?:remove|delete|drop) (?:the )?entity {name:entities}",
         priority=PRIORITY + 1,

@@ -15,6 +15,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from ...core.grammar.rules import Rule
+from . import commands as cmd
 
 NOT_TEXT = frozenset(
     {"tif", "tiff", "png", "jpg", "jpeg", "gif", "bmp", "webp", "czi", "nd2", "lif", "lsm", "ims", "oib",
@@ -146,23 +147,24 @@ ASK = r"(?:ask|tell|have|get|let)"
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "read_file",
-        r"(?:read|cat|less|more)(?: (?:me|out|through|aloud))?"
+        cmd.ReadFile,
+        r"(?:read|cat)(?: (?:me|out|through|aloud))?"
         r"(?: (?:the )?(?:file|contents? of|text of)(?: (?:the )?file)?)? {path:path}",
         r"what does {path:path} say|what(?:'s| is) (?:in|inside) (?:the )?file {path:path}",
         post=_tidy_paths,
         priority=1,
     ),
-    Rule("read_file", rf"{CONTENTS}(?: (?:the )?file)? {{path:path}}", post=_has_extension, priority=1),
+    Rule(cmd.ReadFile, rf"{CONTENTS}(?: (?:the )?file)? {{path:path}}", post=_has_extension, priority=1),
+    Rule(cmd.ReadFile, r"(?:less|more|head|tail|type) {path:path}", post=_pathlike, priority=1),
     Rule(
-        "read_file",
+        cmd.ReadFile,
         rf"{VERB_OPEN} {{path:path}}",
         r"(?:(?:show|tell|give) me )?what(?:'s| is) (?:in|inside|written in) {path:path}",
         post=_text_file,
         priority=-20,
     ),
     Rule(
-        "write_file",
+        cmd.WriteFile,
         rf"(?:write|save|put|store|place) {quoted('content')} {TO_FILE} {{path:path}}",
         r"write {content:text} (?:to|in|into)(?: (?:the )?file)? {path:path}",
         r"(?:create|make|write|start)(?: a)?(?: new)?(?: (?:text )?file)?(?: (?:called|named))? {path:path}"
@@ -173,7 +175,7 @@ RULES: tuple[Rule, ...] = (
         priority=1,
     ),
     Rule(
-        "write_file",
+        cmd.WriteFile,
         r"(?:create|make|touch|add)(?: an?)?(?: new)?(?: empty)? (?:text )?file(?: (?:called|named))?"
         r" {path:path}",
         r"touch {path:path}",
@@ -182,7 +184,7 @@ RULES: tuple[Rule, ...] = (
         content="",
     ),
     Rule(
-        "edit_file",
+        cmd.EditFile,
         rf"in(?: (?:the )?file)? {{path:path}},? (?:{CHANGE}|edit) {{search_text:text}} {WITH}"
         r" {replace_text:text}",
         rf"{CHANGE} {{search_text:text}} {WITH} {{replace_text:text}} {IN_FILE} {{path:path}}",
@@ -192,7 +194,7 @@ RULES: tuple[Rule, ...] = (
         priority=1,
     ),
     Rule(
-        "search_code",
+        cmd.SearchCode,
         r"(?:{case_sensitive:sensitive} )?(?:search|grep)"
         r"(?: (?:through |in )?(?:the )?(?:workspace|files|code|text))?"
         rf"(?: for)?(?: (?:the )?{{regex:rx}})? {{query:text}}{WHERE}{CASE}",
@@ -207,7 +209,7 @@ RULES: tuple[Rule, ...] = (
         priority=1,
     ),
     Rule(
-        "search_code",
+        cmd.SearchCode,
         rf"(?:{{case_sensitive:sensitive}} )?(?:search|grep|find|look)(?: for)? /{{query:text}}/{WHERE}",
         sensitive=SENSITIVE,
         post=_tidy_paths,
@@ -215,22 +217,22 @@ RULES: tuple[Rule, ...] = (
         regex=True,
     ),
     Rule(
-        "list_files",
+        cmd.ListFiles,
         r"(?:list|show|display|get|give me|print|enumerate)(?: me)?"
         rf"(?: (?:all|the|all the|all of the|every|my))? {FILES}{WHERE}{DEEP}",
         rf"(?:list|show me) everything {IN_FOLDER}{DEEP}",
         rf"(?:what|which) files (?:are there|do (?:i|we) have|exist|are (?:there )?{IN_FOLDER}){DEEP}",
         r"what(?:'s| is) in (?:the )?{directory:path} (?:folder|directory|dir)",
-        r"ls(?: -[a-z]+)? {directory:path}",
+        r"ls(?: -[a-z]+)?(?: {directory:path})?|dir(?: {directory:path})?",
         rf"{CONTENTS}(?: (?:the )?(?:folder|directory))? {{directory:path}}{DEEP}",
         deep=RECURSIVE,
         post=_folder,
         priority=1,
     ),
-    Rule("list_files", r"what(?:'s| is) in {directory:path}", post=_slashed_folder, priority=1),
-    Rule("list_files", r"tree(?: {directory:path})?", post=_folder, priority=1, recursive=True),
+    Rule(cmd.ListFiles, r"what(?:'s| is) in {directory:path}", post=_slashed_folder, priority=1),
+    Rule(cmd.ListFiles, r"tree(?: {directory:path})?", post=_folder, priority=1, recursive=True),
     Rule(
-        "assign_task",
+        cmd.AssignTask,
         rf"(?:assign|delegate|give) {AGENT} (?:to|with|the task(?: of)?(?: to)?) {{task_description:text}}"
         rf" {AT_FILE}",
         rf"(?:assign|delegate|give|hand)(?: the task)? {quoted('task_description')} to {AGENT} {AT_FILE}",
@@ -240,7 +242,7 @@ RULES: tuple[Rule, ...] = (
         priority=1,
     ),
     Rule(
-        "assign_task",
+        cmd.AssignTask,
         rf"(?:assign|delegate) {AGENT} (?:to|with) {{task_description:text}}",
         rf"{ASK} {ROLE} (?:to )?{{task_description:text}}",
         role=ROLE_WORDS,
@@ -248,7 +250,7 @@ RULES: tuple[Rule, ...] = (
         priority=0,
     ),
     Rule(
-        "list_tasks",
+        cmd.ListTasks,
         r"(?:list|show|display|get|view)(?: me)?(?: (?:all|the|all the|my))?"
         r"(?: (?:open|pending|assigned|recorded|delegated|current))? tasks"
         rf"(?: (?:for|of|assigned to|given to) {ROLE})?",

@@ -12,6 +12,7 @@ from typing import Any
 
 from ...core.grammar.rules import Rule
 from ...core.grammar.tokens import NoMatch
+from . import commands as cmd
 from .commands import ALL, SELECTED
 
 PRIMITIVE_WORDS = {
@@ -88,6 +89,8 @@ SPLIT_WORDS = (
     "partition",
     "decompose",
     "carve",
+    "chop",
+    "pieces",
     "parts",
 )
 APPLY_WORDS = (
@@ -123,7 +126,7 @@ def _mesh_file(values: dict[str, Any]) -> dict[str, Any]:
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "spawn_primitive",
+        cmd.SpawnPrimitive,
         rf"{SPAWN}{ARTICLE} {{primitive_type:shapes}}{SHAPE_WORD}(?: (?:for me|to start|to begin))?",
         rf"(?:a|an|one)(?: new)? {{primitive_type:shapes}}{SHAPE_WORD}",
         r"{primitive_type:bare}",
@@ -135,10 +138,11 @@ RULES: tuple[Rule, ...] = (
         requires=tuple(PRIMITIVE_WORDS),
     ),
     Rule(
-        "request_segmentation",
+        cmd.RequestSegmentation,
         rf"segment(?: {THE_MODEL})?(?: (?:into|in) (?:its )?(?:parts|segments|pieces|regions))?",
-        rf"(?:split|divide|break|cut|separate|partition|decompose|carve)(?: up)?(?: {THE_MODEL})?(?: up)?"
-        r" (?:into|in) (?:its )?(?:parts|segments|pieces|regions|components)",
+        rf"(?:split|divide|break|cut|chop|slice|separate|partition|decompose|carve)(?: up)?(?: {THE_MODEL})?"
+        r"(?: up)? (?:into|in|to) (?:its |their |some |a few )?"
+        r"(?:parts|segments|pieces|regions|components|bits)",
         rf"(?:split|partition|decompose) {THE_MODEL}(?: up)?",
         rf"(?:run|do|start|request|perform|compute|apply)(?: a| the)?(?: mesh)? segmentation"
         rf"(?: (?:on|of) {THE_MODEL})?",
@@ -149,7 +153,7 @@ RULES: tuple[Rule, ...] = (
         requires=SPLIT_WORDS,
     ),
     Rule(
-        "select_segment",
+        cmd.SelectSegment,
         rf"(?:select|choose|pick|highlight|click|take|grab)(?: on)?(?: the)? {PART} "
         rf"{NUMBER}{{segment_id:int}}",
         rf"(?:go to|switch to|jump to) (?:the )?{PART} {NUMBER}{{segment_id:int}}",
@@ -157,7 +161,7 @@ RULES: tuple[Rule, ...] = (
         requires=("segment", "part", "piece", "region", "section", "component"),
     ),
     Rule(
-        "isolate_segment",
+        cmd.IsolateSegment,
         rf"isolate(?: the)?(?: (?:selected|current|chosen|active))? (?:{PART}|selection|one)",
         r"isolate (?:it|this|that|this (?:segment|part)|the selection)",
         rf"isolate(?: the)? {PART} {NUMBER}{{segment_id:int}}",
@@ -168,7 +172,7 @@ RULES: tuple[Rule, ...] = (
         requires=("isolate", "focus", "work on", "refine", "zoom", "single out", "pull out"),
     ),
     Rule(
-        "show_whole_model",
+        cmd.ShowWholeModel,
         r"(?:show|bring back|restore|un-?hide|see|view)(?: me)?(?: the)? (?:whole|entire|full|complete) "
         r"(?:model|mesh|thing|object|body|figure)(?: again)?",
         r"un-?isolate(?: (?:it|the (?:segment|part|model)))?|(?:end|stop|exit|leave|cancel|undo) "
@@ -178,7 +182,7 @@ RULES: tuple[Rule, ...] = (
         requires=("whole", "entire", "full", "complete", "isolat", "segments", "parts"),
     ),
     Rule(
-        "apply_material",
+        cmd.ApplyMaterial,
         rf"{GIVE}{A} {{material_description:text}}{MATERIAL_WORD} (?:to|on|onto|for) {{segment_id:targets}}",
         rf"{GIVE}{A} {{material_description:text}}{MATERIAL_WORD} (?:to|on|onto|for)(?: the)? {PART} {NUMBER}"
         r"{segment_id:int}",
@@ -201,7 +205,7 @@ RULES: tuple[Rule, ...] = (
         priority=22,
     ),
     Rule(
-        "generate_concepts",
+        cmd.GenerateConcepts,
         r"(?:generate|create|make|produce|draw|render|show|give|get|come up with|sketch|paint|imagine"
         r"|dream up)"
         r"(?: me| us)?(?: (?:some|a few|three|3|new|more|the|fresh|a set of|different))*"
@@ -215,7 +219,7 @@ RULES: tuple[Rule, ...] = (
         requires=("concept", "idea", "design", "variation", "sketch", "brainstorm", "ideate", "comfy"),
     ),
     Rule(
-        "select_concept",
+        cmd.SelectConcept,
         r"(?:(?:select|choose|pick|take|use|want|like|prefer|go with|go for|keep|build|make|turn)"
         r"|i(?:'ll| will|'d)? (?:take|choose|pick|like|want|prefer|go with|go for))(?: the)?"
         r" (?:option|concept|design|choice|number|idea|variant|variation|image|picture) #?{option_id:int}",
@@ -232,14 +236,14 @@ RULES: tuple[Rule, ...] = (
         requires=CHOICE_WORDS,
     ),
     Rule(
-        "cancel_generation",
+        cmd.CancelGeneration,
         r"(?:cancel|stop|abort|kill|interrupt)(?: the)? (?:generation|generating|comfy ?ui(?: job| request)?"
         r"|concepts?(?: generation)?|mesh generation|model generation|job)",
         priority=25,
         requires=("cancel", "stop", "abort", "kill", "interrupt"),
     ),
     Rule(
-        "import_model",
+        cmd.ImportModel,
         r"(?:import|load|open|bring in|read in)(?: the)?(?: (?:model|mesh|file|glb|obj))?"
         r"(?: (?:from|file))? {path:path}",
         r"(?:import|load|use) {path:path} as (?:the |a )?(?:model|mesh)",
@@ -248,21 +252,36 @@ RULES: tuple[Rule, ...] = (
         requires=(".glb", ".obj"),
     ),
     Rule(
-        "export_final_model",
+        cmd.ExportFinalModel,
         rf"export(?: {THE_MODEL}| the (?:final|finished|result|whole) (?:model|mesh|result|thing|creation)"
         r"| everything| the result| my creation| final model)?(?: (?:as|to|in|into)(?: a| an)?"
         r" (?:glb|gltf|gl?tf binary|\.glb|glb file|gltf file|3d file|file))?",
         rf"(?:save|write|output) {THE_MODEL} (?:as|to|in)(?: a| an)? (?:glb|gltf|\.glb)(?: file)?",
+        rf"(?:save|export|get|ready|prepare) {THE_MODEL} (?:for|to (?:use|open) in|to) "
+        r"(?:blender|unity|unreal|godot|three\.?js|a game|printing|3d printing|the web)",
         r"(?:save|write|output|finish|finalize|finalise) (?:the )?(?:final|finished) (?:model|mesh|result)",
         r"(?:make|create|give me) (?:a |the )?glb(?: file)?|export final model|export_final_model",
         priority=25,
-        requires=("export", "glb", "gltf", "final", "finished"),
+        requires=(
+            "export",
+            "glb",
+            "gltf",
+            "final",
+            "finished",
+            "blender",
+            "unity",
+            "unreal",
+            "godot",
+            "printing",
+        ),
     ),
     Rule(
-        "describe_model",
+        cmd.DescribeModel,
         rf"(?:describe|summari[sz]e|inspect) {THE_MODEL}",
         rf"(?:list|show|name|count)(?: me)?(?: all)?(?: the| its)? (?:segments|parts)(?: of {THE_MODEL})?",
-        r"how many (?:segments|parts)(?: (?:are there|does it have|did you find|has it got))?",
+        r"how many (?:segments|parts|pieces)(?: (?:are there|does it have|did you find|has it got"
+        rf"|(?:does|did) {THE_MODEL} have|(?:has|have) {THE_MODEL}(?: got)"
+        rf"?|(?:are|is) (?:there )?in {THE_MODEL}))?",
         r"(?:what(?:'s| is)|which) (?:segment|part) is selected|what(?:'s| is) selected|model (?:info|status)"
         r"|mesh (?:info|status)|what(?:'s| is) the model"
         r"|what materials?(?: are| is)?(?: applied| used| on it)?",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.grammar.rules import Rule
+from . import commands as cmd
 
 PRIORITY = 25
 """Above the viewer's generic "<verb> <layer>" rules, below help and undo."""
@@ -122,13 +123,13 @@ def _with_edges(*templates: str) -> tuple[str, ...]:
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "find_rays_inside_glass",
+        cmd.FindRaysInsideGlass,
         ASK + RAYS + BE + STAY + r" (?:inside|within|in|in the interior of|in the body of) " + GLASS,
         requires=RAY_WORDS,
         priority=PRIORITY,
     ),
     Rule(
-        "find_rays_crossing_edge",
+        cmd.FindRaysCrossingEdge,
         *_with_edges(ASK + RAYS + BE + f" {CROSS} {{EDGE}}"),
         requires=RAY_WORDS,
         priority=PRIORITY,
@@ -136,7 +137,7 @@ RULES: tuple[Rule, ...] = (
         cardinal=CARDINAL,
     ),
     Rule(
-        "find_rays_by_angle_to_edge",
+        cmd.FindRaysByAngleToEdge,
         *_with_edges(
             ASK
             + RAYS
@@ -165,7 +166,7 @@ RULES: tuple[Rule, ...] = (
         cardinal=CARDINAL,
     ),
     Rule(
-        "find_rays_by_polarization",
+        cmd.FindRaysByPolarization,
         ASK + RAYS + BE + WITH + rf" {POLARIZATION}(?: (?:is|of|in))?"
         r"(?: (?:between|from|in(?: the range)?|within))? {dops:range}",
         ASK + RAYS + BE + WITH + rf" {POLARIZATION}(?: (?:is|of))? {ABOVE} {{min_dop:scale}}",
@@ -178,7 +179,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "rank_paths_by_energy",
+        cmd.RankPathsByEnergy,
         rf"{SHOW}(?:top|best|{BRIGHTEST}) {{top_n:int}} {PATHS}{BY_ENERGY}",
         rf"{SHOW}(?:top|best|{BRIGHTEST}) {PATHS}{BY_ENERGY}",
         rf"{SHOW}{{top_n:int}} (?:top|best|{BRIGHTEST}) {PATHS}{BY_ENERGY}",
@@ -189,7 +190,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "check_energy_conservation",
+        cmd.CheckEnergyConservation,
         r"(?:is|was) (?:the )?energy (?:conserved|preserved)"
         r"(?: (?:in|by) the (?:simulation|trace|scene|rays))?",
         r"(?:check|verify|test|validate|confirm)(?: the)? energy (?:conservation|balance)",
@@ -200,7 +201,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "fresnel_transmittances",
+        cmd.FresnelTransmittances,
         rf"{FRESNEL}(?: (?:for|of|from))?(?: (?:light )?(?:going|travell?ing|passing)(?: from)?)?"
         rf" {N1} {INTO} {N2} {AT} {THETA}",
         rf"{FRESNEL} {{n1:number}} {{n2:number}} {{theta_i_deg:number}}(?: ?{DEG})?",
@@ -211,7 +212,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "fresnel_transmittances",
+        cmd.FresnelTransmittances,
         rf"{FRESNEL}(?: (?:for|of))?(?: (?:light )?(?:going|travell?ing|passing))?(?: from)?"
         rf" {GLASS_OF}{{n1:number}} {INTO} (?:the )?{{n2:media}} {AT} {THETA}",
         rf"{FRESNEL}(?: (?:for|of))?(?: (?:light )?(?:going|travell?ing|passing))?(?: from)?"
@@ -221,7 +222,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "fresnel_transmittances",
+        cmd.FresnelTransmittances,
         r"(?:(?:what is|what's|give me|find) )?(?:the )?"
         r"(?:critical|brewster(?:'s)?|critical and brewster(?:'s)?)"
         rf" angles? (?:from|for|between) {N1} (?:{INTO}|and) {N2}",
@@ -230,7 +231,7 @@ RULES: tuple[Rule, ...] = (
         theta_i_deg=0,
     ),
     Rule(
-        "describe_glass_edges",
+        cmd.DescribeGlassEdges,
         rf"{TELL}(?: all)?(?: of)? (?:the )?edges(?: and (?:their )?labels)? (?:of|on|for|in) " + GLASS,
         rf"{TELL} (?:the )?edge (?:labels|names|descriptions) (?:of|on|for|in) " + GLASS,
         r"(?:describe|list) " + GLASS + r"(?:'s|s')? edges",
@@ -240,7 +241,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "trace_scene",
+        cmd.TraceScene,
         r"re-?trace(?: (?:the|all|all the))?(?: (?:scene|rays|light|glass(?:es)?|optics|simulation))?"
         r"(?: again| now)?",
         rf"{REDO}(?: the)? (?:rays|ray trac(?:e|ing)|ray scene|scene|simulation|optics|light paths|light)"
@@ -250,7 +251,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "load_scene",
+        cmd.LoadScene,
         r"(?:load|open|import|read)(?: the| a| this)?(?: ray[- ]?optics| ray| optics| optical)? scene"
         r"(?: file)?(?: (?:from|at))? {path:path}",
         r"(?:load|open|import)(?: the)? {path:path} as (?:a |the )?(?:ray )?scene",
@@ -258,7 +259,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "load_sample_scene",
+        cmd.LoadSampleScene,
         rf"(?:load|open|show(?: me)?|start|run|try)(?: the| a)? {{name:samples}} {SAMPLE_WORD}"
         rf"(?: {SAMPLE_WORD})?",
         r"(?:load|open)(?: the| a)? {name:samples}",
@@ -267,7 +268,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "clear_ray_selection",
+        cmd.ClearRaySelection,
         rf"{CLEAR}(?: the)? (?:ray|rays|query) (?:selection|highlights?|highlighting)",
         rf"{CLEAR}(?: the| all)? highlights?(?: (?:of|on) (?:the )?rays)?",
         rf"{CLEAR}(?: the)? (?:highlighted|selected) rays",
@@ -276,7 +277,7 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        "color_rays",
+        cmd.ColorRays,
         r"(?:colou?r|shade|paint|tint)(?: the)? (?:rays|ray segments|light)"
         r"(?: (?:by|according to|with|using))? (?:their |the )?{by:modes}",
         r"(?:show|display)(?: the)? {by:modes} (?:of|on) (?:the )?rays",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...core.grammar.rules import Rule
+from . import commands as cmd
 
 _THAT = (
     r"(?: (?:(?:(?:that|this|the|my|your) )?(?:(?:very )?(?:last|previous|latest|most recent) )?"
@@ -13,7 +14,7 @@ _THAT = (
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "help",
+        cmd.Help,
         r"help(?: me| please)?|\?|h|usage|commands|man",
         r"(?:show|list|give)(?: me)? (?:the )?(?:help|commands|examples|usage)",
         r"what (?:can|do|should) (?:i|you) (?:say|type|do|ask|understand)(?: here)?"
@@ -22,19 +23,19 @@ RULES: tuple[Rule, ...] = (
         priority=30,
     ),
     Rule(
-        "help",
+        cmd.Help,
         r"help(?: me)? (?:with|on|about|for) {topic:text}",
         r"help ?[:-]? {topic:text}",
         r"how (?:do|can) i (?:use )?{topic:text}",
         priority=29,
     ),
     Rule(
-        "undo_last_action",
+        cmd.UndoLastAction,
         rf"undo{_THAT}|ctrl[- +]?z|revert{_THAT}|go back one step|take (?:that|it) back",
         priority=30,
     ),
     Rule(
-        "redo_last_action",
+        cmd.RedoLastAction,
         rf"redo{_THAT}|ctrl[- +]?(?:y|shift[- +]?z)|undo (?:the|my|that) undo",
         r"redo (?:the )?(?:last )?(?:thing|change|action|step) (?:you|i) (?:just )?undid",
         r"(?:put|bring) back what (?:you|i) (?:just )?undid|(?:do|apply) (?:it|that) again",

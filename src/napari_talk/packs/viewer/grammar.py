@@ -6,8 +6,12 @@ spots", "show all layers" and "show layers" never read as showing a layer of tha
 
 from __future__ import annotations
 
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extractOne
+
 from ...core.grammar.rules import Rule
-from ...core.grammar.tokens import WORD_VALUES
+from ...core.grammar.tokens import FRACTIONS, WORD_VALUES, NoMatch
+from . import commands as cmd
 
 BUILTIN_PANELS = ("layer list", "layer controls", "console")
 
@@ -22,7 +26,10 @@ SHOW = (
     "un-hide",
     "bring back",
 )
-HIDE = ("hide", "turn off", "switch off", "shut off", "disable", "conceal")
+HIDE = (
+    "hide", "turn off", "switch off", "shut off", "disable", "conceal", "stop showing", "stop displaying",
+    "don't show", "do not show",
+)  # fmt: skip
 SOLO_VERB = r"(?:show|display|view|keep|leave|see|look at)"
 ALONE = (
     r"(?: only| alone| by itself| on its own|,? and nothing else|,? nothing else"
@@ -116,6 +123,14 @@ DIGITS = tuple("0123456789")
 """Rules whose every reading holds a number are not tried on lines without one."""
 NUMERALS = (*DIGITS, *(word for word in WORD_VALUES if " " not in word))
 """The same for rules whose number may be spelled out ("go to slice seven")."""
+FRACTION_WORDS = tuple({word for phrase in FRACTIONS for word in phrase.split()})
+ORDINAL_SLICES = {
+    word: i
+    for i, word in enumerate(
+        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+    )
+}
+"""Slices counted as people do, from the first (index 0)."""
 OPACITY_WORDS = ("opac", "opaq", "alpha", "transparen", "through", "translucen", "op ")
 """"op " opens the opacity rules on the word "op" alone, not on "open", "stop" or "microscope"."""
 OPACITY = r"(?:opacity|alpha)"
@@ -139,6 +154,15 @@ POINT_WORD = r"(?:point|position|coordinates?|location|pixel|spot)"
 CMAP = r"(?: (?:colou?r ?map|cmap|lut|colou?r|look ?up table|palette|colou?r scheme))"
 
 
+def _not_a_slip(values: dict) -> dict:
+    """A colormap the grammar does not know but is one slip from one it does ("infreno") is not
+    taken as typed: the line is read again with the slip corrected, and the reply says so."""
+    typed = str(values.get("colormap", "")).casefold()
+    if typed not in COLORMAPS and extractOne(typed, list(COLORMAPS), scorer=OSA.distance, score_cutoff=1):
+        raise NoMatch(typed)
+    return values
+
+
 def _zoom_out(values: dict) -> dict:
     """'zoom out 2x' is a factor of 1/2; 'zoom out 0x' keeps its 0, which validation refuses."""
     factor = values["factor"]
@@ -155,7 +179,7 @@ DIRECTIONS = {
 }
 SIDES = {
     **{s: s for s in ("front", "back", "left", "right", "top", "bottom")},
-    "above": "top", "below": "bottom", "behind": "back", "underneath": "bottom",
+    "above": "top", "below": "bottom", "behind": "back", "underneath": "bottom", "beneath": "bottom",
 }  # fmt: skip
 A_BIT = r"(?: (?:(?:just )?a (?:little )?(?:bit|little|touch|tad)|slightly|somewhat))?"
 BRIGHTER = r"(?:brighter|lighter|more bright|more light)"
@@ -197,7 +221,7 @@ def _transparency(values: dict) -> dict:
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "list_layers",
+        cmd.ListLayers,
         r"(?:list|display|print|name|enumerate|give me|show me|tell me)"
         r"(?: (?:all|the|of|the names of|a list of|what))* (?:layers|layer names|loaded layers)"
         r"(?: (?:loaded|open|there are|are loaded|in the viewer|i have))?",
@@ -206,14 +230,14 @@ RULES: tuple[Rule, ...] = (
         r"|exist|have i got|are in the viewer))?",
         r"(?:what|which) (?:layers )?(?:is|are|'s) (?:loaded|open|in the viewer)",
         r"how many layers(?: (?:are there|do (?:i|we) have|are (?:loaded|open)))?",
-        r"layers(?: list)?|ls(?: layers)?|get layers",
+        r"layers(?: list)?|ls layers|get layers",
         r"what (?:are|is) (?:the|my) layers(?: called| named)?|(?:the )?names of (?:the|my|all) layers",
         r"what layers do (?:i|we) have(?: open| loaded)?|what(?:'s| is) in the layer list",
         priority=20,
         requires=("layer", "ls", "loaded", "open", "viewer"),
     ),
     Rule(
-        "all_layers_visibility",
+        cmd.AllLayersVisibility,
         rf"{{op}} {LAYERS_WORD}",
         rf"(?:turn|switch) {LAYERS_WORD} {{op:state}}",
         rf"make {LAYERS_WORD} {{op:state}}",
@@ -224,7 +248,7 @@ RULES: tuple[Rule, ...] = (
         requires=("all", "every", "layers"),
     ),
     Rule(
-        "solo_layer",
+        cmd.SoloLayer,
         rf"{SOLO_VERB} (?:me )?(?:only|just) {{name:layers}}(?: visible| on)?{ALONE}?",
         rf"(?:show|display|view|see|look at) (?:me )?{{name:layers}}(?: visible| on)?{ALONE}",
         rf"(?:only|just) {SOLO_VERB} (?:me )?{{name:layers}}{ALONE}?",
@@ -241,7 +265,7 @@ RULES: tuple[Rule, ...] = (
         requires=("only", "just", "solo", "but", "except", "other", "nothing", "isolate", "alone", "itself"),
     ),
     Rule(
-        "solo_layer",
+        cmd.SoloLayer,
         rf"(?:only|just) {{name:layers}}{ALONE}?",
         rf"{{name:layers}}{ALONE}",
         r"nothing (?:but|except|other than) {name:layers}",
@@ -250,7 +274,7 @@ RULES: tuple[Rule, ...] = (
         requires=("only", "just", "nothing", "alone", "itself"),
     ),
     Rule(
-        "panel_toggle",
+        cmd.PanelToggle,
         "{op} {name:panels}",
         "(?:turn|switch) {name:panels} {state}",
         "{name:panels} {state}",
@@ -259,7 +283,7 @@ RULES: tuple[Rule, ...] = (
         priority=15,
     ),
     Rule(
-        "grid_mode",
+        cmd.GridMode,
         r"(?:turn|switch|put|set) (?:the )?grid(?: mode| view)? {op:switch}",
         r"(?:turn|switch) {op:switch} (?:the )?grid(?: mode| view)?",
         r"grid(?: mode| view)?(?: to)? {op:switch}",
@@ -272,7 +296,7 @@ RULES: tuple[Rule, ...] = (
         requires=("grid", "tile", "side by side"),
     ),
     Rule(
-        "grid_mode",
+        cmd.GridMode,
         r"(?:show|arrange|lay out|tile|put|display|view|place) (?:all )?(?:the )?layers"
         r"(?: side by side| next to each other)?(?: (?:in|as|into|on) (?:a )?grid)?"
         r"|tile (?:the )?layers|side by side",
@@ -281,7 +305,7 @@ RULES: tuple[Rule, ...] = (
         requires=("grid", "tile", "side by side", "next to each other"),
     ),
     Rule(
-        "scale_bar",
+        cmd.ScaleBar,
         r"(?:turn|switch|set) (?:the )?scale ?bar {op:switch}",
         r"(?:turn|switch) {op:switch} (?:the )?scale ?bar",
         r"scale ?bar(?: to)? {op:switch}",
@@ -294,7 +318,7 @@ RULES: tuple[Rule, ...] = (
         requires=("scale",),
     ),
     Rule(
-        "scale_bar",
+        cmd.ScaleBar,
         rf"(?:i )?(?:add|need|want|would like|'d like|put|place|draw|include|stick|insert|give me)"
         rf" (?:a |the )?scale ?bar{ON_IMAGE}?",
         rf"(?:a |the )scale ?bar{ON_IMAGE}?|scale ?bar{ON_IMAGE}",
@@ -304,7 +328,7 @@ RULES: tuple[Rule, ...] = (
         requires=("scale",),
     ),
     Rule(
-        "set_ndisplay",
+        cmd.SetNdisplay,
         r"(?:(?:switch|go|change|toggle|set|flip|move|turn)(?: it| the view| the viewer)?"
         r"(?: (?:to|into|back to|in))? )?(?:a )?{ndisplay:dims}"
         r"(?: (?:view|mode|display|rendering|viewer))?",
@@ -319,7 +343,7 @@ RULES: tuple[Rule, ...] = (
         requires=("2", "3", "two", "three"),
     ),
     Rule(
-        "zoom_by",
+        cmd.ZoomBy,
         r"zoom in",
         r"(?:zoom|go) closer|magnify|enlarge|double (?:the )?zoom",
         r"zoom in (?:a lot|more)",
@@ -328,28 +352,28 @@ RULES: tuple[Rule, ...] = (
         requires=ZOOM_WORDS,
     ),
     Rule(
-        "zoom_by",
+        cmd.ZoomBy,
         r"zoom (?:in )?(?:a (?:bit|little)|slightly|a touch)(?: more)?|(?:a bit|slightly) closer",
         priority=12,
         factor=1.5,
         requires=ZOOM_WORDS,
     ),
     Rule(
-        "zoom_by",
+        cmd.ZoomBy,
         r"zoom out (?:a (?:bit|little)|slightly|a touch)(?: more)?",
         priority=12,
         factor=1 / 1.5,
         requires=ZOOM_WORDS,
     ),
     Rule(
-        "zoom_by",
+        cmd.ZoomBy,
         r"{factor:multiple} (?:the )?(?:zoom|magnification)",
         multiple={"double": 2, "triple": 3, "quadruple": 4, "halve": 0.5},
         priority=12,
         requires=ZOOM_WORDS,
     ),
     Rule(
-        "zoom_by",
+        cmd.ZoomBy,
         r"zoom out",
         r"zoom (?:away|further out)|halve (?:the )?zoom|zoom out (?:a lot|more)",
         priority=12,
@@ -357,7 +381,7 @@ RULES: tuple[Rule, ...] = (
         requires=ZOOM_WORDS,
     ),
     Rule(
-        "zoom_by",
+        cmd.ZoomBy,
         r"zoom in (?:by )?(?:a factor of )?{factor:scale}",
         r"zoom in(?: (?:a (?:little|bit)|some))?(?: more)?,?(?: (?:like|say|about|by|maybe))? {factor:number}"
         r" ?(?:x|times|fold)",
@@ -366,30 +390,38 @@ RULES: tuple[Rule, ...] = (
         r"zoom by (?:a factor of )?{factor:scale}",
         r"(?:magnify|enlarge|scale)(?: (?:the )?view)?(?: by)? {factor:scale}",
         r"(?:multiply|increase) (?:the )?zoom by {factor:scale}",
+        r"zoom in(?: more)?,?(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
+        r"(?:get|go|move|bring|take)(?: me| us)? closer,?(?: (?:like|say|about|by|maybe|roughly))?"
+        r" {factor:times}",
         priority=12,
         requires=ZOOM_WORDS,
     ),
     Rule(
-        "zoom_by",
+        cmd.ZoomBy,
         r"zoom out (?:by )?(?:a factor of )?{factor:scale}",
         r"zoom out(?: (?:a (?:little|bit)|some))?(?: more)?,?(?: (?:like|say|about|by|maybe))?"
         r" {factor:number} ?(?:x|times|fold)",
         r"(?:shrink|reduce|divide|decrease) (?:the )?(?:view|zoom) by {factor:scale}",
+        r"zoom out(?: more)?,?(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
+        r"(?:get|go|move|pull|take)(?: me| us)? (?:further|farther) (?:away|out|back),?"
+        r"(?: (?:like|say|about|by|maybe|roughly))? {factor:times}",
         post=_zoom_out,
         priority=12,
         requires=ZOOM_WORDS,
     ),
     Rule(
-        "zoom_box",
+        cmd.ZoomBox,
         rf"(?:zoom|frame|focus|view|show|go|fit)(?: in)?(?: (?:to|into|onto|on|in on|the view to))?"
         rf"(?: the)?(?: {BOX_WORD})?(?: (?:from|between|spanning))? {{box:box}}",
         rf"{BOX_WORD} zoom {{box:box}}|zoom {BOX_WORD} {{box:box}}",
         rf"(?:{BOX_WORD} zoom|zoom(?: to)? {BOX_WORD}) {{box:labelled_box}}",
+        rf"(?:zoom|frame|focus|view|show|go|fit|crop)(?: in)?(?: (?:to|into|onto|on|in on|the view to))?"
+        rf"(?: the)?(?: {BOX_WORD})?(?: (?:of|from|at|with|spanning|covering))? {{box:axis_box}}",
         priority=12,
         requires=DIGITS,
     ),
     Rule(
-        "center_on",
+        cmd.CenterOn,
         rf"(?:center|centre|recenter|recentre)(?: the)?(?: (?:view|camera|canvas|viewer))?"
         rf"(?: (?:on|at|to|around|over))?(?: the)?(?: {POINT_WORD})? {{point:point}}",
         rf"(?:pan|move|go|jump|look|navigate|scroll|fly)(?: the (?:view|camera))?(?: over)?(?: (?:to|at))?"
@@ -397,11 +429,14 @@ RULES: tuple[Rule, ...] = (
         r"show me (?:where )?{point:point}(?: is)?|where is {point:point}",
         r"(?:(?:set|move|put|pan|shift) )?(?:the )?(?:camera|view)(?: cent(?:er|re))?"
         r"(?: to| =| at)? {point:point}",
+        r"(?:center|centre|recenter|recentre|pan|move|go|jump|look|navigate|scroll|fly)"
+        rf"(?: the (?:view|camera))?(?: (?:on|at|to|around|over))?(?: the)?(?: {POINT_WORD})?(?: (?:at|of))?"
+        r" {point:grid_point}",
         priority=12,
         requires=DIGITS,
     ),
     Rule(
-        "set_zoom",
+        cmd.SetZoom,
         rf"{SET}(?:the )?(?:zoom|zoom level|zoom factor|magnification)"
         r"(?: (?:to|at|=|:|of|level))? {zoom:scale}",
         r"zoom (?:to|at|=|level) {zoom:scale}",
@@ -411,7 +446,7 @@ RULES: tuple[Rule, ...] = (
         requires=NUMERALS,
     ),
     Rule(
-        "reset_view",
+        cmd.ResetView,
         r"(?:reset|restore|home)(?: the)?(?: (?:default|original))?(?: (?:view|camera|zoom|viewer))*",
         r"(?:view|camera|zoom) reset",
         r"(?:put|set|bring|get|take) (?:the )?(?:view|camera|zoom) back(?: to (?:normal|default|the start))?",
@@ -424,7 +459,7 @@ RULES: tuple[Rule, ...] = (
         priority=10,
     ),
     Rule(
-        "layer_opacity",
+        cmd.LayerOpacity,
         rf"{SET}(?:the )?{OPACITY} {OF} {{name:layers}}{IS} {{opacity:amount}}",
         rf"(?:{OPACITY}|op) {{name:layers}}{IS} {{opacity:amount}}",
         rf"{SET}(?:the )?{OPACITY}(?: (?:to|at|of|=|:))? {{opacity:amount}} (?:for|on|of|to) {{name:layers}}",
@@ -436,7 +471,7 @@ RULES: tuple[Rule, ...] = (
         requires=OPACITY_WORDS,
     ),
     Rule(
-        "layer_opacity",
+        cmd.LayerOpacity,
         rf"{SET}(?:the )?{CLEAR_NOUN} {OF} {{name:layers}}{IS} {{opacity:amount}}",
         rf"{CLEAR_NOUN} {{name:layers}}{IS} {{opacity:amount}}",
         rf"{SET}(?:the )?{CLEAR_NOUN}(?: (?:to|at|of|=|:))? {{opacity:amount}}"
@@ -449,7 +484,22 @@ RULES: tuple[Rule, ...] = (
         requires=OPACITY_WORDS,
     ),
     Rule(
-        "layer_colormap",
+        cmd.LayerOpacity,
+        r"{name:layers}(?: (?:to|at|=|:))? {opacity:share}",
+        free_names=False,
+        priority=10,
+        requires=("%", "percent", *FRACTION_WORDS),
+    ),
+    Rule(
+        cmd.LayerColormap,
+        rf"{{name:layers}}(?: (?:to|in|as|=|:))?(?: the)? {{colormap:known}}{CMAP}?",
+        known=COLORMAPS,
+        free_names=False,
+        priority=9,
+        requires=tuple(COLORMAPS),
+    ),
+    Rule(
+        cmd.LayerColormap,
         rf"{SET}(?:the )?(?:colou?r ?map|cmap|lut|colou?r|look ?up table) {OF} {{name:layers}}"
         rf"(?: (?:to|as|=|:))? {{colormap:word}}",
         rf"{SET}(?:the )?{{name:layers}}(?:'s)? (?:colou?r ?map|cmap|lut|colou?r)"
@@ -460,11 +510,12 @@ RULES: tuple[Rule, ...] = (
         rf"(?:use|apply) (?:the |a )?{{colormap:known}}{CMAP}? (?:for|on|to) {{name:layers}}",
         rf"{{name:layers}} (?:in|as|to) (?:the |a )?{{colormap:known}}{CMAP}?",
         known=COLORMAPS,
+        post=_not_a_slip,
         priority=9,
         requires=("colo", "cmap", "lut", "look", *COLORMAPS),
     ),
     Rule(
-        "layer_contrast",
+        cmd.LayerContrast,
         rf"{SET}(?:the )?contrast(?: limits| range)? {OF} {{name:layers}}(?: (?:to|=|:))?"
         r"(?: (?:from|between))? {limits:range}",
         rf"{SET}(?:the )?{{name:layers}}(?:'s)? contrast(?: limits| range)?(?: (?:to|=|:))?"
@@ -476,7 +527,7 @@ RULES: tuple[Rule, ...] = (
         requires=("contrast", "clim"),
     ),
     Rule(
-        "auto_contrast",
+        cmd.AutoContrast,
         r"auto(?:[- ]?(?:contrast|scale|level|levels|adjust))(?: (?:of|for|on))? {name:layers}",
         r"auto[- ]?(?:adjust|scale|level|set)(?: the)? contrast(?: (?:limits|levels))?(?: (?:of|for|on))?"
         r" {name:layers}",
@@ -489,7 +540,7 @@ RULES: tuple[Rule, ...] = (
         requires=("contrast", "auto"),
     ),
     Rule(
-        "rename_layer",
+        cmd.RenameLayer,
         r"rename {name:layers} (?:to|as|into|->|=>|=) ?{new_name:text}",
         r"(?:change|set|update|switch) (?:the )?name of {name:layers} to {new_name:text}",
         r"(?:change|set|update|switch) {name:layers}(?:'s)? name (?:to|as|into) {new_name:text}",
@@ -499,7 +550,7 @@ RULES: tuple[Rule, ...] = (
         requires=("name", "call", "label"),
     ),
     Rule(
-        "fit_to_layer",
+        cmd.FitToLayer,
         r"(?:fit|frame|focus)(?: (?:the )?(?:view|camera))?(?: (?:to|on))? {name:layers}"
         r"(?: (?:to|in) (?:the )?(?:view|screen|window|canvas))?",
         r"zoom (?:to|on|in on|onto)(?: fit)? {name:layers}",
@@ -512,7 +563,7 @@ RULES: tuple[Rule, ...] = (
         requires=("fit", "frame", "focus", "zoom", "extent", "bounds", "whole", "entire", "all of"),
     ),
     Rule(
-        "set_slice",
+        cmd.SetSlice,
         rf"(?:{GO} )?(?:the )?{SLICE_WORD}(?: number| index| no\.?)?(?: to| =)? {{index:int}}"
         r"(?: (?:on|of|along|in|for) (?:the )?(?:axis|dim|dimension)? ?{axis:axis}(?: axis)?)?",
         r"(?:set )?(?:the )?(?:axis|dim|dimension) {axis:axis}(?: slider)? (?:to|=|at) {index:int}",
@@ -522,7 +573,14 @@ RULES: tuple[Rule, ...] = (
         requires=NUMERALS,
     ),
     Rule(
-        "screenshot",
+        cmd.SetSlice,
+        rf"(?:{GO} )?(?:to )?(?:the )?{{index:ordinal}} {SLICE_WORD}",
+        ordinal=ORDINAL_SLICES,
+        priority=5,
+        requires=tuple(ORDINAL_SLICES),
+    ),
+    Rule(
+        cmd.Screenshot,
         r"(?:take|save|grab|capture|make|get|export|write|create|produce|store)(?: me)?(?: a| the| one)?"
         r" (?:screen ?shot|screen ?grab|snapshot|snap|picture|capture|png)"
         r"(?: of (?:the )?(?:canvas|view|viewer|screen|image))?"
@@ -537,7 +595,7 @@ RULES: tuple[Rule, ...] = (
         requires=("shot", "snap", "grab", "capture", "png", "picture", "save", "export", "photo"),
     ),
     Rule(
-        "select_layer",
+        cmd.SelectLayer,
         r"(?:select|activate|choose|pick|highlight|focus on)(?: the)?(?: layer)? {name:layers}",
         r"make {name:layers} (?:the )?(?:active|selected|current)(?: layer| one)?",
         r"(?:set|change|switch) (?:the )?(?:active|current|selected) layer to {name:layers}",
@@ -546,14 +604,14 @@ RULES: tuple[Rule, ...] = (
         requires=("select", "activ", "choose", "pick", "highlight", "focus", "current", "switch"),
     ),
     Rule(
-        "remove_layer",
+        cmd.RemoveLayer,
         r"(?:delete|remove|drop|discard|trash|get rid of|kill|close|erase|rm|del|throw away) {name:layers}",
         r"(?:delete|remove|drop|discard) (?:the )?layer {name:layers}",
         priority=0,
         requires=("del", "remov", "drop", "discard", "trash", "rid", "kill", "close", "erase", "rm", "throw"),
     ),
     Rule(
-        "layer_visibility",
+        cmd.LayerVisibility,
         "{op} (?:me )?{name:layers}",
         "(?:turn|switch|set|make) {name:layers} {op:state}",
         "{name:layers} {op:state}",
@@ -562,9 +620,9 @@ RULES: tuple[Rule, ...] = (
         state=STATE_AFTER,
         priority=-10,
     ),
-    Rule("layer_visibility", rf"{TOGGLE_VISIBILITY} {{name:layers}}", op="toggle", priority=-10),
+    Rule(cmd.LayerVisibility, rf"{TOGGLE_VISIBILITY} {{name:layers}}", op="toggle", priority=-10),
     Rule(
-        "pan",
+        cmd.Pan,
         rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}}",
         r"(?:show|let me see) (?:me )?(?:more of )?what(?:'s| is| lies) (?:to the )?{direction:direction}",
         direction=DIRECTIONS,
@@ -572,7 +630,7 @@ RULES: tuple[Rule, ...] = (
         requires=PAN_WORDS,
     ),
     Rule(
-        "pan",
+        cmd.Pan,
         rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}} (?:a (?:bit|little|touch)|slightly)",
         rf"{PAN} (?:a (?:bit|little|touch)|slightly)(?: (?:to|towards) the)? {{direction:direction}}",
         direction=DIRECTIONS,
@@ -581,7 +639,7 @@ RULES: tuple[Rule, ...] = (
         requires=PAN_WORDS,
     ),
     Rule(
-        "pan",
+        cmd.Pan,
         rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}} (?:by )?{{fraction:amount}}"
         rf"(?: of)?(?: (?:the|a|one))? {SCREEN}",
         rf"{PAN} (?:by )?{{fraction:amount}}(?: of)?(?: (?:the|a|one))? {SCREEN}(?: (?:to|towards) the)?"
@@ -592,7 +650,7 @@ RULES: tuple[Rule, ...] = (
         requires=PAN_WORDS,
     ),
     Rule(
-        "pan",
+        cmd.Pan,
         rf"{PAN}(?: (?:to|towards) the)? {{direction:direction}} (?:a lot|far|a long way)",
         rf"{PAN} (?:a lot|far)(?: (?:to|towards) the)? {{direction:direction}}",
         direction=DIRECTIONS,
@@ -601,7 +659,7 @@ RULES: tuple[Rule, ...] = (
         requires=PAN_WORDS,
     ),
     Rule(
-        "layer_gamma",
+        cmd.LayerGamma,
         rf"{SET}(?:the )?gamma {OF} {{name:layers}}{IS} {{gamma:number}}",
         r"gamma(?: (?:of|for|on))? {name:layers}(?: (?:to|at|=|:))? {gamma:number}",
         rf"{SET}{{name:layers}}(?:'s)? gamma{IS} {{gamma:number}}",
@@ -611,7 +669,7 @@ RULES: tuple[Rule, ...] = (
         requires=("gamma",),
     ),
     Rule(
-        "adjust_brightness",
+        cmd.AdjustBrightness,
         rf"(?:make |set )?{{name:layers}}{A_BIT} {BRIGHTER}",
         rf"{BRIGHTER} {{name:layers}}",
         r"(?:brighten|lighten|boost)(?: up)?(?: the)? {name:layers}(?: a (?:bit|little|touch))?",
@@ -624,7 +682,7 @@ RULES: tuple[Rule, ...] = (
         requires=BRIGHT_WORDS,
     ),
     Rule(
-        "adjust_brightness",
+        cmd.AdjustBrightness,
         rf"(?:make |set )?{{name:layers}}{A_BIT} {DIMMER}",
         rf"{DIMMER} {{name:layers}}",
         r"(?:dim|darken|dull)(?: down)?(?: the)? {name:layers}(?: a (?:bit|little|touch))?",
@@ -637,14 +695,14 @@ RULES: tuple[Rule, ...] = (
         requires=BRIGHT_WORDS,
     ),
     Rule(
-        "adjust_brightness",
+        cmd.AdjustBrightness,
         rf"(?:make )?{{name:layers}} (?:{{factor:times}} as (?:bright|light)"
         rf"|(?!half ){{factor:times}} {BRIGHTER})",
         priority=10,
         requires=BRIGHT_WORDS,
     ),
     Rule(
-        "adjust_brightness",
+        cmd.AdjustBrightness,
         rf"(?:make )?{{name:layers}} (?:{{factor:times}} as (?:dim|dark)"
         rf"|(?!half ){{factor:times}} {DIMMER})",
         post=_inverse,
@@ -652,7 +710,7 @@ RULES: tuple[Rule, ...] = (
         requires=BRIGHT_WORDS,
     ),
     Rule(
-        "adjust_contrast",
+        cmd.AdjustContrast,
         rf"(?:{UP}|more|enhance|stretch)(?: the)? contrast {OF} {{name:layers}}",
         rf"(?:{UP}|enhance|stretch)(?: the)? {{name:layers}}(?:'s)? contrast",
         r"(?:more|higher|stronger) contrast(?: (?:for|on|of|in))? {name:layers}",
@@ -662,7 +720,7 @@ RULES: tuple[Rule, ...] = (
         requires=("contrast",),
     ),
     Rule(
-        "adjust_contrast",
+        cmd.AdjustContrast,
         rf"(?:{DOWN}|less|soften)(?: the)? contrast {OF} {{name:layers}}",
         rf"(?:{DOWN}|soften)(?: the)? {{name:layers}}(?:'s)? contrast",
         r"(?:less|lower|weaker) contrast(?: (?:for|on|of|in))? {name:layers}",
@@ -672,23 +730,25 @@ RULES: tuple[Rule, ...] = (
         requires=("contrast",),
     ),
     Rule(
-        "view_from",
+        cmd.ViewFrom,
         r"(?:view|look(?: at it)?|see(?: it)?|show(?: it| me)?(?: the data)?)(?: (?:it|this))?"
         r" from(?: the)? {side:side}(?: side)?",
+        r"(?:view|look at|see|show(?: me)?) (?:it|this|that|everything|the \w+(?: \w+)?) from(?: the)?"
+        r" {side:side}(?: side)?",
         r"(?:the )?{side:side} view",
         side=SIDES,
         priority=14,
         requires=("view", "look", "see", "show"),
     ),
     Rule(
-        "rotate_view",
+        cmd.RotateView,
         rf"{ROTATE} {DEGREES}(?: (?:to the )?right)?",
         rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES}(?: up(?:wards)?)?",
         priority=14,
         requires=ROTATE_WORDS,
     ),
     Rule(
-        "rotate_view",
+        cmd.RotateView,
         rf"{ROTATE} {DEGREES} {ABOUT_AXIS}",
         rf"{ROTATE} {ABOUT_AXIS}(?: by)? {DEGREES}",
         axes=SCREEN_AXES,
@@ -696,21 +756,21 @@ RULES: tuple[Rule, ...] = (
         requires=ROTATE_WORDS,
     ),
     Rule(
-        "rotate_view",
+        cmd.RotateView,
         rf"{ROTATE} {DEGREES} (?:to the )?left",
         post=_negated,
         priority=15,
         requires=ROTATE_WORDS,
     ),
     Rule(
-        "rotate_view",
+        cmd.RotateView,
         rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES}(?: up(?:wards)?)?",
         axis="horizontal",
         priority=15,
         requires=("tilt",),
     ),
     Rule(
-        "rotate_view",
+        cmd.RotateView,
         rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES} down(?:wards)?",
         axis="horizontal",
         post=_negated,

@@ -72,12 +72,14 @@ def test_help_lists_examples_and_narrows_by_topic():
 
 
 def test_register_returns_its_own_undo():
-    from typing import Literal
+    from typing import ClassVar, Literal
 
     class Ping(Command):
         """Answer pong."""
 
         action: Literal["ping"] = "ping"
+        examples: ClassVar[tuple[str, ...]] = ("ping",)
+        no_rule: ClassVar[str] = "agents only"
 
     registry = Registry(default_registry().packs)
     unregister = registry.register(Pack("ping", (Ping,)))

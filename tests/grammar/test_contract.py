@@ -1,0 +1,90 @@
+"""The pack contract checks itself: every installed pack registers whole, and a pack lacking a part
+(a handler, a risk, help examples, a rule or the reason for none) is refused with a message naming
+that part."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+
+from napari_talk.core.commands import Command
+from napari_talk.core.grammar.rules import Rule
+from napari_talk.core.pack import Handlers, Pack
+from napari_talk.core.registry import ContractError, Registry, check_contract, installed_packs
+from napari_talk.core.result import Result
+
+
+def test_every_installed_pack_registers_and_keeps_its_whole_contract():
+    packs = installed_packs()
+    assert {"viewer", "files", "rays", "mesh", "atlas", "session"} <= {p.name for p in packs}
+    registry = Registry(packs)
+    for pack in registry.packs:
+        check_contract(pack, handlers=True)
+    assert all(rule.command in registry.commands.values() for rule in registry.rules)
+
+
+class Beep(Command, action="beep_for_test"):
+    """Beep once."""
+
+    examples: ClassVar[tuple[str, ...]] = ("beep",)
+
+
+class Hum(Command, action="hum_for_test"):
+    """Hum a tune."""
+
+    examples: ClassVar[tuple[str, ...]] = ("hum",)
+
+
+def _pack(command: type[Command], *, rules: tuple[Rule, ...] | None = None, handled: bool = True) -> Pack:
+    handlers = Handlers[None]()
+    if handled:
+        handlers.on(command)(lambda _command, _ctx: Result.success("done"))
+    return Pack("broken", (command,), (Rule(command, "beep"),) if rules is None else rules, handlers=handlers)
+
+
+def _variant(**attributes: Any) -> type[Command]:
+    return type("Beep2", (Beep,), {"__doc__": Beep.__doc__, **attributes})
+
+
+def test_a_whole_pack_registers():
+    Registry().register(_pack(Beep))
+
+
+@pytest.mark.parametrize(
+    ("pack", "part"),
+    [
+        (lambda: _pack(_variant(examples=())), "has no help examples"),
+        (lambda: _pack(_variant(risk="maybe")), "has no risk"),
+        (lambda: _pack(_variant(__doc__="")), "has no description"),
+        (lambda: _pack(Beep, rules=()), "has no grammar rule"),
+        (lambda: _pack(Beep, rules=(Rule(Hum, "hum"),)), "a rule reads 'hum_for_test'"),
+    ],
+)
+def test_a_pack_lacking_a_part_is_refused_naming_the_part(pack, part):
+    with pytest.raises(ContractError, match=part) as refused:
+        Registry().register(pack())
+    assert "pack 'broken'" in str(refused.value)
+
+
+class Quiet(Command, action="quiet_for_test"):
+    """Say nothing."""
+
+    examples: ClassVar[tuple[str, ...]] = ("quiet_for_test",)
+    no_rule: ClassVar[str] = "agents call it; nobody types it"
+
+
+def test_a_stated_reason_stands_in_for_a_rule():
+    Registry().register(_pack(Quiet, rules=()))
+
+
+def test_a_missing_handler_is_named_when_handlers_are_checked():
+    pack = _pack(Beep, handled=False)
+    Registry().register(pack)
+    with pytest.raises(ContractError, match=r"has no handler: bind one with @handlers.on\(Beep\)"):
+        check_contract(pack, handlers=True)
+
+
+def test_a_rule_takes_a_command_class_not_a_name():
+    with pytest.raises(TypeError, match="command class"):
+        Rule("beep_for_test", "beep")  # type: ignore[arg-type]
