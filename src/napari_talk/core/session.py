@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from .commands import MAX_NAME_CHARS, Command, shown_name
 from .grammar.parser import Parser
-from .help import LLM_HINT, suggest
+from .help import not_understood_line, suggest
 from .history import Entry, History
 from .jobs import Job, Jobs
 from .net import NetPolicy
@@ -357,9 +357,11 @@ class Session:
             self.generative_prompt = outcome.user_prompt
         commands = [command for command, _ in outcome.read]
         results = [result for _, result in outcome.read]
-        turn = Turn(text, "llm", commands, results, outcome.spoken, outcome.model)
+        spoken = "\n".join([*outcome.notes, *([outcome.spoken] if outcome.spoken else [])]) or None
+        turn = Turn(text, "llm", commands, results, spoken, outcome.model)
         if outcome.error:
-            turn.results.append(Result.error(outcome.error))
+            meta = {} if outcome.understood else {"understood": False}
+            turn.results.append(Result.error(outcome.error, **meta))
             return ModelTurn(self, turn, [])
         return ModelTurn(self, turn, outcome.commands)
 
@@ -507,12 +509,7 @@ class Session:
         packs = self.packs_in_play(text)
         live = [p.name for p in self.registry.packs if p.name in packs and p.live(self.context(p))]
         examples = suggest(self.registry, text, packs=packs, live=live)
-        nearest = " · ".join(f'"{e}"' for e in examples)
-        typed = text.strip()
-        shown = typed if len(typed) <= 120 else typed[:117] + "…"
-        message = f"I did not understand {shown!r}. Nearest commands: {nearest}."
-        if not self.llm_ready:
-            message += f"\n{LLM_HINT}"
+        message = not_understood_line(text, examples, offer_model=not self.llm_ready)
         return Result.error(message, {"suggestions": examples}, understood=False)
 
     def llm_status(self) -> str:

@@ -22,10 +22,12 @@ from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
 from ...core.viewer import (
     camera,
+    camera_facts,
     camera_state,
     canvas_size,
     find_layer,
     grid,
+    layer_facts,
     restore_camera,
     scale_bar,
     set_center,
@@ -482,8 +484,7 @@ def describe_context(ctx: Context[None]) -> list[str]:
     if viewer is None:
         return []
     layers = list(viewer.layers)[::-1]
-    listed = [f"{layer.name} ({_layer_kind(layer)}{'' if layer.visible else ', hidden'})" for layer in layers]
-    lines = ["Layers, top first: " + (", ".join(listed) or "none")]
+    lines = ["Layers, top first: " + (", ".join(layer_facts(layer) for layer in layers) or "none")]
     active = viewer.layers.selection.active
     if active is not None:
         lines.append(f"Selected layer: {active.name}")
@@ -495,4 +496,5 @@ def describe_context(ctx: Context[None]) -> list[str]:
         for axis in dims.not_displayed
     ]
     lines.append(f"Display: {dims.ndisplay}-D" + (f"; sliders: {', '.join(sliders)}" if sliders else ""))
+    lines.append(camera_facts(viewer))
     return lines

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "llm.py"
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "llm.py"
 
 
 def _benchmark():
