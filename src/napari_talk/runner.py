@@ -35,7 +35,7 @@ def _show_off_screen(viewer) -> None:
     """Let Qt lay out and draw the window (screenshots need it) without putting it on screen."""
     from qtpy.QtCore import Qt
 
-    from .packs.viewer.panels import main_window
+    from ._qt.panels import main_window
 
     window = main_window(viewer)
     if window is not None:

@@ -24,7 +24,7 @@ from qtpy.QtWidgets import (
 )
 
 from ..core.commands import Command
-from ..core.jobs import Job, Progress
+from ..core.jobs import Job, Outcome, Progress, guarded
 from ..core.llm.road import LLMRoad
 from ..core.llm.settings import LLMSettings
 from ..core.net import NetPolicy
@@ -36,6 +36,7 @@ from .chat_input import ChatInput
 from .gui_thread import GuiThread
 from .jobs import qt_runner
 from .llm_task import LLMTask
+from .panels import ViewerWindow
 from .transcript import Transcript
 
 if TYPE_CHECKING:
@@ -69,7 +70,10 @@ class ChatDock(QWidget):
         self._store = store or default_store()
         settings = self._store.load()
         self.session = Session(
-            napari_viewer, window=self, registry=registry, workspace=settings.workspace.path()
+            napari_viewer,
+            window=ViewerWindow(napari_viewer, self),
+            registry=registry,
+            workspace=settings.workspace.path(),
         )
         self.session.net = NetPolicy.from_setting(settings.network.allowed_hosts)
         self._session_key: str | None = None
@@ -260,36 +264,35 @@ class ChatDock(QWidget):
     # -- slow work -----------------------------------------------------------------------------
 
     def run_job(self, job: Job) -> Result:
-        """Run a handler's slow part in a thread while the GUI keeps turning; Stop abandons it."""
-        loop, box = QEventLoop(), {}
+        """A waited job (:mod:`napari_talk.core.jobs`): its work in a thread of its own while the
+        GUI keeps turning, its finish here; Stop abandons it."""
+        loop = QEventLoop()
         relay = _Relay()
         relay.done.connect(loop.quit)
         progress = Progress(relay.progress.emit)
         relay.progress.connect(self._show_progress)
+        work = guarded(lambda: job.work(progress))
+        outcomes: list[Outcome] = []
 
-        def work() -> None:
-            try:
-                box["value"] = job.work(progress)
-            except Exception as exc:
-                box["error"] = exc
-            finally:
-                relay.done.emit()
+        def run() -> None:
+            outcomes.append(work())
+            relay.done.emit()
 
         self.job = (job, progress, loop)
         self.busy.setRange(0, 0)  # busy, how far unknown, until the work reports a fraction
         self.input.setEnabled(False)
         self._show_state()
-        threading.Thread(target=work, name="napari-talk-job", daemon=True).start()
+        threading.Thread(target=run, name="napari-talk-job", daemon=True).start()
         loop.exec()
         self.job = None
         self.input.setEnabled(True)
         self.input.setFocus()
         self._show_state()
-        if progress.cancelled:
+        if progress.cancelled or not outcomes:
             return Result.error(f"{job.label}: stopped")
-        if "error" in box:
-            raise box["error"]
-        return job.finish(box["value"])
+        if outcomes[0].error is not None:
+            raise outcomes[0].error
+        return job.finish(outcomes[0].value)
 
     def _show_progress(self, status: str, fraction: float | None) -> None:
         """What a waited job's work reported (on the GUI thread): in the status line, and in the

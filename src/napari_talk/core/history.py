@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Entry:
     command: Command
-    undo: Callable[[], None]
+    undo: Callable[[], str | None]
     risk: Risk = "view"
     """The risk of the change; undoing or redoing it costs the same."""
     said: str = ""
@@ -34,7 +34,7 @@ class History:
     def record(
         self,
         command: Command,
-        undo: Callable[[], None],
+        undo: Callable[[], str | None],
         *,
         risk: Risk = "view",
         said: str = "",

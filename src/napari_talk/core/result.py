@@ -20,8 +20,9 @@ class Result:
     message: str
     data: Any = None
     meta: dict[str, Any] = field(default_factory=dict)
-    undo: Callable[[], None] | None = field(default=None, repr=False, compare=False)
-    """Set by a handler whose command changed state: calling it puts the state back."""
+    undo: Callable[[], str | None] | None = field(default=None, repr=False, compare=False)
+    """Set by a handler whose command changed state: calling it puts the state back, and may
+    return a sentence for what that does beyond the view (a file deleted)."""
 
     @property
     def ok(self) -> bool:
@@ -33,7 +34,7 @@ class Result:
         message: str,
         data: Any = None,
         *,
-        undo: Callable[[], None] | None = None,
+        undo: Callable[[], str | None] | None = None,
         **meta: Any,
     ) -> Result:
         return cls("success", message, data, dict(meta), undo)

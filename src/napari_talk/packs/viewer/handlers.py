@@ -6,7 +6,6 @@ the viewer hands back the function that undoes it.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import time
 from typing import Any
@@ -18,6 +17,7 @@ from ...core.jobs import Job, Progress
 from ...core.layers import has_layer
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
+from ...core.window import panels_of
 from . import commands as cmd
 from ...core.viewer import (
     camera,
@@ -29,7 +29,6 @@ from ...core.viewer import (
     scale_bar,
     set_center,
 )
-from .panels import is_open, panels
 
 HANDLERS = Handlers[None]()
 
@@ -116,17 +115,19 @@ def all_layers_visibility(command: cmd.AllLayersVisibility, ctx: Context[None]) 
 
 @HANDLERS.on(cmd.PanelToggle)
 def panel_toggle(command: cmd.PanelToggle, ctx: Context[None]) -> Result:
-    found = panels(viewer_of(ctx), ctx.window)
-    match = resolve_name(command.name, found)
+    found = panels_of(ctx.window)
+    if not found:
+        raise CommandError("this session has no window whose panels it could open or close")
+    match = resolve_name(command.name, list(found))
     if match.found is None:
-        raise CommandError(describe_miss(match, "panel", found))
-    dock = found[match.found]
-    was_open, opening = is_open(dock), command.op == "open"
-    dock.setVisible(opening)
+        raise CommandError(describe_miss(match, "panel", list(found)))
+    panel = found[match.found]
+    was_open, opening = panel.is_open(), command.op == "open"
+    panel.set_open(opening)
     if was_open == opening:
         return Result.success(f"the {match.found} panel is already {'open' if opening else 'closed'}.")
     verb = "opened" if opening else "closed"
-    return Result.success(f"{match.found} {verb}.", undo=lambda: dock.setVisible(was_open))
+    return Result.success(f"{match.found} {verb}.", undo=lambda: panel.set_open(was_open))
 
 
 # -- camera --------------------------------------------------------------------------------------
@@ -443,13 +444,16 @@ def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Job:
         workspace.write_bytes(relative, encoded)
         ours = workspace.written(relative, encoded)
 
-        def undo() -> None:  # refused when the picture changed since: the person's version is kept
+        path = str(workspace.resolve(relative))
+
+        def undo() -> str:  # refused when the picture changed since: the person's version is kept
             workspace.take_back(ours, before)
+            return f"the earlier {path} is back" if before is not None else f"{path} deleted"
 
         replaced = " (the earlier file is kept for undo)" if before is not None else ""
         return Result.success(
-            f"screenshot saved to {relative} ({width}×{height}){replaced}.",
-            {"path": str(workspace.resolve(relative)), "width": int(width), "height": int(height)},
+            f"screenshot saved to {path} ({width}×{height}){replaced}.",
+            {"path": path, "width": int(width), "height": int(height)},
             undo=undo,
         )
 
@@ -461,8 +465,8 @@ def known_names(ctx: Context[None]) -> dict[str, list[str]]:
     if viewer is None:
         return {}
     names = {"layers": [layer.name for layer in viewer.layers]}
-    with contextlib.suppress(ImportError):  # without Qt the grammar's default panel names stay
-        names["panels"] = list(panels(viewer, ctx.window))
+    if ctx.window is not None:  # without a window the grammar's default panel names stay
+        names["panels"] = list(panels_of(ctx.window))
     return names
 
 
@@ -476,8 +480,8 @@ def describe_context(ctx: Context[None]) -> list[str]:
     active = viewer.layers.selection.active
     if active is not None:
         lines.append(f"Selected layer: {active.name}")
-    with contextlib.suppress(ImportError):
-        lines.append("Panels: " + ", ".join(panels(viewer, ctx.window)))
+    if ctx.window is not None:
+        lines.append("Panels: " + ", ".join(panels_of(ctx.window)))
     dims = viewer.dims
     sliders = [
         f"{dims.axis_labels[axis]} (0-{int(dims.nsteps[axis]) - 1}, at {dims.current_step[axis]})"

@@ -16,7 +16,7 @@ import numpy as np
 from qtpy.QtCore import Qt
 from test_readme_door import STACK_LINES, pack_rows, viewer_lines
 
-BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "dock_stalls.py"
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "dock_stalls.py"
 
 
 def _benchmark():

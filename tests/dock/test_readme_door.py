@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from door import open_door, type_line
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 SAMPLES = {"Prism demo": "prism_demo", "Mesh sample": "mesh", "Atlas sample": "atlas"}
 HIGHLIGHTS = {"rays: selection"}
 """A query's highlight stays until "clear the ray selection": it is not a change to undo."""

@@ -5,7 +5,7 @@ access to a layer makes a new object, so nothing may compare layers by identity.
 from __future__ import annotations
 
 import pytest
-from door import open_door, type_line
+from door import at_default_width, open_door, type_line
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 
@@ -128,14 +128,6 @@ def test_a_ray_scene_is_drawn_with_y_up_so_north_is_on_top(qtbot, door):
     assert rows["N"] == max(rows.values()), "N has the largest y, drawn at the top"
     type_line(qtbot, door, "undo")
     assert tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d) == before
-
-
-def at_default_width(door) -> None:
-    from qtpy.QtWidgets import QApplication
-
-    door.viewer.window.show()
-    door.setFixedWidth(355)  # the width napari gives the dock from the Plugins menu
-    QApplication.processEvents()
 
 
 def test_a_ray_list_fits_the_dock_at_its_default_width(qtbot, door):
