@@ -429,6 +429,8 @@ def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Job:
     """The canvas is grabbed on the GUI thread; encoding it (a tenth of a second for a PNG of the
     canvas) runs off it, and the file is written when that is done."""
     viewer = viewer_of(ctx)
+    if not hasattr(viewer, "screenshot"):
+        raise CommandError("a screenshot needs napari's canvas, and this viewer has no window (no display)")
     relative = screenshot_path(command)
     workspace = ctx.workspace
     before = workspace.read_bytes(relative, limit=UNDO_KEEP_BYTES) if workspace.exists(relative) else None
