@@ -84,7 +84,9 @@ def _run_command(args: argparse.Namespace) -> int:
             with open(args.script, encoding="utf-8") as script:
                 lines = [ln.rstrip("\n") for ln in script if ln.strip() and not ln.startswith("#")] + lines
         except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read the script {args.script}: {getattr(exc, 'strerror', None) or exc}") from exc
+            raise UsageError(
+                f"cannot read the script {args.script}: {getattr(exc, 'strerror', None) or exc}"
+            ) from exc
     if not lines and not args.screenshot:
         raise UsageError("give lines to run, or --script FILE")
     status = run_lines(lines, sample=args.sample, screenshot=args.screenshot)
@@ -116,7 +118,9 @@ def _mcp_command(args: argparse.Namespace) -> int:
         return _mcp_headless(args, token, say)
     from ._qt.mcp_stdio import run
 
-    return run(args.sample or None, show=not args.hidden, http=args.http, port=args.port, token=token, say=say)
+    return run(
+        args.sample or None, show=not args.hidden, http=args.http, port=args.port, token=token, say=say
+    )
 
 
 def _mcp_headless(args: argparse.Namespace, token: str | None, say) -> int:
@@ -143,7 +147,9 @@ def _start_http(service_class, bridge, port: int, token: str | None):
     try:
         return service_class(bridge, port=port, token=token).start()
     except (OSError, RuntimeError, SystemExit) as exc:
-        raise Unavailable(f"the MCP server could not listen on 127.0.0.1:{port} (is the port in use?)") from exc
+        raise Unavailable(
+            f"the MCP server could not listen on 127.0.0.1:{port} (is the port in use?)"
+        ) from exc
 
 
 def _mcp_token(args: argparse.Namespace) -> str | None:
@@ -189,7 +195,9 @@ def _version() -> str:
         except PackageNotFoundError:
             return "not installed"
 
-    return f"napari-talk {__version__} (napari {of('napari')}, mcp {of('mcp')}, Python {sys.version.split()[0]})"
+    return (
+        f"napari-talk {__version__} (napari {of('napari')}, mcp {of('mcp')}, Python {sys.version.split()[0]})"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -226,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument(
         "--token-env",
         default=TOKEN_ENV,
-        help=f"environment variable holding the bearer token (default {TOKEN_ENV}; unset: a fresh one, printed)",
+        help=f"variable holding the bearer token (default {TOKEN_ENV}; unset: a fresh one, printed)",
     )
     m.set_defaults(func=_mcp_command)
 
@@ -234,8 +242,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--markdown", action="store_true", help="the reference as Markdown")
     c.set_defaults(func=_commands_command)
 
-    p = sub.add_parser("parse", help="print the commands a line means, as JSON (no viewer)", epilog=EXIT_CODES,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "parse",
+        help="print the commands a line means, as JSON (no viewer)",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("text", nargs="*", help="the typed line")
     p.add_argument("--jsonl", action="store_true", help="read {text, context} lines on stdin")
     p.add_argument("--layer", action="append", help="a layer name the session knows (repeat)")

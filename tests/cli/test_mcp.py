@@ -285,10 +285,17 @@ def test_the_mcp_command_says_what_is_wrong_with_its_arguments():
 
     env = {**os.environ, "NAPARI_TALK_MCP_TOKEN": "short"}
     done = subprocess.run(
-        [sys.executable, "-m", "napari_talk", "mcp", "--http"], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "napari_talk", "mcp", "--http"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2 and "at least 16" in done.stderr and "Traceback" not in done.stderr
     done = subprocess.run(
-        [sys.executable, "-m", "napari_talk", "mcp", "--port", "8000"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "napari_talk", "mcp", "--port", "8000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2 and "go with --http" in done.stderr

@@ -15,7 +15,6 @@ def door(make_napari_viewer_proxy, workspace):
     return open_door(make_napari_viewer_proxy, workspace)
 
 
-
 def visible(viewer) -> set[str]:
     return {layer.name for layer in viewer.layers if layer.visible}
 

@@ -10,7 +10,7 @@ from napari_talk.packs.files import samples
 
 def test_the_sample_is_made_in_a_fresh_folder_of_the_workspace(workspace):
     layers = samples.files_sample()
-    (picture, kwargs, kind), = layers
+    ((picture, kwargs, kind),) = layers
     assert kind == "image" and kwargs["rgb"] and picture.ndim == 3 and picture.std() > 0
     assert kwargs["metadata"]["napari_talk"]["folder"] == str(workspace / "sample")
     for relative, text in samples.FILES.items():
@@ -30,7 +30,7 @@ def test_opened_again_the_sample_keeps_what_the_person_changed(workspace):
     samples.files_sample()
     edited = workspace / "sample" / "notes" / "a.md"
     edited.write_text("the cells divide\n")
-    (_, kwargs, _), = samples.files_sample()
+    ((_, kwargs, _),) = samples.files_sample()
     assert edited.read_text() == "the cells divide\n"
     assert kwargs["metadata"]["napari_talk"]["written"] == [] and not (workspace / "sample-2").exists()
 

@@ -25,7 +25,12 @@ import pytest
 from door import open_door, type_line
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-SAMPLES = {"Prism demo": "prism_demo", "Mesh sample": "mesh", "Atlas sample": "atlas", "Files sample": "files"}
+SAMPLES = {
+    "Prism demo": "prism_demo",
+    "Mesh sample": "mesh",
+    "Atlas sample": "atlas",
+    "Files sample": "files",
+}
 HIGHLIGHTS = {"rays: selection"}
 """A query's highlight stays until "clear the ray selection": it is not a change to undo."""
 
@@ -68,7 +73,6 @@ def pack_rows() -> list[tuple[str, list[str], list[str]]]:
 @pytest.fixture
 def door(make_napari_viewer_proxy, workspace):
     return open_door(make_napari_viewer_proxy, workspace)
-
 
 
 # -- what the person sees -----------------------------------------------------------------------------
@@ -487,7 +491,10 @@ PACK_EFFECTS: dict[str, Check] = {
     "search 'castle' in sample/chapters": _reply_says("ch01.md"),
     "in sample/notes/a.md replace 'teh' with 'the'": lambda c, before, after, dock, reply: {
         **copy.deepcopy(before),
-        "files": {**before["files"], "sample/notes/a.md": hashlib.sha1(b"the cells divide\n").hexdigest()[:12]},
+        "files": {
+            **before["files"],
+            "sample/notes/a.md": hashlib.sha1(b"the cells divide\n").hexdigest()[:12],
+        },
     },
     "rays inside Prism": _highlighted,
     "which rays cross edge N of Prism": _highlighted,

@@ -59,7 +59,9 @@ def test_code_and_tables_get_blocks_of_their_own(qtbot, door):
     from napari_talk.core.session import Turn
 
     code = "```\n" + "def f():\n    return " + "1 + " * 80 + "1\n```"
-    door.transcript.add_turn(Turn("show me the code", "parser", results=[Result.success(f"Here:\n{code}\nDone.")]))
+    door.transcript.add_turn(
+        Turn("show me the code", "parser", results=[Result.success(f"Here:\n{code}\nDone.")])
+    )
     door.transcript.add_turn(Turn("hide nuclei", "parser", results=[Result.success("nuclei hidden.")]))
     fits(qtbot, door)
     markup = door.transcript.toHtml()

@@ -60,9 +60,11 @@ class Transcript(QTextBrowser):
         """Each entry in a block of its own with the default format: a block appended after a
         fixed-width one must not inherit its no-wrap lines (every later reply would run off to the
         right)."""
-        cursor = QTextCursor(self.document())
+        document = self.document()
+        assert document is not None  # a QTextBrowser always has one
+        cursor = QTextCursor(document)
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        if not self.document().isEmpty():
+        if not document.isEmpty():
             spaced = QTextBlockFormat()
             spaced.setTopMargin(space)
             cursor.insertBlock(spaced, QTextCharFormat())

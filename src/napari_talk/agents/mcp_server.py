@@ -167,10 +167,17 @@ class HttpService:
         self.limits = limits or HttpLimits()
         self.token = token or secrets.token_urlsafe(24)
         server = build_server(bridge)
-        mcp_app = server.streamable_http_app(host="127.0.0.1", max_request_body_size=self.limits.max_body_bytes)
+        mcp_app = server.streamable_http_app(
+            host="127.0.0.1", max_request_body_size=self.limits.max_body_bytes
+        )
         app = _BearerGate(mcp_app, self.token)
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **self.limits.uvicorn_settings()
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            **self.limits.uvicorn_settings(),
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="napari-talk-mcp", daemon=True)

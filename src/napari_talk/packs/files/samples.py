@@ -78,7 +78,14 @@ def card(root: Path, folder: str) -> np.ndarray:
         font: Any = ImageFont.load_default(size=18)
     except (TypeError, OSError):  # Pillow without FreeType: the bitmap font
         font = ImageFont.load_default()
-    text = [f"Files sample: {root / folder}", "", *sorted(FILES), "", "Type in the chat:", *lines_to_try(folder)]
+    text = [
+        f"Files sample: {root / folder}",
+        "",
+        *sorted(FILES),
+        "",
+        "Type in the chat:",
+        *lines_to_try(folder),
+    ]
     image = Image.new("RGB", (760, 40 + 26 * len(text)), (32, 36, 44))
     draw = ImageDraw.Draw(image)
     for row, line in enumerate(text):
@@ -94,5 +101,7 @@ def files_sample() -> list[tuple[np.ndarray, dict[str, Any], str]]:
 
     workspace = Workspace(default_store().load().workspace.path())
     folder, written = make(workspace)
-    meta = {"napari_talk": {"role": "files sample", "folder": str(workspace.resolve(folder)), "written": written}}
+    meta = {
+        "napari_talk": {"role": "files sample", "folder": str(workspace.resolve(folder)), "written": written}
+    }
     return [(card(workspace.root, folder), {"name": "files sample", "rgb": True, "metadata": meta}, "image")]

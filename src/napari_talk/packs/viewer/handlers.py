@@ -17,8 +17,6 @@ from ...core.jobs import Job, Progress
 from ...core.layers import has_layer
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
-from ...core.window import panels_of
-from . import commands as cmd
 from ...core.viewer import (
     camera,
     camera_state,
@@ -29,6 +27,8 @@ from ...core.viewer import (
     scale_bar,
     set_center,
 )
+from ...core.window import panels_of
+from . import commands as cmd
 
 HANDLERS = Handlers[None]()
 
