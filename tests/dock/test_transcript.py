@@ -90,7 +90,7 @@ def test_the_screenshot_reply_links_the_file_and_undo_says_it_is_deleted(qtbot, 
     assert opened == [str(path.parent)], "a click on the file opens the folder holding it"
     undone = type_line(qtbot, door, "undo")
     assert not path.exists()
-    assert undone.text.endswith(f"({path} deleted)"), undone.text
+    assert undone.text.endswith(f" {path} deleted."), undone.text
 
 
 def test_colour_swatches_in_a_table(qtbot, door):
@@ -114,3 +114,16 @@ def test_a_relative_path_in_data_is_not_linked(qtbot, door):
     )
     assert "href" not in door.transcript.toHtml().split("wrote", 1)[1]
     assert Path("notes/a.md").is_absolute() is False
+
+
+def test_segmenting_lists_the_parts_with_swatches_of_their_colours(qtbot, door):
+    door.viewer.open_sample("napari-talk", "mesh")
+    entry = type_line(qtbot, door, "segment it")
+    assert entry.kind == "table", entry.text
+    segments = door.session.state("mesh").model.segment_count
+    assert entry.text == f"{segments} rows" and segments > 2
+    from napari_talk.packs.mesh.appearance import PALETTE
+
+    markup = door.transcript.toHtml().lower()
+    assert sum(colour.lower() in markup for colour in PALETTE[:segments]) == segments, "a swatch per part"
+    fits(qtbot, door)

@@ -410,7 +410,7 @@ class Session:
             self.history.put_back(entry)
             reason = str(exc) if isinstance(exc, CommandError) else f"{type(exc).__name__}: {exc}"
             return Result.error(f"could not undo ({entry.said}): {reason}; it stays undoable")
-        also = f" ({told})" if isinstance(told, str) and told else ""
+        also = f" {told[:1].upper()}{told[1:]}." if isinstance(told, str) and told else ""
         return Result.success(f"undid: {entry.said}{also}", entry.command.to_wire())
 
     def redo(self) -> Result:
