@@ -230,20 +230,29 @@ class ChatDock(QWidget):
         for layer in layers:
             layer.events.name.connect(self.prepare_parser)
             self.session.layer_added(layer)  # a sample opened before the dock was
-        first = self.prepare_parser()
-        threading.Thread(target=self._warm_up, args=(first,), name="napari-talk-warm-up", daemon=True).start()
+        self._warm = _Relay()
+        self._warm.done.connect(self._warmed)
+        threading.Thread(target=self._warm_up, name="napari-talk-warm-up", daemon=True).start()
 
-    def _warm_up(self, parser_ready: threading.Thread) -> None:
-        """Off the GUI thread as the dock opens, after the parser's rules for the first line: each
-        pack's handlers imported (a third of a second each that its first command would spend on
-        the GUI thread), then each pack's own set-up."""
-        parser_ready.join()
+    def _warm_up(self) -> None:
+        """Off the GUI thread as the dock opens: each pack's handlers imported, a third of a second
+        each that the names the parser needs (and each pack's first command) would otherwise spend
+        on the GUI thread; then, back there, the parser's rules for the names there are."""
         for pack in self.session.registry.packs:
             try:
                 pack.handlers()
             except Exception:  # the pack's first command meets the problem and says it plainly
                 log.debug("could not import the handlers of pack %s", pack.name, exc_info=True)
-        self.session.prepare_packs()
+        self._warm.done.emit()
+
+    def _warmed(self) -> None:
+        rules = self.prepare_parser()
+
+        def prepare_packs() -> None:  # each pack's own set-up (a sentence model), after the rules
+            rules.join()
+            self.session.prepare_packs()
+
+        threading.Thread(target=prepare_packs, name="napari-talk-packs", daemon=True).start()
 
     def _layer_inserted(self, event) -> None:
         event.value.events.name.connect(self.prepare_parser)
