@@ -232,7 +232,8 @@ class ChatDock(QWidget):
             self.session.layer_added(layer)  # a sample opened before the dock was
         self._warm = _Relay()
         self._warm.done.connect(self._warmed)
-        threading.Thread(target=self._warm_up, name="napari-talk-warm-up", daemon=True).start()
+        self._warming = threading.Thread(target=self._warm_up, name="napari-talk-warm-up", daemon=True)
+        self._warming.start()
 
     def _warm_up(self) -> None:
         """Off the GUI thread as the dock opens: each pack's handlers imported, a third of a second
@@ -263,9 +264,15 @@ class ChatDock(QWidget):
         """The parser's rules for the names known now, compiled in a thread while the loop turns
         if they are not yet (the first line after the dock opens, or new names since): a second
         of regular expressions that would otherwise hold the GUI."""
+        if self.job is not None:
+            return
+        if self._warming.is_alive():  # the packs' names wait for their imports: wait in a job
+            warming = self._warming
+            ready = Job("getting ready to read the line", lambda _: warming.join(), lambda _: Result.success(""))
+            self.run_job(ready)
         names = self.session.known_names()
         parser = self.session.parser
-        if self.job is not None or parser.prepared(names):
+        if parser.prepared(names):
             return
         under_way = list(self._preparing)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,10 +40,10 @@ def _open_folder(url: QUrl) -> None:
 
 
 class Transcript(QTextBrowser):
-    def __init__(self, parent=None, *, open_folder: Callable[[QUrl], None] = _open_folder) -> None:
+    def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)
-        self.anchorClicked.connect(open_folder)
+        self.anchorClicked.connect(_open_folder)
         # lines wrap between words ("Solanthe, the Dune Warden" keeps "Warden" whole); a word wider
         # than the dock (a long path, a pasted blob) wraps inside itself rather than widen the page
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
