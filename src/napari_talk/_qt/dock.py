@@ -268,8 +268,7 @@ class ChatDock(QWidget):
             return
         if self._warming.is_alive():  # the packs' names wait for their imports: wait in a job
             warming = self._warming
-            ready = Job("getting ready to read the line", lambda _: warming.join(), lambda _: Result.success(""))
-            self.run_job(ready)
+            self.run_job(Job("getting ready to read the line", lambda _: warming.join(), Result.success))
         names = self.session.known_names()
         parser = self.session.parser
         if parser.prepared(names):
