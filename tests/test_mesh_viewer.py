@@ -152,7 +152,7 @@ def test_undo_of_every_step_puts_the_layers_back_exactly(session, viewer):
 def _show_off_screen(viewer) -> None:
     from qtpy.QtCore import Qt
 
-    from napari_talk.packs.viewer.panels import main_window
+    from napari_talk._qt.panels import main_window
 
     window = main_window(viewer)
     window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)

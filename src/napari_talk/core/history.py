@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from .commands import Command
     from .risk import Effect, Risk
 
+Step = Callable[[], "str | None"]
+"""Undoes one change; may return a sentence for what that did beyond the view."""
 Guard = Callable[[], "Iterable[Effect | None]"]
 """What undoing a step now would replace of the person's (nothing: an empty iterable)."""
 
@@ -44,19 +46,21 @@ class Changes:
     """
 
     def __init__(self) -> None:
-        self._steps: list[tuple[Callable[[], None], Guard | None, int]] = []
+        self._steps: list[tuple[Step, Guard | None, int]] = []
 
-    def add(self, step: Callable[[], None], *, guard: Guard | None = None, size: int = 0) -> None:
-        """``step`` undoes one change; ``size`` is the bytes it keeps alive (an earlier content);
+    def add(self, step: Step, *, guard: Guard | None = None, size: int = 0) -> None:
+        """``step`` undoes one change, and may return a sentence for what that does beyond the
+        view ("figures/a.png deleted"); ``size`` is the bytes it keeps alive (an earlier content);
         ``guard`` says what running it now would replace of the person's."""
         self._steps.append((step, guard, size))
 
     def extend(self, other: Changes) -> None:
         self._steps += other._steps
 
-    def undo(self) -> None:
-        for step, _, _ in reversed(self._steps):
-            step()
+    def undo(self) -> str | None:
+        """Undo every step, newest first; what the steps said, joined (None when nothing)."""
+        told = [said for step, _, _ in reversed(self._steps) if (said := step())]
+        return "; ".join(told) or None
 
     def effects(self) -> list[Effect]:
         """What undoing every step now would replace of the person's."""
@@ -70,8 +74,8 @@ class Changes:
     def size(self) -> int:
         return ENTRY_OVERHEAD + sum(size for _, _, size in self._steps)
 
-    def __call__(self) -> None:
-        self.undo()
+    def __call__(self) -> str | None:
+        return self.undo()
 
     def __bool__(self) -> bool:
         return bool(self._steps)
@@ -86,7 +90,7 @@ class Changes:
             self.undo()
 
 
-def as_changes(undo: Changes | Callable[[], None]) -> Changes:
+def as_changes(undo: Changes | Step) -> Changes:
     """A bare undo function (code written before :class:`Changes`) as one step."""
     if isinstance(undo, Changes):
         return undo
@@ -114,8 +118,8 @@ class Entry:
     def is_view(self) -> bool:
         return self.risk in ("read", "view") and self.changes.size <= ENTRY_OVERHEAD
 
-    def undo(self) -> None:
-        self.changes.undo()
+    def undo(self) -> str | None:
+        return self.changes.undo()
 
 
 class History:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .net import NetPolicy
     from .result import Result
     from .risk import Consent, Effect, Risk
+    from .window import Window
     from .workspace import Workspace
 
 S = TypeVar("S")
@@ -51,8 +52,8 @@ class Context(Generic[S]):
     workspace: Workspace
     state: S
     jobs: Jobs
-    window: Any = None
-    """The Qt widget holding the session (the dock), when there is one."""
+    window: Window | None = None
+    """The window's panels, when the session has a window (the dock, ``napari-talk run``)."""
     llm: LanguageModel | None = None
     """The person's configured language model, when one is set up."""
     generative_prompt: str | None = None

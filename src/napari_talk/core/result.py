@@ -47,7 +47,7 @@ class Result:
         message: str,
         data: Any = None,
         *,
-        undo: Changes | Callable[[], None] | None = None,
+        undo: Changes | Callable[[], str | None] | None = None,
         **meta: Any,
     ) -> Result:
         return cls("success", message, data, dict(meta), undo)  # type: ignore[arg-type]

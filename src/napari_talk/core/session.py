@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     import threading
 
     from .llm.road import Execute, LLMOutcome, LLMRoad
+    from .window import Window
 
 S = TypeVar("S")
 
@@ -85,7 +86,7 @@ class Session:
         *,
         registry: Registry | None = None,
         workspace: Path | str | None = None,
-        window: Any = None,
+        window: Window | None = None,
         llm: LLMRoad | None = None,
     ) -> None:
         self.viewer = viewer
@@ -94,7 +95,7 @@ class Session:
         self.history = History()
         self._workspace = Workspace(workspace if workspace is not None else default_workspace())
         self.window = window
-        """The Qt widget holding the session (the dock), when the caller has one."""
+        """The window's panels (:mod:`napari_talk.core.window`), when the caller has a window."""
         self.llm = llm
         """The LLM road, when a model is set up; None keeps the session offline."""
         self.generative_prompt: str | None = None
@@ -479,12 +480,13 @@ class Session:
             consent.require(*_undo_effects(entry))
         self.history.pop_undo()
         try:
-            entry.undo()
+            told = entry.undo()
         except Exception as exc:
             self.history.put_back(entry)
             reason = str(exc) if isinstance(exc, CommandError) else f"{type(exc).__name__}: {exc}"
             return Result.error(f"could not undo ({entry.said}): {reason}; it stays undoable")
-        return Result.success(f"undid: {entry.said}", entry.command.to_wire())
+        also = f" {told[:1].upper()}{told[1:]}." if isinstance(told, str) and told else ""
+        return Result.success(f"undid: {entry.said}{also}", entry.command.to_wire())
 
     def redo(self, consent: Consent | None = None) -> Result:
         """Run the undone command again, judged fresh against what is there now (a file the person

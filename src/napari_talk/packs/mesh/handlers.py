@@ -28,6 +28,7 @@ from .mesh import TriMesh, pick_face
 from .naming import part_names
 from .png import encode_png
 from .render import render
+from .segment_table import segment_table
 from .state import Concept, MeshPackState, ModelState, carry_materials
 from .workflows import WorkflowError
 
@@ -239,7 +240,11 @@ def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPack
                 '(share of the surface). Click a part, or say "select segment 2".'
             )
         data = {"segments": result.count, "parts": parts, "seconds": round(seconds, 3)}
-        return _commit(ctx, new, message, data)
+        committed = _commit(ctx, new, message, data)
+        table = segment_table(new) if result.count > 1 else None
+        if table is not None:
+            committed.meta["table"] = table  # each segment with a swatch of its colour
+        return committed
 
     return Job(f"segmenting the {mesh.name}", work, finish)
 

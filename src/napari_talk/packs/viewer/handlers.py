@@ -6,7 +6,6 @@ the viewer hands back the function that undoes it.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import functools
 import time
@@ -32,8 +31,8 @@ from ...core.viewer import (
     scale_bar,
     set_center,
 )
+from ...core.window import panels_of
 from . import commands as cmd
-from .panels import is_open, panels
 
 HANDLERS = Handlers[None]()
 
@@ -122,18 +121,20 @@ def all_layers_visibility(command: cmd.AllLayersVisibility, ctx: Context[None]) 
 
 @HANDLERS.on(cmd.PanelToggle)
 def panel_toggle(command: cmd.PanelToggle, ctx: Context[None]) -> Result:
-    found = panels(viewer_of(ctx), ctx.window)
-    match = resolve_name(command.name, found)
+    found = panels_of(ctx.window)
+    if not found:
+        raise CommandError("this session has no window whose panels it could open or close")
+    match = resolve_name(command.name, list(found))
     if match.found is None:
-        raise CommandError(describe_miss(match, "panel", found))
-    dock = found[match.found]
-    was_open, opening = is_open(dock), command.op == "open"
-    dock.setVisible(opening)
+        raise CommandError(describe_miss(match, "panel", list(found)))
+    panel = found[match.found]
+    was_open, opening = panel.is_open(), command.op == "open"
+    panel.set_open(opening)
     if was_open == opening:
         return Result.success(f"the {match.found} panel is already {'open' if opening else 'closed'}.")
     verb = "opened" if opening else "closed"
     changes = Changes()
-    changes.add(lambda: dock.setVisible(was_open))
+    changes.add(lambda: panel.set_open(was_open))
     return Result.success(f"{match.found} {verb}.", undo=changes)
 
 
@@ -441,6 +442,8 @@ def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Job:
     """The canvas is grabbed on the GUI thread; encoding it (a tenth of a second for a PNG of the
     canvas) runs off it, and the file is written when that is done."""
     viewer = viewer_of(ctx)
+    if not hasattr(viewer, "screenshot"):
+        raise CommandError("a screenshot needs napari's canvas, and this viewer has no window (no display)")
     relative = screenshot_path(command)
     workspace = ctx.workspace
     before = workspace.read_bytes(relative, limit=UNDO_KEEP_BYTES) if workspace.exists(relative) else None
@@ -456,13 +459,18 @@ def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Job:
         ctx.consent.require(workspace.replacing(relative))  # the file may have changed while encoding
         workspace.write_bytes(relative, encoded)
         ours = workspace.written(relative, encoded)
+        path = str(workspace.resolve(relative))
+
+        def undo() -> str:  # refused when the picture changed since: the person's version is kept
+            workspace.take_back(ours, before)
+            return f"the earlier {path} is back" if before is not None else f"{path} deleted"
+
         changes = Changes()
-        # refused when the picture changed since: the person's version is kept
-        changes.add(functools.partial(workspace.take_back, ours, before), size=len(before or b""))
+        changes.add(undo, size=len(before or b""))
         replaced = " (the earlier file is kept for undo)" if before is not None else ""
         return Result.success(
-            f"screenshot saved to {relative} ({width}×{height}){replaced}.",
-            {"path": str(workspace.resolve(relative)), "width": int(width), "height": int(height)},
+            f"screenshot saved to {path} ({width}×{height}){replaced}.",
+            {"path": path, "width": int(width), "height": int(height)},
             undo=changes,
         )
 
@@ -474,8 +482,8 @@ def known_names(ctx: Context[None]) -> dict[str, list[str]]:
     if viewer is None:
         return {}
     names = {"layers": [layer.name for layer in viewer.layers]}
-    with contextlib.suppress(ImportError):  # without Qt the grammar's default panel names stay
-        names["panels"] = list(panels(viewer, ctx.window))
+    if ctx.window is not None:  # without a window the grammar's default panel names stay
+        names["panels"] = list(panels_of(ctx.window))
     return names
 
 
@@ -488,8 +496,8 @@ def describe_context(ctx: Context[None]) -> list[str]:
     active = viewer.layers.selection.active
     if active is not None:
         lines.append(f"Selected layer: {active.name}")
-    with contextlib.suppress(ImportError):
-        lines.append("Panels: " + ", ".join(panels(viewer, ctx.window)))
+    if ctx.window is not None:
+        lines.append("Panels: " + ", ".join(panels_of(ctx.window)))
     dims = viewer.dims
     sliders = [
         f"{dims.axis_labels[axis]} (0-{int(dims.nsteps[axis]) - 1}, at {dims.current_step[axis]})"

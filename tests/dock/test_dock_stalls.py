@@ -16,7 +16,7 @@ import numpy as np
 from qtpy.QtCore import Qt
 from test_readme_door import STACK_LINES, pack_rows, viewer_lines
 
-BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "dock_stalls.py"
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "dock_stalls.py"
 
 
 def _benchmark():
@@ -38,11 +38,6 @@ def test_no_readme_line_holds_the_loop_for_100_ms_of_napari_talks_own_work(
 
     from napari_talk._qt.dock import ChatDock
 
-    (workspace / "notes").mkdir()
-    (workspace / "notes" / "plan.md").write_text("# Plan\nimage the GFP series\n")
-    (workspace / "notes" / "a.md").write_text("teh cells divide\n")
-    (workspace / "chapters").mkdir()
-    (workspace / "chapters" / "ch01.md").write_text("The castle stood on the hill.\n")
     viewer = make_napari_viewer_proxy()
     viewer.open_sample("napari-talk", "cells")
     if STACK_LINES:

@@ -11,14 +11,18 @@ import numpy as np
 import pytest
 
 
-def napari_talk(*args, stdin=None, timeout=120):
+def napari_talk(*args, stdin=None, timeout=120, display=True):
+    """``napari-talk ARGS`` as a subprocess; without DISPLAY (a server, CI) when ``display`` is False."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    if not display:
+        env = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     return subprocess.run(
         [sys.executable, "-m", "napari_talk", *args],
         input=stdin,
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        env=env,
     )
 
 
@@ -34,6 +38,8 @@ def test_parse_prints_the_commands_as_json():
 def test_parse_says_so_when_it_does_not_understand():
     done = napari_talk("parse", "blur the image")
     assert done.returncode == 1 and json.loads(done.stdout) == []
+    assert done.stderr.startswith("napari-talk: not understood: 'blur the image'"), done.stderr
+    assert "napari-talk commands" in done.stderr
 
 
 def test_parse_jsonl_answers_one_line_per_input_even_for_junk():
@@ -88,3 +94,52 @@ def test_run_exits_non_zero_when_a_line_fails():
     done = napari_talk("run", "--sample", "cells", "hide nonexistent", timeout=300)
     assert done.returncode == 1
     assert "✗" in done.stdout
+
+
+def test_run_without_a_display_works_on_the_viewer_model(workspace):
+    """No DISPLAY: no window opens and no Qt is needed; viewer lines and pack lines run, and what
+    needs napari's window says so in a sentence."""
+    done = napari_talk(
+        "run", "--sample", "cells", "hide actin", "zoom to 2", "list layers",
+        "fresnel from 1 to 1.5 at 45 degrees", "screenshot shot.png", display=False, timeout=300,
+    )  # fmt: skip
+    assert "› hide actin\n✓ actin hidden." in done.stdout, done.stdout + done.stderr
+    assert "✓ zoom set to 2." in done.stdout and "actin (image, hidden)" in done.stdout
+    assert "Brewster angle" in done.stdout
+    assert "✗ a screenshot needs napari's canvas" in done.stdout
+    assert done.returncode == 1 and "did not run (marked ✗ above)" in done.stderr
+    assert "Traceback" not in done.stderr and not (workspace / "shot.png").exists()
+
+
+def test_run_without_a_display_opens_every_sample(workspace):
+    for sample in ("prism_demo", "mesh", "atlas"):
+        done = napari_talk("run", "--sample", sample, "list layers", display=False, timeout=300)
+        assert done.returncode == 0, (sample, done.stdout, done.stderr)
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    [
+        (("run", "--sample", "nope", "hide nuclei"), 3, "there is no sample 'nope'; samples are: cells"),
+        (("run", "--screenshot", "x.png", "hide nuclei"), 3, "there is no display here"),
+        (("run", "--script", "/no/such/script.txt"), 2, "cannot read the script /no/such/script.txt"),
+        (("run",), 2, "give lines to run"),
+        (("parse",), 2, "give a line to parse"),
+        (("start",), 3, "napari's window needs a display"),
+        (("frobnicate",), 2, "invalid choice"),
+    ],
+)
+def test_every_failure_is_a_sentence_and_a_documented_status(args, status, said):
+    from napari_talk.cli import EXIT_CODES
+
+    done = napari_talk(*args, display=False)
+    assert done.returncode == status, done.stderr
+    assert said in done.stderr and "Traceback" not in done.stderr
+    assert f"  {status}  " in EXIT_CODES
+
+
+def test_version_names_napari_talk_and_what_it_runs_on():
+    from napari_talk import __version__
+
+    done = napari_talk("--version")
+    assert done.returncode == 0 and done.stdout.startswith(f"napari-talk {__version__} (napari ")

@@ -24,8 +24,13 @@ import numpy as np
 import pytest
 from door import open_door, type_line
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-SAMPLES = {"Prism demo": "prism_demo", "Mesh sample": "mesh", "Atlas sample": "atlas"}
+README = Path(__file__).resolve().parents[2] / "README.md"
+SAMPLES = {
+    "Prism demo": "prism_demo",
+    "Mesh sample": "mesh",
+    "Atlas sample": "atlas",
+    "Files sample": "files",
+}
 HIGHLIGHTS = {"rays: selection"}
 """A query's highlight stays until "clear the ray selection": it is not a change to undo."""
 
@@ -68,7 +73,6 @@ def pack_rows() -> list[tuple[str, list[str], list[str]]]:
 @pytest.fixture
 def door(make_napari_viewer_proxy, workspace):
     return open_door(make_napari_viewer_proxy, workspace)
-
 
 
 # -- what the person sees -----------------------------------------------------------------------------
@@ -482,12 +486,15 @@ def _sample_lines_with(text: str) -> int:
 
 
 PACK_EFFECTS: dict[str, Check] = {
-    "list files": _reply_says("notes", "chapters"),
-    "read notes/plan.md": _reply_says("image the GFP series"),
-    "search 'castle' in chapters": _reply_says("ch01.md"),
-    "in notes/a.md replace 'teh' with 'the'": lambda c, before, after, dock, reply: {
+    "list files in sample": _reply_says("notes", "chapters"),
+    "read sample/notes/plan.md": _reply_says("image the GFP series"),
+    "search 'castle' in sample/chapters": _reply_says("ch01.md"),
+    "in sample/notes/a.md replace 'teh' with 'the'": lambda c, before, after, dock, reply: {
         **copy.deepcopy(before),
-        "files": {**before["files"], "notes/a.md": hashlib.sha1(b"the cells divide\n").hexdigest()[:12]},
+        "files": {
+            **before["files"],
+            "sample/notes/a.md": hashlib.sha1(b"the cells divide\n").hexdigest()[:12],
+        },
     },
     "rays inside Prism": _highlighted,
     "which rays cross edge N of Prism": _highlighted,
@@ -571,6 +578,7 @@ class Tour:
 def test_the_readme_names_lines_for_the_viewer_and_every_pack():
     assert len(viewer_lines()) >= 25
     assert {pack for pack, _, _ in pack_rows()} == {"files", "rays", "mesh", "atlas"}
+    assert all(samples for _, samples, _ in pack_rows()), "every pack's lines are tried on its sample"
     lines = [line for _, _, lines in pack_rows() for line in lines]
     assert set(lines) <= set(PACK_EFFECTS), "an expectation for every pack line of the README"
 
@@ -587,11 +595,8 @@ def test_every_viewer_line_of_the_readme_through_the_door(qtbot, door, workspace
 
 @pytest.mark.parametrize(("pack", "samples", "lines"), pack_rows(), ids=[row[0] for row in pack_rows()])
 def test_every_pack_line_of_the_readme_through_the_door(qtbot, door, workspace, pack, samples, lines):
-    (workspace / "notes").mkdir()
-    (workspace / "notes" / "plan.md").write_text("# Plan\nimage the GFP series\n")
-    (workspace / "notes" / "a.md").write_text("teh cells divide\n")
-    (workspace / "chapters").mkdir()
-    (workspace / "chapters" / "ch01.md").write_text("The castle stood on the hill.\n")
+    """On a fresh workspace: what a line reads, the pack's sample made (the files sample's folder)."""
+    assert not (workspace / "sample").exists()
     door.viewer.open_sample("napari-talk", "cells")
     for sample in samples:
         door.viewer.open_sample("napari-talk", sample)
@@ -606,4 +611,5 @@ def test_every_pack_line_of_the_readme_through_the_door(qtbot, door, workspace, 
     for line in lines:
         tour.type(line)
     tour.undo_all()
-    assert (workspace / "notes" / "a.md").read_text() == "teh cells divide\n"
+    if pack == "files":
+        assert (workspace / "sample" / "notes" / "a.md").read_text() == "teh cells divide\n"

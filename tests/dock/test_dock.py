@@ -119,9 +119,6 @@ def test_a_result_table_is_drawn_with_thumbnails(dock):
     drawn = dock.transcript.toHtml()
     assert "Keeper" in drawn and "0.91" in drawn and "<img" in drawn and "&lt;b&gt;" in drawn
     assert dock.transcript.entries[-1].kind == "table"
-    from qtpy.QtGui import QTextOption
-
-    assert dock.transcript.wordWrapMode() == QTextOption.WrapMode.WordWrap, "no word broken in two"
 
 
 def test_the_parser_is_ready_for_new_layer_names_before_the_next_line(qtbot, dock):

@@ -154,18 +154,22 @@ SLEEP = Handlers[None]()
 SLEEP.on(Sleep)(lambda command, ctx: (time.sleep(command.seconds), Result.success("slept"))[1])
 
 
-def hidden_stdio_server():
-    """How an MCP client starts ``napari-talk mcp --hidden``: this Python, this environment."""
+def mcp_server_process(*args: str, display: bool = True):
+    """How an MCP client starts ``napari-talk mcp``: this Python, this environment (without
+    DISPLAY when ``display`` is False, as on a server or in CI)."""
     import os
     import sys
 
     from mcp import StdioServerParameters
 
-    return StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "napari_talk", "mcp", "--hidden"],
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
-    )
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    if not display:
+        env = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    return StdioServerParameters(command=sys.executable, args=["-m", "napari_talk", "mcp", *args], env=env)
+
+
+def hidden_stdio_server():
+    return mcp_server_process("--hidden")
 
 
 @pytest.mark.skipif(not __import__("os").environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
@@ -208,3 +212,92 @@ def test_napari_talk_mcp_hidden_refuses_what_needs_the_person(workspace):
     assert write.is_error and "not confirmed" in write.content[0].text
     assert listed.is_error is False
     assert figure.read_bytes() == b"the person's figure" and not (workspace / "notes.md").exists()
+
+
+def test_napari_talk_mcp_without_a_display_serves_the_viewer_model_over_stdio(workspace):
+    """No DISPLAY: no window, no Qt; the tools run on napari's viewer model, the server says its
+    version, and what needs a canvas or the person is refused in a sentence."""
+    from mcp import Client
+
+    from napari_talk import __version__
+
+    async def main():
+        async with Client(mcp_server_process(display=False)) as client:
+            tools = (await client.list_tools()).tools
+            hidden = await client.call_tool("layer_visibility", {"name": "nuclei", "op": "hide"})
+            listed = await client.call_tool("list_layers", {})
+            shot = await client.call_tool("screenshot", {"path": "shot.png"})
+            write = await client.call_tool("write_file", {"path": "notes.md", "content": "x"})
+            return client.server_info, tools, hidden, listed, shot, write
+
+    info, tools, hidden, listed, shot, write = asyncio.run(asyncio.wait_for(main(), 120))
+    assert info.name == "napari-talk" and info.version == __version__
+    assert len(tools) == len(default_registry().commands)
+    assert hidden.is_error is False
+    layers = {item["name"]: item for item in listed.structured_content["data"]}
+    assert "nuclei" in layers and "hidden" in listed.content[0].text
+    assert shot.is_error and "no window" in shot.content[0].text
+    assert write.is_error and "not confirmed" in write.content[0].text
+    assert not (workspace / "shot.png").exists() and not (workspace / "notes.md").exists()
+
+
+def test_napari_talk_mcp_http_without_a_display_needs_the_token(workspace):
+    import os
+    import subprocess
+    import sys
+
+    import httpx2
+
+    token = "a-token-of-the-persons-own-0123"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env |= {"PYTHONWARNINGS": "ignore", "NAPARI_TALK_MCP_TOKEN": token}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "napari_talk", "mcp", "--http", "--sample", ""],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        said = ""
+        for _ in range(20):  # a few lines at most before the address
+            said += server.stderr.readline()
+            if "Bearer" in said:
+                break
+        url = said.split("MCP over HTTP at ", 1)[1].split(";", 1)[0]
+        assert url.startswith("http://127.0.0.1:") and f"Bearer {token}" in said
+        refused = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        assert refused.status_code == 401
+
+        async def script(client):
+            return (await client.list_tools()).tools, client.server_info
+
+        box = run_client(url, token, script)
+        assert box["done"].wait(60)
+        if "error" in box:
+            raise box["error"]
+        tools, info = box["value"]
+        assert "layer_visibility" in {t.name for t in tools} and info.version
+    finally:
+        server.terminate()
+        server.wait(20)
+
+
+def test_the_mcp_command_says_what_is_wrong_with_its_arguments():
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NAPARI_TALK_MCP_TOKEN": "short"}
+    done = subprocess.run(
+        [sys.executable, "-m", "napari_talk", "mcp", "--http"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "at least 16" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "napari_talk", "mcp", "--port", "8000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "go with --http" in done.stderr

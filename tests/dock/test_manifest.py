@@ -10,7 +10,13 @@ def test_manifest_is_valid_and_its_contributions_import():
     assert manifest.name == "napari-talk"
     manifest.validate_imports()
     assert [w.display_name for w in manifest.contributions.widgets] == ["Chat"]
-    assert [s.key for s in manifest.contributions.sample_data] == ["cells", "prism_demo", "atlas", "mesh"]
+    assert [s.key for s in manifest.contributions.sample_data] == [
+        "cells",
+        "prism_demo",
+        "atlas",
+        "mesh",
+        "files",
+    ]
 
 
 def test_the_cells_sample_has_the_layers_the_docs_use():
