@@ -46,8 +46,11 @@ class AtlasPack(Pack["Atlas"]):
         return ctx.state.exists()
 
     def prepare(self, ctx: Context[Atlas]) -> None:
-        """Load the catalogue's local sentence model (seconds: torch) before the first search."""
-        if ctx.state.exists() and ctx.state.model()[0] == "minilm":
+        """Load the catalogue's local sentence model (seconds: torch, or building its ONNX graph
+        the first time) before the first search."""
+        from .embeddings import MINILM, MINILM_INT8
+
+        if ctx.state.exists() and ctx.state.model()[0] in (MINILM, MINILM_INT8):
             ctx.state.embedder()
 
 

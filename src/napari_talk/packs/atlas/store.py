@@ -16,7 +16,16 @@ from urllib.parse import urlsplit
 
 from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
 from .catalogue import Catalogue
-from .embeddings import OFFLINE, Embedder, EmbeddingError, RemoteConfig, default_model, make_embedder
+from .embeddings import (
+    LOCAL_MODELS,
+    MINILM_INT8,
+    OFFLINE,
+    Embedder,
+    EmbeddingError,
+    RemoteConfig,
+    default_model,
+    make_embedder,
+)
 
 if TYPE_CHECKING:
     from ...core.workspace import PinnedFile, Workspace
@@ -27,6 +36,7 @@ MODEL_KEY = "embedding_model"
 MODEL_ALIASES = {
     **dict.fromkeys(("offline", "built-in", "builtin", "hashed", "hash", "default"), OFFLINE),
     **dict.fromkeys(("minilm", "local", "all-minilm-l6-v2", "sentence-transformers"), "minilm"),
+    **dict.fromkeys(("minilm-int8", "minilm int8", "int8", "quantized", "quantized minilm"), MINILM_INT8),
 }
 
 
@@ -80,7 +90,7 @@ class Atlas:
         session, else the person's LLM server, else OpenAI (settings stored in the file, as
         earlier versions wrote them, are ignored)."""
         model = self.catalogue.setting(MODEL_KEY) or OFFLINE
-        if model in (OFFLINE, "minilm"):
+        if model in LOCAL_MODELS:
             return model, None
         if self.remote is not None and self.remote.model == model:
             return model, self.remote
@@ -112,7 +122,7 @@ class Atlas:
         API key goes only to the server it is configured for (the LLM's, or OpenAI's by default);
         any other server gets none."""
         model = MODEL_ALIASES.get(model.strip().casefold(), model.strip())
-        if model in (OFFLINE, "minilm"):
+        if model in LOCAL_MODELS:
             return model, None
         home = llm.base_url if llm is not None else OPENAI_BASE_URL
         key_env = llm.api_key_env if llm is not None else "OPENAI_API_KEY"

@@ -179,6 +179,7 @@ def test_an_installed_minilm_package_is_used_offline(atlas_session, tmp_path, mo
     (tmp_path / "sentence_transformers" / "__init__.py").write_text("")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("NAPARI_TALK_MINILM_RUNTIME", "torch")
     assert minilm_available()
     result = atlas_session.run("use the minilm embedder").results[0]
     assert result.ok and result.data == {"model": "minilm", "embedded": 56}
