@@ -6,6 +6,11 @@ keeps the others' vectors. Search loads one model's vectors once into a single m
 scores every entity with one matrix-vector product. A write through this connection updates the
 matrix (and the other caches) with the rows it changed; a write by another connection, seen
 through ``PRAGMA data_version``, makes them reload.
+
+A catalogue file may come from anyone, so it is opened warily: one with views or triggers (a
+recursive view can make every query run forever) is refused, ``trusted_schema`` is off, and
+every statement runs under a deadline (a progress handler interrupts it), so the worst a
+hostile file does is a clear refusal after :data:`STATEMENT_SECONDS`.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from __future__ import annotations
 import bisect
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.result import CommandError
 from . import calibration
 from . import sref as srefs
 from .calibration import Calibration
@@ -60,11 +67,17 @@ CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 FIELDS = ("name", "type", "domain", "class_name", "description", "image", "sref", "prompt", "created")
 EMBED_BATCH = 512
+STATEMENT_SECONDS = 10.0
+"""The longest one statement may run (the largest, reading 100,000 vectors, takes well under 1 s)."""
+MAX_ENTITIES = 2_000_000
+"""Entities one catalogue may hold: imports past it are refused, saying so."""
 Progress = Callable[[int, int], None]
 
 
-class CatalogueError(Exception):
+class CatalogueError(CommandError):
     """Something about the catalogue the person can fix (a name taken, a file not a catalogue)."""
+
+    kind = "CatalogueError"
 
 
 def name_key(name: str) -> str:
@@ -157,14 +170,28 @@ class Catalogue:
         self._matrices: dict[tuple[str, int], VectorMatrix] = {}
         self._names: tuple[tuple[int, int], list[str], list[str]] | None = None
         """(stamp, name keys in order, names in that order)."""
+        connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db = _Guarded(connection, self.path.name)
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA trusted_schema = OFF")
             self._db.execute("PRAGMA foreign_keys = ON")
+            odd = self._db.execute(
+                "SELECT type, name FROM sqlite_master WHERE type NOT IN ('table', 'index')"
+            ).fetchone()
+            if odd is not None:
+                raise CatalogueError(
+                    f"{self.path.name} holds a {odd[0]} ({odd[1]!r}); a catalogue has only tables and "
+                    "indexes, so this file is not opened"
+                )
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.executescript(SCHEMA)
             version = self.setting("schema_version")
         except sqlite3.DatabaseError as exc:
+            connection.close()
             raise CatalogueError(f"{self.path.name} is not a catalogue ({exc})") from None
+        except CatalogueError:
+            connection.close()
+            raise
         if version is None:
             self.set_setting("schema_version", str(SCHEMA_VERSION))
         elif int(version) > SCHEMA_VERSION:
@@ -192,6 +219,18 @@ class Catalogue:
                 rows = self._db.execute("SELECT name_key, name FROM entities ORDER BY name_key").fetchall()
                 self._names = (stamp, [r[0] for r in rows], [r[1] for r in rows])
             return list(self._names[2])
+
+    def names_if_known(self) -> list[str] | None:
+        """The names as last read, if nothing changed since and no other thread holds the
+        catalogue; else None at once (never waits: the parser asks on every typed line)."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            if self._names is None or self._names[0] != self._stamp():
+                return None
+            return list(self._names[2])
+        finally:
+            self._lock.release()
 
     def domains(self) -> dict[str, int]:
         with self._lock:
@@ -273,6 +312,12 @@ class Catalogue:
         with self._lock:
             with _transaction(self._db):
                 taken = dict(self._db.execute("SELECT name_key, id FROM entities").fetchall())
+                new = len({name_key(e.name) for e in entities} - taken.keys())
+                if len(taken) + new > MAX_ENTITIES:
+                    raise CatalogueError(
+                        f"{len(taken) + new:,} entities would pass the {MAX_ENTITIES:,} one catalogue "
+                        "may hold; import fewer, or split the catalogue"
+                    )
                 for entity, thumb, vector in zip(entities, thumbs, vectors, strict=True):
                     key = name_key(entity.name)
                     old_id = taken.get(key)
@@ -589,10 +634,65 @@ def _entity(row: Sequence[Any]) -> Entity:
     return Entity(**dict(zip(FIELDS, row[1:], strict=True)), id=row[0])
 
 
+class _Rows:
+    """A statement's rows, read in full while its deadline held."""
+
+    def __init__(self, rows: list[Any], lastrowid: int | None) -> None:
+        self.rows, self.lastrowid = rows, lastrowid
+
+    def fetchone(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+    def fetchall(self) -> list[Any]:
+        return self.rows
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.rows)
+
+
+class _Guarded:
+    """A connection whose every statement (rows read included) stops at STATEMENT_SECONDS."""
+
+    def __init__(self, db: sqlite3.Connection, label: str) -> None:
+        self.db, self.label = db, label
+        self.until = float("inf")
+        db.set_progress_handler(self._late, 10_000)
+
+    def _late(self) -> int:
+        return int(time.monotonic() > self.until)
+
+    def _run(self, call: Callable[[], sqlite3.Cursor]) -> _Rows:
+        self.until = time.monotonic() + STATEMENT_SECONDS
+        try:
+            cursor = call()
+            return _Rows(cursor.fetchall(), cursor.lastrowid)
+        except sqlite3.OperationalError as exc:
+            if "interrupt" not in str(exc):
+                raise
+            raise CatalogueError(
+                f"{self.label} took more than {STATEMENT_SECONDS:.0f} s to answer one query, so it was "
+                "stopped (a catalogue napari-talk wrote answers in milliseconds)"
+            ) from None
+        finally:
+            self.until = float("inf")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
+        return self._run(lambda: self.db.execute(sql, params))
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> _Rows:
+        return self._run(lambda: self.db.executemany(sql, rows))
+
+    def executescript(self, script: str) -> _Rows:
+        return self._run(lambda: self.db.executescript(script))
+
+    def close(self) -> None:
+        self.db.close()
+
+
 class _transaction:
     """BEGIN IMMEDIATE … COMMIT, or ROLLBACK when the block raises."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: _Guarded) -> None:
         self.db = db
 
     def __enter__(self) -> None:

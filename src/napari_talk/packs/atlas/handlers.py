@@ -628,11 +628,8 @@ def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result | Jo
 
 
 def known_names(ctx: Context[Atlas]) -> dict[str, list[str]]:
-    atlas = atlas_of(ctx)
-    if not atlas.exists():
-        return {}
-    names = atlas.catalogue.names()
-    return {"entities": names} if len(names) <= NAMES_FOR_PARSER else {}
+    names = atlas_of(ctx).names_now()
+    return {"entities": names} if 0 < len(names) <= NAMES_FOR_PARSER else {}
 
 
 def describe_context(ctx: Context[Atlas]) -> list[str]:

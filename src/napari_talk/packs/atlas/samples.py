@@ -9,6 +9,7 @@ analysis and search agree on the sample.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import zlib
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...core.result import CommandError
 from .catalogue import Entity
 from .store import slug
 
@@ -174,15 +176,19 @@ def _png(pixels: np.ndarray) -> bytes:
 
 def materialize(workspace: Workspace, folder: str) -> list[tuple[Entity, bytes, str, bool]]:
     """Write every sample picture as a PNG under ``folder`` in the workspace: each entity (its
-    ``image`` still to be set by the caller), its thumbnail, its file, and whether the file is new."""
+    ``image`` still to be set by the caller), its thumbnail, its file, and whether the file is new.
+
+    A file already there is kept: used when it holds the very picture, else the sample's goes
+    beside it under a free name (a person's file of the same name is never overwritten)."""
     from .analysis import thumbnail_png
 
     made = []
     for sample in ENTITIES:
         pixels = render(sample)
-        path = f"{folder}/{slug(sample.name)}.png"
-        new = not workspace.exists(path)
-        workspace.write_bytes(path, _png(pixels))
+        data = _png(pixels)
+        path, new = _place(workspace, folder, slug(sample.name), data)
+        if new:
+            workspace.write_bytes(path, data, overwrite=False)
         entity = Entity(
             name=sample.name,
             type=sample.type,
@@ -194,3 +200,17 @@ def materialize(workspace: Workspace, folder: str) -> list[tuple[Entity, bytes, 
         )
         made.append((entity, thumbnail_png(pixels / 255.0), path, new))
     return made
+
+
+def _place(workspace: Workspace, folder: str, stem: str, data: bytes) -> tuple[str, bool]:
+    """Where the picture ``data`` goes: a file holding it already (not new), or a free name."""
+    ours = workspace.written(f"{folder}/{stem}.png", data).digest
+    number = 1
+    while True:
+        path = f"{folder}/{stem}.png" if number == 1 else f"{folder}/{stem}-{number}.png"
+        if not workspace.exists(path):
+            return path, True
+        with contextlib.suppress(CommandError):  # a folder or a link there: another name
+            if workspace.digest(path) == ours:
+                return path, False
+        number += 1

@@ -49,6 +49,9 @@ class Atlas:
         """Where the person chose to run the catalogue's model in this session."""
         self._embedders: dict[tuple, Embedder] = {}
         self._lock = threading.Lock()
+        self._names: list[str] = []
+        """The entity names as last read, for the parser (which never waits for the catalogue)."""
+        self._reading_names: threading.Thread | None = None
 
     def exists(self) -> bool:
         return self._catalogue is not None or self.workspace.exists(CATALOGUE_FILE)
@@ -73,6 +76,31 @@ class Atlas:
                 if self._catalogue.setting(MODEL_KEY) is None:
                     self._catalogue.set_setting(MODEL_KEY, default_model())
             return self._catalogue
+
+    def names_now(self) -> list[str]:
+        """The entity names, at once: the catalogue's if it has them ready, else the last known
+        while a worker thread reads them (a file opened for the first time, another process's
+        write, a query that a hostile file makes slow: none of them holds up a typed line)."""
+        catalogue = self._catalogue
+        ready = catalogue.names_if_known() if catalogue is not None else None
+        if ready is not None:
+            self._names = ready
+        elif self.exists():
+            self._read_names_later()
+        return self._names
+
+    def _read_names_later(self) -> None:
+        with self._lock:
+            if self._reading_names is not None and self._reading_names.is_alive():
+                return
+            self._reading_names = threading.Thread(target=self._read_names, name="atlas names", daemon=True)
+            self._reading_names.start()
+
+    def _read_names(self) -> None:
+        try:
+            self._names = self.catalogue.names()
+        except Exception:  # the next command says what is wrong with the file; the parser goes on
+            self._names = []
 
     def close(self) -> None:
         with self._lock:
