@@ -151,10 +151,30 @@ def mosaic(columns: int = 8, size: int = 64) -> np.ndarray:
 SAMPLE_ROLE = "atlas-sample"
 
 
-def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
-    """napari sample-data contribution: the sample catalogue's pictures as one RGB layer.
+def fluorescence(size: int = 256, cells: int = 40) -> np.ndarray:
+    """A GFP channel as a widefield microscope records it: glowing cells, brighter at their
+    nuclei, on a dim, noisy background (uint16, deterministic)."""
+    rng = np.random.default_rng(2)
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    signal = np.zeros((size, size), np.float32)
+    for y, x, radius, brightness in zip(
+        rng.uniform(12, size - 12, cells),
+        rng.uniform(12, size - 12, cells),
+        rng.uniform(5, 11, cells),
+        rng.uniform(0.4, 1.0, cells),
+        strict=True,
+    ):
+        distance = ((yy - y) ** 2 + (xx - x) ** 2) / radius**2
+        signal += brightness * (np.exp(-distance) + 0.6 * np.exp(-4 * distance))
+    counts = 200 + 2600 * signal + rng.normal(0, 40, (size, size))
+    return np.clip(counts, 0, 65535).astype(np.uint16)
 
-    The layer is tagged, so the first atlas command in a session with an empty catalogue loads
+
+def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
+    """napari sample-data contribution: the sample catalogue's pictures as one RGB layer, and a
+    GFP channel to analyse and add to the catalogue ("analyze the GFP layer").
+
+    The mosaic is tagged, so the first atlas command in a session with an empty catalogue loads
     the sample catalogue into the workspace.
     """
     return [
@@ -162,7 +182,8 @@ def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
             mosaic(),
             {"name": "atlas sample", "rgb": True, "metadata": {"napari_talk": {"role": SAMPLE_ROLE}}},
             "image",
-        )
+        ),
+        (fluorescence(), {"name": "GFP", "colormap": "green", "blending": "additive", "visible": True}, "image"),
     ]
 
 
