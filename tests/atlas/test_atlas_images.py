@@ -197,7 +197,9 @@ def test_a_small_tiff_declaring_gigabytes_is_refused_before_decoding(offline, wo
 
     page = np.zeros((4000, 5000), np.float32)
     path = workspace / "bomb.tif"
-    tifffile.imwrite(path, (page for _ in range(8)), shape=(8, 4000, 5000), dtype=np.float32, compression="zlib")
+    tifffile.imwrite(
+        path, (page for _ in range(8)), shape=(8, 4000, 5000), dtype=np.float32, compression="zlib"
+    )
     assert path.stat().st_size < 2_000_000
     del page
     tracemalloc.start()

@@ -17,11 +17,16 @@ from napari_talk.packs.atlas import onnx_minilm
 from napari_talk.packs.atlas.catalogue import Entity
 from napari_talk.packs.atlas.samples import ENTITIES
 
-pytestmark = pytest.mark.skipif(not onnx_minilm.available(), reason="onnxruntime or the MiniLM weights are missing")
+pytestmark = pytest.mark.skipif(
+    not onnx_minilm.available(), reason="onnxruntime or the MiniLM weights are missing"
+)
 SRC = Path(__file__).resolve().parents[2] / "src"
-TEXTS = [
-    Entity(e.name, e.type, e.domain, e.class_name, e.description).text() for e in ENTITIES[:24]
-] + ["", "a", "monarch of a waterlogged palace", "word " * 400]
+TEXTS = [Entity(e.name, e.type, e.domain, e.class_name, e.description).text() for e in ENTITIES[:24]] + [
+    "",
+    "a",
+    "monarch of a waterlogged palace",
+    "word " * 400,
+]
 
 
 @pytest.fixture(scope="module")
@@ -74,13 +79,16 @@ def test_minilm_runs_where_torch_cannot_be_imported(tmp_path):
         vectors = embedder.embed(["a hulking automaton with a boiler for a chest", "The Furnace Golem",
                                   "a tiny green fairy among the ferns at twilight"])
         print(json.dumps({"available": minilm_available(), "default": default_model(),
-                          "runtime": embedder.runtime, "cosines": [float(vectors[0] @ vectors[1]), float(vectors[0] @ vectors[2])],
+                          "runtime": embedder.runtime,
+                          "cosines": [float(vectors[0] @ vectors[1]), float(vectors[0] @ vectors[2])],
                           "torch": "torch" in sys.modules}))
         """
     )
     env = {**os.environ, "PYTHONPATH": str(SRC), "NAPARI_TALK_MODEL_CACHE": str(tmp_path)}
     env.pop("NAPARI_TALK_MINILM_RUNTIME", None)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {**report, "available": True, "default": "minilm", "runtime": "onnx", "torch": False}

@@ -228,7 +228,7 @@ def test_preparing_the_packs_loads_the_catalogues_sentence_model_ahead_of_the_fi
 
 
 def test_the_reply_names_the_embedder_and_how_to_get_minilm_when_it_is_missing(atlas_session, monkeypatch):
-    from napari_talk.packs.atlas import handlers
+    from napari_talk.packs.atlas.handlers import search as handlers
 
     monkeypatch.setattr(handlers, "minilm_available", lambda: False)  # `pip install -e .` alone
     result = similar(atlas_session, "void walker")

@@ -4,7 +4,7 @@ Domain modules (no napari, no Qt): ``catalogue`` (SQLite, parameterized), ``embe
 hashed, a local MiniLM, an OpenAI-compatible server) with ``lexicon``, ``analysis``
 (scikit-image measurements), ``describe`` (the catalogue's voice, with or without a model),
 ``fetch`` (bounded downloads and decoding), ``sref``, ``jsonl``, ``samples`` and ``store`` (a
-session's catalogue file and embedder). ``handlers`` joins them to a session and a viewer.
+session's catalogue file and embedder). ``handlers/`` joins them to a session and a viewer, by job.
 """
 
 from __future__ import annotations

@@ -163,13 +163,7 @@ class Catalogue:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        self._writes = 0
-        self._complete: dict[str, tuple[int, int]] = {}
-        """Per model, the catalogue's stamp when every entity last had a vector of it."""
-        self._matrices: dict[tuple[str, int], VectorMatrix] = {}
-        self._names: tuple[tuple[int, int], list[str], list[str]] | None = None
-        """(stamp, name keys in order, names in that order)."""
+        self._caches()
         connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db = _Guarded(connection, self.path.name)
         try:
@@ -197,9 +191,33 @@ class Catalogue:
         elif int(version) > SCHEMA_VERSION:
             raise CatalogueError(f"{self.path.name} was written by a newer napari-talk (schema {version})")
 
+    def _caches(self) -> None:
+        self._lock = threading.RLock()
+        self._writes = 0
+        self._complete: dict[str, tuple[int, int]] = {}
+        """Per model, the catalogue's stamp when every entity last had a vector of it."""
+        self._matrices: dict[tuple[str, int], VectorMatrix] = {}
+        self._names: tuple[tuple[int, int], list[str], list[str]] | None = None
+        """(stamp, name keys in order, names in that order)."""
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def _transaction(self) -> _transaction:
+        return _transaction(self._db)
+
+    def _put_vectors(self, rows: Sequence[tuple[int, str, int, bytes]], replace: bool = False) -> None:
+        """Store (entity id, model, dim, float32 bytes) rows; ``replace`` overwrites a model's vector."""
+        self._db.executemany(
+            "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)"
+            + (
+                " ON CONFLICT (entity_id, model) DO UPDATE SET dim = excluded.dim, vector = excluded.vector"
+                if replace
+                else ""
+            ),
+            rows,
+        )
 
     # -- small reads --------------------------------------------------------------------------
 
@@ -262,7 +280,7 @@ class Catalogue:
         query = f"SELECT id, {', '.join(FIELDS)} FROM entities"
         params: tuple[Any, ...] = ()
         if domain is not None:
-            query += " WHERE domain = ? COLLATE NOCASE"
+            query += " WHERE lower(domain) = lower(?)"
             params = (domain,)
         with self._lock:
             return [_entity(r) for r in self._db.execute(query + " ORDER BY name_key", params)]
@@ -307,37 +325,47 @@ class Catalogue:
         an entity whose name is taken replaces the one that had it (the report keeps that one)."""
         entities = [tidy(e) for e in entities]
         thumbs = list(thumbnails) if thumbnails is not None else [None] * len(entities)
+        last = {name_key(e.name): index for index, e in enumerate(entities)}  # a name twice: the last
+        order = sorted(last.values())
         report = ImportReport()
         delta = _Delta()
         with self._lock:
-            with _transaction(self._db):
+            with self._transaction():
                 taken = dict(self._db.execute("SELECT name_key, id FROM entities").fetchall())
-                new = len({name_key(e.name) for e in entities} - taken.keys())
+                new = len(last.keys() - taken.keys())
                 if len(taken) + new > MAX_ENTITIES:
                     raise CatalogueError(
                         f"{len(taken) + new:,} entities would pass the {MAX_ENTITIES:,} one catalogue "
                         "may hold; import fewer, or split the catalogue"
                     )
-                for entity, thumb, vector in zip(entities, thumbs, vectors, strict=True):
-                    key = name_key(entity.name)
-                    old_id = taken.get(key)
+                old_ids: list[int | None] = []
+                for index in order:
+                    old_id = taken.get(name_key(entities[index].name))
                     if old_id is not None:
                         snapshot = self._snapshot(old_id)
                         report.replaced.append(snapshot)
                         self._db.execute("DELETE FROM entities WHERE id = ?", (old_id,))
                         delta.delete(old_id, snapshot.entity.name)
-                    entity_id = self._insert(entity, thumb, old_id)
-                    taken[key] = entity_id
-                    row = (entity_id, model, vector.shape[0], vector.astype(np.float32).tobytes())
-                    self._db.execute(
-                        "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)", row
-                    )
-                    delta.inserted[entity_id] = entity.name
-                    delta.write([row])
+                    old_ids.append(old_id)
+                ids = self._insert_many([entities[i] for i in order], [thumbs[i] for i in order], old_ids)
+                rows = [
+                    (entity_id, model, vectors[i].shape[0], vectors[i].astype(np.float32).tobytes())
+                    for entity_id, i in zip(ids, order, strict=True)
+                ]
+                self._put_vectors(rows)
+                for entity_id, i, old_id in zip(ids, order, old_ids, strict=True):
+                    delta.inserted[entity_id] = entities[i].name
                     if old_id is None:
                         report.added.append(entity_id)
+                delta.write(rows)
             self._wrote(delta)
         return report
+
+    def _insert_many(
+        self, entities: Sequence[Entity], thumbnails: Sequence[bytes | None], ids: Sequence[int | None]
+    ) -> list[int]:
+        """Insert entity rows (an id given keeps it, else a new one); their ids."""
+        return [self._insert(e, t, i) for e, t, i in zip(entities, thumbnails, ids, strict=True)]
 
     def _insert(self, entity: Entity, thumbnail: bytes | None, entity_id: int | None = None) -> int:
         values = [getattr(entity, f) for f in FIELDS]
@@ -368,7 +396,7 @@ class Catalogue:
     def remove(self, name: str) -> Snapshot:
         """Take an entity out; the snapshot puts it back (:meth:`restore`)."""
         with self._lock:
-            with _transaction(self._db):
+            with self._transaction():
                 entity = self.get(name)
                 if entity is None:
                     raise CatalogueError(f"no entity named {name!r} in the catalogue")
@@ -380,7 +408,7 @@ class Catalogue:
     def delete_ids(self, ids: Iterable[int]) -> None:
         delta = _Delta()
         with self._lock:
-            with _transaction(self._db):
+            with self._transaction():
                 for entity_id in ids:
                     row = self._db.execute(
                         "SELECT name FROM entities WHERE id = ?", (int(entity_id),)
@@ -394,7 +422,7 @@ class Catalogue:
         """Put snapshotted entities back with their ids, replacing what holds their names now."""
         delta = _Delta()
         with self._lock:
-            with _transaction(self._db):
+            with self._transaction():
                 for snap in snapshots:
                     holders = self._db.execute(
                         "SELECT id, name FROM entities WHERE name_key = ? OR id = ?",
@@ -405,9 +433,7 @@ class Catalogue:
                         delta.delete(old_id, old_name)
                     entity_id = self._insert(snap.entity, snap.thumbnail, snap.entity.id)
                     rows = [(entity_id, *vector) for vector in snap.vectors]
-                    self._db.executemany(
-                        "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)", rows
-                    )
+                    self._put_vectors(rows)
                     delta.inserted[entity_id] = snap.entity.name
                     delta.write(rows)
             self._wrote(delta)
@@ -482,7 +508,7 @@ class Catalogue:
                 for (entity_id, _), v in zip(batch, vectors, strict=True)
             ]
             with self._lock:
-                with _transaction(self._db):
+                with self._transaction():
                     # an entity removed meanwhile gets no vector (the foreign key would refuse it)
                     marks = ", ".join("?" * len(rows))
                     alive = {
@@ -492,10 +518,7 @@ class Catalogue:
                         )
                     }
                     rows = [r for r in rows if r[0] in alive]
-                    self._db.executemany(
-                        "INSERT OR REPLACE INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
-                        rows,
-                    )
+                    self._put_vectors(rows, replace=True)
                 written = _Delta()
                 written.write(rows)
                 self._wrote(written)
@@ -532,6 +555,10 @@ class Catalogue:
                 cached = self._matrices[key] = VectorMatrix(ids, vectors, stamp)
             return cached.ids, cached.vectors
 
+    def vector_count(self, model: str, dim: int) -> int:
+        with self._lock:
+            return len(self.matrix(model, dim)[0])
+
     def search(
         self, query: np.ndarray, model: str, limit: int, exclude: Iterable[int] = ()
     ) -> list[tuple[Entity, float]]:
@@ -552,8 +579,7 @@ class Catalogue:
         moved by a tenth, on ``reference`` texts while the catalogue is small."""
         key = calibration.setting_key(model)
         stored = calibration.load(self.setting(key))
-        with self._lock:
-            count = len(self.matrix(model, dim)[0])
+        count = self.vector_count(model, dim)
         if stored is not None and not calibration.stale(stored, count):
             return stored
         probes = embed(calibration.PROBES)  # a model on a server may take a while: not under the lock

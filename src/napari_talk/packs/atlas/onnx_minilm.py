@@ -47,7 +47,9 @@ def weights_dir() -> Path:
 def cache_dir() -> Path:
     import platformdirs
 
-    return Path(os.environ.get("NAPARI_TALK_MODEL_CACHE") or platformdirs.user_cache_dir("napari-talk")) / "onnx"
+    return (
+        Path(os.environ.get("NAPARI_TALK_MODEL_CACHE") or platformdirs.user_cache_dir("napari-talk")) / "onnx"
+    )
 
 
 def model_file(quantized: bool = False) -> Path:
@@ -67,7 +69,11 @@ def model_file(quantized: bool = False) -> Path:
 
         scratch = int8.with_suffix(f".{os.getpid()}.tmp")
         quantize_dynamic(  # per output channel: cosine 0.99 to fp32 (per tensor: 0.96)
-            str(fp32), str(scratch), weight_type=QuantType.QInt8, per_channel=True, op_types_to_quantize=["MatMul"]
+            str(fp32),
+            str(scratch),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul"],
         )
         os.replace(scratch, int8)
     return int8
@@ -131,7 +137,13 @@ def build(weights_file: Path) -> Any:
     tokens = g.op("Shape", ids, start=1, end=2)
     word = g.op("Gather", g.const("word_embeddings", w["embeddings.word_embeddings.weight"]), ids, axis=0)
     table = g.const("position_embeddings", w["embeddings.position_embeddings.weight"])
-    where = g.op("Slice", table, g.const("zero", np.array([0], np.int64)), tokens, g.const("axis_0", np.array([0], np.int64)))
+    where = g.op(
+        "Slice",
+        table,
+        g.const("zero", np.array([0], np.int64)),
+        tokens,
+        g.const("axis_0", np.array([0], np.int64)),
+    )
     kind = g.const("token_type_0", w["embeddings.token_type_embeddings.weight"][0])
     x = g.norm(g.op("Add", g.op("Add", word, where), kind), w, "embeddings.LayerNorm")
 
@@ -148,16 +160,28 @@ def build(weights_file: Path) -> Any:
     half = g.const("half", np.array(0.5, np.float32))
     for n in range(LAYERS):
         p = f"encoder.layer.{n}"
-        q = g.op("Transpose", g.op("Reshape", g.linear(x, w, f"{p}.attention.self.query"), split), perm=[0, 2, 1, 3])
-        k = g.op("Transpose", g.op("Reshape", g.linear(x, w, f"{p}.attention.self.key"), split), perm=[0, 2, 3, 1])
-        v = g.op("Transpose", g.op("Reshape", g.linear(x, w, f"{p}.attention.self.value"), split), perm=[0, 2, 1, 3])
+        q = g.op(
+            "Transpose",
+            g.op("Reshape", g.linear(x, w, f"{p}.attention.self.query"), split),
+            perm=[0, 2, 1, 3],
+        )
+        k = g.op(
+            "Transpose", g.op("Reshape", g.linear(x, w, f"{p}.attention.self.key"), split), perm=[0, 2, 3, 1]
+        )
+        v = g.op(
+            "Transpose",
+            g.op("Reshape", g.linear(x, w, f"{p}.attention.self.value"), split),
+            perm=[0, 2, 1, 3],
+        )
         scores = g.op("Add", g.op("Mul", g.op("MatMul", q, k), scale), bias)
         context = g.op("MatMul", g.op("Softmax", scores, axis=-1), v)
         context = g.op("Reshape", g.op("Transpose", context, perm=[0, 2, 1, 3]), joined)
         attended = g.linear(context, w, f"{p}.attention.output.dense")
         x = g.norm(g.op("Add", attended, x), w, f"{p}.attention.output.LayerNorm")
         inner = g.linear(x, w, f"{p}.intermediate.dense")
-        gelu = g.op("Mul", g.op("Mul", inner, half), g.op("Add", g.op("Erf", g.op("Div", inner, root2)), "one_f"))
+        gelu = g.op(
+            "Mul", g.op("Mul", inner, half), g.op("Add", g.op("Erf", g.op("Div", inner, root2)), "one_f")
+        )
         x = g.norm(g.op("Add", g.linear(gelu, w, f"{p}.output.dense"), x), w, f"{p}.output.LayerNorm")
 
     # mean over the real tokens

@@ -183,7 +183,11 @@ def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
             {"name": "atlas sample", "rgb": True, "metadata": {"napari_talk": {"role": SAMPLE_ROLE}}},
             "image",
         ),
-        (fluorescence(), {"name": "GFP", "colormap": "green", "blending": "additive", "visible": True}, "image"),
+        (
+            fluorescence(),
+            {"name": "GFP", "colormap": "green", "blending": "additive", "visible": True},
+            "image",
+        ),
     ]
 
 

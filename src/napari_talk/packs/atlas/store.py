@@ -8,11 +8,14 @@ cannot send anything to a server of its choosing.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import unicodedata
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
 from .catalogue import Catalogue
@@ -26,6 +29,7 @@ from .embeddings import (
     default_model,
     make_embedder,
 )
+from .postgres import PostgresCatalogue, is_database_url, shown
 
 if TYPE_CHECKING:
     from ...core.workspace import PinnedFile, Workspace
@@ -40,9 +44,40 @@ MODEL_ALIASES = {
 }
 
 
+DATABASE_ENV = "NAPARI_TALK_ATLAS_DATABASE"
+
+
+class AtlasSettings(BaseModel):
+    """The atlas's settings (the ``atlas`` section of the plugin's settings)."""
+
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    database: str = Field(
+        "",
+        title="Catalogue database",
+        description="Where the catalogue lives: empty for the workspace's SQLite file "
+        "(atlas/catalogue.sqlite), or a postgresql:// URL for a catalogue shared on PostgreSQL with pgvector (leave the password "
+        "out: it is read from $PGPASSWORD or ~/.pgpass, and hidden in every message). "
+        f"${DATABASE_ENV} sets it too.",
+    )
+
+    @field_validator("database")
+    @classmethod
+    def _a_database_url(cls, value: str) -> str:
+        value = value.strip()
+        if value and not is_database_url(value):
+            raise ValueError("the catalogue database is a postgresql:// URL, or empty for the SQLite file")
+        return value
+
+    @classmethod
+    def from_environment(cls) -> AtlasSettings:
+        return cls(database=os.environ.get(DATABASE_ENV, ""))
+
+
 class Atlas:
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, settings: AtlasSettings | None = None) -> None:
         self.workspace = workspace
+        self.config = settings or AtlasSettings.from_environment()
         self._catalogue: Catalogue | None = None
         self._pinned: PinnedFile | None = None
         self.remote: RemoteConfig | None = None
@@ -54,11 +89,23 @@ class Atlas:
         self._reading_names: threading.Thread | None = None
 
     def exists(self) -> bool:
-        return self._catalogue is not None or self.workspace.exists(CATALOGUE_FILE)
+        return (
+            self._catalogue is not None or bool(self.config.database) or self.workspace.exists(CATALOGUE_FILE)
+        )
+
+    @property
+    def where(self) -> str:
+        """Where the catalogue lives, as it may be shown (a database URL without its password)."""
+        url = self.config.database
+        return shown(url) if url else CATALOGUE_FILE
 
     @property
     def catalogue(self) -> Catalogue:
         with self._lock:
+            if self._catalogue is None and self.config.database:
+                self._catalogue = PostgresCatalogue(self.config.database)
+                if self._catalogue.setting(MODEL_KEY) is None:
+                    self._catalogue.set_setting(MODEL_KEY, default_model())
             if self._catalogue is None:
                 pinned = self.workspace.sqlite_path(CATALOGUE_FILE)
                 try:
