@@ -57,7 +57,8 @@ class AtlasSettings(BaseModel):
         title="Catalogue database",
         description="Where the catalogue lives: empty for the workspace's SQLite file "
         "(atlas/catalogue.sqlite), or a postgresql:// URL for a catalogue shared on PostgreSQL with "
-        "pgvector (leave the password out: it is read from $PGPASSWORD or ~/.pgpass, and hidden in every message). "
+        "pgvector (leave the password out: it is read from $PGPASSWORD or ~/.pgpass, and hidden in "
+        "every message). "
         f"${DATABASE_ENV} sets it too.",
     )
 
