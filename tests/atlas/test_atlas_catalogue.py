@@ -268,3 +268,26 @@ def test_the_sample_never_overwrites_a_persons_file_of_the_same_name(workspace):
     assert image == "atlas/images/sample/eigensage-2.png" and (workspace / image).is_file()
     assert run(session, "undo").ok
     assert mine.read_bytes() == b"my own picture" and not (workspace / image).exists()
+
+
+def test_stop_ends_an_import_between_two_batches(workspace):
+    """The person presses Stop while an import embeds: the work ends after the batch in hand,
+    saying how far it got, and the catalogue is left as it was."""
+    from napari_talk.core.jobs import Progress
+    from napari_talk.core.result import CommandError
+    from napari_talk.packs.atlas import commands as cmd
+    from napari_talk.packs.atlas.handlers import HANDLERS
+
+    write_jsonl(workspace / "big.jsonl", [{"name": f"entity {i}", "description": "x"} for i in range(2000)])
+    session = Session(None, workspace=workspace)
+    session.state("atlas").use("offline", None)
+    ctx = session.context(session.registry.pack("atlas"))
+    handler = HANDLERS.get(cmd.ImportCatalogue)
+    assert handler is not None
+    job = handler(cmd.ImportCatalogue(path="big.jsonl"), ctx)
+    reports: list[str] = []
+    progress = Progress(lambda status, _: reports.append(status) or progress.set())
+    with pytest.raises(CommandError, match="stopped after 512 of 2000"):
+        job.work(progress)
+    assert reports == ["embedding 2000 entities: 256 of 2000"]
+    assert session.state("atlas").catalogue.count() == 0

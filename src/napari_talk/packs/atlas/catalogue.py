@@ -66,7 +66,8 @@ CREATE TABLE IF NOT EXISTS vectors (
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 FIELDS = ("name", "type", "domain", "class_name", "description", "image", "sref", "prompt", "created")
-EMBED_BATCH = 512
+EMBED_BATCH = 256
+"""Texts embedded between two progress reports (and chances to stop)."""
 STATEMENT_SECONDS = 10.0
 """The longest one statement may run (the largest, reading 100,000 vectors, takes well under 1 s)."""
 MAX_ENTITIES = 2_000_000

@@ -75,9 +75,24 @@ def embedder_of(ctx: Context[Atlas]) -> Embedder:
         raise CommandError(f'{exc} ("use the offline embedder" works without any server)') from None
 
 
+def batches(progress: Progress | None, what: str) -> Callable[[int, int], None] | None:
+    """Called after each batch embedded: reports how far it is, and stops the work when the
+    person pressed Stop (the batches already written by ``embed_missing`` stay: they are sound)."""
+    if progress is None:
+        return None
+    count = progress.counting(what)
+
+    def step(done: int, total: int) -> None:
+        if progress.cancelled:
+            raise CommandError(f"stopped after {done} of {total}")
+        count(done, total)
+
+    return step
+
+
 def fill_vectors(ctx: Context[Atlas], embedder: Embedder, progress: Progress | None = None) -> int:
     """Give every entity a vector of ``embedder``'s model (reported to ``progress`` as it embeds)."""
-    report = progress.counting(f"embedding with {embedder.name}") if progress is not None else None
+    report = batches(progress, f"embedding with {embedder.name}")
     try:
         return atlas_of(ctx).catalogue.embed_missing(embedder, report)
     except EmbeddingError as exc:
@@ -120,7 +135,7 @@ def prepare(
     progress: Progress | None = None,
 ) -> Prepared:
     """Embed entities to add (slow work), reporting to ``progress`` as it goes."""
-    report = progress.counting(f"embedding {len(entities)} entities") if progress is not None else None
+    report = batches(progress, f"embedding {len(entities)} entities")
     try:
         return entities, embed(embedder, entities, report), thumbnails, embedder.name
     except EmbeddingError as exc:
