@@ -128,3 +128,24 @@ def test_in_the_dock_a_slow_vision_model_leaves_napari_responsive(
     assert turn.results[0].data["analysis"]["suggested_name"] == "Verdant Lantern"
     assert "Verdant Lantern" in dock.transcript.entries[-1].text
     assert len(ticks) > 20 and max(b - a for a, b in itertools.pairwise(ticks)) < 0.25
+
+
+def test_the_readmes_atlas_lines_work_on_the_atlas_sample_alone(make_napari_viewer_proxy, qtbot, workspace):
+    """A newcomer opens only the Atlas sample and types the README's atlas lines into the dock."""
+    from door import open_door, type_line
+
+    dock = open_door(make_napari_viewer_proxy, workspace)
+    dock.viewer.open_sample("napari-talk", "atlas")
+    assert "GFP" in [layer.name for layer in dock.viewer.layers]
+
+    def said(line: str) -> str:
+        before = len(dock.transcript.entries)
+        type_line(qtbot, dock, line)
+        return "\n".join(entry.text for entry in dock.transcript.entries[before:])
+
+    similar = said("find similar to a golden desert guardian")
+    analysed = said("analyze the GFP layer")
+    sref = said("sref 3050518")
+    assert "closest to" in similar, similar
+    assert "layer GFP (256×256 px)" in analysed, analysed
+    assert "with sref 3050518" in sref, sref

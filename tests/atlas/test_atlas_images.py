@@ -186,3 +186,28 @@ def test_a_failing_vision_model_leaves_the_measurements(vision_session, chat_ser
     assert result.ok and result.data["analysis"]["measurements"]["brightness"] > 0.7
     assert result.data["analysis"]["mood"] is None
     assert "interpretation failed" in result.message and "sk-test" not in result.message
+
+
+def test_a_small_tiff_declaring_gigabytes_is_refused_before_decoding(offline, workspace):
+    """A small TIFF of 8 compressed float pages declaring 640 MB (160 M values, each page within the
+    pixel limit): refused from its header, naming the limit, while memory stays small."""
+    import tracemalloc
+
+    import tifffile
+
+    page = np.zeros((4000, 5000), np.float32)
+    path = workspace / "bomb.tif"
+    tifffile.imwrite(
+        path, (page for _ in range(8)), shape=(8, 4000, 5000), dtype=np.float32, compression="zlib"
+    )
+    assert path.stat().st_size < 2_000_000
+    del page
+    tracemalloc.start()
+    try:
+        result = analyze(offline, "bomb.tif")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert not result.ok
+    assert "8×4000×5000" in result.message and "MiB one image may take" in result.message
+    assert peak < 100 * 2**20

@@ -208,3 +208,86 @@ def test_top_k_matches_a_full_sort():
     assert [i for i, _ in got] == list(np.argsort(-scores)[:10])
     assert top_k(vectors[:3], query, 10) and len(top_k(vectors[:3], query, 10)) == 3
     assert top_k(vectors[:0], query, 5) == []
+
+
+def hostile_catalogue(workspace) -> None:
+    """A catalogue file whose ``entities`` is a recursive view: any read of it never ends."""
+    path = workspace / CATALOGUE_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE VIEW entities AS WITH RECURSIVE forever(n) AS "
+        "(SELECT 1 UNION ALL SELECT n + 1 FROM forever) "
+        "SELECT n AS id, 'x' || n AS name, 'x' || n AS name_key FROM forever;"
+    )
+    db.close()
+
+
+def test_a_catalogue_with_a_recursive_view_never_holds_up_a_typed_line(workspace):
+    import time
+
+    hostile_catalogue(workspace)
+    session = Session(None, workspace=workspace)
+    started = time.perf_counter()
+    for _ in range(5):
+        session.known_names()  # what every typed line asks
+    assert time.perf_counter() - started < 1.0
+    started = time.perf_counter()
+    result = run(session, "list entities")
+    assert time.perf_counter() - started < 5.0
+    assert not result.ok and "view" in result.message and "not opened" in result.message
+
+
+def test_a_statement_past_its_deadline_is_stopped_with_a_clear_message(tmp_path, monkeypatch):
+    import time
+
+    from napari_talk.packs.atlas import catalogue as module
+
+    catalogue = Catalogue(tmp_path / "c.sqlite")
+    monkeypatch.setattr(module, "STATEMENT_SECONDS", 0.3)
+    started = time.perf_counter()
+    with pytest.raises(CatalogueError, match="took more than"):
+        catalogue._db.execute(
+            "WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) "
+            "SELECT count(*) FROM forever"
+        )
+    assert time.perf_counter() - started < 2.0
+    assert catalogue.count() == 0  # the connection goes on
+
+
+def test_the_sample_never_overwrites_a_persons_file_of_the_same_name(workspace):
+    """A person's picture where the sample's would go stays; the sample's goes beside it, and
+    undo takes back only what the sample made."""
+    mine = workspace / "atlas" / "images" / "sample" / "eigensage.png"
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(b"my own picture")
+    session = Session(None, workspace=workspace)
+    assert run(session, "load the sample catalogue").ok
+    assert mine.read_bytes() == b"my own picture"
+    image = session.state("atlas").catalogue.get("Eigensage").image
+    assert image == "atlas/images/sample/eigensage-2.png" and (workspace / image).is_file()
+    assert run(session, "undo").ok
+    assert mine.read_bytes() == b"my own picture" and not (workspace / image).exists()
+
+
+def test_stop_ends_an_import_between_two_batches(workspace):
+    """The person presses Stop while an import embeds: the work ends after the batch in hand,
+    saying how far it got, and the catalogue is left as it was."""
+    from napari_talk.core.jobs import Progress
+    from napari_talk.core.result import CommandError
+    from napari_talk.packs.atlas import commands as cmd
+    from napari_talk.packs.atlas.handlers import HANDLERS
+
+    write_jsonl(workspace / "big.jsonl", [{"name": f"entity {i}", "description": "x"} for i in range(2000)])
+    session = Session(None, workspace=workspace)
+    session.state("atlas").use("offline", None)
+    ctx = session.context(session.registry.pack("atlas"))
+    handler = HANDLERS.get(cmd.ImportCatalogue)
+    assert handler is not None
+    job = handler(cmd.ImportCatalogue(path="big.jsonl"), ctx)
+    reports: list[str] = []
+    progress = Progress(lambda status, _: reports.append(status) or progress.set())
+    with pytest.raises(CommandError, match="stopped after 512 of 2000"):
+        job.work(progress)
+    assert reports == ["embedding 2000 entities: 256 of 2000"]
+    assert session.state("atlas").catalogue.count() == 0

@@ -179,6 +179,7 @@ def test_an_installed_minilm_package_is_used_offline(atlas_session, tmp_path, mo
     (tmp_path / "sentence_transformers" / "__init__.py").write_text("")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("NAPARI_TALK_MINILM_RUNTIME", "torch")
     assert minilm_available()
     result = atlas_session.run("use the minilm embedder").results[0]
     assert result.ok and result.data == {"model": "minilm", "embedded": 56}
@@ -227,7 +228,7 @@ def test_preparing_the_packs_loads_the_catalogues_sentence_model_ahead_of_the_fi
 
 
 def test_the_reply_names_the_embedder_and_how_to_get_minilm_when_it_is_missing(atlas_session, monkeypatch):
-    from napari_talk.packs.atlas import handlers
+    from napari_talk.packs.atlas.handlers import search as handlers
 
     monkeypatch.setattr(handlers, "minilm_available", lambda: False)  # `pip install -e .` alone
     result = similar(atlas_session, "void walker")
