@@ -75,7 +75,7 @@ def kind_of(filename: str, data: bytes = b"") -> str:
         return suffix[1:]
     if data[:4] == b"glTF":
         return "glb"
-    raise MeshFileError(f"{filename}: only {', '.join(SUFFIXES)} files can be imported")
+    raise MeshFileError(f"only {', '.join(SUFFIXES)} files can be imported")
 
 
 def import_bytes(data: bytes, filename: str, limits: MeshLimits | None = None) -> Imported:

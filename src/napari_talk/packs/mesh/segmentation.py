@@ -28,6 +28,7 @@ import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from .limbs import split_limbs
 from .mesh import TriMesh
 from .thickness import shape_diameter
 
@@ -44,6 +45,9 @@ MIN_LEVEL_SHARE = 0.02
 """A level needs this share of the surface area."""
 MIN_LEVEL_RATIO = np.log(1.3)
 """Levels whose typical thicknesses differ by less than 30 % are one."""
+SHARP_ANGLE = 35.0
+ORGANIC_SHARE = 0.97
+"""Limbs are looked for on a surface whose edges are this smooth (by length)."""
 DETACHED_SHARE = 0.02
 DETACHED_SIZE = 0.25
 """A detached piece under this share of the surface, and this share of the largest piece's size
@@ -143,12 +147,23 @@ def segment(
     _, parts = connected_components(dual.matrix(same), directed=False)
     pieces, small = _detached_pieces(mesh, areas)
     parts = _merge_small(parts, dual, areas, min_part * areas.sum())
+    if not np.all(np.isnan(diameter)) and _smooth_share(mesh, dual) >= ORGANIC_SHARE:
+        parts = split_limbs(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
     if small.any():
         parts = _join_nearest(mesh, parts, pieces, small)
     thickness = np.exp(log_t) if not np.all(np.isnan(diameter)) else diameter
     return Segmentation(
         _by_area(parts, areas), thickness, len(thresholds) + 1, int(creases.sum()), int(small.sum())
     )
+
+
+def _smooth_share(mesh: TriMesh, dual: _Dual) -> float:
+    """The share of edge length where neighbouring faces turn by less than SHARP_ANGLE: near 1
+    for a sculpted figure, lower for a machined part with its sharp edges (limbs are looked for
+    on the first only: a CAD part's bosses are not arms)."""
+    normals = mesh.face_normals
+    smooth = np.einsum("ij,ij->i", normals[dual.f], normals[dual.g]) >= np.cos(np.radians(SHARP_ANGLE))
+    return float(dual.length[smooth].sum() / max(dual.length.sum(), 1e-300))
 
 
 def _detached_pieces(mesh: TriMesh, areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -77,7 +77,7 @@ def generate_concepts(command: cmd.GenerateConcepts, ctx: Context[MeshPackState]
     prompt = _prompt(ctx, state)
     view = display.screenshot(ctx.viewer) if ctx.viewer is not None else None
     if view is None or not drawn(view):
-        from .appearance import face_surface
+        from ..appearance import face_surface
 
         view = render(mesh, face_surface(state), size=RENDER_SIZE, supersample=1)
     view_png = encode_png(view)
@@ -126,7 +126,7 @@ def select_concept(command: cmd.SelectConcept, ctx: Context[MeshPackState]) -> J
     workspace = ctx.workspace
     surface = None
     if mesh is not None:
-        from .appearance import face_surface
+        from ..appearance import face_surface
 
         surface = face_surface(state)
 

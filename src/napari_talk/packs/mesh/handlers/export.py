@@ -18,13 +18,13 @@ RENDER_SIZE = 512
 @HANDLERS.on(cmd.ExportFinalModel)
 def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState]) -> Job:
     """The renders are taken on the GUI thread (they are screenshots); the files are written off it."""
-    from .export import Exported, export
+    from ..export import Exported, export
 
     pack, state, mesh = model_of(ctx)
     renderer = None
     viewer = ctx.viewer
     if viewer is not None:
-        from .render import VIEWS
+        from ..render import VIEWS
 
         pictures = display.renders(viewer, pack, VIEWS, RENDER_SIZE)
         if all(drawn(p) for p in pictures.values()):  # a hidden canvas gives blank pictures

@@ -9,7 +9,7 @@ from ....core.pack import Context
 from ....core.result import CommandError, Result
 from .. import commands as cmd
 from .. import display, primitives
-from ..importers import Imported, MeshFileError, import_bytes
+from ..importers import Imported, MeshFileError, import_bytes, kind_of
 from ..limits import MeshLimits
 from ..mesh import TriMesh
 from ..state import MeshPackState, ModelState
@@ -57,6 +57,10 @@ def import_model(command: cmd.ImportModel, ctx: Context[MeshPackState]) -> Job:
     workspace = ctx.workspace
     if not workspace.exists(path):
         raise CommandError(f"There is no file {path!r} in the workspace.")
+    try:
+        kind_of(path)
+    except MeshFileError as exc:
+        raise CommandError(f"{path}: {exc}.") from None
     limits = MeshLimits.current()
     pack = pack_of(ctx)
     asked = time.perf_counter()
@@ -66,7 +70,7 @@ def import_model(command: cmd.ImportModel, ctx: Context[MeshPackState]) -> Job:
             data = workspace.read_bytes(path, limit=limits.max_file_mb * 1024 * 1024, what="models")
             imported = import_bytes(data, path.rsplit("/", 1)[-1], limits)
         except (MeshFileError, OSError) as exc:
-            raise CommandError(f"{path}: {exc}.".replace("..", ".")) from None
+            raise CommandError(f"{path}: {exc}.") from None
         state = ModelState(mesh=imported.mesh, source=f"file {path}", history=pack.model.history)
         return imported, state, display.prepare_state(state)
 

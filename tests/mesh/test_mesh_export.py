@@ -15,7 +15,7 @@ import pytest
 
 from napari_talk.core.session import Session
 from napari_talk.packs.mesh import gltf
-from napari_talk.packs.mesh.importers import MeshFileError, load_bytes, mesh_from_obj
+from napari_talk.packs.mesh.importers import MeshFileError, load_bytes
 
 trimesh = pytest.importorskip("trimesh")
 
@@ -167,12 +167,12 @@ def test_meshes_written_by_others_read_back_in_with_their_node_transforms():
 
 
 def test_obj_files_and_bad_files():
-    mesh = mesh_from_obj("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n")
+    mesh = load_bytes(b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "quad.obj")
     assert mesh.n_faces == 2 and not mesh.closed
     with pytest.raises(MeshFileError):
         load_bytes(b"not a glb at all", "x.glb")
     with pytest.raises(MeshFileError):
-        mesh_from_obj("v 0 0 0\nf 1 2 9\n")
+        load_bytes(b"v 0 0 0\nf 1 2 9\n", "broken.obj")
 
 
 def test_import_model_from_the_workspace_and_undo(workspace):
@@ -189,5 +189,5 @@ def test_import_model_from_the_workspace_and_undo(workspace):
     assert not session.run("import ../outside.glb").ok, "nothing outside the workspace"
     (workspace / "notes.txt").write_text("hello")
     refused = session.execute({"action": "import_model", "path": "notes.txt"})
-    assert not refused.ok and "only .glb" in refused.message
+    assert not refused.ok and "only .stl, .ply, .off, .obj, .glb, .gltf" in refused.message
     assert session.state("mesh").model.mesh.name == "Cube", "a refused import changes nothing"
