@@ -140,8 +140,6 @@ def _gltf_counts(document: dict[str, Any], limits: MeshLimits) -> tuple[int, int
             size = mesh_size[node["mesh"]]
             faces += copies * size[0]
             vertices += copies * size[1]
-            if faces > limits.max_faces:  # stop early: a loop of shared nodes can multiply fast
-                break
         stack.extend((int(child), depth + 1) for child in node.get("children", []))
     return faces, vertices
 

@@ -17,10 +17,11 @@ from pathlib import Path
 import numpy as np
 
 from .declared import DeclaredError, check
+from .formats import MODEL_SUFFIXES
 from .limits import MeshLimits
 from .mesh import TriMesh, normalized
 
-SUFFIXES = (".stl", ".ply", ".off", ".obj", ".glb", ".gltf")
+SUFFIXES = MODEL_SUFFIXES
 
 
 class MeshFileError(ValueError):
