@@ -191,3 +191,26 @@ def test_import_model_from_the_workspace_and_undo(workspace):
     refused = session.execute({"action": "import_model", "path": "notes.txt"})
     assert not refused.ok and "only .stl, .ply, .off, .obj, .glb, .gltf" in refused.message
     assert session.state("mesh").model.mesh.name == "Cube", "a refused import changes nothing"
+
+
+def test_glass_is_exported_as_light_passing_through(workspace):
+    *_, result = _run(Session(None, workspace=workspace), "spawn a sphere", "make it glass", "export")
+    data = (workspace / result.data["glb"]).read_bytes()
+    document, _ = gltf.decode_glb(data)
+    (material,) = document["materials"]
+    assert material["alphaMode"] == "BLEND" and material["pbrMetallicRoughness"]["baseColorFactor"][3] < 0.5
+    assert material["extensions"]["KHR_materials_transmission"]["transmissionFactor"] > 0.5
+    assert material["extensions"]["KHR_materials_ior"]["ior"] == pytest.approx(1.5)
+    assert {"KHR_materials_transmission", "KHR_materials_ior"} <= set(document["extensionsUsed"])
+    scene = trimesh.load(trimesh.util.wrap_as_stream(data), file_type="glb")
+    (read,) = scene.geometry.values()
+    assert read.visual.material.baseColorFactor[3] < 128, "an independent reader sees it see-through"
+    checked = _validator()
+    if checked is not None:
+        node, env = checked
+        run = subprocess.run(
+            [node, "-e", VALIDATE, str(workspace / result.data["glb"])],
+            env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        issues = json.loads(run.stdout)
+        assert issues["numErrors"] == 0 and issues["numWarnings"] == 0, issues["messages"][:5]

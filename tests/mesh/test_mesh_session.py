@@ -87,7 +87,10 @@ def test_segments_answer_to_their_names(session):
 @pytest.mark.parametrize(
     "line, said",
     [
-        ("spawn a cube", "The Cube is one part: its thickness is even and no concave crease or narrowing goes round"),
+        (
+            "spawn a cube",
+            "The Cube is one part: its thickness is even and no concave crease or narrowing goes round",
+        ),
         ("spawn a disk", "The Disk is one part: it is an open sheet with no inside to measure"),
     ],
 )
