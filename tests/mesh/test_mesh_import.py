@@ -28,16 +28,13 @@ def _box_written_badly() -> trimesh.Trimesh:
     return trimesh.Trimesh(soup, np.arange(len(soup)).reshape(-1, 3), process=False)
 
 
+def _text(exported: str | bytes) -> bytes:
+    return exported.encode() if isinstance(exported, str) else exported
+
+
 FORMATS = [
     ("box.stl", lambda m: m.export(file_type="stl")),
-    (
-        "box_ascii.stl",
-        lambda m: (
-            m.export(file_type="stl_ascii").encode()
-            if isinstance(m.export(file_type="stl_ascii"), str)
-            else m.export(file_type="stl_ascii")
-        ),
-    ),  # fmt: skip
+    ("box_ascii.stl", lambda m: _text(m.export(file_type="stl_ascii"))),
     ("box.ply", lambda m: m.export(file_type="ply")),
     ("box_ascii.ply", lambda m: m.export(file_type="ply", encoding="ascii")),
     ("box.off", lambda m: m.export(file_type="off").encode()),
