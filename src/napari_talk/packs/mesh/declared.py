@@ -162,7 +162,8 @@ def _check_accessor(
     if "bufferView" not in accessor:
         return  # all zeros (or sparse): nothing to read, trimesh allocates count × width
     view = views[accessor["bufferView"]]
-    element = _COMPONENT_BYTES.get(accessor.get("componentType"), 4) * _WIDTH.get(accessor.get("type"), 1)
+    component = _COMPONENT_BYTES.get(int(accessor.get("componentType", 5126)), 4)
+    element = component * _WIDTH.get(str(accessor.get("type", "SCALAR")), 1)
     stride = int(view.get("byteStride") or element)
     needed = int(accessor.get("byteOffset", 0)) + (stride * (count - 1) + element if count else 0)
     if needed > int(view.get("byteLength", 0)):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -117,7 +118,7 @@ def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
         )
     try:
         loaded = trimesh.load(
-            io.BytesIO(data), file_type=kind, process=False, force="mesh", resolver=_NoFiles()
+            io.BytesIO(data), file_type=kind, process=False, force="mesh", resolver=_no_files()
         )
     except MeshFileError:
         raise
@@ -130,20 +131,29 @@ def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
     return vertices, faces
 
 
-class _NoFiles:
+def _no_files() -> Any:
     """A trimesh resolver that refuses to open other files (a model may only be the file given)."""
+    from trimesh.resolvers import Resolver
 
-    def get(self, name: str) -> bytes:
-        raise MeshFileError(f"the file refers to another file ({name[:60]!r}); import a single-file model")
+    class NoFiles(Resolver):
+        def __init__(self) -> None:
+            pass
 
-    def namespaced(self, _name: str) -> _NoFiles:
-        return self
+        def get(self, name: str) -> bytes:
+            raise MeshFileError(
+                f"the file refers to another file ({name[:60]!r}); import a single-file model"
+            )
 
-    def keys(self) -> list[str]:
-        return []
+        def namespaced(self, namespace: str) -> NoFiles:
+            return self
 
-    def write(self, *_args: object) -> None:
-        raise MeshFileError("a model file may not write files")
+        def keys(self) -> list[str]:
+            return []
+
+        def write(self, name: str, data: str | bytes) -> None:
+            raise MeshFileError("a model file may not write files")
+
+    return NoFiles()
 
 
 def clean(vertices: np.ndarray, faces: np.ndarray, name: str, limits: MeshLimits | None = None) -> Imported:

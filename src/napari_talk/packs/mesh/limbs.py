@@ -7,7 +7,7 @@ automatic similarity estimation of 3D shapes") and Tierny, Vandeborre and Daoudi
 is cut into bands; where a band's faces fall into several connected rings, the surface has
 branched, and each branch running out to a tip is a protrusion. A protrusion becomes a part of
 its own only when it looks like a limb: long against its own shape diameter (Shapira, Shamir and
-Cohen-Or, 2008) and thinner where it joins than what it joins (a narrowing). Fingers merge into a
+Cohen-Or, 2008) and thinner than the body's core, where it joins too (a narrowing). Fingers merge into a
 hand when they fail that, and a branch that carries a single limb on is one tube with it.
 Everything is one Dijkstra and one connected-components pass per part, then a loop over rings.
 """
@@ -25,9 +25,13 @@ MAX_LIMB_SHARE = 0.4
 """A limb is less than this share (more is the body)."""
 LIMB_LENGTH = 1.3
 """A limb is at least this many of its own diameters long."""
-NARROWING = 0.8
-"""Where a limb joins, it is at most this share of the thickness of what it joins."""
-PART_SHARE = 0.1
+NARROWING = 0.75
+"""A limb is at most this share of the thickness of the body's core (around its thickest face)."""
+BASE_NARROWING = 0.9
+"""Where a limb joins, it is at most this share of the core's thickness."""
+CORE_BANDS = 3
+"""The bands nearest the thickest face are the core."""
+PART_SHARE = 0.4
 """Only parts at least this share of the surface are looked into."""
 
 
@@ -129,6 +133,8 @@ def _limbs_of(mask, f, g, centers, areas, diameter, total) -> list[np.ndarray]:
     if len(branches) < 2:
         return []
 
+    near_root = ring_band[ring] <= CORE_BANDS
+    core = float(np.average(thick[near_root], weights=areas[faces][near_root]))
     owner = list(range(len(branches)))
 
     def find(x: int) -> int:
@@ -151,11 +157,11 @@ def _limbs_of(mask, f, g, centers, areas, diameter, total) -> list[np.ndarray]:
         if index == root_branch:
             continue
         mean = info["thick"] / max(info["area"], 1e-300)
-        parent_thick = _parent_thickness(index, branches, branch_of, ups, ring_thick, ring_band)
         limb[index] = (
             LIMB_SHARE * total <= info["area"] <= MAX_LIMB_SHARE * total
             and info["far"] - info["near"] >= LIMB_LENGTH * mean
-            and info["base"] <= NARROWING * parent_thick
+            and mean <= NARROWING * core
+            and info["base"] <= BASE_NARROWING * core
         )
     found = []
     for index in range(len(branches)):
@@ -173,12 +179,3 @@ def _absorb(branches: list[dict], owner: list[int], into: int, child: int) -> No
     target["area"] += source["area"]
     target["thick"] += source["thick"]
     target["far"] = max(target["far"], source["far"])
-
-
-def _parent_thickness(index, branches, branch_of, ups, ring_thick, ring_band) -> float:
-    """How thick the surface is just below where the branch starts (the ring it grows out of)."""
-    base_ring = min(branches[index]["rings"], key=lambda r: ring_band[r])
-    below = [r for r, up in enumerate(ups) if base_ring in up]
-    if not below:
-        return float("inf")
-    return float(max(ring_thick[r] for r in below))

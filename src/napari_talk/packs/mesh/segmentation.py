@@ -45,9 +45,8 @@ MIN_LEVEL_SHARE = 0.02
 """A level needs this share of the surface area."""
 MIN_LEVEL_RATIO = np.log(1.3)
 """Levels whose typical thicknesses differ by less than 30 % are one."""
-SHARP_ANGLE = 35.0
-ORGANIC_SHARE = 0.97
-"""Limbs are looked for on a surface whose edges are this smooth (by length)."""
+MACHINED_SHARE = 0.3
+"""A surface this flat (by :func:`_flat_share`) is machined: no limbs are looked for on it."""
 DETACHED_SHARE = 0.02
 DETACHED_SIZE = 0.25
 """A detached piece under this share of the surface, and this share of the largest piece's size
@@ -147,7 +146,11 @@ def segment(
     _, parts = connected_components(dual.matrix(same), directed=False)
     pieces, small = _detached_pieces(mesh, areas)
     parts = _merge_small(parts, dual, areas, min_part * areas.sum())
-    if not np.all(np.isnan(diameter)) and _smooth_share(mesh, dual) >= ORGANIC_SHARE:
+    _, parts = np.unique(parts, return_inverse=True)
+    stranded = np.bincount(parts, weights=areas) < min_part * areas.sum()
+    if stranded.any() and not stranded.all():  # small parts with no edge to merge across (cracks)
+        parts = _join_nearest(mesh, parts, parts, stranded)
+    if not np.all(np.isnan(diameter)) and _flat_share(mesh, dual) < MACHINED_SHARE:
         parts = split_limbs(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
     if small.any():
         parts = _join_nearest(mesh, parts, pieces, small)
@@ -157,13 +160,14 @@ def segment(
     )
 
 
-def _smooth_share(mesh: TriMesh, dual: _Dual) -> float:
-    """The share of edge length where neighbouring faces turn by less than SHARP_ANGLE: near 1
-    for a sculpted figure, lower for a machined part with its sharp edges (limbs are looked for
-    on the first only: a CAD part's bosses are not arms)."""
+def _flat_share(mesh: TriMesh, dual: _Dual) -> float:
+    """The share of edge length between faces that lie in one plane (within 1°): most of a
+    machined part's surface is planes and its cylinders are flat along their axis; a sculpted or
+    scanned figure curves almost everywhere. Limbs are looked for on the second only: a CAD part's
+    bosses are not arms."""
     normals = mesh.face_normals
-    smooth = np.einsum("ij,ij->i", normals[dual.f], normals[dual.g]) >= np.cos(np.radians(SHARP_ANGLE))
-    return float(dual.length[smooth].sum() / max(dual.length.sum(), 1e-300))
+    flat = np.einsum("ij,ij->i", normals[dual.f], normals[dual.g]) > np.cos(np.radians(1.0))
+    return float(dual.length[flat].sum() / max(dual.length.sum(), 1e-300))
 
 
 def _detached_pieces(mesh: TriMesh, areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

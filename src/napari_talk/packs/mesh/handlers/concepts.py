@@ -92,9 +92,9 @@ def generate_concepts(command: cmd.GenerateConcepts, ctx: Context[MeshPackState]
         folder = f"mesh/concepts/{time.strftime('%Y%m%d-%H%M%S')}-{id(images) % 10000:04d}"
         concepts = []
         for option, image in enumerate(images, 1):
-            relative = f"{folder}/concept_{option}.png"
-            workspace.write_bytes(relative, image)
-            concepts.append(Concept(option, workspace.resolve(relative), prompt=prompt))
+            saved = f"{folder}/concept_{option}.png"
+            workspace.write_bytes(saved, image)
+            concepts.append(Concept(option, workspace.resolve(saved), prompt=prompt))
         new = replace(pack.model, concepts=tuple(concepts)).logged(
             "generate_concepts", f"three concepts for {prompt!r}", prompt=prompt
         )
