@@ -116,14 +116,19 @@ def _surface(
     """Add the layer, or update the one shown before (even if the person renamed it)."""
     layer = pack.view.get(key)
     if layer is not None and _alive(viewer, layer):
-        # colours of the old length must go before data of a new length: taken back in reverse
-        set_attributes(layer, changes, vertex_colors=None, data=data)
+        if pack.view.get(f"{key} data") is not data:
+            # colours of the old length must go before data of a new length (taken back in
+            # reverse); vispy redraws once, with the colours (each redraw recomputes the normals)
+            with layer.events.set_data.blocker():
+                set_attributes(layer, changes, vertex_colors=None, data=data)
         set_attributes(layer, changes, vertex_colors=colors)
+        pack.view[f"{key} data"] = data
         return layer
     layer = viewer.add_surface(
         data, vertex_colors=colors, shading="smooth", name=name, metadata={ROLE: key}, blending="translucent"
     )
     pack.view[key] = added(viewer, layer, changes)
+    pack.view[f"{key} data"] = data
     return layer
 
 
@@ -149,9 +154,12 @@ def sync(viewer: Any, pack: MeshPackState, changes: Changes | None = None) -> No
         for key in ("model", "isolated"):
             _remove(viewer, pack.view.pop(key, None), changes)
     else:
-        vertices, faces, segment_of_vertex = _display_mesh(pack, state)
+        vertices, faces, segment_of_vertex = built = _display_mesh(pack, state)
         colors = segment_rgba(state).astype(np.float32)[segment_of_vertex]
-        layer = _surface(viewer, pack, "model", MODEL_LAYER, (vertices, faces), colors, changes)
+        data = pack.view.get("display_data")
+        if data is None or data[0] is not built:
+            pack.view["display_data"] = data = (built, (vertices, faces))
+        layer = _surface(viewer, pack, "model", MODEL_LAYER, data[1], colors, changes)
         set_attributes(layer, changes, opacity=DIMMED if state.isolated else 1.0)
         _sync_isolated(viewer, pack, state, changes)
     _sync_concepts(viewer, pack, state, changes)

@@ -103,6 +103,8 @@ def commit(
         if view is not None and reframe is not None:
             changes.add(lambda: display.restore_view(viewer, view))
             display.frame(viewer, reframe, *angles)
+    if before.mesh is not None and before.mesh is not state.mesh:
+        before.mesh.forget_derived()  # the undo entry keeps the model's arrays, not what they gave
     return Result.success(message, data, undo=undo.undo)
 
 
