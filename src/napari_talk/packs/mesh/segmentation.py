@@ -45,6 +45,9 @@ MIN_LEVEL_SHARE = 0.02
 """A level needs this share of the surface area."""
 MIN_LEVEL_RATIO = np.log(1.3)
 """Levels whose typical thicknesses differ by less than 30 % are one."""
+LIMBS_BELOW = 2
+"""Limbs are looked for when thickness levels and creases left fewer parts than this: where they
+found limbs already, a second reading only splits hairs (a palm's wrist, a dinosaur's frill)."""
 MACHINED_SHARE = 0.3
 """A surface this flat (by :func:`_flat_share`) is machined: no limbs are looked for on it."""
 DETACHED_SHARE = 0.02
@@ -150,7 +153,11 @@ def segment(
     stranded = np.bincount(parts, weights=areas) < min_part * areas.sum()
     if stranded.any() and not stranded.all():  # small parts with no edge to merge across (cracks)
         parts = _join_nearest(mesh, parts, parts, stranded)
-    if not np.all(np.isnan(diameter)) and _flat_share(mesh, dual) < MACHINED_SHARE:
+    if (
+        not np.all(np.isnan(diameter))
+        and parts.max() < LIMBS_BELOW
+        and _flat_share(mesh, dual) < MACHINED_SHARE
+    ):
         parts = split_limbs(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
     if small.any():
         parts = _join_nearest(mesh, parts, pieces, small)
