@@ -37,7 +37,6 @@ def door(make_napari_viewer_proxy, workspace):
     return open_door(make_napari_viewer_proxy, workspace)
 
 
-
 def models(viewer) -> list[tuple[str, int, float, bool]]:
     """Each Surface layer the person sees: name, faces, opacity, visible."""
     return [
@@ -77,3 +76,14 @@ def test_a_long_mesh_session_keeps_one_model_and_undo_walks_back(qtbot, door):
         assert models(door.viewer) == seen[-1], f"after {entry.text!r}"
     assert models(door.viewer) == [], "undoing the first spawn leaves no model"
     assert [layer.name for layer in door.viewer.layers] == others
+
+
+def test_glass_shows_what_is_behind_it_and_undo_makes_it_solid_again(qtbot, door):
+    for line in ("spawn a sphere", "make it glass"):
+        assert type_line(qtbot, door, line).kind == "reply", line
+    (layer,) = [layer for layer in door.viewer.layers if layer.name == MODEL]
+    assert float(layer.vertex_colors[:, 3].max()) < 0.5, "glass is drawn see-through"
+    entry = type_line(qtbot, door, "undo")
+    assert entry.text.startswith("undid"), entry.text
+    (layer,) = [layer for layer in door.viewer.layers if layer.name == MODEL]
+    assert float(layer.vertex_colors[:, 3].min()) == 1.0

@@ -15,7 +15,7 @@ import pytest
 
 from napari_talk.core.session import Session
 from napari_talk.packs.mesh import gltf
-from napari_talk.packs.mesh.importers import MeshFileError, load_bytes, mesh_from_obj
+from napari_talk.packs.mesh.importers import MeshFileError, load_bytes
 
 trimesh = pytest.importorskip("trimesh")
 
@@ -74,7 +74,9 @@ def test_the_glb_structure_is_what_we_meant(exported):
     assert [p["extras"]["segment_id"] for p in mesh["primitives"]] == list(
         range(1, result.data["segments"] + 1)
     )
-    assert document["extensionsUsed"] == ["KHR_materials_emissive_strength"]
+    assert document["extensionsUsed"] == [  # the glowing crystal lets light through
+        "KHR_materials_emissive_strength", "KHR_materials_ior", "KHR_materials_transmission"
+    ]  # fmt: skip
     for primitive in mesh["primitives"]:
         normals = gltf._accessor(document, binary, primitive["attributes"]["NORMAL"])
         assert np.allclose(np.linalg.norm(normals, axis=1), 1.0, atol=1e-5)
@@ -167,12 +169,12 @@ def test_meshes_written_by_others_read_back_in_with_their_node_transforms():
 
 
 def test_obj_files_and_bad_files():
-    mesh = mesh_from_obj("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n")
+    mesh = load_bytes(b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "quad.obj")
     assert mesh.n_faces == 2 and not mesh.closed
     with pytest.raises(MeshFileError):
         load_bytes(b"not a glb at all", "x.glb")
     with pytest.raises(MeshFileError):
-        mesh_from_obj("v 0 0 0\nf 1 2 9\n")
+        load_bytes(b"v 0 0 0\nf 1 2 9\n", "broken.obj")
 
 
 def test_import_model_from_the_workspace_and_undo(workspace):
@@ -189,5 +191,28 @@ def test_import_model_from_the_workspace_and_undo(workspace):
     assert not session.run("import ../outside.glb").ok, "nothing outside the workspace"
     (workspace / "notes.txt").write_text("hello")
     refused = session.execute({"action": "import_model", "path": "notes.txt"})
-    assert not refused.ok and "only .glb" in refused.message
+    assert not refused.ok and "only .stl, .ply, .off, .obj, .glb, .gltf" in refused.message
     assert session.state("mesh").model.mesh.name == "Cube", "a refused import changes nothing"
+
+
+def test_glass_is_exported_as_light_passing_through(workspace):
+    *_, result = _run(Session(None, workspace=workspace), "spawn a sphere", "make it glass", "export")
+    data = (workspace / result.data["glb"]).read_bytes()
+    document, _ = gltf.decode_glb(data)
+    (material,) = document["materials"]
+    assert material["alphaMode"] == "BLEND" and material["pbrMetallicRoughness"]["baseColorFactor"][3] < 0.5
+    assert material["extensions"]["KHR_materials_transmission"]["transmissionFactor"] > 0.5
+    assert material["extensions"]["KHR_materials_ior"]["ior"] == pytest.approx(1.5)
+    assert {"KHR_materials_transmission", "KHR_materials_ior"} <= set(document["extensionsUsed"])
+    scene = trimesh.load(trimesh.util.wrap_as_stream(data), file_type="glb")
+    (read,) = scene.geometry.values()
+    assert read.visual.material.baseColorFactor[3] < 128, "an independent reader sees it see-through"
+    checked = _validator()
+    if checked is not None:
+        node, env = checked
+        run = subprocess.run(
+            [node, "-e", VALIDATE, str(workspace / result.data["glb"])],
+            env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        issues = json.loads(run.stdout)
+        assert issues["numErrors"] == 0 and issues["numWarnings"] == 0, issues["messages"][:5]

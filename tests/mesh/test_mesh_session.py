@@ -58,7 +58,7 @@ def test_replies_say_what_happened(session):
     reply = _ok(session, "make everything glowing blue crystals")
     assert reply.data["segments"] == [1, 2, 3, 4, 5, 6, 7] and "the whole model" in reply.message
     described = _ok(session, "describe the model")
-    assert "7 segments: 1 torso" in described.message
+    assert "7 parts: 1 torso" in described.message
     assert described.data["faces"] == humanoid.body().n_faces
 
 
@@ -87,7 +87,10 @@ def test_segments_answer_to_their_names(session):
 @pytest.mark.parametrize(
     "line, said",
     [
-        ("spawn a cube", "The Cube is one part: its thickness is even and no concave crease goes round"),
+        (
+            "spawn a cube",
+            "The Cube is one part: its thickness is even and no concave crease or narrowing goes round",
+        ),
         ("spawn a disk", "The Disk is one part: it is an open sheet with no inside to measure"),
     ],
 )
@@ -165,5 +168,5 @@ def test_the_llm_context_describes_the_model(session):
     _ok(session, "segment it")
     _ok(session, "make segment 1 gold")
     (line,) = session.context_lines(["mesh"])
-    assert "Body" in line and "7 segment(s)" in line and "1: gold" in line
-    assert "7 segment(s) named 1 torso, " in line and "head" in line
+    assert "Body" in line and "7 parts" in line and "1: gold" in line
+    assert "7 parts named 1 torso, " in line and "head" in line

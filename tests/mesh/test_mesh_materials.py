@@ -125,3 +125,44 @@ def test_car_paint_keeps_its_paint_through_the_grammar(tmp_path):
     assert turn.ok, turn.message
     assert turn.commands[-1].material_description == "bright red car paint"
     assert "car paint" in turn.message
+
+
+@pytest.mark.parametrize(
+    "description, material, finish",
+    [
+        ("satin nickel", "nickel", "satin"),
+        ("wet asphalt", "asphalt", "wet"),
+        ("tarnished copper", "copper", "tarnished"),
+        ("brushed brass", "brass", "satin"),
+        ("wet sandstone", "sandstone", "wet"),
+        ("tarnished silver", "silver", "tarnished"),
+    ],
+)
+def test_finish_words_modify_the_material_the_text_ends_on(description, material, finish):
+    found = match(description)
+    assert found is not None and found.library_name == material and finish in found.adjustments
+    plain = by_name(material)
+    if finish == "satin":
+        assert 0.3 <= found.material.roughness <= 0.45
+    if finish == "wet":  # water darkens a surface and makes it glossy
+        assert found.material.roughness <= 0.15 < plain.roughness
+        assert _value(found.material.base_color) < _value(plain.base_color)
+    if finish == "tarnished":  # dark and dull, still the same metal
+        assert found.material.roughness > plain.roughness and found.material.metallic == plain.metallic
+        assert _value(found.material.base_color) < 0.8 * _value(plain.base_color)
+
+
+def test_a_finish_word_alone_still_names_what_it_names():
+    assert match("satin").library_name == "silk"
+    assert match("a satin dress").library_name == "silk"
+
+
+def test_the_docs_give_the_number_of_materials_the_library_holds():
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "mesh.md").read_text()
+    assert f"{len(library())} PBR materials" in docs and f"({len(library())} materials)" in docs
+
+
+def _value(rgb) -> float:
+    return max(linear_to_srgb(c) for c in rgb)
