@@ -101,8 +101,8 @@ WORDS = [
 # fmt: on
 
 
-def synthetic(count: int) -> list[dict]:
-    rng = random.Random(1)
+def synthetic(count: int, seed: int = 1) -> list[dict]:
+    rng = random.Random(seed)
     records = []
     for i in range(count):
         words = rng.sample(WORDS, 12)

@@ -191,6 +191,7 @@ class PostgresCatalogue(Catalogue):
         self.label = shown(url)
         self._own_revisions = 0
         self._indexed: set[tuple[str, int]] = set()
+        self.ef_search = EF_SEARCH
         self._db: _PgConnection = _PgConnection(url)  # type: ignore[assignment]
         self._db.executescript(SCHEMA)
         version = self.setting("schema_version")
@@ -279,7 +280,7 @@ class PostgresCatalogue(Catalogue):
                 self._db.execute(statement.as_string(self._db.db))
             finally:
                 self._db.execute(f"SET statement_timeout = {int(STATEMENT_SECONDS * 1000)}")
-            self._db.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
+            self._db.execute(f"SET hnsw.ef_search = {int(self.ef_search)}")
         self._indexed.add((model, dim))
 
     def search(
