@@ -116,3 +116,23 @@ def test_the_setting_takes_only_a_postgresql_url():
     assert AtlasSettings(database="").database == ""
     with pytest.raises(ValueError, match="postgresql://"):
         AtlasSettings(database="mysql://lab@db.example/atlas")
+
+
+def test_a_large_catalogue_builds_its_index_in_the_background_and_searches_exactly_meanwhile(
+    postgres_url, monkeypatch
+):
+    from napari_talk.packs.atlas import postgres
+
+    monkeypatch.setattr(postgres, "INDEX_AT_ONCE", 100)
+    catalogue = PostgresCatalogue(postgres_url)
+    rng = np.random.default_rng(9)
+    vectors = rng.normal(size=(600, 32)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    catalogue.add_many([Entity(f"entity {i}") for i in range(600)], vectors, "random-32")
+    hits = catalogue.search(vectors[3], "random-32", 5)
+    assert [e.name for e, _ in hits] == [f"entity {i}" for i in np.argsort(-(vectors @ vectors[3]))[:5]]
+    building = catalogue._building[("random-32", 32)]
+    building.join(timeout=120)
+    assert not building.is_alive() and ("random-32", 32) in catalogue._indexed
+    assert catalogue.search(vectors[3], "random-32", 1)[0][0].name == "entity 3"
+    catalogue.close()

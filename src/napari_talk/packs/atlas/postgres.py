@@ -3,7 +3,8 @@
 The same :class:`~.catalogue.Catalogue` (every command works unchanged), on a server: its tables
 live in the schema ``atlas``, created on first use with the ``vector`` extension; imports go in
 by binary ``COPY``; search asks an HNSW index (cosine) per embedding model, built on the first
-search of a model and kept up by later writes, instead of scoring every vector in memory. Other
+search of a model (in the background for a large catalogue, searches exact meanwhile) and kept
+up by later writes, instead of scoring every vector in memory. Other
 clients' writes are seen through a revision counter that every write transaction moves.
 
 The URL is the person's setting (``atlas.database``); its password is best left out of it and
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -65,6 +67,9 @@ CREATE TABLE IF NOT EXISTS atlas.revision (n BIGINT NOT NULL);
 INSERT INTO atlas.revision SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM atlas.revision);
 """
 EF_SEARCH = 100
+INDEX_AT_ONCE = 20_000
+"""Up to this many vectors of a model its HNSW index is built by the search that first needs it
+(seconds); beyond, in the background, while searches score every vector exactly."""
 """Candidates the HNSW index looks at per query (pgvector's default is 40): recall against cost."""
 
 
@@ -191,6 +196,8 @@ class PostgresCatalogue(Catalogue):
         self.label = shown(url)
         self._own_revisions = 0
         self._indexed: set[tuple[str, int]] = set()
+        self.ef_search = EF_SEARCH
+        self._building: dict[tuple[str, int], threading.Thread] = {}
         self._db: _PgConnection = _PgConnection(url)  # type: ignore[assignment]
         self._db.executescript(SCHEMA)
         version = self.setting("schema_version")
@@ -261,17 +268,21 @@ class PostgresCatalogue(Catalogue):
 
     # -- search through the HNSW index --------------------------------------------------------
 
-    def ensure_index(self, model: str, dim: int) -> None:
-        """The HNSW index of ``model``'s vectors (made once; seconds for 100,000 vectors)."""
-        if (model, dim) in self._indexed:
-            return
+    def _index_statement(self, model: str, dim: int) -> Any:
         from psycopg import sql
 
         name = f"vectors_hnsw_{hashlib.sha256(model.encode()).hexdigest()[:12]}_{int(dim)}"
-        statement = sql.SQL(
+        return sql.SQL(
             "CREATE INDEX IF NOT EXISTS {name} ON atlas.vectors USING hnsw "
             "((embedding::vector({dim})) vector_cosine_ops) WHERE model = {model} AND dim = {dim}"
         ).format(name=sql.Identifier(name), dim=sql.Literal(int(dim)), model=sql.Literal(model))
+
+    def ensure_index(self, model: str, dim: int) -> None:
+        """The HNSW index of ``model``'s vectors, built here if there is none (minutes for
+        100,000 vectors on two busy cores)."""
+        if (model, dim) in self._indexed:
+            return
+        statement = self._index_statement(model, dim)
         with self._lock:
             self._db.execute("SET maintenance_work_mem = '256MB'")
             self._db.execute("SET statement_timeout = 0")  # building may take a while, once
@@ -279,8 +290,41 @@ class PostgresCatalogue(Catalogue):
                 self._db.execute(statement.as_string(self._db.db))
             finally:
                 self._db.execute(f"SET statement_timeout = {int(STATEMENT_SECONDS * 1000)}")
-            self._db.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
+            self._db.execute(f"SET hnsw.ef_search = {int(self.ef_search)}")
         self._indexed.add((model, dim))
+
+    def _index_ready(self, model: str, dim: int) -> bool:
+        """Whether searches of ``model`` may use its index: built at once for a few vectors; for
+        more, on a worker thread with a connection of its own, searches meanwhile exact."""
+        if (model, dim) in self._indexed:
+            return True
+        if self.vector_count(model, dim) <= INDEX_AT_ONCE:
+            self.ensure_index(model, dim)
+            return True
+        with self._lock:
+            building = self._building.get((model, dim))
+            if building is None or not building.is_alive():
+                building = threading.Thread(
+                    target=self._build, args=(model, dim), name="atlas index", daemon=True
+                )
+                self._building[(model, dim)] = building
+                building.start()
+        return False
+
+    def _build(self, model: str, dim: int) -> None:
+        try:
+            other = _PgConnection(self.url)
+        except CatalogueError:
+            return
+        try:
+            other.execute("SET maintenance_work_mem = '256MB'")
+            other.execute("SET statement_timeout = 0")
+            other.execute(self._index_statement(model, dim).as_string(other.db))
+        except CatalogueError:
+            return  # searches stay exact; the next one tries again
+        finally:
+            other.close()
+        self.ensure_index(model, dim)  # there now: only the session's ef_search is set
 
     def search(
         self, query: np.ndarray, model: str, limit: int, exclude: Iterable[int] = (), *, exact: bool = False
@@ -289,11 +333,10 @@ class PostgresCatalogue(Catalogue):
         (every vector scored in memory, as on SQLite)."""
         from psycopg import sql
 
-        if exact:
-            return super().search(query, model, limit, exclude)
         query = np.asarray(query, np.float32)
         dim = int(query.shape[0])
-        self.ensure_index(model, dim)
+        if exact or not self._index_ready(model, dim):
+            return super().search(query, model, limit, exclude)
         excluded = [int(i) for i in exclude]
         # literals for the model and dimension: the planner matches them to the partial index
         statement = sql.SQL(
