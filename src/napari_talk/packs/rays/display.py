@@ -28,6 +28,7 @@ LAYER_NAMES = {
     "rays": "rays: segments",
     "selection": "rays: selection",
     "sources": "rays: light sources",
+    "irradiance": "rays: irradiance",
 }
 SHAPES_LIMIT = 5000
 """Above this many segments rays are drawn as a Vectors layer: a Shapes layer takes seconds to
@@ -252,3 +253,36 @@ def _fresh_name(taken: set[str]) -> str:
 def layer_role(metadata: Any) -> str | None:
     info = metadata.get(ROLE_KEY) if isinstance(metadata, dict) else None
     return info.get("role") if isinstance(info, dict) else None
+
+
+IRRADIANCE_COLOR = (1.0, 0.45, 0.2)
+PLOT_HEIGHT = 0.15
+"""The irradiance plot's tallest bar, as a share of the scene's size."""
+
+
+def irradiance_layer(scene: Scene, detector: Any, reading: Any) -> LayerData:
+    """A detector's reading drawn beside it: a step curve over the detector, its height the
+    irradiance (the peak at ``PLOT_HEIGHT`` of the scene), on the detector's left; with the
+    detector line as its axis. One Shapes layer: the axis and the curve, as paths."""
+    p1, p2 = np.asarray(detector.p1, dtype=float), np.asarray(detector.p2, dtype=float)
+    along = (p2 - p1) / np.linalg.norm(p2 - p1)
+    normal = np.array([-along[1], along[0]])
+    values = np.asarray(reading.irradiance, dtype=float)
+    peak = float(np.abs(values).max(initial=0.0)) or 1.0
+    height = PLOT_HEIGHT * scene.scale / peak
+    edges = np.asarray(reading.positions + [reading.positions[-1] + reading.bin_size], dtype=float)
+    edges = np.minimum(edges, float(np.linalg.norm(p2 - p1)))
+    xs = np.repeat(edges, 2)[1:-1]
+    ys = np.repeat(values, 2) * height
+    curve = p1 + xs[:, None] * along + ys[:, None] * normal
+    axis = np.array([p1, p2])
+    kwargs = {
+        "name": LAYER_NAMES["irradiance"],
+        "shape_type": ["path", "path"],
+        "edge_color": [[0.7, 0.7, 0.7, 1.0], [*IRRADIANCE_COLOR, 1.0]],
+        "edge_width": line_width(scene),
+        "features": {"name": ["detector axis", f"irradiance (peak {peak:.4g})"]},
+        "text": {"string": "{name}", "color": "white", "size": 9, "anchor": "upper_left"},
+        "metadata": _meta("irradiance", peak=peak),
+    }
+    return [axis[:, ::-1].copy(), curve[:, ::-1].copy()], kwargs, "shapes"
