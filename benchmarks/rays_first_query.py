@@ -46,7 +46,7 @@ def main() -> None:
         viewer.window.add_dock_widget(dock, name="Chat")
         dock.session.workspace = Path(tempfile.mkdtemp(prefix="napari-talk-rays-"))
         meter = Meter().start()
-        idle = lambda: dock.job is None and dock.task is None  # noqa: E731
+        idle = lambda dock=dock: dock.job is None and dock.task is None  # noqa: E731
         dock.send("hide nothing")  # the parser warmed, as after any first line
         while not idle():
             pump()
@@ -56,9 +56,9 @@ def main() -> None:
             for _ in range(300):
                 pump()
         else:
-            print(f"   {arrival:40s} {meter.run(lambda a=arrival: dock.send(a), idle, pump)}")
+            print(f"   {arrival:40s} {meter.run(lambda a=arrival, dock=dock: dock.send(a), idle, pump)}")
         for number, line in enumerate(QUERIES, start=1):
-            stall = meter.run(lambda line=line: dock.send(line), idle, pump)
+            stall = meter.run(lambda line=line, dock=dock: dock.send(line), idle, pump)
             label = "first query" if number == 1 else "second query"
             print(f"   {label:40s} {stall}", flush=True)
             if "--where" in sys.argv and stall.own_ms > 20:

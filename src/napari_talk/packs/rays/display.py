@@ -270,7 +270,7 @@ def irradiance_layer(scene: Scene, detector: Any, reading: Any) -> LayerData:
     values = np.asarray(reading.irradiance, dtype=float)
     peak = float(np.abs(values).max(initial=0.0)) or 1.0
     height = PLOT_HEIGHT * scene.scale / peak
-    edges = np.asarray(reading.positions + [reading.positions[-1] + reading.bin_size], dtype=float)
+    edges = np.asarray([*reading.positions, reading.positions[-1] + reading.bin_size], dtype=float)
     edges = np.minimum(edges, float(np.linalg.norm(p2 - p1)))
     xs = np.repeat(edges, 2)[1:-1]
     ys = np.repeat(values, 2) * height

@@ -74,9 +74,9 @@ def _groups(scene: Scene) -> list[str]:
     groups = []
     for spec in fields(scene):
         value = getattr(scene, spec.name)
-        if isinstance(value, tuple) and spec.name != "warnings":
-            if all(is_dataclass(item) and not isinstance(item, type) for item in value):
-                groups.append(spec.name)
+        held = isinstance(value, tuple) and spec.name != "warnings"
+        if held and all(is_dataclass(item) and not isinstance(item, type) for item in value):
+            groups.append(spec.name)
     return groups
 
 
@@ -125,8 +125,8 @@ def _is_point(value: Any) -> bool:
 
 def _map_outline(outline: Outline, mapping: Mapping) -> Outline:
     if outline.circle is not None:
-        centre, rim = mapping(np.array(outline.circle, dtype=float))
-        return Outline(circle=(tuple(map(float, centre)), tuple(map(float, rim))))
+        (cx, cy), (rx, ry) = mapping(np.array(outline.circle, dtype=float))
+        return Outline(circle=((float(cx), float(cy)), (float(rx), float(ry))))
     xy = mapping(np.array([(x, y) for x, y, _ in outline.path], dtype=float))
     return Outline(
         path=tuple((float(x), float(y), arc) for (x, y), (_, _, arc) in zip(xy, outline.path, strict=True))
@@ -146,7 +146,7 @@ def map_points(value: Any, mapping: Mapping) -> Any:
     specs = [spec for spec in fields(value) if spec.init]
     names_ = {spec.name for spec in specs}
     if {"x", "y"} <= names_ and all(_is_number(getattr(value, axis)) for axis in "xy"):
-        x, y = mapping(np.array([[value.x, value.y]], dtype=float))[0]
+        x, y = mapping(np.array([[getattr(value, "x"), getattr(value, "y")]], dtype=float))[0]  # noqa: B009
         changed.update(x=float(x), y=float(y))
     for spec in specs:
         if spec.name in changed:
@@ -215,7 +215,8 @@ def _put(scene: Scene, found: SceneObject, value: Any | None) -> Scene:
         del items[found.index]
     else:
         items[found.index] = value
-    return replace(scene, **{found.group: tuple(items)})
+    changed: dict[str, Any] = {found.group: tuple(items)}
+    return replace(scene, **changed)
 
 
 def move(
@@ -226,7 +227,10 @@ def move(
     found = find(scene, name)
     if (to is None) == (by is None):
         raise ValueError("say where to: a position (to) or an offset (by), not both")
-    shift = np.asarray(by if by is not None else np.subtract(to, centre_of(found.value)), dtype=float)
+    if by is not None:
+        shift = np.asarray(by, dtype=float)
+    else:
+        shift = np.asarray(to, dtype=float) - centre_of(found.value)
     moved = map_points(found.value, lambda points: points + shift)
     return _put(scene, found, moved), found, shift
 
@@ -285,9 +289,11 @@ def light_source(
             raise ValueError(
                 f"a beam {span:g} wide is narrower than half its ray spacing ({spacing:g}): it emits no rays"
             )
-        return Beam(tuple(map(float, p1)), tuple(map(float, p2)), n_rays, per_ray, ray_spacing=spacing)  # type: ignore[arg-type]
+        ends = (float(p1[0]), float(p1[1])), (float(p2[0]), float(p2[1]))
+        return Beam(*ends, n_rays, per_ray, ray_spacing=spacing)
     raise ValueError(
-        f"{kind.replace('_', ' ')} light sources are not modelled yet: add a beam, a point source or a single ray"
+        f"{kind.replace('_', ' ')} light sources are not modelled yet: "
+        "add a beam, a point source or a single ray"
     )
 
 

@@ -202,6 +202,8 @@ HEADINGS = {
     "south": 270.0,
     "-y": 270.0,
 }
+SHOW_READING = r"(?:(?:show|list|give|get|what are|what is|what's|plot|display|read)(?: me)? )?(?:the )?"
+AS_TABLE = r"(?: (?:as|in) (?:a )?{table:tables})?"
 AIM = r"(?:pointing|pointed|shining|aimed|aiming|going|heading|directed|facing|at an angle of|angled)"
 HITTING = ASK + RAYS + BE + f" {CROSS} {{EDGE}}" + AT_ANGLE
 """Rays that meet an edge, the angle said after it ("rays that hit edge N at under 20 degrees")."""
@@ -451,11 +453,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "describe_scene",
-        r"(?:describe|list|summari[sz]e|show(?: me)?|explain)(?: me)?(?: the| this| my)? (?:ray |optics? |optical )?scene"
+        r"(?:describe|list|summari[sz]e|show(?: me)?|explain)(?: me)?(?: the| this| my)?"
+        r" (?:ray |optics? |optical )?scene"
         r"(?: objects| contents)?",
         r"(?:what|which) (?:objects )?(?:is|are|'s) (?:there )?in (?:the|this|my) (?:ray |optics? )?scene",
         r"(?:what's|whats) in (?:the|this|my) (?:ray |optics? )?scene",
-        r"(?:list|show(?: me)?|what are)(?: all)? (?:the )?(?:scene |optical )?objects(?: (?:in|of) (?:the|this) scene)?",
+        r"(?:list|show(?: me)?|what are)(?: all)? (?:the )?(?:scene |optical )?objects"
+        r"(?: (?:in|of) (?:the|this) scene)?",
         r"(?:the )?scene (?:contents|objects|summary|description)",
         requires=("scene", "objects"),
         priority=PRIORITY,
@@ -466,9 +470,11 @@ RULES: tuple[Rule, ...] = (
         rf"(?:,? (?:{AIM} )?(?:at |towards? |to |by )?{{direction_deg:number}} ?{DEG})?"
         r"(?:,? (?:with (?:a )?)?(?:width|wide) (?:of )?{width:number}| {width:number} (?:units )?wide)?"
         r"(?:,? (?:with (?:a )?)?brightness (?:of )?{brightness:number})?",
-        rf"{ADD} {{kind:sources}} (?:at|to|in|on) {{at:point}},? {AIM} (?:towards? |to the )?{{heading:headings}}"
+        rf"{ADD} {{kind:sources}} (?:at|to|in|on) {{at:point}},? {AIM}"
+        r" (?:towards? |to the )?{heading:headings}"
         r"(?:,? (?:with (?:a )?)?(?:width|wide) (?:of )?{width:number}| {width:number} (?:units )?wide)?",
-        rf"{ADD} {{kind:sources}}(?: {AIM})? (?:at|towards?) {{direction_deg:number}} ?{DEG} (?:at|from) {{at:point}}",
+        rf"{ADD} {{kind:sources}}(?: {AIM})? (?:at|towards?) {{direction_deg:number}} ?{DEG}"
+        r" (?:at|from) {at:point}",
         sources=SOURCE_KINDS,
         headings=HEADINGS,
         post=_aimed,
@@ -530,12 +536,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "detector_readings",
-        r"(?:(?:show|list|give|get|what are|what is|plot|display|read)(?: me)? )?(?:the )?(?:detector|irradiance)"
-        r" (?:readings?|reading|values|measurements?|map|plot|profile|data)(?: (?:as|in) (?:a )?{table:tables})?",
-        r"(?:(?:show|plot|display|what is|what's)(?: me)? )?(?:the )?irradiance (?:on|at|along|across) (?:the )?"
-        r"{name:scene_objects}(?: (?:as|in) (?:a )?{table:tables})?",
-        r"(?:(?:show|plot|display|what is|what's)(?: me)? )?(?:the )?irradiance (?:on|at|along|across) (?:the )?detector"
-        r"(?: (?:as|in) (?:a )?{table:tables})?",
+        rf"{SHOW_READING}(?:detector|irradiance) (?:readings?|reading|values|measurements?|map|plot|profile"
+        rf"|data){AS_TABLE}",
+        rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?{{name:scene_objects}}{AS_TABLE}",
+        rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?detector{AS_TABLE}",
         r"what (?:does|did) (?:the )?detector (?:read|measure|see|show)",
         r"(?:the )?(?:detector|irradiance) (?:readings? )?(?:as|in) (?:a )?{table:tables}",
         tables={

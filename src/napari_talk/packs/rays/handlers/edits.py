@@ -100,13 +100,14 @@ def _more_rays(scene: Scene, factor: float) -> Scene:
         if not is_dataclass(source) or not any(spec.name == "n_rays" for spec in fields(source)):
             sources.append(source)
             continue
-        n_rays = max(1, round(source.n_rays * factor))
+        count = int(getattr(source, "n_rays"))  # noqa: B009
+        n_rays = max(1, round(count * factor))
         if n_rays > MAX_RAYS_PER_SOURCE:
             raise ValueError(f"that makes {n_rays:,} rays from one source, more than {MAX_RAYS_PER_SOURCE:,}")
         changes: dict[str, Any] = {"n_rays": n_rays}
         spacing = getattr(source, "ray_spacing", None)
         if spacing is not None:
-            changes["ray_spacing"] = spacing * source.n_rays / n_rays if source.n_rays else spacing / factor
+            changes["ray_spacing"] = spacing * count / n_rays if count else spacing / factor
         sources.append(replace(source, **changes))
     return replace(scene, sources=tuple(sources))
 

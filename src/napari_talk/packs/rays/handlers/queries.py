@@ -173,7 +173,8 @@ def check_energy_conservation(command: cmd.CheckEnergyConservation, ctx: Ctx) ->
             f"{verdict} (largest children/parent ratio {report['max_excess_ratio']:.9f}, largest imbalance "
             f"{report['max_imbalance']:.1e}).\n"
             f"Sources emitted {report['source_energy']:.4f}; {report['escaped_energy']:.4f} left the scene "
-            f"and {report['truncated_energy']:.4f} was truncated (balance error {report['balance_error']:.1e})."
+            f"and {report['truncated_energy']:.4f} was truncated "
+            f"(balance error {report['balance_error']:.1e})."
         )
         if not report["is_valid"]:
             parents = np.array([v["parent_id"] for v in report["violations"]], int)

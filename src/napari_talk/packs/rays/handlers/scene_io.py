@@ -78,7 +78,8 @@ def save_scene(command: cmd.SaveScene, ctx: Ctx) -> Result:
     replaced = " (the earlier file is kept for undo)" if before is not None else ""
     objects = len(editing.objects(scene))
     return Result.success(
-        f"Saved {scene.name!r} ({objects} objects) as a ray-optics scene: {workspace.resolve(relative)}{replaced}.",
+        f"Saved {scene.name!r} ({objects} objects) as a ray-optics scene: "
+        f"{workspace.resolve(relative)}{replaced}.",
         {"path": str(workspace.resolve(relative)), "objects": objects},
         undo=changes.undo,
     )
