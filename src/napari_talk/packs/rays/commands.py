@@ -225,7 +225,7 @@ class RemoveSceneObject(_Edit, action="remove_scene_object"):
     """Remove an object from the ray scene and trace again."""
 
     name: ObjectName
-    examples: ClassVar = ("remove Point source 1", "delete the mirror from the scene")
+    examples: ClassVar = ("remove Point source 1 from the scene", "delete Mirror 2 from the scene")
 
 
 class SaveScene(Command, action="save_scene"):

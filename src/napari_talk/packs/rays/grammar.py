@@ -204,6 +204,7 @@ HEADINGS = {
 }
 SHOW_READING = r"(?:(?:show|list|give|get|what are|what is|what's|plot|display|read)(?: me)? )?(?:the )?"
 AS_TABLE = r"(?: (?:as|in) (?:a )?{table:tables})?"
+REMOVE = r"(?:remove|delete|take out|get rid of|drop)"
 AIM = r"(?:pointing|pointed|shining|aimed|aiming|going|heading|directed|facing|at an angle of|angled)"
 HITTING = ASK + RAYS + BE + f" {CROSS} {{EDGE}}" + AT_ANGLE
 """Rays that meet an edge, the angle said after it ("rays that hit edge N at under 20 degrees")."""
@@ -526,13 +527,16 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "remove_scene_object",
-        *_objects(
-            r"(?:remove|delete|take out|get rid of|drop) "
-            + OBJECT
-            + r"(?: from (?:the|this) (?:ray )?scene)?",
-        ),
+        *_objects(rf"{REMOVE} " + OBJECT + r"(?: from (?:the|this) (?:ray )?scene)?"),
         requires=("remove", "delete", "take out", "get rid", "drop"),
-        priority=-1,  # below the viewer's remove_layer: an unknown name is a layer's
+        priority=-1,  # below the viewer's remove_layer: a layer's name, even quoted, is the layer's
+        free_names=False,  # a name the scene has: "remove macrophages" is about a layer
+    ),
+    Rule(
+        "remove_scene_object",
+        rf"{REMOVE} {{name:scene_objects}} from (?:the|this) (?:ray )?scene",
+        requires=("scene",),
+        priority=PRIORITY,
     ),
     Rule(
         "detector_readings",
