@@ -155,3 +155,48 @@ def test_the_first_query_on_an_opened_sample_reads_in_a_job(make_napari_viewer_p
     jobs.clear()
     typed_ok(qtbot, dock, "rays inside Main Prism")
     assert jobs == [], "the trace is kept"
+
+
+DETECTOR_SCENE = {
+    "version": 5,
+    "objs": [
+        {"type": "Beam", "p1": {"x": 0, "y": 0}, "p2": {"x": 0, "y": 100}},
+        {
+            "type": "Detector",
+            "p1": {"x": 50, "y": 0},
+            "p2": {"x": 50, "y": 100},
+            "irradMap": True,
+            "binSize": 10,
+        },
+    ],
+}
+
+
+def test_detector_readings_as_a_plot_and_a_table(make_napari_viewer_proxy, workspace, qtbot):
+    """A beam of ray-optics' default density (a ray every 10 units, each of brightness 1) crosses
+    a detector at right angles: each bin of 10 holds one ray, an irradiance of 1 / 10."""
+    (workspace / "det.json").write_text(json.dumps(DETECTOR_SCENE))
+    dock = open_door(make_napari_viewer_proxy, workspace)
+    typed_ok(qtbot, dock, "load scene det.json")
+    listed = typed_ok(qtbot, dock, "describe the scene")
+    assert "Detector 1: detector, at (50.0, 50.0)" in listed and "Beam 1: beam" in listed
+    said = typed_ok(qtbot, dock, "detector readings as a table")
+    rays = scene(dock).sources[0].emit()[0]
+    assert len(rays) == 10
+    assert f"power {len(rays):.4g} over 10 bins of 10" in said
+    assert "Position,Irradiance" in said and "0,0.1\n" in said and "90,0.1" in said
+    plot = roles(dock.viewer)["irradiance"]
+    curve = np.asarray(plot.data[1])[:, ::-1]  # (x, y)
+    assert np.allclose(curve[:, 1], np.repeat(np.arange(0, 101, 10), 2)[1:-1]), "steps along the detector"
+    assert np.ptp(curve[:, 0]) == 0 and curve[0, 0] < 50, "a flat reading, drawn beside the detector"
+    typed_ok(qtbot, dock, "move Detector 1 right by 20")
+    again = typed_ok(qtbot, dock, "detector readings")
+    assert "power 10 " in again, "the moved detector still meets every ray"
+    typed_ok(qtbot, dock, "save the scene as saved.json")
+    reread = load_scene(workspace / "saved.json")
+    assert [(d.p1, d.p2, d.bin_size) for d in reread.detectors] == [((70.0, 0.0), (70.0, 100.0), 10.0)]
+
+
+def test_no_detector_is_said_plainly(dock, qtbot):
+    reply = type_line(qtbot, dock, "detector readings")
+    assert reply.kind == "error" and "no detector" in reply.text

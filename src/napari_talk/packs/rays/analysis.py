@@ -207,9 +207,10 @@ class DetectorReading:
 
 def detector_reading(segments: Segments, detector: Any, bin_size: float | None = None) -> DetectorReading:
     """What a detector from ``p1`` to ``p2`` reads from the traced segments: each segment crossing
-    it adds its brightness to the bin it crosses, positive from one side and negative from the
-    other (net power). A segment ending on the detector counts, the one
-    starting there does not, so a ray is counted once where the tracer splits it."""
+    it adds its brightness to the bin it crosses, positive when the ray turns clockwise onto the
+    detector's direction (cross product of ray and detector > 0, as ray-optics), negative the
+    other way (net power); a one-sided detector counts the positive side only. A segment ending
+    on the detector counts, the one starting there does not, so a ray split there counts once."""
     p1 = np.asarray(detector.p1, dtype=float)
     p2 = np.asarray(detector.p2, dtype=float)
     size = float(bin_size or getattr(detector, "bin_size", None) or 1.0)
@@ -224,15 +225,19 @@ def detector_reading(segments: Segments, detector: Any, bin_size: float | None =
         u = (offset[:, 0] * along[1] - offset[:, 1] * along[0]) / denom  # along the segment
         t = (offset[:, 0] * direction[:, 1] - offset[:, 1] * direction[:, 0]) / denom  # along the detector
     hit = (denom != 0) & (u > 0) & (u <= 1) & (t >= 0) & (t <= 1)
-    sign = np.where(denom[hit] > 0, -1.0, 1.0)
-    n_bins = max(1, math.ceil(length / size - 1e-9))
-    bins = np.minimum((t[hit] * length / size).astype(int), n_bins - 1)
-    power = np.bincount(bins, weights=sign * segments.total[hit], minlength=n_bins)
+    if not getattr(detector, "two_sided", True):
+        hit &= denom > 0
+    sign = np.where(denom[hit] > 0, 1.0, -1.0)
+    n_bins = max(1, math.ceil(length / size))
+    bins = np.floor(t[hit] * length / size).astype(int)
+    inside = bins < n_bins  # as ray-optics: a crossing past the last whole bin's end is not binned
+    weights = (sign * segments.total[hit])[inside]
+    power = np.bincount(bins[inside], weights=weights, minlength=n_bins)
     return DetectorReading(
         positions=[float(i * size) for i in range(n_bins)],
         irradiance=[float(v) for v in power / size],
         bin_size=size,
-        power=float(power.sum()),
+        power=float((sign * segments.total[hit]).sum()),
     )
 
 

@@ -376,6 +376,23 @@ Element = Mirror | IdealLens
 """Thin optical elements: segments rays meet from either side."""
 
 
+@dataclass(frozen=True)
+class Detector:
+    """ray-optics' Detector: a line from ``p1`` to ``p2`` that light crosses unchanged, measuring
+    the power crossing it in bins of ``bin_size`` (its irradiance map); one-sided unless
+    ``two_sided``. Tracers do not see it: its reading comes from the traced segments."""
+
+    p1: Point
+    p2: Point
+    bin_size: float = 1.0
+    two_sided: bool = True
+
+    def __post_init__(self) -> None:
+        _check_segment("a detector", self.p1, self.p2)
+        if not (math.isfinite(self.bin_size) and self.bin_size > 0):
+            raise ValueError(f"a detector's bin size must be > 0, not {self.bin_size}")
+
+
 def _check_segment(what: str, p1: Point, p2: Point) -> None:
     if not all(math.isfinite(float(v)) for v in (*p1, *p2)):
         raise ValueError(f"{what} needs finite end points")
@@ -396,8 +413,11 @@ class Scene:
     """What loading left out (unsupported objects), shown with the trace summary."""
     elements: tuple[Element, ...] = ()
     """Mirrors and ideal lenses."""
+    detectors: tuple[Detector, ...] = ()
+    """Lines that measure the light crossing them; no ray meets them."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "detectors", tuple(self.detectors))
         object.__setattr__(self, "glasses", tuple(self.glasses))
         object.__setattr__(self, "sources", tuple(self.sources))
         object.__setattr__(self, "elements", tuple(self.elements))

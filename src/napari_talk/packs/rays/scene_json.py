@@ -34,6 +34,7 @@ from .outline import Outline
 from .scene import (
     GREEN_NM,
     Beam,
+    Detector,
     Element,
     Glass,
     IdealLens,
@@ -98,6 +99,7 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
     glasses: list[Glass] = []
     sources: list[LightSource] = []
     elements: list[Element] = []
+    detectors: list[Detector] = []
     skipped: dict[str, int] = {}
     for position, obj in enumerate(data["objs"]):
         if not isinstance(obj, dict):
@@ -112,6 +114,10 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
                 if obj.get("filter"):
                     warnings.append("a mirror's wavelength filter is not modelled: it reflects every ray")
                 elements.append(Mirror(_point(obj["p1"]), _point(obj["p2"])))
+            elif kind == "Detector":
+                size = _number(obj.get("binSize", 1.0), "binSize")
+                two_sided = obj.get("twoSided", True) is not False
+                detectors.append(Detector(_point(obj["p1"]), _point(obj["p2"]), size, two_sided))
             elif kind == "IdealLens":
                 focal = _number(obj.get("focalLength", 100.0), "focalLength")
                 elements.append(IdealLens(_point(obj["p1"]), _point(obj["p2"]), focal))
@@ -132,6 +138,7 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
         simulate_colors=bool(data.get("simulateColors", False)),
         warnings=tuple(warnings),
         elements=tuple(elements),
+        detectors=tuple(detectors),
     )
 
 
@@ -266,6 +273,17 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
                     "focalLength": element.focal_length,
                 }
             )
+    for detector in scene.detectors:
+        objs.append(
+            {
+                "type": "Detector",
+                "p1": _xy(detector.p1),
+                "p2": _xy(detector.p2),
+                "irradMap": True,
+                "binSize": detector.bin_size,
+                "twoSided": detector.two_sided,
+            }
+        )
     return {
         "version": FORMAT_VERSION,
         "name": scene.name,
