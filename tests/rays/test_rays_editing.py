@@ -200,3 +200,19 @@ def test_detector_readings_as_a_plot_and_a_table(make_napari_viewer_proxy, works
 def test_no_detector_is_said_plainly(dock, qtbot):
     reply = type_line(qtbot, dock, "detector readings")
     assert reply.kind == "error" and "no detector" in reply.text
+
+
+def test_an_angle_source_fans_about_its_direction_and_saves(dock, qtbot, workspace):
+    typed_ok(qtbot, dock, "add an angle source at 100, 390 pointing at -30 degrees")
+    source = scene(dock).sources[-1]
+    origins, directions, _ = source.emit()
+    angles = np.degrees(np.arctan2(directions[:, 1], directions[:, 0]))
+    spread = np.radians(36.001)
+    expected = np.arange(-spread / 2, spread / 2 - 1e-5, 2 * np.pi / 50)  # ray-optics' fan at its density
+    assert len(angles) == len(expected) and np.allclose(angles, -30 + np.degrees(expected))
+    assert np.allclose(origins, [100, 390])
+    listed = typed_ok(qtbot, dock, "describe the scene")
+    assert "Angle source 1: angle source, at (100.0, 390.0)" in listed
+    typed_ok(qtbot, dock, "save the scene as fan.json")
+    reread = load_scene(workspace / "fan.json").sources[-1]
+    assert np.allclose(reread.emit()[1], directions)

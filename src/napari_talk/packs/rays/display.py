@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .edges import get_side_descriptions
-from .scene import Beam, Glass, PointSource, Scene, SingleRay
+from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
 from .scene_json import scene_from_dict, scene_to_dict
 from .simulation import Segments, SimulationResult
 
@@ -217,7 +217,7 @@ def source_layer(scene: Scene) -> LayerData:
     for source in scene.sources:
         if isinstance(source, PointSource):
             points.append((source.y, source.x))
-        elif isinstance(source, SingleRay):
+        elif isinstance(source, (SingleRay, AngleSource)):
             points.append((source.p1[1], source.p1[0]))
         elif isinstance(source, Beam):
             points += [(source.p1[1], source.p1[0]), (source.p2[1], source.p2[0])]

@@ -18,8 +18,10 @@ from typing import Any
 import numpy as np
 
 from .outline import Outline
-from .scene import Beam, Glass, PointSource, Scene, SingleRay
+from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
 
+AIMED = (SingleRay, AngleSource)
+"""Sources placed at ``p1`` and aimed at ``p2``: ``p1`` is where they are."""
 Mapping = Callable[[np.ndarray], np.ndarray]
 """Points (n, 2) to points (n, 2)."""
 
@@ -190,6 +192,8 @@ def centre_of(value: Any) -> np.ndarray:
         if value.outline is not None:
             return value.outline.centre
         return np.asarray(value.vertices, dtype=float).mean(axis=0)
+    if isinstance(value, AIMED):
+        return np.asarray(value.p1, dtype=float)
     points = points_of(value)
     if not len(points):
         raise ValueError(f"a {kind_of(value)} has no position")
@@ -197,6 +201,8 @@ def centre_of(value: Any) -> np.ndarray:
 
 
 def size_of(value: Any) -> tuple[float, float]:
+    if isinstance(value, AIMED):
+        return (0.0, 0.0)
     points = points_of(value)
     if len(points) < 2:
         return (0.0, 0.0)
@@ -291,10 +297,10 @@ def light_source(
             )
         ends = (float(p1[0]), float(p1[1])), (float(p2[0]), float(p2[1]))
         return Beam(*ends, n_rays, per_ray, ray_spacing=spacing)
-    raise ValueError(
-        f"{kind.replace('_', ' ')} light sources are not modelled yet: "
-        "add a beam, a point source or a single ray"
-    )
+    if kind == "angle":
+        ahead = (x + float(u[0]), y + float(u[1]))
+        return AngleSource((x, y), ahead, n_rays=max(1, int(500 * DEFAULT_DENSITY)), brightness=per_ray)
+    raise ValueError(f"unknown kind of light source: {kind}")
 
 
 def add_source(scene: Scene, source: Any) -> tuple[Scene, SceneObject]:

@@ -33,6 +33,7 @@ import numpy as np
 from .outline import Outline
 from .scene import (
     GREEN_NM,
+    AngleSource,
     Beam,
     Detector,
     Element,
@@ -50,7 +51,7 @@ DEFAULT_DENSITY = 0.1
 """ray-optics' default ``rayModeDensity``."""
 DEFAULT_IMAGE_DENSITY = 1.0
 """ray-optics' default ``imageModeDensity``, the density of its "images" and "observer" modes."""
-SOURCE_TYPES = ("SingleRay", "PointSource", "Beam")
+SOURCE_TYPES = ("SingleRay", "PointSource", "Beam", "AngleSource")
 GLASS_TYPES = ("Glass", "CircleGlass", "SphericalLens")
 
 
@@ -176,6 +177,20 @@ def _source(kind: str, obj: dict, density: float, length_scale: float, warnings:
         brightness = _number(obj.get("brightness", 1.0), "brightness")
         return SingleRay(_point(obj["p1"]), _point(obj["p2"]), brightness, wavelength)
     brightness = _number(obj.get("brightness", 0.5), "brightness")
+    if kind == "AngleSource":
+        per_ray = obj.get("rayBrightness", min(brightness / density, 1.0))
+        emis = _number(obj.get("emisAngle", 36.001), "emisAngle")
+        symmetric = obj.get("symmetric", True) is not False
+        turn = int(_number(obj["numRays"], "numRays")) if obj.get("numRays") else max(1, int(density * 500))
+        return AngleSource(
+            _point(obj["p1"]),
+            _point(obj["p2"]),
+            emis,
+            symmetric,
+            turn,
+            _number(per_ray, "rayBrightness"),
+            wavelength,
+        )
     if kind == "PointSource":
         per_ray = obj.get("rayBrightness", min(brightness / density, 1.0))
         n_rays = obj.get("numRays") or max(1, int(density * 500))  # below 1 ray-optics still emits one
@@ -247,6 +262,21 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
                     "p2": _xy(source.p2),
                     "brightness": source.brightness,
                     "wavelength": source.wavelength,
+                }
+            )
+            continue
+        if isinstance(source, AngleSource):
+            objs.append(
+                {
+                    "type": "AngleSource",
+                    "p1": _xy(source.p1),
+                    "p2": _xy(source.p2),
+                    "brightness": source.brightness * DEFAULT_DENSITY,
+                    "wavelength": source.wavelength,
+                    "emisAngle": source.emis_angle,
+                    "symmetric": source.symmetric,
+                    "numRays": source.n_rays,
+                    "rayBrightness": source.brightness,
                 }
             )
             continue
