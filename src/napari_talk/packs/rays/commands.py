@@ -218,7 +218,7 @@ class SetRefractiveIndex(_Edit, action="set_refractive_index"):
 
     name: ObjectName
     index: Index
-    examples: ClassVar = ("set the index of the slab to 1.7", "make Main Prism n = 1.33")
+    examples: ClassVar = ("make Main Prism n = 1.7", "set n of Slab 1 to 1.33")
 
 
 class RemoveSceneObject(_Edit, action="remove_scene_object"):

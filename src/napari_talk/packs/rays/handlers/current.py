@@ -103,6 +103,7 @@ def show(ctx: Ctx, state: RaysState, changes: Changes, *, glasses: bool) -> Rays
     viewer = ctx.viewer
     if viewer is not None:
         layers.remove(viewer, "selection", changes)
+        changes.add(lambda: layers.remove(viewer, "selection"))  # undone: a later query's highlight goes too
         layers.physics_up(viewer, changes)
         if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
             layer = layers.put(viewer, display.glass_layer(state.scene), "glasses", changes)
