@@ -111,26 +111,6 @@ MEDIA_PAIRS = (
 """Two media each said as an index ("1.5", "glass 1.5", "n = 1.5") or by name ("air", "water")."""
 
 OBJECT = r"{name:scene_objects}"
-EDIT_WORDS = (
-    "move",
-    "shift",
-    "nudge",
-    "push",
-    "drag",
-    "slide",
-    "rotate",
-    "turn",
-    "spin",
-    "tilt",
-    "index",
-    "refract",
-    "remove",
-    "delete",
-    "take out",
-    "get rid",
-    "n =",
-    "n=",
-)
 DIRECTIONS = {
     "up": (0.0, 1.0),
     "down": (0.0, -1.0),
@@ -479,7 +459,7 @@ RULES: tuple[Rule, ...] = (
         sources=SOURCE_KINDS,
         headings=HEADINGS,
         post=_aimed,
-        requires=("add", "put", "place", "insert", "create", "make", "drop", "new"),
+        requires=("source", "beam", "ray", "laser", "lamp", "bulb", "light", "point", "cone"),
         priority=PRIORITY + 1,
     ),
     Rule(
@@ -522,7 +502,7 @@ RULES: tuple[Rule, ...] = (
             + r" (?:an? )?(?:(?:refractive )?index(?: of)?|n ?=|n of) ?{index:number}",
             OBJECT + r" (?:n|index|refractive index) ?(?:=|to|:) ?{index:number}",
         ),
-        requires=("index", "ior", "n", "refract"),
+        requires=("index", "ior", "refract", "n ", "n="),
         priority=PRIORITY + 1,
     ),
     Rule(
