@@ -13,8 +13,8 @@ import numpy as np
 
 from ...core.pack import Context
 from ...core.result import CommandError, Result
-from ...core.viewer import camera, camera_state, canvas_size, restore_camera
 from . import commands as cmd
+from ...core.viewer import camera, camera_state, canvas_size, restore_camera
 from .handlers import HANDLERS, image_layer, viewer_of
 
 SIDES = {

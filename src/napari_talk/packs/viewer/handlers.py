@@ -18,6 +18,7 @@ from ...core.jobs import Job, Progress
 from ...core.layers import has_layer
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
+from . import commands as cmd
 from ...core.viewer import (
     camera,
     camera_state,
@@ -28,7 +29,6 @@ from ...core.viewer import (
     scale_bar,
     set_center,
 )
-from . import commands as cmd
 from .panels import is_open, panels
 
 HANDLERS = Handlers[None]()
