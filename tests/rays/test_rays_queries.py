@@ -304,3 +304,22 @@ def test_angle_to_edge_matches_its_definition_on_random_and_placed_segments(labe
     assert found == expected
     if (low, high) != (0, 0):
         assert found
+
+
+def test_the_top_paths_are_told_apart_even_when_their_energy_and_steps_are_equal():
+    """The prism demo's point source sends many rays that leave with the same energy by the same
+    steps; each listed row says where its path ends and its last segment, so no two rows read alike."""
+    from napari_talk.core.session import Session
+
+    session = Session(None)
+    assert session.run("load the prism demo").ok
+    turn = session.run("top 5 paths by energy")
+    assert turn.ok, turn.message
+    rows = [line for line in turn.message.splitlines()[2:] if line.strip()[:1].isdigit()]
+    assert len(rows) == 5 and len(set(rows)) == 5
+    paths = turn.results[0].data
+    assert len({round(p["energy"], 9) for p in paths}) < 5, "the case that read as identical rows"
+    segments = session.state("rays").current.result.segments
+    for row, path in zip(rows, paths, strict=True):
+        end = segments.p2[path["id"]]
+        assert f"({end[0]:.1f}, {end[1]:.1f}) (#{path['id']})" in row

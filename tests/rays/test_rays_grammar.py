@@ -123,3 +123,62 @@ def test_out_of_range_values_are_not_read_as_commands(text):
 def test_two_queries_in_one_line():
     got = wire("rays inside Prism and rays with DoP above 0.5", CONTEXT)
     assert [g["action"] for g in got] == ["find_rays_inside_glass", "find_rays_by_polarization"]
+
+
+SCENE = {
+    "layers": LAYERS,
+    "glasses": ["Main Prism", "Slab 1"],
+    "scene_objects": ["Main Prism", "Slab 1", "Point source 1", "Mirror 1"],
+    "scene_object_words": ["main", "mirror", "point source", "prism", "slab"],
+}
+EDITS = [
+    ("add a point source at 10, 10", {"action": "add_light_source", "kind": "point", "at": [10, 10]}),
+    (
+        "add a beam at 0, 50 pointing at 30 degrees",
+        {"action": "add_light_source", "kind": "beam", "at": [0, 50], "direction_deg": 30},
+    ),
+    (
+        "put a laser at (5, 5) pointing up",
+        {"action": "add_light_source", "kind": "single_ray", "at": [5, 5], "direction_deg": 90},
+    ),
+    ("move Main Prism up by 20", {"action": "move_scene_object", "name": "Main Prism", "by": [0, 20]}),
+    ("move the slab 15 left", {"action": "move_scene_object", "name": "slab", "by": [-15, 0]}),
+    ("move the mirror to 300, 200", {"action": "move_scene_object", "name": "mirror", "to": [300, 200]}),
+    ("rotate the prism 15 degrees", {"action": "rotate_scene_object", "name": "prism", "degrees": 15}),
+    ("turn the slab clockwise by 10°", {"action": "rotate_scene_object", "name": "slab", "degrees": -10}),
+    ("set the index of the slab to 1.7", {"action": "set_refractive_index", "name": "slab", "index": 1.7}),
+    ("make Main Prism n = 1.33", {"action": "set_refractive_index", "name": "Main Prism", "index": 1.33}),
+    ("remove the point source", {"action": "remove_scene_object", "name": "point source"}),
+    ("describe the scene", {"action": "describe_scene"}),
+    ("what's in the scene", {"action": "describe_scene"}),
+    (
+        "what is the critical angle from glass 1.5 to air",
+        {"action": "optics_angle", "kind": "critical", "n1": 1.5, "n2": 1},
+    ),
+    ("brewster angle for 1.0 into 1.33", {"action": "optics_angle", "kind": "brewster", "n1": 1, "n2": 1.33}),
+    ("critical angle of glass 1.5", {"action": "optics_angle", "kind": "critical", "n1": 1.5, "n2": 1}),
+    ("more rays", {"action": "more_rays", "factor": 2}),
+    ("fewer rays", {"action": "more_rays", "factor": 0.5}),
+    ("detector readings as a table", {"action": "detector_readings", "table": True}),
+    ("save the scene as scenes/new.json", {"action": "save_scene", "path": "scenes/new.json"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), EDITS, ids=[t for t, _ in EDITS])
+def test_scene_editing_phrasings(text, expected):
+    [command] = parse(text, SCENE)
+    wire = command.to_wire()
+    assert {key: wire.get(key) for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("remove nuclei", "remove_layer"),
+        ('delete "cell boundaries"', "remove_layer"),
+        ("rotate the view 30 degrees", "rotate_view"),
+        ("hide nuclei", "layer_visibility"),
+    ],
+)
+def test_layer_lines_stay_with_the_viewer_while_a_scene_is_open(text, action):
+    assert [c.action for c in parse(text, SCENE)] == [action]

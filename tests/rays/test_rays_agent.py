@@ -167,6 +167,9 @@ def test_session_results_read_as_the_same_xml_for_agents():
 
     session = Session(None)
     assert session.execute({"action": "load_sample_scene", "name": "prism demo"}).ok
+    assert agent.get_context() == {}, "a session keeps its scene to itself"
+    shown = session.state(PACK).current
+    agent.set_context_from_result(shown.scene, shown.result)
     cases = [
         (
             {"action": "find_rays_inside_glass", "glass_name": "prism"},
