@@ -4,6 +4,7 @@ LLM road, the dock, agent functions and MCP; and one typed outcome for "the pers
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 import pytest
 from chat_server import tool_call
@@ -224,6 +225,9 @@ def test_the_person_typing_a_url_is_their_choice(session, image_host):
 
 class AddLabels(Command, action="add_test_labels"):
     """Add a small labels layer (a test pack's, made through the core's layer helper)."""
+
+    examples: ClassVar[tuple[str, ...]] = ("add test labels",)
+    no_rule: ClassVar[str] = "the test runs it as a command, nobody types it"
 
 
 def _labels_pack() -> Pack:

@@ -113,6 +113,8 @@ class Peek(Command, action="peek_url"):
     """Look at a web page."""
 
     risk: ClassVar[Risk] = "read"
+    examples: ClassVar[tuple[str, ...]] = ("peek at https://example.org",)
+    no_rule: ClassVar[str] = "only a model asks for it"
     url: str
 
 
@@ -133,14 +135,14 @@ def test_a_lookup_that_needs_the_person_is_put_to_the_person_not_answered_to_the
     registry = Registry([*installed_packs(), PeekPack("peek", (Peek,), handlers=PEEKS)])
     session = session_with_model(tmp_path, server, registry=registry, mode="tools", shortlist=0)
     server.say(tool_calls=[tool_call("peek_url", {"url": "https://example.org/?q=secret"})])
-    asked: list[list[str]] = []
+    asked: list[str] = []
 
-    def confirm(commands):
-        asked.append([c.action for c in commands])
+    def ask(approval):
+        asked.append(approval.action)
         return True
 
-    turn = session.run("look that page up for me", confirm=confirm)
-    assert asked == [["peek_url"]], "the person was asked"
+    turn = session.run("look that page up for me", ask=ask)
+    assert asked == ["peek_url"], "the person was asked"
     assert len(server.requests) == 1, "the model was not told to wait for the person"
     assert turn.ok and "peeked at https://example.org/?q=secret" in turn.message
 
@@ -149,7 +151,7 @@ def test_refused_by_the_person_it_does_not_run(tmp_path, server):
     registry = Registry([*installed_packs(), PeekPack("peek", (Peek,), handlers=PEEKS)])
     session = session_with_model(tmp_path, server, registry=registry, mode="tools", shortlist=0)
     server.say(tool_calls=[tool_call("peek_url", {"url": "https://example.org/"})])
-    turn = session.run("look that page up for me", confirm=lambda commands: False)
+    turn = session.run("look that page up for me", ask=lambda approval: False)
     assert not turn.ok and "not confirmed" in turn.message and "peeked" not in turn.message
 
 
