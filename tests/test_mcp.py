@@ -186,12 +186,13 @@ def test_napari_talk_mcp_serves_a_viewer_over_stdio(tmp_path):
 @pytest.mark.skipif(not __import__("os").environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
 def test_napari_talk_mcp_hidden_refuses_what_needs_the_person(workspace):
     """``napari-talk mcp --hidden``: the session's policy judges each call; with nobody to click Run,
-    a screenshot over the person's figure and a file write are refused, and nothing changes."""
+    a screenshot over the person's figure and a write over their notes are refused, and nothing changes."""
     from mcp import Client
 
     (workspace / "figures").mkdir()
     figure = workspace / "figures" / "fig.png"
     figure.write_bytes(b"the person's figure")
+    (workspace / "notes.md").write_text("the person's notes")
     params = hidden_stdio_server()
 
     async def main():
@@ -205,4 +206,5 @@ def test_napari_talk_mcp_hidden_refuses_what_needs_the_person(workspace):
     assert shot.is_error and "not confirmed" in shot.content[0].text
     assert write.is_error and "not confirmed" in write.content[0].text
     assert listed.is_error is False
-    assert figure.read_bytes() == b"the person's figure" and not (workspace / "notes.md").exists()
+    assert figure.read_bytes() == b"the person's figure"
+    assert (workspace / "notes.md").read_text() == "the person's notes"
