@@ -192,12 +192,13 @@ def test_napari_talk_mcp_serves_a_viewer_over_stdio(tmp_path):
 @pytest.mark.skipif(not __import__("os").environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
 def test_napari_talk_mcp_hidden_refuses_what_needs_the_person(workspace):
     """``napari-talk mcp --hidden``: the session's policy judges each call; with nobody to click Run,
-    a screenshot over the person's figure and a file write are refused, and nothing changes."""
+    a screenshot over the person's figure and a write over their notes are refused, and nothing changes."""
     from mcp import Client
 
     (workspace / "figures").mkdir()
     figure = workspace / "figures" / "fig.png"
     figure.write_bytes(b"the person's figure")
+    (workspace / "notes.md").write_text("the person's notes")
     params = hidden_stdio_server()
 
     async def main():
@@ -211,7 +212,8 @@ def test_napari_talk_mcp_hidden_refuses_what_needs_the_person(workspace):
     assert shot.is_error and "not confirmed" in shot.content[0].text
     assert write.is_error and "not confirmed" in write.content[0].text
     assert listed.is_error is False
-    assert figure.read_bytes() == b"the person's figure" and not (workspace / "notes.md").exists()
+    assert figure.read_bytes() == b"the person's figure"
+    assert (workspace / "notes.md").read_text() == "the person's notes"
 
 
 def test_napari_talk_mcp_without_a_display_serves_the_viewer_model_over_stdio(workspace):
@@ -220,6 +222,8 @@ def test_napari_talk_mcp_without_a_display_serves_the_viewer_model_over_stdio(wo
     from mcp import Client
 
     from napari_talk import __version__
+
+    (workspace / "notes.md").write_text("the person's notes")
 
     async def main():
         async with Client(mcp_server_process(display=False)) as client:
@@ -238,7 +242,8 @@ def test_napari_talk_mcp_without_a_display_serves_the_viewer_model_over_stdio(wo
     assert "nuclei" in layers and "hidden" in listed.content[0].text
     assert shot.is_error and "no window" in shot.content[0].text
     assert write.is_error and "not confirmed" in write.content[0].text
-    assert not (workspace / "shot.png").exists() and not (workspace / "notes.md").exists()
+    assert not (workspace / "shot.png").exists()
+    assert (workspace / "notes.md").read_text() == "the person's notes"
 
 
 def test_napari_talk_mcp_http_without_a_display_needs_the_token(workspace):

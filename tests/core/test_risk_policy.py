@@ -380,3 +380,42 @@ def test_agreeing_to_one_undo_is_not_agreeing_to_another(session, tmp_path):
     assert is_error and "not confirmed" in text
     assert len(asked) == 2 and "a.md" in asked[0] and "b.md" in asked[1], asked
     assert (tmp_path / "b.md").read_text() == "mine" and (tmp_path / "a.md").read_text() == "first"
+
+
+def test_a_file_put_back_by_undo_is_the_persons_again(session, tmp_path):
+    (tmp_path / "notes.md").write_text("mine")
+    assert session.execute({"action": "write_file", "path": "notes.md", "content": "draft"}).ok
+    assert session.run("undo").ok and (tmp_path / "notes.md").read_text() == "mine"
+    again = session.execute({"action": "write_file", "path": "notes.md", "content": "x"}, origin="model")
+    assert again.approval is not None and (tmp_path / "notes.md").read_text() == "mine"
+    redone = session.run("redo")
+    assert redone.ok, "the person's redo repeats the change they made over what the undo put back"
+    assert (tmp_path / "notes.md").read_text() == "draft"
+
+
+def test_the_persons_undo_of_a_layer_they_painted_waits_in_the_dock(
+    qtbot, make_napari_viewer_proxy, tmp_path
+):
+    """napari-talk makes a labels layer, the person paints on it, then types "undo" in the dock:
+    the dock asks before removing their work, naming the layer; Cancel keeps it."""
+    from qtpy.QtCore import Qt
+
+    from napari_talk._qt.dock import ChatDock
+    from napari_talk.core.settings import FileStore
+
+    viewer = make_napari_viewer_proxy()
+    registry = Registry([*default_registry().packs, _labels_pack()])
+    dock = ChatDock(viewer, store=FileStore(tmp_path / "settings.json"), registry=registry)
+    viewer.window.add_dock_widget(dock, name="Chat")
+    assert dock.session.execute({"action": "add_test_labels"}).ok
+    viewer.layers["cells"].paint((3, 3), 5)
+    dock.send("undo")
+    qtbot.waitUntil(lambda: dock.cancel_button.isVisibleTo(dock), timeout=10_000)
+    assert "layer 'cells'" in dock.confirm_label.text(), dock.confirm_label.text()
+    qtbot.mouseClick(dock.cancel_button, Qt.MouseButton.LeftButton)
+    assert "cells" in [layer.name for layer in viewer.layers]
+    assert "not confirmed" in dock.transcript.entries[-1].text
+    dock.send("undo")
+    qtbot.waitUntil(lambda: dock.run_button.isVisibleTo(dock), timeout=10_000)
+    qtbot.mouseClick(dock.run_button, Qt.MouseButton.LeftButton)
+    assert "cells" not in [layer.name for layer in viewer.layers]

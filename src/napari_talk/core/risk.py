@@ -55,7 +55,8 @@ class Effect:
     what: str
     """The host it sends to, or what it replaces ("notes.txt, which napari-talk did not write")."""
     state: str = ""
-    """A digest of what it meets now: an agreement covers this state, not a later one."""
+    """A digest of what it meets now: an agreement covers this state, not a later one. Empty for
+    an effect known only from a command's usual risk (nothing met yet)."""
     named: bool = True
     """Whether the command names it (``write notes.txt``), so the person who typed it has said so;
     an undo, a redo or a sample that overwrites files names none of what it touches."""
@@ -82,8 +83,8 @@ class RiskPolicy:
     trust_with_data: bool = False
 
     def needs_person(self, effect: Effect, origin: Origin, *, implicit: bool = False) -> bool:
-        if origin == "person":
-            return effect.kind == "replace" and (implicit or not effect.named)
+        if origin == "person":  # a redo asks about what it meets now, not about its usual risk
+            return effect.kind == "replace" and (not effect.named or (implicit and bool(effect.state)))
         if effect.kind == "send":
             return True
         return not self.trust_with_data

@@ -210,6 +210,8 @@ class Workspace:
         self._lock = threading.Lock()
         self._ours: dict[str, str] = {}
         """What napari-talk last wrote to each file (its digest), as this session knows."""
+        self._put_back: dict[str, str] = {}
+        """What an undo last put back in each file: the person's, replaced again only by a redo."""
 
     def __repr__(self) -> str:
         return f"Workspace({str(self._given)!r})"
@@ -432,11 +434,15 @@ class Workspace:
         now = self.digest(relative)
         if now is None:
             return None
-        ours = self._ours.get(self._key(relative))
+        key = self._key(relative)
+        ours = self._ours.get(key)
         if ours == now:
             return None
         why = "which napari-talk did not write" if ours is None else "changed since napari-talk wrote it"
-        return Effect.replace(f"{relative}, {why}", now, named=named)
+        # content an undo put back was agreed to be replaced by the change a redo repeats: no digest,
+        # so the person's own redo is not asked about it (a model's or an agent's change still is)
+        state = "" if self._put_back.get(key) == now else now
+        return Effect.replace(f"{relative}, {why}", state, named=named)
 
     def written(self, relative: str, data: bytes | None = None) -> Written:
         """What napari-talk just wrote to ``relative``: ``data``, or the file as it is now."""
@@ -465,6 +471,9 @@ class Workspace:
             self.remove(written.relative)
         else:
             self.write_bytes(written.relative, previous)
+            key = self._key(written.relative)
+            self._ours.pop(key, None)  # what was there before may be the person's
+            self._put_back[key] = _digest(previous)
 
     def take_back_all(self, written: Iterable[Written]) -> None:
         """Remove files napari-talk made, all or none: refused before any goes if one changed."""
