@@ -24,6 +24,11 @@ def type_line(qtbot, dock, text: str):
     return dock.transcript.entries[-1]
 
 
+def said(dock):
+    """The last reply in words (a table a reply brings comes after it)."""
+    return next(entry for entry in reversed(dock.transcript.entries) if entry.kind != "table")
+
+
 def at_default_width(door) -> None:
     """The window shown and the dock as wide as napari makes it from the Plugins menu."""
     from qtpy.QtWidgets import QApplication

@@ -5,7 +5,7 @@ access to a layer makes a new object, so nothing may compare layers by identity.
 from __future__ import annotations
 
 import pytest
-from door import at_default_width, open_door, type_line
+from door import at_default_width, open_door, said, type_line
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 
@@ -66,8 +66,9 @@ def test_the_mesh_sample_is_the_model_the_mesh_lines_work_on(qtbot, door, worksp
     door.viewer.open_sample("napari-talk", "mesh")
     assert surfaces(door.viewer) == ["model"]
     faces_shown = len(door.viewer.layers["model"].data[1])
-    entry = type_line(qtbot, door, "segment it")
-    assert entry.kind == "reply" and "segment" in entry.text, entry.text
+    type_line(qtbot, door, "segment it")
+    entry = said(door)
+    assert entry.kind == "reply" and "Segmented" in entry.text, entry.text
     assert surfaces(door.viewer) == ["model"], "the sample's layer is the model's layer"
     assert door.viewer.dims.ndisplay == 3
     entry = type_line(qtbot, door, "export it")

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from door import open_door, type_line
+from door import open_door, said, type_line
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SAMPLES = {
@@ -544,7 +544,7 @@ class Tour:
             return
         if actions == ["redo_last_action"]:
             line_undone, was, wanted = self.undone.pop()
-            assert reply.text.startswith("redid"), reply.text
+            assert said(self.dock).text.startswith("redid"), said(self.dock).text
             assert_seen(after, wanted, f"{line!r} does {line_undone!r} again")
             self.done.append((line_undone, was, after))
             return
@@ -560,7 +560,8 @@ class Tour:
         undone = type_line(self.qtbot, self.dock, "undo")
         assert undone.kind == "reply" and undone.text.startswith("undid"), undone.text
         assert_seen(self.look(), before, f"undo after {line!r}")
-        redone = type_line(self.qtbot, self.dock, "redo")
+        type_line(self.qtbot, self.dock, "redo")
+        redone = said(self.dock)
         assert redone.kind == "reply" and redone.text.startswith("redid"), redone.text
         again = self.look()
         assert_seen(again, after, f"redo of {line!r}")

@@ -229,6 +229,7 @@ class ChatDock(QWidget):
     def _watch_layer_names(self) -> None:
         """When layers come, go or are renamed, compile the parser's rules for the new names in
         the background, so the next typed line does not wait for it."""
+        self._warmed_up = False
         layers = self.viewer.layers
         layers.events.inserted.connect(self._layer_inserted)
         layers.events.removed.connect(self.prepare_parser)
@@ -252,7 +253,9 @@ class ChatDock(QWidget):
         self._warm.done.emit()
 
     def _warmed(self) -> None:
+        self._warmed_up = True
         rules = self.prepare_parser()
+        assert rules is not None
 
         def prepare_packs() -> None:  # each pack's own set-up (a sentence model), after the rules
             rules.join()
@@ -287,7 +290,12 @@ class ChatDock(QWidget):
 
         self.run_job(Job("getting ready to read the line", compile_rules, lambda _: Result.success("")))
 
-    def prepare_parser(self, *_) -> threading.Thread:
+    def prepare_parser(self, *_) -> threading.Thread | None:
+        """Compile the parser's rules for the names known now, in a thread; not before the warm-up
+        has imported the packs (it compiles them then), so no name is asked for on the GUI thread
+        while a pack's handlers are importing."""
+        if not self._warmed_up:
+            return None
         names = self.session.known_names()
         worker = threading.Thread(
             target=self.session.parser.prepare, args=(names,), name="napari-talk-prepare", daemon=True
