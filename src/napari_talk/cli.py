@@ -9,6 +9,8 @@ import json
 import sys
 from collections.abc import Sequence
 
+from .packs.rays.cli import add_rays_command
+
 
 def _parse_command(args: argparse.Namespace) -> int:
     from .core.grammar.parser import parse
@@ -100,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--script", help="a file of lines to run first (# starts a comment)")
     r.add_argument("--screenshot", help="save a PNG of the canvas at the end")
     r.set_defaults(func=_run_command)
+
+    add_rays_command(sub)
     return cli
 
 

@@ -1,0 +1,23 @@
+"""The object types this simulator traces, by their ray-optics ``type`` name."""
+
+from __future__ import annotations
+
+from .base import SceneObj
+from .glasses import CircleGlass, Glass, PlaneGlass
+from .sources import AngleSource, Beam, PointSource, SingleRay
+from .surfaces import BeamSplitter, Blocker, CircleBlocker, Detector, IdealLens, IdealMirror, Mirror
+
+TYPES: dict[str, type[SceneObj]] = {
+    cls.type: cls
+    for cls in (SingleRay, PointSource, AngleSource, Beam, Blocker, CircleBlocker, Mirror, BeamSplitter,
+                IdealLens, IdealMirror, Detector, Glass, CircleGlass, PlaneGlass)
+}
+ALL_RAY_OPTICS_TYPES = {
+    "Aperture", "Blocker", "CircleBlocker", "DiffractionGrating", "CircleGlass", "CircleGrinGlass",
+    "CurveGlass", "CurveGrinGlass", "CustomGlass", "Glass", "GrinGlass", "IdealLens", "ParamGlass",
+    "ParamGrinGlass", "PlaneGlass", "SphericalLens", "AngleSource", "Beam", "PointSource", "SingleRay",
+    "ArcMirror", "BeamSplitter", "ConcaveDiffractionGrating", "CurveMirror", "CustomMirror", "IdealMirror",
+    "Mirror", "ParabolicMirror", "ParamMirror", "CustomArcSurface", "CustomCurveSurface", "CustomParamSurface",
+    "CustomSurface", "Detector",
+}
+UNSUPPORTED = ALL_RAY_OPTICS_TYPES - set(TYPES)

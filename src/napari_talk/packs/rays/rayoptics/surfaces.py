@@ -1,0 +1,204 @@
+"""Thin objects: blockers, flat and ideal mirrors, beam splitters, the ideal lens and the detector."""
+
+from __future__ import annotations
+
+import math
+
+from .base import (
+    GREEN_WAVELENGTH,
+    Incident,
+    Point,
+    Ray,
+    SceneObj,
+    circle_hit,
+    dist_sq,
+    lines_intersection,
+    reflect_about_line,
+    segment_hit,
+)
+
+FILTER_DEFAULTS = {"filter": False, "invert": False, "wavelength": GREEN_WAVELENGTH, "bandwidth": 10.0}
+
+
+class Filtered(SceneObj):
+    """An object that, with colours simulated and its filter on, acts only on some wavelengths."""
+
+    def passes_filter(self, ray: Ray) -> bool:
+        enabled = self.settings.simulate_colors and self.filter and self.wavelength
+        if not enabled:
+            return True
+        if ray.wl is None:
+            return bool(self.invert)
+        matches = abs(self.wavelength - ray.wl) <= self.bandwidth
+        return matches != bool(self.invert)
+
+
+class Blocker(Filtered):
+    type = "Blocker"
+    defaults = {"p1": None, "p2": None, **FILTER_DEFAULTS}
+    merges_with_glass = True
+
+    def intersect(self, ray: Ray) -> Point | None:
+        return segment_hit(ray, self.p1, self.p2) if self.passes_filter(ray) else None
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
+        return Incident(absorbed=True)
+
+
+class CircleBlocker(Blocker):
+    type = "CircleBlocker"
+
+    def intersect(self, ray: Ray) -> Point | None:
+        if not self.passes_filter(ray):
+            return None
+        return circle_hit(ray, self.p1, dist_sq(self.p1, self.p2), self.settings.min_len_sq)
+
+
+class Mirror(Filtered):
+    type = "Mirror"
+    defaults = {"p1": None, "p2": None, **FILTER_DEFAULTS}
+    merges_with_glass = True
+
+    def intersect(self, ray: Ray) -> Point | None:
+        return segment_hit(ray, self.p1, self.p2) if self.passes_filter(ray) else None
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
+        reflect_about_line(ray, point, self.p1, self.p2)
+
+
+class BeamSplitter(Filtered):
+    type = "BeamSplitter"
+    defaults = {"p1": None, "p2": None, "transRatio": 0.5, **FILTER_DEFAULTS}
+
+    def intersect(self, ray: Ray) -> Point | None:
+        return segment_hit(ray, self.p1, self.p2) if self.passes_filter(ray) else None
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
+        rx = ray.p1[0] - point[0]
+        ry = ray.p1[1] - point[1]
+        reflect_about_line(ray, point, self.p1, self.p2)
+        t = self.transRatio
+        through = Ray(point, (point[0] - rx, point[1] - ry), t * ray.bs, t * ray.bp, ray.wl)
+        ray.bs *= 1 - t
+        ray.bp *= 1 - t
+        floor = self.settings.brightness_floor
+        if through.brightness > floor:
+            return Incident(new_rays=[through])
+        if ray.brightness > floor:
+            return Incident(truncation=through.brightness)
+        return Incident(absorbed=True, truncation=ray.brightness + through.brightness)
+
+
+def _ideal_direction(obj: SceneObj, ray: Ray, point: Point) -> Point:
+    """The far point an ideal thin lens of ``focalLength`` sends the ray through."""
+    (ax, ay), (bx, by) = obj.p1, obj.p2
+    length = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+    ux = (-ay + by) / length
+    uy = (ax - bx) / length
+    mid = ((ax + bx) * 0.5, (ay + by) * 0.5)
+    f = obj.focalLength
+    two_f_1 = (mid[0] + ux * 2 * f, mid[1] + uy * 2 * f)
+    two_f_2 = (mid[0] - ux * 2 * f, mid[1] - uy * 2 * f)
+    dx, dy = bx - ax, by - ay
+    if dist_sq(ray.p1, two_f_1) < dist_sq(ray.p1, two_f_2):
+        near, far = two_f_1, two_f_2
+    else:
+        near, far = two_f_2, two_f_1
+    near2 = (near[0] + dx, near[1] + dy)
+    far2 = (far[0] + dx, far[1] + dy)
+    if f > 0:
+        through = lines_intersection(near, near2, ray.p1, ray.p2)
+        return lines_intersection(far, far2, mid, through)
+    on_far = lines_intersection(far, far2, ray.p1, ray.p2)
+    on_near = lines_intersection(near, near2, mid, on_far)
+    return lines_intersection(far, far2, point, on_near)
+
+
+class IdealLens(SceneObj):
+    type = "IdealLens"
+    defaults = {"p1": None, "p2": None, "focalLength": 100.0}
+
+    def intersect(self, ray: Ray) -> Point | None:
+        return segment_hit(ray, self.p1, self.p2)
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
+        ray.p2 = _ideal_direction(self, ray, point)
+        ray.p1 = point
+
+
+class IdealMirror(Filtered):
+    type = "IdealMirror"
+    defaults = {"p1": None, "p2": None, "focalLength": 100.0, **FILTER_DEFAULTS}
+    merges_with_glass = True
+
+    def intersect(self, ray: Ray) -> Point | None:
+        return segment_hit(ray, self.p1, self.p2) if self.passes_filter(ray) else None
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
+        far = _ideal_direction(self, ray, point)
+        ray.p2 = far
+        ray.p1 = (2 * point[0] - far[0], 2 * point[1] - far[1])
+        reflect_about_line(ray, point, self.p1, self.p2)
+
+
+class Detector(SceneObj):
+    """Measures power, force and (with ``irradMap``) irradiance in bins of ``binSize`` along itself."""
+
+    type = "Detector"
+    defaults = {"p1": None, "p2": None, "twoSided": True, "irradMap": False, "binSize": 1.0}
+
+    def setup(self) -> None:
+        self.power = self.normal = self.shear = 0.0
+        self.bins: list[float] | None = None
+
+    @property
+    def bin_count(self) -> int:
+        length = math.sqrt(dist_sq(self.p1, self.p2))
+        return math.ceil(length / self.binSize)
+
+    def start(self) -> None:
+        self.power = self.normal = self.shear = 0.0
+        self.bins = [0.0] * self.bin_count if self.irradMap else None
+        return None
+
+    def _cross(self, ray: Ray) -> float:
+        (ax, ay), (bx, by) = self.p1, self.p2
+        return (ray.p2[0] - ray.p1[0]) * (by - ay) - (ray.p2[1] - ray.p1[1]) * (bx - ax)
+
+    def intersect(self, ray: Ray) -> Point | None:
+        if not self.twoSided and not self._cross(ray) > 0:
+            return None
+        return segment_hit(ray, self.p1, self.p2)
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
+        (ax, ay), (bx, by) = self.p1, self.p2
+        rx, ry = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
+        cross = rx * (by - ay) - ry * (bx - ax)
+        ray_len = math.sqrt(rx * rx + ry * ry)
+        det_len = math.sqrt((bx - ax) ** 2 + (by - ay) ** 2)
+        sint = cross / ray_len / det_len
+        cost = (rx * (bx - ax) + ry * (by - ay)) / ray_len / det_len
+        ray.p2 = (point[0] + rx, point[1] + ry)
+        ray.p1 = point
+        sign = (cross > 0) - (cross < 0)
+        b = ray.bs + ray.bp
+        self.power += sign * b
+        self.normal += sign * sint * b
+        self.shear -= sign * cost * b
+        if self.bins is not None:
+            index_ = math.floor(math.sqrt(dist_sq(point, self.p1)) / self.binSize)
+            if 0 <= index_ < len(self.bins):
+                self.bins[index_] += sign * b
+
+    def csv(self) -> str:
+        """The irradiance map as ray-optics exports it: ``Position,Irradiance`` per bin."""
+        rows = ["Position,Irradiance"]
+        for i, value in enumerate(self.bins or []):
+            rows.append(f"{_js_number(i * self.binSize)},{_js_number(value / self.binSize)}")
+        return "\n".join(rows)
+
+
+def _js_number(value: float) -> str:
+    if value == int(value) and abs(value) < 1e21:
+        return str(int(value))
+    return repr(value)
