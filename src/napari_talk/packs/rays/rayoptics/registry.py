@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from .base import SceneObj
-from .glasses import CircleGlass, Glass, PlaneGlass
+from .glasses import CircleGlass, Glass, PlaneGlass, SphericalLens
 from .sources import AngleSource, Beam, PointSource, SingleRay
-from .surfaces import Aperture, BeamSplitter, DiffractionGrating, Blocker, CircleBlocker, Detector, IdealLens, IdealMirror, Mirror
+from .surfaces import Aperture, ArcMirror, BeamSplitter, DiffractionGrating, Blocker, CircleBlocker, Detector, IdealLens, IdealMirror, Mirror
 
 TYPES: dict[str, type[SceneObj]] = {
     cls.type: cls
     for cls in (SingleRay, PointSource, AngleSource, Beam, Blocker, CircleBlocker, Mirror, BeamSplitter,
-                IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass)
+                IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror)
 }
 ALL_RAY_OPTICS_TYPES = {
     "Aperture", "Blocker", "CircleBlocker", "DiffractionGrating", "CircleGlass", "CircleGrinGlass",

@@ -275,3 +275,44 @@ def diffract(obj: SceneObj, ray: Ray, point: Point, mirrored: bool) -> dict[str,
         else:
             truncation += out.brightness
     return {"new_rays": new_rays, "truncation": truncation}
+
+
+class ArcMirror(Filtered):
+    """A circular mirror from ``p1`` to ``p2`` through ``p3`` (a straight mirror when collinear)."""
+
+    type = "ArcMirror"
+    defaults = {"p1": None, "p2": None, "p3": None, **FILTER_DEFAULTS}
+    point_keys = ("p1", "p2", "p3")
+    merges_with_glass = True
+
+    def setup(self) -> None:
+        from .glasses import Edge
+
+        self.edge = Edge(self.p1, self.p2, self.p3)
+
+    def intersect(self, ray: Ray) -> Point | None:
+        if not self.passes_filter(ray):
+            return None
+        edge = self.edge
+        if edge.center is None:
+            return segment_hit(ray, self.p1, self.p2)
+        pts, _, exist, lens = edge.arc_points(ray, self.settings.min_len_sq)
+        if exist[0] and (not exist[1] or lens[0] < lens[1]):
+            return pts[0]
+        if exist[1] and (not exist[0] or lens[1] < lens[0]):
+            return pts[1]
+        return None
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
+        center = self.edge.center
+        if center is None:
+            reflect_about_line(ray, point, self.p1, self.p2)
+            return
+        rx = ray.p1[0] - point[0]
+        ry = ray.p1[1] - point[1]
+        cx = center[0] - point[0]
+        cy = center[1] - point[1]
+        c_sq = cx * cx + cy * cy
+        r_dot_c = rx * cx + ry * cy
+        ray.p1 = point
+        ray.p2 = (point[0] - c_sq * rx + 2 * r_dot_c * cx, point[1] - c_sq * ry + 2 * r_dot_c * cy)
