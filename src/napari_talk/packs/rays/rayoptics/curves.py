@@ -1,0 +1,128 @@
+"""Mirrors shaped by an equation: ``CustomMirror`` (y = f(x) over the segment ``p1``–``p2``,
+scaled so x runs from -1 to 1), sampled into a polyline every ``curveStepSize`` and reflected with
+normals blended between neighbouring pieces (``curveType`` "smoothNormal") as ray-optics does."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .base import Point, Ray, SceneError, SceneObj, dist_sq, lines_intersection, on_ray, on_segment
+from .expr import Formula, FormulaError, compile_tree, parse
+from .surfaces import FILTER_DEFAULTS, Filtered
+
+MAX_CURVE_POINTS = 200_000
+
+
+def latex_function(eqn: Any, variables: tuple[str, ...]) -> Any:
+    """A compiled formula from a scene's LaTeX text (or a module's already-parsed equation)."""
+    if isinstance(eqn, Formula):
+        formula = eqn
+    elif isinstance(eqn, str):
+        formula = parse(eqn, latex=True, known=frozenset(variables))
+    else:
+        raise SceneError(f"an equation should be text, not {str(eqn)[:40]!r}")
+    unknown = set(formula.variables) - set(variables) - {"pi", "e"}
+    if unknown:
+        raise SceneError(f"the equation {formula.text[:60]!r} uses unknown names: {', '.join(sorted(unknown))}")
+    return compile_tree(formula.tree)
+
+
+class PolylineMirror(Filtered):
+    """A mirror along ``points`` (set by ``setup``), reflecting with blended (smooth) normals."""
+
+    smooth = True
+
+    def setup(self) -> None:
+        self.points: list[Point] = []
+        self.hit_index = 0
+
+    def intersect(self, ray: Ray) -> Point | None:
+        pts = self.points
+        if len(pts) < 2 or not self.passes_filter(ray):
+            return None
+        forward = self._forward(ray)
+        best: Point | None = None
+        best_d = math.inf
+        min_len = 1e-6 * self.settings.length_scale
+        n = len(pts) - 1
+        for j in range(n):
+            i = j if forward else n - 1 - j
+            a, b = pts[i], pts[i + 1]
+            p = lines_intersection(ray.p1, ray.p2, a, b)
+            d = math.sqrt(dist_sq(ray.p1, p))
+            if d < min_len:
+                continue
+            if on_segment(p, a, b) and on_ray(p, ray.p1, ray.p2) and (best is None or d < best_d):
+                best, best_d = p, d
+                self.hit_index = i
+        return best
+
+    def _forward(self, ray: Ray) -> bool:
+        return True
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
+        pts = self.points
+        i = self.hit_index
+        rx = ray.p1[0] - point[0]
+        ry = ray.p1[1] - point[1]
+        a, b = pts[i], pts[i + 1]
+        mx, my = b[0] - a[0], b[1] - a[1]
+        ray.p1 = point
+        if abs(mx) > abs(my):
+            frac = (point[0] - a[0]) / mx
+        else:
+            frac = (point[1] - a[1]) / my if my else 0.0
+
+        def mirrored(mx: float, my: float) -> Point:
+            return (point[0] + rx * (my * my - mx * mx) - 2 * ry * mx * my,
+                    point[1] + ry * (mx * mx - my * my) - 2 * rx * mx * my)
+
+        out = mirrored(mx, my)
+        if not self.smooth or (i == 0 and frac < 0.5) or (i == len(pts) - 2 and frac >= 0.5):
+            ray.p2 = out
+            return
+        if frac < 0.5:
+            c, d = pts[i - 1], pts[i]
+        else:
+            c, d = pts[i + 1], pts[i + 2]
+        other = mirrored(d[0] - c[0], d[1] - c[1])
+        if frac < 0.5:
+            ray.p2 = (out[0] * (0.5 + frac) + other[0] * (0.5 - frac), out[1] * (0.5 + frac) + other[1] * (0.5 - frac))
+        else:
+            ray.p2 = (other[0] * (frac - 0.5) + out[0] * (1.5 - frac), other[1] * (frac - 0.5) + out[1] * (1.5 - frac))
+
+
+class CustomMirror(PolylineMirror):
+    type = "CustomMirror"
+    defaults = {"p1": None, "p2": None, "eqn": "0.5\\cdot\\sqrt{1-x^2}", "curveStepSize": 0.1000001,
+                "curveType": "smoothNormal", **FILTER_DEFAULTS}
+
+    def setup(self) -> None:
+        super().setup()
+        if self.curveType not in ("smoothNormal", "linear"):
+            raise SceneError(f"curveType {self.curveType!r} is not traced (smoothNormal and linear are)")
+        self.smooth = self.curveType == "smoothNormal"
+        if self.p1 == self.p2 or not self.curveStepSize > 1e-6:
+            return
+        fn = latex_function(self.eqn, ("x",))
+        (x1, y1), (x2, y2) = self.p1, self.p2
+        length = math.sqrt(dist_sq(self.p1, self.p2))
+        d1 = ((x2 - x1) / length, (y2 - y1) / length)
+        d2 = (d1[1], -d1[0])
+        step = self.curveStepSize * self.settings.length_scale
+        if length / step > MAX_CURVE_POINTS:
+            raise SceneError(f"curveStepSize {self.curveStepSize} gives more than {MAX_CURVE_POINTS} points")
+        i = -step
+        while i < length + 0.9 * step:
+            ix = min(max(i + 0.5 * step, 0.0), length)
+            sx = 2 * (ix - length / 2) / length
+            try:
+                y = fn({"x": sx}) * length * 0.5
+            except (FormulaError, TypeError):
+                y = math.nan
+            self.points.append((x1 + d1[0] * ix + d2[0] * y, y1 + d1[1] * ix + d2[1] * y))
+            i += step
+
+    def _forward(self, ray: Ray) -> bool:
+        return math.sqrt(dist_sq(self.p2, ray.p1)) > math.sqrt(dist_sq(self.p1, ray.p1))
