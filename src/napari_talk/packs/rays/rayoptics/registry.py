@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .base import SceneObj
-from .curves import CustomMirror
+from .curves import CustomMirror, ParabolicMirror
 from .glasses import CircleGlass, Glass, PlaneGlass, SphericalLens
 from .sources import AngleSource, Beam, PointSource, SingleRay
 from .surfaces import Aperture, ArcMirror, BeamSplitter, DiffractionGrating, Blocker, CircleBlocker, Detector, IdealLens, IdealMirror, Mirror
@@ -11,7 +11,7 @@ from .surfaces import Aperture, ArcMirror, BeamSplitter, DiffractionGrating, Blo
 TYPES: dict[str, type[SceneObj]] = {
     cls.type: cls
     for cls in (SingleRay, PointSource, AngleSource, Beam, Blocker, CircleBlocker, Mirror, BeamSplitter,
-                IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror, CustomMirror)
+                IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror, CustomMirror, ParabolicMirror)
 }
 ALL_RAY_OPTICS_TYPES = {
     "Aperture", "Blocker", "CircleBlocker", "DiffractionGrating", "CircleGlass", "CircleGrinGlass",
