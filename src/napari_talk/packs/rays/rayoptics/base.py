@@ -54,6 +54,8 @@ class Settings:
     simulate_colors: bool = False
     color_mode: str = "default"
     rng: Any = None
+    objs: list[Any] = field(default_factory=list)
+    """All optical objects (GRIN glasses look for the bodies a ray starts in)."""
 
     @property
     def min_len_sq(self) -> float:

@@ -185,6 +185,70 @@ def path_edges(path: list[dict[str, Any]]) -> list[Edge]:
     return edges
 
 
+def classify(edges: list[Edge], settings: Any, ray: Ray) -> tuple[Point | None, Point, float]:
+    """Where the ray meets the outline, the normal there, and the kind: leaving (1), entering
+    (-1), a doubled surface (0) or a corner (NaN), by the parity of a perturbed test ray."""
+    rng = settings.rng
+    test_p2 = (ray.p2[0] + rng() * 1e-5, ray.p2[1] + rng() * 1e-5)
+    test = Ray(ray.p1, test_p2)
+    min_sq = settings.min_len_sq
+    best: Point | None = None
+    best_len = math.inf
+    normal: Point = (math.nan, math.nan)
+    near_edge = False
+    multiplicity = 1
+    crossings = 0
+    for edge in edges:
+        point: Point | None = None
+        point_len = 0.0
+        edge_normal: Point = (0.0, 0.0)
+        if edge.center is not None:
+            c = edge.center
+            pts, on, exist, lens = edge.arc_points(ray, min_sq)
+            if exist[0] and (not exist[1] or lens[0] < lens[1]) and lens[0] > min_sq:
+                point, point_len = pts[0], lens[0]
+                outward = on[1] and lens[0] < lens[1]
+            if exist[1] and (not exist[0] or lens[1] < lens[0]) and lens[1] > min_sq:
+                point, point_len = pts[1], lens[1]
+                outward = on[0] and lens[1] < lens[0]
+            if point is not None:
+                if outward:
+                    edge_normal = (point[0] - c[0], point[1] - c[1])
+                else:
+                    edge_normal = (c[0] - point[0], c[1] - point[1])
+            _, _, t_exist, t_lens = edge.arc_points(test, min_sq)
+            crossings += sum(1 for e, d in zip(t_exist, t_lens, strict=True) if e and d > min_sq)
+        else:
+            a, b = edge.a, edge.b
+            p = lines_intersection(ray.p1, ray.p2, a, b)
+            if on_segment(p, a, b) and on_ray(p, ray.p1, ray.p2) and dist_sq(ray.p1, p) > min_sq:
+                point, point_len = p, dist_sq(ray.p1, p)
+                rdx, rdy = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
+                sx, sy = b[0] - a[0], b[1] - a[1]
+                rdots = rdx * sx + rdy * sy
+                ssq = sx * sx + sy * sy
+                edge_normal = (rdots * sx - ssq * rdx, rdots * sy - ssq * rdy)
+            q = lines_intersection(test.p1, test.p2, a, b)
+            if on_segment(q, a, b) and on_ray(q, test.p1, test.p2) and dist_sq(test.p1, q) > min_sq:
+                crossings += 1
+        if point is None:
+            continue
+        corner = dist_sq(point, edge.a) < min_sq or dist_sq(point, edge.b) < min_sq
+        if best is not None and dist_sq(point, best) < min_sq:
+            multiplicity += 1
+        elif point_len < best_len:
+            best, best_len, normal, near_edge, multiplicity = point, point_len, edge_normal, corner, 1
+    if near_edge:
+        kind = math.nan
+    elif multiplicity % 2 == 0:
+        kind = 0.0
+    elif crossings % 2 == 1:
+        kind = 1.0
+    else:
+        kind = -1.0
+    return best, normal, kind
+
+
 class OutlineGlass(BaseGlass):
     """A glass bounded by straight sides and circular arcs, inside/outside decided by parity."""
 
@@ -207,65 +271,7 @@ class OutlineGlass(BaseGlass):
         return best
 
     def incident_data(self, ray: Ray) -> tuple[Point | None, Point, float]:
-        rng = self.settings.rng
-        test_p2 = (ray.p2[0] + rng() * 1e-5, ray.p2[1] + rng() * 1e-5)
-        test = Ray(ray.p1, test_p2)
-        min_sq = self.settings.min_len_sq
-        best: Point | None = None
-        best_len = math.inf
-        normal: Point = (math.nan, math.nan)
-        near_edge = False
-        multiplicity = 1
-        crossings = 0
-        for edge in self.edges:
-            point: Point | None = None
-            point_len = 0.0
-            edge_normal: Point = (0.0, 0.0)
-            if edge.center is not None:
-                c = edge.center
-                pts, on, exist, lens = edge.arc_points(ray, min_sq)
-                if exist[0] and (not exist[1] or lens[0] < lens[1]) and lens[0] > min_sq:
-                    point, point_len = pts[0], lens[0]
-                    outward = on[1] and lens[0] < lens[1]
-                if exist[1] and (not exist[0] or lens[1] < lens[0]) and lens[1] > min_sq:
-                    point, point_len = pts[1], lens[1]
-                    outward = on[0] and lens[1] < lens[0]
-                if point is not None:
-                    if outward:
-                        edge_normal = (point[0] - c[0], point[1] - c[1])
-                    else:
-                        edge_normal = (c[0] - point[0], c[1] - point[1])
-                _, _, t_exist, t_lens = edge.arc_points(test, min_sq)
-                crossings += sum(1 for e, d in zip(t_exist, t_lens, strict=True) if e and d > min_sq)
-            else:
-                a, b = edge.a, edge.b
-                p = lines_intersection(ray.p1, ray.p2, a, b)
-                if on_segment(p, a, b) and on_ray(p, ray.p1, ray.p2) and dist_sq(ray.p1, p) > min_sq:
-                    point, point_len = p, dist_sq(ray.p1, p)
-                    rdx, rdy = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
-                    sx, sy = b[0] - a[0], b[1] - a[1]
-                    rdots = rdx * sx + rdy * sy
-                    ssq = sx * sx + sy * sy
-                    edge_normal = (rdots * sx - ssq * rdx, rdots * sy - ssq * rdy)
-                q = lines_intersection(test.p1, test.p2, a, b)
-                if on_segment(q, a, b) and on_ray(q, test.p1, test.p2) and dist_sq(test.p1, q) > min_sq:
-                    crossings += 1
-            if point is None:
-                continue
-            corner = dist_sq(point, edge.a) < min_sq or dist_sq(point, edge.b) < min_sq
-            if best is not None and dist_sq(point, best) < min_sq:
-                multiplicity += 1
-            elif point_len < best_len:
-                best, best_len, normal, near_edge, multiplicity = point, point_len, edge_normal, corner, 1
-        if near_edge:
-            kind = math.nan
-        elif multiplicity % 2 == 0:
-            kind = 0.0
-        elif crossings % 2 == 1:
-            kind = 1.0
-        else:
-            kind = -1.0
-        return best, normal, kind
+        return classify(self.edges, self.settings, ray)
 
     def incident_type(self, ray: Ray) -> float:
         return self.incident_data(ray)[2]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .base import SceneObj
 from .curves import CustomMirror, ParabolicMirror
+from .grin import CircleGrinGlass, GrinGlass
 from .glasses import CircleGlass, Glass, PlaneGlass, SphericalLens
 from .sources import AngleSource, Beam, PointSource, SingleRay
 from .surfaces import Aperture, ArcMirror, BeamSplitter, DiffractionGrating, Blocker, CircleBlocker, Detector, IdealLens, IdealMirror, Mirror
@@ -11,7 +12,8 @@ from .surfaces import Aperture, ArcMirror, BeamSplitter, DiffractionGrating, Blo
 TYPES: dict[str, type[SceneObj]] = {
     cls.type: cls
     for cls in (SingleRay, PointSource, AngleSource, Beam, Blocker, CircleBlocker, Mirror, BeamSplitter,
-                IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror, CustomMirror, ParabolicMirror)
+                IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror, CustomMirror, ParabolicMirror,
+                GrinGlass, CircleGrinGlass)
 }
 ALL_RAY_OPTICS_TYPES = {
     "Aperture", "Blocker", "CircleBlocker", "DiffractionGrating", "CircleGlass", "CircleGrinGlass",

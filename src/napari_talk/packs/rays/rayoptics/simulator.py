@@ -47,6 +47,7 @@ def simulate(objs: list[SceneObj], settings: Settings, *, max_depth: float = mat
              budget: int = DEFAULT_SEGMENT_BUDGET) -> Outcome:
     """Trace every source's rays through ``objs`` (the optical objects, modules expanded)."""
     out = Outcome()
+    settings.objs = objs
     pending: list[Ray | None] = []
     for obj in objs:
         started = obj.start()
