@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import SceneObj
+from .custom_surfaces import CustomArcSurface, CustomSurface
 from .curves import CustomMirror, ParabolicMirror
 from .grin import CircleGrinGlass, GrinGlass
 from .glasses import CircleGlass, Glass, PlaneGlass, SphericalLens
@@ -13,7 +14,7 @@ TYPES: dict[str, type[SceneObj]] = {
     cls.type: cls
     for cls in (SingleRay, PointSource, AngleSource, Beam, Blocker, CircleBlocker, Mirror, BeamSplitter,
                 IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror, CustomMirror, ParabolicMirror,
-                GrinGlass, CircleGrinGlass)
+                GrinGlass, CircleGrinGlass, CustomSurface, CustomArcSurface)
 }
 ALL_RAY_OPTICS_TYPES = {
     "Aperture", "Blocker", "CircleBlocker", "DiffractionGrating", "CircleGlass", "CircleGrinGlass",
