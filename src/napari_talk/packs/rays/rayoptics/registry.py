@@ -5,7 +5,7 @@ from __future__ import annotations
 from .base import SceneObj
 from .custom_surfaces import CustomArcSurface, CustomSurface
 from .param import CustomParamSurface, ParamGlass, ParamGrinGlass, ParamMirror
-from .curves import CustomMirror, ParabolicMirror
+from .curves import CustomGlass, CustomMirror, ParabolicMirror
 from .grin import CircleGrinGlass, GrinGlass
 from .glasses import CircleGlass, Glass, PlaneGlass, SphericalLens
 from .sources import AngleSource, Beam, PointSource, SingleRay
@@ -16,7 +16,7 @@ TYPES: dict[str, type[SceneObj]] = {
     for cls in (SingleRay, PointSource, AngleSource, Beam, Blocker, CircleBlocker, Mirror, BeamSplitter,
                 IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror, CustomMirror, ParabolicMirror,
                 GrinGlass, CircleGrinGlass, CustomSurface, CustomArcSurface,
-                ParamGlass, ParamGrinGlass, ParamMirror, CustomParamSurface)
+                ParamGlass, ParamGrinGlass, ParamMirror, CustomParamSurface, CustomGlass)
 }
 ALL_RAY_OPTICS_TYPES = {
     "Aperture", "Blocker", "CircleBlocker", "DiffractionGrating", "CircleGlass", "CircleGrinGlass",
