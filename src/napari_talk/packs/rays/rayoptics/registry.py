@@ -9,14 +9,15 @@ from .curves import CustomGlass, CustomMirror, ParabolicMirror
 from .grin import CircleGrinGlass, GrinGlass
 from .glasses import CircleGlass, Glass, PlaneGlass, SphericalLens
 from .sources import AngleSource, Beam, PointSource, SingleRay
-from .surfaces import Aperture, ArcMirror, BeamSplitter, DiffractionGrating, Blocker, CircleBlocker, Detector, IdealLens, IdealMirror, Mirror
+from .surfaces import Aperture, ArcMirror, ConcaveDiffractionGrating, BeamSplitter, DiffractionGrating, Blocker, CircleBlocker, Detector, IdealLens, IdealMirror, Mirror
 
 TYPES: dict[str, type[SceneObj]] = {
     cls.type: cls
     for cls in (SingleRay, PointSource, AngleSource, Beam, Blocker, CircleBlocker, Mirror, BeamSplitter,
                 IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror, CustomMirror, ParabolicMirror,
                 GrinGlass, CircleGrinGlass, CustomSurface, CustomArcSurface,
-                ParamGlass, ParamGrinGlass, ParamMirror, CustomParamSurface, CustomGlass)
+                ParamGlass, ParamGrinGlass, ParamMirror, CustomParamSurface, CustomGlass,
+                ConcaveDiffractionGrating)
 }
 ALL_RAY_OPTICS_TYPES = {
     "Aperture", "Blocker", "CircleBlocker", "DiffractionGrating", "CircleGlass", "CircleGrinGlass",
