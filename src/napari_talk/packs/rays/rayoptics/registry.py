@@ -5,6 +5,7 @@ from __future__ import annotations
 from .base import SceneObj
 from .custom_surfaces import CustomArcSurface, CustomSurface
 from .param import CustomParamSurface, ParamGlass, ParamGrinGlass, ParamMirror
+from .curve_glasses import CurveGlass, CurveGrinGlass
 from .curves import CustomGlass, CustomMirror, ParabolicMirror
 from .grin import CircleGrinGlass, GrinGlass
 from .glasses import CircleGlass, Glass, PlaneGlass, SphericalLens
@@ -17,7 +18,7 @@ TYPES: dict[str, type[SceneObj]] = {
                 IdealLens, IdealMirror, Detector, Aperture, DiffractionGrating, Glass, CircleGlass, PlaneGlass, SphericalLens, ArcMirror, CustomMirror, ParabolicMirror,
                 GrinGlass, CircleGrinGlass, CustomSurface, CustomArcSurface,
                 ParamGlass, ParamGrinGlass, ParamMirror, CustomParamSurface, CustomGlass,
-                ConcaveDiffractionGrating)
+                ConcaveDiffractionGrating, CurveGlass, CurveGrinGlass)
 }
 ALL_RAY_OPTICS_TYPES = {
     "Aperture", "Blocker", "CircleBlocker", "DiffractionGrating", "CircleGlass", "CircleGrinGlass",
