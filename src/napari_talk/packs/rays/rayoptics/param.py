@@ -9,6 +9,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .base import Incident, Point, Ray, SceneError, SceneObj, dist_sq, lines_intersection, on_ray, on_segment
 from .curves import latex_function
 from .custom_surfaces import DEFAULT_OUT_RAYS, CustomSurfaceBase
@@ -62,13 +64,41 @@ class ParamCurve(SceneObj):
                 t += t_step
             sample(t_max)
         self.path = path
+        xy = np.array([(x, y) for x, y, _ in path], dtype=float).reshape(-1, 2)
+        self._a = xy[:-1]
+        self._b = xy[1:]
+        if len(xy):
+            self.bbox = (float(xy[:, 0].min()), float(xy[:, 0].max()), float(xy[:, 1].min()), float(xy[:, 1].max()))
+        else:
+            self.bbox = (math.inf, -math.inf, math.inf, -math.inf)
+
+    def _candidates(self, ray: Ray) -> np.ndarray:
+        """Indices of the path segments the ray crosses (the same tests, vectorized)."""
+        a, b = self._a, self._b
+        if not len(a):
+            return np.zeros(0, dtype=int)
+        (r1x, r1y), (r2x, r2y) = ray.p1, ray.p2
+        with np.errstate(all="ignore"):
+            big_a = r2x * r1y - r1x * r2y
+            big_b = b[:, 0] * a[:, 1] - a[:, 0] * b[:, 1]
+            xa, ya = r2x - r1x, r2y - r1y
+            xb, yb = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+            den = xa * yb - xb * ya
+            px = (big_a * xb - big_b * xa) / den
+            py = (big_a * yb - big_b * ya) / den
+            on_seg = (((px - a[:, 0]) * xb + (py - a[:, 1]) * yb >= 0)
+                      & ((px - b[:, 0]) * (-xb) + (py - b[:, 1]) * (-yb) >= 0))
+            ahead = (px - r1x) * xa + (py - r1y) * ya >= 0
+            dx, dy = r1x - px, r1y - py
+            far = dx * dx + dy * dy > 1e-10
+        return np.flatnonzero(on_seg & ahead & far)
 
     def crossings(self, ray: Ray) -> list[Crossing]:
         out: list[Crossing] = []
         path = self.path
         smooth = self.curveType == "smoothNormal"
         rdx, rdy = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
-        for i in range(len(path) - 1):
+        for i in self._candidates(ray).tolist():
             a, b = path[i][:2], path[i + 1][:2]
             p = lines_intersection(ray.p1, ray.p2, a, b)
             if not (on_segment(p, a, b) and on_ray(p, ray.p1, ray.p2) and dist_sq(ray.p1, p) > 1e-10):
@@ -115,33 +145,31 @@ class ParamCurve(SceneObj):
 
     def on_curve(self, p: Point) -> bool:
         tol = self.props.get("intersectTol", 1e-3)
-        path = self.path
-        for i in range(len(path) - 1):
-            a, b = path[i][:2], path[i + 1][:2]
-            dx, dy = b[0] - a[0], b[1] - a[1]
+        x0, x1, y0, y1 = self.bbox
+        if not (x0 - 2 * tol <= p[0] <= x1 + 2 * tol and y0 - 2 * tol <= p[1] <= y1 + 2 * tol):
+            return False
+        a, b = self._a, self._b
+        with np.errstate(all="ignore"):
+            dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
             ls = dx * dx + dy * dy
-            if ls < 1e-20:
-                continue
-            t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ls))
-            if math.sqrt(dist_sq(p, (a[0] + t * dx, a[1] + t * dy))) <= tol:
-                return True
-        return False
+            t = np.clip(((p[0] - a[:, 0]) * dx + (p[1] - a[:, 1]) * dy) / ls, 0.0, 1.0)
+            ex, ey = p[0] - (a[:, 0] + t * dx), p[1] - (a[:, 1] + t * dy)
+            near = np.sqrt(ex * ex + ey * ey) <= tol
+        return bool(np.any(near & (ls >= 1e-20)))
 
     def winding_crossings(self, p: Point) -> int:
-        count = 0
-        path = self.path
-        for i in range(len(path) - 1):
-            a, b = path[i][:2], path[i + 1][:2]
-            if dist_sq(a, b) < 1e-20:
-                continue
-            if a[1] > b[1]:
-                a, b = b, a
-            if p[1] > b[1] or p[1] <= a[1] or abs(b[1] - a[1]) < 1e-10:
-                continue
-            x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0])
-            if x > p[0]:
-                count += 1
-        return count
+        x0, x1, y0, y1 = self.bbox
+        if p[1] > y1 or p[1] <= y0 or p[0] >= x1:
+            return 0
+        a, b = self._a, self._b
+        lo = np.where((a[:, 1] > b[:, 1])[:, None], b, a)
+        hi = np.where((a[:, 1] > b[:, 1])[:, None], a, b)
+        with np.errstate(all="ignore"):
+            dxs, dys = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+            valid = ((dxs * dxs + dys * dys) >= 1e-20) & ~(p[1] > hi[:, 1]) & ~(p[1] <= lo[:, 1])
+            valid &= ~(np.abs(hi[:, 1] - lo[:, 1]) < 1e-10)
+            x = lo[:, 0] + (p[1] - lo[:, 1]) / (hi[:, 1] - lo[:, 1]) * (hi[:, 0] - lo[:, 0])
+        return int(np.count_nonzero(valid & (x > p[0])))
 
 
 class ParamGlass(ParamCurve, BaseGlass):
