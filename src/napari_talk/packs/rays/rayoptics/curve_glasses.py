@@ -126,9 +126,12 @@ class CurveGrinGlass(CurveShape, GrinMixin):
         return not self.on_boundary(p) and self._count_from(p) % 2 == 0
 
     def on_boundary(self, p: Point) -> bool:
+        reach = math.sqrt(self.intersectTol) * 1.000001 if self.intersectTol > 0 else 0.0
         for c in self.curves:
             x0, x1, y0, y1 = c.bbox
             if (x0 <= p[0] <= x1) or (y0 <= p[1] <= y1):
+                if c.farther_than(p, reach):
+                    continue
                 if c.project_distance(p) ** 2 <= self.intersectTol:
                     return True
         return False
