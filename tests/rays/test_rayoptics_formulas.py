@@ -7,26 +7,34 @@ import math
 
 import pytest
 
-from napari_talk.packs.rays.rayoptics.expr import MAX_CHARS, FormulaError, derivative, compile_tree, parse
+from napari_talk.packs.rays.rayoptics.expr import MAX_CHARS, FormulaError, compile_tree, derivative, parse
 from napari_talk.packs.rays.rayoptics.modules import ModuleError, expand_module
 from napari_talk.packs.rays.rayoptics.rng import SeededRandom
 
 
-@pytest.mark.parametrize("text, latex, scope, value", [
-    ("1.5+\\frac{0.2}{\\left(0.001\\lambda\\right)^2}", True, {"lambda": 500}, 1.5 + 0.2 / 0.25),
-    ("\\operatorname{abs}\\left(0.001y\\right)", True, {"y": -3}, 0.003),
-    ("\\sqrt{1-x^2}", True, {"x": 0.6}, 0.8),
-    ("t\\cdot\\frac{\\pi}{2}", True, {"t": 1}, math.pi / 2),
-    ("\\pi-\\theta_0", True, {"theta_0": 1}, math.pi - 1),
-    ("n_{0}+P_0", True, {"n_0": 1, "P_0": 2}, 3),
-    ("x^23", True, {"x": 2}, 12),
-    ("brightness/((max-min)/step)", False, {"brightness": 50, "max": 700, "min": 380, "step": 10}, 50 / 32),
-    ("2x^2 - -1", False, {"x": 3}, 19),
-    ("-2^2", False, {}, -4),
-    ("sqrt(-1)", False, {}, math.nan),
-    ("1/0", False, {}, math.inf),
-    ("7 mod 3 + (2 > 1 ? 10 : 20)", False, {}, 11),
-])
+@pytest.mark.parametrize(
+    "text, latex, scope, value",
+    [
+        ("1.5+\\frac{0.2}{\\left(0.001\\lambda\\right)^2}", True, {"lambda": 500}, 1.5 + 0.2 / 0.25),
+        ("\\operatorname{abs}\\left(0.001y\\right)", True, {"y": -3}, 0.003),
+        ("\\sqrt{1-x^2}", True, {"x": 0.6}, 0.8),
+        ("t\\cdot\\frac{\\pi}{2}", True, {"t": 1}, math.pi / 2),
+        ("\\pi-\\theta_0", True, {"theta_0": 1}, math.pi - 1),
+        ("n_{0}+P_0", True, {"n_0": 1, "P_0": 2}, 3),
+        ("x^23", True, {"x": 2}, 12),
+        (
+            "brightness/((max-min)/step)",
+            False,
+            {"brightness": 50, "max": 700, "min": 380, "step": 10},
+            50 / 32,
+        ),
+        ("2x^2 - -1", False, {"x": 3}, 19),
+        ("-2^2", False, {}, -4),
+        ("sqrt(-1)", False, {}, math.nan),
+        ("1/0", False, {}, math.inf),
+        ("7 mod 3 + (2 > 1 ? 10 : 20)", False, {}, 11),
+    ],
+)
 def test_formulas_compute_what_they_mean(text, latex, scope, value):
     got = parse(text, latex=latex).evaluate(scope)
     if math.isnan(value):
@@ -35,15 +43,18 @@ def test_formulas_compute_what_they_mean(text, latex, scope, value):
         assert got == pytest.approx(value)
 
 
-@pytest.mark.parametrize("text", [
-    "__import__('os').system('true')",
-    "().__class__.__bases__[0]",
-    "x.real",
-    "open('/etc/passwd')",
-    "lambda: 1",
-    "x; y",
-    "exec(1)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "__import__('os').system('true')",
+        "().__class__.__bases__[0]",
+        "x.real",
+        "open('/etc/passwd')",
+        "lambda: 1",
+        "x; y",
+        "exec(1)",
+    ],
+)
 def test_anything_but_arithmetic_is_refused(text):
     with pytest.raises(FormulaError):
         formula = parse(text)
@@ -58,19 +69,29 @@ def test_size_and_nesting_are_bounded():
 
 
 def test_module_functions_that_recurse_or_explode_are_refused():
-    recursive = {"numPoints": 0, "params": [], "vars": ["f(x) = f(x) + 1"],
-                 "objs": [{"type": "Blocker", "p1": {"x": "`f(1)`", "y": 0}, "p2": {"x": 1, "y": 1}}]}
+    recursive = {
+        "numPoints": 0,
+        "params": [],
+        "vars": ["f(x) = f(x) + 1"],
+        "objs": [{"type": "Blocker", "p1": {"x": "`f(1)`", "y": 0}, "p2": {"x": 1, "y": 1}}],
+    }
     with pytest.raises((ModuleError, FormulaError)):
         expand_module({"module": "M", "params": {}, "points": []}, {"M": recursive})
     doubling = ["f0(x) = x + x"] + [f"f{i}(x) = f{i - 1}(x) * f{i - 1}(x)" for i in range(1, 40)]
-    explode = {"numPoints": 0, "params": [], "vars": doubling,
-               "objs": [{"type": "Blocker", "p1": {"x": "`f39(1)`", "y": 0}, "p2": {"x": 1, "y": 1}}]}
+    explode = {
+        "numPoints": 0,
+        "params": [],
+        "vars": doubling,
+        "objs": [{"type": "Blocker", "p1": {"x": "`f39(1)`", "y": 0}, "p2": {"x": 1, "y": 1}}],
+    }
     with pytest.raises((ModuleError, FormulaError)):
         expand_module({"module": "M", "params": {}, "points": []}, {"M": explode})
 
 
 def test_symbolic_derivative_matches_finite_differences():
-    tree = parse("\\left(1.1+0.1\\cdot\\cos\\left(0.1\\cdot y\\right)\\right)e^{-\\frac{x^2}{50}}", latex=True).tree
+    tree = parse(
+        "\\left(1.1+0.1\\cdot\\cos\\left(0.1\\cdot y\\right)\\right)e^{-\\frac{x^2}{50}}", latex=True
+    ).tree
     f = compile_tree(tree)
     for var in ("x", "y"):
         d = compile_tree(derivative(tree, var))
@@ -83,9 +104,19 @@ def test_symbolic_derivative_matches_finite_differences():
 
 
 def test_module_expansion_fills_loops_and_equations():
-    definition = {"numPoints": 1, "params": ["n=1:1:5:3"], "vars": ["w = 2*n"],
-                  "objs": [{"for": "i=1:1:n", "type": "Blocker", "p1": {"x": "`x_1 + i*w`", "y": "`y_1`"},
-                            "p2": {"x": 0, "y": "``x_1 + t``"}}]}
+    definition = {
+        "numPoints": 1,
+        "params": ["n=1:1:5:3"],
+        "vars": ["w = 2*n"],
+        "objs": [
+            {
+                "for": "i=1:1:n",
+                "type": "Blocker",
+                "p1": {"x": "`x_1 + i*w`", "y": "`y_1`"},
+                "p2": {"x": 0, "y": "``x_1 + t``"},
+            }
+        ],
+    }
     objs = expand_module({"module": "M", "points": [{"x": 10, "y": 20}]}, {"M": definition})
     assert [o["p1"]["x"] for o in objs] == [16, 22, 28]
     assert objs[0]["p2"]["y"].evaluate({"t": 1}) == 11

@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-CANDIDATES = [REPO.parent / "shared" / "raysuite" / "scenes", REPO.parent.parent / "shared" / "raysuite" / "scenes"]
+CANDIDATES = [
+    REPO.parent / "shared" / "raysuite" / "scenes",
+    REPO.parent.parent / "shared" / "raysuite" / "scenes",
+]
 SUITE = next((p for p in CANDIDATES if p.is_dir()), None)
 TOL = 1e-3
 
@@ -48,9 +51,13 @@ def mismatch(actual: str, expected: str) -> str | None:
 @pytest.mark.skipif(SUITE is None, reason="ray-optics' scene suite (../shared/raysuite) is not here")
 @pytest.mark.parametrize("scene", _scenes(), ids=lambda p: str(p.relative_to(SUITE)) if SUITE else str(p))
 def test_detector_reading_matches_ray_optics(scene: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "napari_talk", "rays", "detect", str(scene)],
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    done = subprocess.run(
+        [sys.executable, "-m", "napari_talk", "rays", "detect", str(scene)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
     assert done.returncode == 0, done.stderr
     assert "warning" not in done.stderr, done.stderr
     assert mismatch(done.stdout, scene.with_suffix(".csv").read_text()) is None

@@ -9,8 +9,15 @@ from napari_talk.packs.rays.samples import prism_demo_scene
 
 
 def _rows(segments) -> np.ndarray:
-    table = np.c_[segments.p1, segments.p2, segments.brightness_s, segments.brightness_p, segments.depth,
-                  segments.interaction, segments.lost]
+    table = np.c_[
+        segments.p1,
+        segments.p2,
+        segments.brightness_s,
+        segments.brightness_p,
+        segments.depth,
+        segments.interaction,
+        segments.lost,
+    ]
     return table[np.lexsort(table.T[::-1])]
 
 

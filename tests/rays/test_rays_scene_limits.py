@@ -11,14 +11,27 @@ from napari_talk.packs.rays.scene_json import MAX_SOURCE_RAYS, SceneFormatError,
 
 
 def square(x: float, y: float, size: float = 20) -> dict:
-    return {"type": "Glass", "path": [{"x": x, "y": y}, {"x": x + size, "y": y},
-                                      {"x": x + size, "y": y + size}, {"x": x, "y": y + size}]}
+    return {
+        "type": "Glass",
+        "path": [
+            {"x": x, "y": y},
+            {"x": x + size, "y": y},
+            {"x": x + size, "y": y + size},
+            {"x": x, "y": y + size},
+        ],
+    }
 
 
-@pytest.mark.parametrize("scene", [
-    {"version": 5, "rayModeDensity": 1e5, "objs": [{"type": "PointSource", "x": 0, "y": 0}]},
-    {"version": 5, "objs": [{"type": "Beam", "p1": {"x": 0, "y": 0}, "p2": {"x": 0, "y": 1}, "numRays": 5e7}]},
-])
+@pytest.mark.parametrize(
+    "scene",
+    [
+        {"version": 5, "rayModeDensity": 1e5, "objs": [{"type": "PointSource", "x": 0, "y": 0}]},
+        {
+            "version": 5,
+            "objs": [{"type": "Beam", "p1": {"x": 0, "y": 0}, "p2": {"x": 0, "y": 1}, "numRays": 5e7}],
+        },
+    ],
+)
 def test_a_scene_declaring_too_many_rays_is_refused_before_making_them(scene):
     with pytest.raises(SceneFormatError, match="limit of 2,000,000") as caught:
         scene_from_dict(scene)
@@ -27,7 +40,7 @@ def test_a_scene_declaring_too_many_rays_is_refused_before_making_them(scene):
 
 def test_the_limit_can_be_raised():
     scene = {"version": 5, "rayModeDensity": 5000, "objs": [{"type": "PointSource", "x": 0, "y": 0}]}
-    assert 500 * 5000 > MAX_SOURCE_RAYS
+    assert MAX_SOURCE_RAYS < 500 * 5000
     loaded = scene_from_dict(scene, max_rays=3_000_000)
     assert loaded.sources[0].n_rays == 2_500_000
 

@@ -20,16 +20,22 @@ from .rayoptics.simulator import DEFAULT_SEGMENT_BUDGET, BudgetExceeded, Outcome
 EXIT_OK, EXIT_WARNINGS, EXIT_REFUSED = 0, 1, 2
 
 
-def add_rays_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_rays_command(sub: argparse._SubParsersAction) -> None:
     """Register ``rays detect`` and ``rays check`` on the main command line."""
     rays = sub.add_parser("rays", help="trace a ray-optics scene file without a viewer")
     actions = rays.add_subparsers(dest="rays_action", required=True)
-    for name, helptext in (("detect", "print the detector's irradiance map as CSV"),
-                           ("check", "load and trace a scene; print its contents and every warning")):
+    for name, helptext in (
+        ("detect", "print the detector's irradiance map as CSV"),
+        ("check", "load and trace a scene; print its contents and every warning"),
+    ):
         p = actions.add_parser(name, help=helptext)
         p.add_argument("scene", help="a ray-optics scene (.json, format version 5)")
-        p.add_argument("--budget", type=int, default=DEFAULT_SEGMENT_BUDGET,
-                       help="the most ray segments to trace before refusing the scene")
+        p.add_argument(
+            "--budget",
+            type=int,
+            default=DEFAULT_SEGMENT_BUDGET,
+            help="the most ray segments to trace before refusing the scene",
+        )
         p.set_defaults(func=_run)
 
 
@@ -47,7 +53,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"napari-talk rays {args.rays_action}: {args.scene}: {exc}", file=sys.stderr)
         return EXIT_REFUSED
     except RecursionError:
-        print(f"napari-talk rays {args.rays_action}: {args.scene}: the scene nests too deeply", file=sys.stderr)
+        print(
+            f"napari-talk rays {args.rays_action}: {args.scene}: the scene nests too deeply", file=sys.stderr
+        )
         return EXIT_REFUSED
     warnings = scene.warnings + outcome.warnings
     if args.rays_action == "detect":

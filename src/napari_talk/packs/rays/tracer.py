@@ -358,9 +358,10 @@ def _generation(
     step = max(1, CELL_BUDGET // max(1, len(edges.glass)))
     if m > step:
         parts = [
-            _generation(rays.take(slice(i, i + step)), edges, first_id + i, eps, escape, min_brightness, several)
+            _generation(rays.take(slice(i, i + step)), edges, first_id + i, eps, escape, min_brightness,
+                        several)
             for i in range(0, m, step)
-        ]
+        ]  # fmt: skip
         chunk = {key: np.concatenate([c[key] for c, _ in parts]) for key in parts[0][0]}
         handed = [r for _, r in parts if len(r)]
         return chunk, (_Rays.join(handed) if handed else rays.take(slice(0, 0)))

@@ -20,10 +20,17 @@ GREEN_WAVELENGTH = 540.0
 class Ray:
     """A ray from ``p1`` through ``p2``; brightness in its two polarisations, as ray-optics keeps it."""
 
-    __slots__ = ("p1", "p2", "bs", "bp", "wl", "gap", "depth", "body", "is_new")
+    __slots__ = ("body", "bp", "bs", "depth", "gap", "is_new", "p1", "p2", "wl")
 
-    def __init__(self, p1: Point, p2: Point, bs: float = 0.0, bp: float = 0.0, wl: float | None = None,
-                 gap: bool = False) -> None:
+    def __init__(
+        self,
+        p1: Point,
+        p2: Point,
+        bs: float = 0.0,
+        bp: float = 0.0,
+        wl: float | None = None,
+        gap: bool = False,
+    ) -> None:
         self.p1, self.p2, self.bs, self.bp, self.wl, self.gap = p1, p2, bs, bp, wl, gap
         self.depth: int | None = None
         self.body: Any = None
@@ -114,13 +121,16 @@ def on_ray(p: Point, r1: Point, r2: Point) -> bool:
 
 
 def on_segment(p: Point, s1: Point, s2: Point) -> bool:
-    return ((p[0] - s1[0]) * (s2[0] - s1[0]) + (p[1] - s1[1]) * (s2[1] - s1[1]) >= 0
-            and (p[0] - s2[0]) * (s1[0] - s2[0]) + (p[1] - s2[1]) * (s1[1] - s2[1]) >= 0)
+    return (p[0] - s1[0]) * (s2[0] - s1[0]) + (p[1] - s1[1]) * (s2[1] - s1[1]) >= 0 and (p[0] - s2[0]) * (
+        s1[0] - s2[0]
+    ) + (p[1] - s2[1]) * (s1[1] - s2[1]) >= 0
 
 
 def perpendicular_bisector(a: Point, b: Point) -> tuple[Point, Point]:
-    return (((-a[1] + b[1] + a[0] + b[0]) * 0.5, (a[0] - b[0] + a[1] + b[1]) * 0.5),
-            ((a[1] - b[1] + a[0] + b[0]) * 0.5, (-a[0] + b[0] + a[1] + b[1]) * 0.5))
+    return (
+        ((-a[1] + b[1] + a[0] + b[0]) * 0.5, (a[0] - b[0] + a[1] + b[1]) * 0.5),
+        ((a[1] - b[1] + a[0] + b[0]) * 0.5, (-a[0] + b[0] + a[1] + b[1]) * 0.5),
+    )
 
 
 def circumcenter(p1: Point, p2: Point, p3: Point) -> Point:
@@ -159,8 +169,10 @@ def reflect_about_line(ray: Ray, point: Point, a: Point, b: Point) -> None:
     mx = b[0] - a[0]
     my = b[1] - a[1]
     ray.p1 = point
-    ray.p2 = (point[0] + rx * (my * my - mx * mx) - 2 * ry * mx * my,
-              point[1] + ry * (mx * mx - my * my) - 2 * rx * mx * my)
+    ray.p2 = (
+        point[0] + rx * (my * my - mx * mx) - 2 * ry * mx * my,
+        point[1] + ry * (mx * mx - my * my) - 2 * rx * mx * my,
+    )
 
 
 class SceneObj:

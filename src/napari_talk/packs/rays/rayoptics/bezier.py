@@ -29,9 +29,13 @@ def _between(v: float, lo: float, hi: float) -> bool:
 class CubicBezier:
     def __init__(self, points: list[Point]) -> None:
         self.points = points
-        self.dpoints = [((points[j + 1][0] - points[j][0]) * 3, (points[j + 1][1] - points[j][1]) * 3) for j in range(3)]
+        self.dpoints = [
+            ((points[j + 1][0] - points[j][0]) * 3, (points[j + 1][1] - points[j][1]) * 3) for j in range(3)
+        ]
         self.bbox = self._bbox()
-        legs = max(math.hypot(points[j + 1][0] - points[j][0], points[j + 1][1] - points[j][1]) for j in range(3))
+        legs = max(
+            math.hypot(points[j + 1][0] - points[j][0], points[j + 1][1] - points[j][1]) for j in range(3)
+        )
         margin = 0.012 * 3 * legs
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         self.reach = (min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin)
@@ -49,8 +53,10 @@ class CubicBezier:
         mt = 1 - t
         mt2, t2 = mt * mt, t * t
         a, b, c, d = mt2 * mt, mt2 * t * 3, mt * t2 * 3, t * t2
-        return (a * p[0][0] + b * p[1][0] + c * p[2][0] + d * p[3][0],
-                a * p[0][1] + b * p[1][1] + c * p[2][1] + d * p[3][1])
+        return (
+            a * p[0][0] + b * p[1][0] + c * p[2][0] + d * p[3][0],
+            a * p[0][1] + b * p[1][1] + c * p[2][1] + d * p[3][1],
+        )
 
     def derivative(self, t: float) -> Point:
         p = self.dpoints
@@ -122,8 +128,13 @@ class CubicBezier:
             t = -q / (2 * r)
             phi = math.acos(-1 if t < -1 else 1 if t > 1 else t)
             t1 = 2 * _cbrt(r)
-            return keep([t1 * math.cos(phi / 3) - a3 / 3, t1 * math.cos((phi + TAU) / 3) - a3 / 3,
-                         t1 * math.cos((phi + 2 * TAU) / 3) - a3 / 3])
+            return keep(
+                [
+                    t1 * math.cos(phi / 3) - a3 / 3,
+                    t1 * math.cos((phi + TAU) / 3) - a3 / 3,
+                    t1 * math.cos((phi + 2 * TAU) / 3) - a3 / 3,
+                ]
+            )
         if disc == 0:
             u1 = _cbrt(-q2) if q2 < 0 else -_cbrt(q2)
             return keep([2 * u1 - a3 / 3, -u1 - a3 / 3])
@@ -150,16 +161,23 @@ class CubicBezier:
             return p[0]
         if t == 1:
             return p[3]
-        return (a * p[0][0] + b * p[1][0] + c * p[2][0] + d * p[3][0],
-                a * p[0][1] + b * p[1][1] + c * p[2][1] + d * p[3][1])
+        return (
+            a * p[0][0] + b * p[1][0] + c * p[2][0] + d * p[3][0],
+            a * p[0][1] + b * p[1][1] + c * p[2][1] + d * p[3][1],
+        )
 
     def _compute_many(self, ts: np.ndarray) -> np.ndarray:
         p = np.asarray(self.points, dtype=float)
         mt = 1 - ts
         mt2, t2 = mt * mt, ts * ts
         a, b, c, d = mt2 * mt, mt2 * ts * 3, mt * t2 * 3, ts * t2
-        out = np.stack([a * p[0, 0] + b * p[1, 0] + c * p[2, 0] + d * p[3, 0],
-                        a * p[0, 1] + b * p[1, 1] + c * p[2, 1] + d * p[3, 1]], axis=1)
+        out = np.stack(
+            [
+                a * p[0, 0] + b * p[1, 0] + c * p[2, 0] + d * p[3, 0],
+                a * p[0, 1] + b * p[1, 1] + c * p[2, 1] + d * p[3, 1],
+            ],
+            axis=1,
+        )
         out[ts == 0] = p[0]
         out[ts == 1] = p[3]
         return out

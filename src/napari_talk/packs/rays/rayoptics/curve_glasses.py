@@ -5,7 +5,6 @@ crossings along the ray, as ray-optics decides it for these shapes."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from .base import Incident, Point, Ray, SceneError, SceneObj, dist_sq, to_point
 from .bezier import CubicBezier
@@ -31,10 +30,16 @@ class CurveShape(SceneObj):
         for i in range(count):
             nxt = anchors[(i + 1) % len(anchors)] if closed else anchors[i + 1]
             here = anchors[i]
-            pts = [to_point(here["a1"], "a1"), to_point(here.get("c1"), "c1"), to_point(here.get("c2"), "c2"),
-                   to_point(nxt["a1"], "a1")]
+            pts = [
+                to_point(here["a1"], "a1"),
+                to_point(here.get("c1"), "c1"),
+                to_point(here.get("c2"), "c2"),
+                to_point(nxt["a1"], "a1"),
+            ]
             self.curves.append(CubicBezier(pts))
-        self.mod_len = sum(abs(c.bbox[1]) if abs(c.bbox[1]) > abs(c.bbox[3]) else abs(c.bbox[3]) for c in self.curves)
+        self.mod_len = sum(
+            abs(c.bbox[1]) if abs(c.bbox[1]) > abs(c.bbox[3]) else abs(c.bbox[3]) for c in self.curves
+        )
         self.min_x = min((c.bbox[0] for c in self.curves), default=0.0)
 
     def along(self, p3: Point, p4: Point) -> tuple[int, list[list[float]], tuple[float, int, int]]:
@@ -75,7 +80,7 @@ class CurveShape(SceneObj):
 
 class CurveGlass(CurveShape, BaseGlass):
     type = "CurveGlass"
-    defaults: dict[str, Any] = {"points": [], "notDone": False, **GLASS_DEFAULTS}
+    defaults = {"points": [], "notDone": False, **GLASS_DEFAULTS}
     point_keys = ()
 
     def setup(self) -> None:
@@ -106,8 +111,12 @@ class CurveGlass(CurveShape, BaseGlass):
 
 class CurveGrinGlass(CurveShape, GrinMixin):
     type = "CurveGrinGlass"
-    defaults = {"points": [], "notDone": False, "refIndexFn": "1.1+0.1\\cdot\\cos\\left(0.1\\cdot y\\right)",
-                **GRIN_DEFAULTS}
+    defaults = {
+        "points": [],
+        "notDone": False,
+        "refIndexFn": "1.1+0.1\\cdot\\cos\\left(0.1\\cdot y\\right)",
+        **GRIN_DEFAULTS,
+    }
     point_keys = ()
 
     def setup(self) -> None:
@@ -152,8 +161,11 @@ class CurveGrinGlass(CurveShape, GrinMixin):
         length = math.sqrt(dist_sq(ray.p1, ray.p2))
         if kind == 1 and length**2 < val and self.inside(ray.p2):
             s = self.stepSize / length
-            return ((ray.p1[0] + s * (ray.p2[0] - ray.p1[0]), ray.p1[1] + s * (ray.p2[1] - ray.p1[1])),
-                    (math.nan, math.nan), 2.0)
+            return (
+                (ray.p1[0] + s * (ray.p2[0] - ray.p1[0]), ray.p1[1] + s * (ray.p2[1] - ray.p1[1])),
+                (math.nan, math.nan),
+                2.0,
+            )
         return point, self.curve_normal(ray, i, t), kind
 
     def incident_type(self, ray: Ray) -> float:

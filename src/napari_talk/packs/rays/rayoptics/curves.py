@@ -7,9 +7,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .base import Incident, Point, Ray, SceneError, SceneObj, dist_sq, js_div, lines_intersection, on_ray, on_segment
-from .glasses import BaseGlass
+from .base import (
+    Incident,
+    Point,
+    Ray,
+    SceneError,
+    SceneObj,
+    dist_sq,
+    js_div,
+    lines_intersection,
+    on_ray,
+    on_segment,
+)
 from .expr import Formula, FormulaError, compile_tree, parse
+from .glasses import BaseGlass
 from .surfaces import FILTER_DEFAULTS, Filtered
 
 MAX_CURVE_POINTS = 200_000
@@ -25,7 +36,9 @@ def latex_function(eqn: Any, variables: tuple[str, ...]) -> Any:
         raise SceneError(f"an equation should be text, not {str(eqn)[:40]!r}")
     unknown = set(formula.variables) - set(variables) - {"pi", "e"}
     if unknown:
-        raise SceneError(f"the equation {formula.text[:60]!r} uses unknown names: {', '.join(sorted(unknown))}")
+        raise SceneError(
+            f"the equation {formula.text[:60]!r} uses unknown names: {', '.join(sorted(unknown))}"
+        )
     return compile_tree(formula.tree)
 
 
@@ -70,14 +83,13 @@ class PolylineMirror(Filtered):
         a, b = pts[i], pts[i + 1]
         mx, my = b[0] - a[0], b[1] - a[1]
         ray.p1 = point
-        if abs(mx) > abs(my):
-            frac = (point[0] - a[0]) / mx
-        else:
-            frac = (point[1] - a[1]) / my if my else 0.0
+        frac = js_div(point[0] - a[0], mx) if abs(mx) > abs(my) else js_div(point[1] - a[1], my)
 
         def mirrored(mx: float, my: float) -> Point:
-            return (point[0] + rx * (my * my - mx * mx) - 2 * ry * mx * my,
-                    point[1] + ry * (mx * mx - my * my) - 2 * rx * mx * my)
+            return (
+                point[0] + rx * (my * my - mx * mx) - 2 * ry * mx * my,
+                point[1] + ry * (mx * mx - my * my) - 2 * rx * mx * my,
+            )
 
         out = mirrored(mx, my)
         if not self.smooth or (i == 0 and frac < 0.5) or (i == len(pts) - 2 and frac >= 0.5):
@@ -89,15 +101,27 @@ class PolylineMirror(Filtered):
             c, d = pts[i + 1], pts[i + 2]
         other = mirrored(d[0] - c[0], d[1] - c[1])
         if frac < 0.5:
-            ray.p2 = (out[0] * (0.5 + frac) + other[0] * (0.5 - frac), out[1] * (0.5 + frac) + other[1] * (0.5 - frac))
+            ray.p2 = (
+                out[0] * (0.5 + frac) + other[0] * (0.5 - frac),
+                out[1] * (0.5 + frac) + other[1] * (0.5 - frac),
+            )
         else:
-            ray.p2 = (other[0] * (frac - 0.5) + out[0] * (1.5 - frac), other[1] * (frac - 0.5) + out[1] * (1.5 - frac))
+            ray.p2 = (
+                other[0] * (frac - 0.5) + out[0] * (1.5 - frac),
+                other[1] * (frac - 0.5) + out[1] * (1.5 - frac),
+            )
 
 
 class CustomMirror(PolylineMirror):
     type = "CustomMirror"
-    defaults = {"p1": None, "p2": None, "eqn": "0.5\\cdot\\sqrt{1-x^2}", "curveStepSize": 0.1000001,
-                "curveType": "smoothNormal", **FILTER_DEFAULTS}
+    defaults = {
+        "p1": None,
+        "p2": None,
+        "eqn": "0.5\\cdot\\sqrt{1-x^2}",
+        "curveStepSize": 0.1000001,
+        "curveType": "smoothNormal",
+        **FILTER_DEFAULTS,
+    }
 
     def setup(self) -> None:
         super().setup()
@@ -152,7 +176,10 @@ class ParabolicMirror(Filtered):
         return dx * self.u[0] + dy * self.u[1], dx * self.v[0] + dy * self.v[1]
 
     def world(self, p: Point) -> Point:
-        return (self.p3[0] + p[0] * self.u[0] + p[1] * self.v[0], self.p3[1] + p[0] * self.u[1] + p[1] * self.v[1])
+        return (
+            self.p3[0] + p[0] * self.u[0] + p[1] * self.v[0],
+            self.p3[1] + p[0] * self.u[1] + p[1] * self.v[1],
+        )
 
     def intersect(self, ray: Ray) -> Point | None:
         if not self.passes_filter(ray):
@@ -160,7 +187,11 @@ class ParabolicMirror(Filtered):
         min_len = 1e-6 * self.settings.length_scale
         if self.degenerate:
             p = lines_intersection(ray.p1, ray.p2, self.p1, self.p2)
-            if on_segment(p, self.p1, self.p2) and on_ray(p, ray.p1, ray.p2) and math.sqrt(dist_sq(ray.p1, p)) >= min_len:
+            if (
+                on_segment(p, self.p1, self.p2)
+                and on_ray(p, ray.p1, ray.p2)
+                and math.sqrt(dist_sq(ray.p1, p)) >= min_len
+            ):
                 return p
             return None
         q1, q2 = self.local(ray.p1), self.local(ray.p2)
@@ -220,9 +251,17 @@ class CustomGlass(BaseGlass):
     below and ``eqn2`` above, sampled every ``curveStepSize`` into one closed outline."""
 
     type = "CustomGlass"
-    defaults = {"p1": None, "p2": None, "eqn1": "0", "eqn2": "0.5\\cdot\\sqrt{1-x^2}",
-                "curveStepSize": 0.1000001, "curveType": "smoothNormal", "refIndex": 1.5, "cauchyB": 0.004,
-                "partialReflect": True}
+    defaults = {
+        "p1": None,
+        "p2": None,
+        "eqn1": "0",
+        "eqn2": "0.5\\cdot\\sqrt{1-x^2}",
+        "curveStepSize": 0.1000001,
+        "curveType": "smoothNormal",
+        "refIndex": 1.5,
+        "cauchyB": 0.004,
+        "partialReflect": True,
+    }
 
     def setup(self) -> None:
         if self.curveType not in ("smoothNormal", "linear", "polygonal"):
@@ -239,7 +278,9 @@ class CustomGlass(BaseGlass):
             a, b = (self.p1, self.p2) if side == 0 else (self.p2, self.p1)
             length = math.sqrt(dist_sq(a, b))
             if length / step > MAX_CURVE_POINTS:
-                raise SceneError(f"curveStepSize {self.curveStepSize} gives more than {MAX_CURVE_POINTS} points")
+                raise SceneError(
+                    f"curveStepSize {self.curveStepSize} gives more than {MAX_CURVE_POINTS} points"
+                )
             d1 = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
             d2 = (d1[1], -d1[0])
             i = -step

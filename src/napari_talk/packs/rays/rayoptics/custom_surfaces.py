@@ -31,8 +31,10 @@ from .expr import Formula, FormulaError, compile_tree, free_variables, parse
 from .glasses import Edge
 
 MAX_OUT_RAYS = 32
-DEFAULT_OUT_RAYS = [{"eqnTheta": "\\theta_0", "eqnP": "0.7\\cdot P_0"},
-                    {"eqnTheta": "\\pi-\\theta_0", "eqnP": "P_0-P_1"}]
+DEFAULT_OUT_RAYS = [
+    {"eqnTheta": "\\theta_0", "eqnP": "0.7\\cdot P_0"},
+    {"eqnTheta": "\\pi-\\theta_0", "eqnP": "P_0-P_1"},
+]
 
 
 def _compile_out_ray(eqn: Any, count: int, what: str) -> tuple[Callable[[dict[str, float]], float], set[int]]:
@@ -85,13 +87,14 @@ class CustomSurfaceBase(SceneObj):
             power, _ = _compile_out_ray(spec.get("eqnP"), len(out_rays), f"eqnP of out-ray {i}")
             self.fns.append((angle, power))
 
-    def out_rays(self, ray: Ray, point: Point, normal: Point, position: float,
-                 merging: list[SceneObj]) -> Incident:
+    def out_rays(
+        self, ray: Ray, point: Point, normal: Point, position: float, merging: list[SceneObj]
+    ) -> Incident:
         if not self.fns:
             return Incident(absorbed=True)
         sources, destinations = [], []
         for obj in merging:
-            kind = obj.incident_type(ray)  # type: ignore[attr-defined]
+            kind = obj.incident_type(ray)
             if kind == 1:
                 sources.append(obj)
             elif kind == -1:
@@ -100,18 +103,32 @@ class CustomSurfaceBase(SceneObj):
                 return Incident(absorbed=True, undefined=True)
         n0 = n1 = 1.0
         for obj in sources:
-            n0 *= obj.ref_index_at(point, ray)  # type: ignore[attr-defined]
+            n0 *= obj.ref_index_at(point, ray)
         for obj in destinations:
-            n1 *= obj.ref_index_at(point, ray)  # type: ignore[attr-defined]
+            n1 *= obj.ref_index_at(point, ray)
         normal_angle = math.atan2(normal[1], normal[0])
         ray_angle = math.atan2(ray.p2[1] - ray.p1[1], ray.p2[0] - ray.p1[0])
         incident_angle = _js_mod(normal_angle - (ray_angle + math.pi) + 3 * math.pi, 2 * math.pi) - math.pi
         bs, bp, wl, body, gap = ray.bs, ray.bp, ray.wl, ray.body, ray.gap
         scopes = [
-            {"theta_0": incident_angle, "P_0": bs, "lambda": wl or GREEN_WAVELENGTH, "t": position,
-             "n_0": n0, "n_1": n1, "p": 0.0},
-            {"theta_0": incident_angle, "P_0": bp, "lambda": wl or GREEN_WAVELENGTH, "t": position,
-             "n_0": n0, "n_1": n1, "p": 1.0},
+            {
+                "theta_0": incident_angle,
+                "P_0": bs,
+                "lambda": wl or GREEN_WAVELENGTH,
+                "t": position,
+                "n_0": n0,
+                "n_1": n1,
+                "p": 0.0,
+            },
+            {
+                "theta_0": incident_angle,
+                "P_0": bp,
+                "lambda": wl or GREEN_WAVELENGTH,
+                "t": position,
+                "n_0": n0,
+                "n_1": n1,
+                "p": 1.0,
+            },
         ]
         new_rays: list[Ray] = []
         absorbed = False
@@ -137,9 +154,9 @@ class CustomSurfaceBase(SceneObj):
                 angles[j] = a
                 if -math.pi / 2 < a < math.pi / 2:
                     for obj in sources:
-                        obj.on_exit(out)  # type: ignore[attr-defined]
+                        obj.on_exit(out)
                     for obj in destinations:
-                        obj.on_enter(out)  # type: ignore[attr-defined]
+                        obj.on_enter(out)
                 out_angle = (normal_angle + math.pi) - a
                 if count == 1:
                     out.bs, out.bp = powers[0], powers[1]

@@ -83,36 +83,117 @@ def _sign(x: float) -> float:
     return (x > 0) - (x < 0) if x == x else math.nan
 
 
-FUNCTIONS: dict[str, Callable[..., float]] = {
-    name: _safe(fn)
-    for name, fn in {
-        "sin": math.sin, "cos": math.cos, "tan": math.tan, "asin": math.asin, "acos": math.acos,
-        "atan": math.atan, "atan2": math.atan2, "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh,
-        "asinh": math.asinh, "acosh": math.acosh, "atanh": math.atanh, "sqrt": math.sqrt,
-        "exp": math.exp, "log": _log, "ln": _log, "log10": math.log10, "log2": math.log2,
-        "abs": abs, "floor": math.floor, "ceil": math.ceil, "round": _round, "trunc": math.trunc,
-        "fix": math.trunc, "sign": _sign, "min": min, "max": max, "pow": _js_pow, "mod": _js_mod,
-        "sec": lambda x: 1 / math.cos(x), "csc": lambda x: 1 / math.sin(x),
-        "cot": lambda x: 1 / math.tan(x), "sech": lambda x: 1 / math.cosh(x),
-        "csch": lambda x: 1 / math.sinh(x), "coth": lambda x: 1 / math.tanh(x),
-        "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x), "hypot": math.hypot,
-    }.items()
+_PLAIN: dict[str, Callable[..., Any]] = {
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "acos": math.acos,
+    "atan": math.atan,
+    "atan2": math.atan2,
+    "sinh": math.sinh,
+    "cosh": math.cosh,
+    "tanh": math.tanh,
+    "asinh": math.asinh,
+    "acosh": math.acosh,
+    "atanh": math.atanh,
+    "sqrt": math.sqrt,
+    "exp": math.exp,
+    "log": _log,
+    "ln": _log,
+    "log10": math.log10,
+    "log2": math.log2,
+    "abs": abs,
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "round": _round,
+    "trunc": math.trunc,
+    "fix": math.trunc,
+    "sign": _sign,
+    "min": min,
+    "max": max,
+    "pow": _js_pow,
+    "mod": _js_mod,
+    "sec": lambda x: 1 / math.cos(x),
+    "csc": lambda x: 1 / math.sin(x),
+    "cot": lambda x: 1 / math.tan(x),
+    "sech": lambda x: 1 / math.cosh(x),
+    "csch": lambda x: 1 / math.sinh(x),
+    "coth": lambda x: 1 / math.tanh(x),
+    "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x),
+    "hypot": math.hypot,
 }
-CONSTANTS = {"pi": math.pi, "PI": math.pi, "e": math.e, "E": math.e, "true": 1.0, "false": 0.0,
-             "Infinity": math.inf}
+FUNCTIONS: dict[str, Callable[..., float]] = {name: _safe(fn) for name, fn in _PLAIN.items()}
+CONSTANTS = {
+    "pi": math.pi,
+    "PI": math.pi,
+    "e": math.e,
+    "E": math.e,
+    "true": 1.0,
+    "false": 0.0,
+    "Infinity": math.inf,
+}
 _LATEX_ALIASES = {
-    "cdot": "*", "times": "*", "div": "/", "pi": "pi", "ln": "log", "arcsin": "asin", "arccos": "acos",
-    "arctan": "atan", "operatorname": "", "mathrm": "", "left": "", "right": "", "le": "<=", "ge": ">=",
-    "leq": "<=", "geq": ">=", "neq": "!=", "lt": "<", "gt": ">",
+    "cdot": "*",
+    "times": "*",
+    "div": "/",
+    "pi": "pi",
+    "ln": "log",
+    "arcsin": "asin",
+    "arccos": "acos",
+    "arctan": "atan",
+    "operatorname": "",
+    "mathrm": "",
+    "left": "",
+    "right": "",
+    "le": "<=",
+    "ge": ">=",
+    "leq": "<=",
+    "geq": ">=",
+    "neq": "!=",
+    "lt": "<",
+    "gt": ">",
 }
 _GREEK = {
-    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta",
-    "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi",
-    "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega",
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "varepsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "vartheta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "rho",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "varphi",
+    "chi",
+    "psi",
+    "omega",
+    "Gamma",
+    "Delta",
+    "Theta",
+    "Lambda",
+    "Xi",
+    "Sigma",
+    "Phi",
+    "Psi",
+    "Omega",
 }
 _INVERSE_HYPERBOLIC = re.compile(r"\\(sin|cos|tan|sinh|cosh|tanh)\^\{-1\}")
 _TOKEN = re.compile(
-    r"\s+|(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<cmd>\\[A-Za-z]+(?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]+))?|\\[,;:! |{}])"
+    r"\s+|(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
+    r"|(?P<cmd>\\[A-Za-z]+(?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]+))?|\\[,;:! |{}])"
     r"|(?P<name>[A-Za-z][A-Za-z0-9]*(?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]+))?)"
     r"|(?P<op><=|>=|==|!=|&&|\|\||[-+*/^%(),<>=|{}\[\]!?:])"
 )
@@ -131,8 +212,14 @@ class Formula:
 
 
 class _Parser:
-    def __init__(self, text: str, *, latex: bool, functions: Mapping[str, tuple[tuple[str, ...], Node]],
-                 known: frozenset[str] | None) -> None:
+    def __init__(
+        self,
+        text: str,
+        *,
+        latex: bool,
+        functions: Mapping[str, tuple[tuple[str, ...], Node]],
+        known: frozenset[str] | None,
+    ) -> None:
         if len(text) > MAX_CHARS:
             raise FormulaError(f"a formula of {len(text)} characters is longer than {MAX_CHARS}")
         self.latex = latex
@@ -178,8 +265,12 @@ class _Parser:
                         if not m2:
                             raise FormulaError(f"\\{word} without a name in {text[:60]!r}")
                         pos += m2.end()
-                        name = {"sgn": "sign", "arcsinh": "asinh", "arccosh": "acosh",
-                                "arctanh": "atanh"}.get(m2.group(1), m2.group(1))
+                        name = {
+                            "sgn": "sign",
+                            "arcsinh": "asinh",
+                            "arccosh": "acosh",
+                            "arctanh": "atanh",
+                        }.get(m2.group(1), m2.group(1))
                         out.append(("name", name))
                     continue
                 if word in ("frac", "sqrt", "dfrac", "tfrac"):
@@ -200,8 +291,13 @@ class _Parser:
     def _split_latex_name(self, name: str) -> list[str]:
         """LaTeX juxtaposes one-letter symbols: ``xy`` is x·y unless ``xy`` is a known name."""
         base, _, sub = name.partition("_")
-        if (base in FUNCTIONS or base in CONSTANTS or base in _GREEK or len(base) == 1
-                or (self.known is not None and name in self.known)):
+        if (
+            base in FUNCTIONS
+            or base in CONSTANTS
+            or base in _GREEK
+            or len(base) == 1
+            or (self.known is not None and name in self.known)
+        ):
             return [name]
         letters = list(base)
         if sub:
@@ -336,8 +432,9 @@ class _Parser:
                 exponent: Node = self.node("num", float(digits[0]))
                 if len(digits) > 1:
                     # LaTeX: x^23 is x^2·3
-                    return self.node("bin", "*", self.node("bin", "^", base, exponent),
-                                     self.node("num", float(digits[1:])))
+                    return self.node(
+                        "bin", "*", self.node("bin", "^", base, exponent), self.node("num", float(digits[1:]))
+                    )
                 return self.node("bin", "^", base, exponent)
             return self.node("bin", "^", base, self.unary())
         return base
@@ -361,7 +458,9 @@ class _Parser:
                 self.take()
                 degree = self.expr()
                 self.expect("]")
-                return self.node("bin", "^", self.group(), self.node("bin", "/", self.node("num", 1.0), degree))
+                return self.node(
+                    "bin", "^", self.group(), self.node("bin", "/", self.node("num", 1.0), degree)
+                )
             return self.node("call", "sqrt", (self.group(),))
         if kind == "op":
             if value == "(":
@@ -420,9 +519,13 @@ class _Parser:
         return substitute(body)
 
 
-def parse(text: str, *, latex: bool = False,
-          functions: Mapping[str, tuple[tuple[str, ...], Node]] | None = None,
-          known: frozenset[str] | None = None) -> Formula:
+def parse(
+    text: str,
+    *,
+    latex: bool = False,
+    functions: Mapping[str, tuple[tuple[str, ...], Node]] | None = None,
+    known: frozenset[str] | None = None,
+) -> Formula:
     """Parse ``text`` (math.js syntax, or LaTeX when ``latex``) into a :class:`Formula`."""
     if not isinstance(text, str):
         raise FormulaError("a formula must be text")
@@ -450,10 +553,19 @@ def free_variables(tree: Node) -> set[str]:
 
 
 _BINARY: dict[str, Callable[[float, float], float]] = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": _js_div,
-    "^": _js_pow, "%": _js_mod, "<": lambda a, b: float(a < b), ">": lambda a, b: float(a > b),
-    "<=": lambda a, b: float(a <= b), ">=": lambda a, b: float(a >= b), "==": lambda a, b: float(a == b),
-    "!=": lambda a, b: float(a != b), "and": lambda a, b: float(bool(a) and bool(b)),
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": _js_div,
+    "^": _js_pow,
+    "%": _js_mod,
+    "<": lambda a, b: float(a < b),
+    ">": lambda a, b: float(a > b),
+    "<=": lambda a, b: float(a <= b),
+    ">=": lambda a, b: float(a >= b),
+    "==": lambda a, b: float(a == b),
+    "!=": lambda a, b: float(a != b),
+    "and": lambda a, b: float(bool(a) and bool(b)),
     "or": lambda a, b: float(bool(a) or bool(b)),
 }
 
@@ -505,6 +617,7 @@ def compile_tree(tree: Node) -> Callable[[Mapping[str, float]], float]:
 
 def derivative(tree: Node, var: str) -> Node:
     """The symbolic derivative of ``tree`` with respect to ``var`` (for GRIN index gradients)."""
+
     def d(n: Node) -> Node:
         kind = n[0]
         if kind == "num":
@@ -525,7 +638,12 @@ def derivative(tree: Node, var: str) -> Node:
             if op == "*":
                 return ("bin", "+", ("bin", "*", da, b), ("bin", "*", a, db))
             if op == "/":
-                return ("bin", "/", ("bin", "-", ("bin", "*", da, b), ("bin", "*", a, db)), ("bin", "^", b, ("num", 2.0)))
+                return (
+                    "bin",
+                    "/",
+                    ("bin", "-", ("bin", "*", da, b), ("bin", "*", a, db)),
+                    ("bin", "^", b, ("num", 2.0)),
+                )
             # a^b: b·a^(b-1)·a' + a^b·ln(a)·b'
             term1 = ("bin", "*", ("bin", "*", b, ("bin", "^", a, ("bin", "-", b, ("num", 1.0)))), da)
             if db == ("num", 0.0) or b[0] == "num":
@@ -549,7 +667,10 @@ def derivative(tree: Node, var: str) -> Node:
             "cosh": ("call", "sinh", (u,)),
             "tanh": ("bin", "^", ("call", "sech", (u,)), ("num", 2.0)),
             "asin": ("bin", "/", one, ("call", "sqrt", (("bin", "-", one, ("bin", "^", u, ("num", 2.0))),))),
-            "acos": ("neg", ("bin", "/", one, ("call", "sqrt", (("bin", "-", one, ("bin", "^", u, ("num", 2.0))),)))),
+            "acos": (
+                "neg",
+                ("bin", "/", one, ("call", "sqrt", (("bin", "-", one, ("bin", "^", u, ("num", 2.0))),))),
+            ),
             "atan": ("bin", "/", one, ("bin", "+", one, ("bin", "^", u, ("num", 2.0)))),
             "abs": ("call", "sign", (u,)),
             "sech": ("neg", ("bin", "*", ("call", "sech", (u,)), ("call", "tanh", (u,)))),

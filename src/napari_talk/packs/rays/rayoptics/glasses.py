@@ -47,16 +47,17 @@ class BaseGlass(SceneObj):
     def on_exit(self, ray: Ray) -> None:
         """Called when a merged surface lets the ray out of this body."""
 
-    def refract(self, ray: Ray, index: int, point: Point, normal: Point, n1: float,
-                merging: list[SceneObj], body: Any) -> Incident | None:
+    def refract(
+        self, ray: Ray, index: int, point: Point, normal: Point, n1: float, merging: list[SceneObj], body: Any
+    ) -> Incident | None:
         for other in merging:
-            kind = other.incident_type(ray)  # type: ignore[attr-defined]
+            kind = other.incident_type(ray)
             if kind == 1:
-                n1 *= other.ref_index_at(point, ray)  # type: ignore[attr-defined]
-                other.on_exit(ray)  # type: ignore[attr-defined]
+                n1 *= other.ref_index_at(point, ray)
+                other.on_exit(ray)
             elif kind == -1:
-                n1 /= other.ref_index_at(point, ray)  # type: ignore[attr-defined]
-                other.on_enter(ray)  # type: ignore[attr-defined]
+                n1 /= other.ref_index_at(point, ray)
+                other.on_enter(ray)
             elif kind == 0:
                 pass
             else:
@@ -126,7 +127,7 @@ def _n1_for(kind: float, glass: BaseGlass, point: Point, ray: Ray) -> float | No
 class Edge:
     """A side of a glass outline: a straight segment ``a``–``b`` or an arc ``a``–``b`` through ``mid``."""
 
-    __slots__ = ("a", "b", "mid", "center", "r_sq")
+    __slots__ = ("a", "b", "center", "mid", "r_sq")
 
     def __init__(self, a: Point, b: Point, mid: Point | None = None) -> None:
         self.a, self.b, self.mid = a, b, None
@@ -398,7 +399,11 @@ class SphericalLens(OutlineGlass):
         return lens_path(p1, p2, d, num("r1"), num("r2"))
 
     def _radii_from_focal(self, d: float, ffd: float, bfd: float) -> list[tuple[float, float]] | None:
-        n = self.refIndex + self.cauchyB / (546 * 546 * 0.000001) if self.settings.simulate_colors else self.refIndex
+        n = (
+            self.refIndex + self.cauchyB / (546 * 546 * 0.000001)
+            if self.settings.simulate_colors
+            else self.refIndex
+        )
         root = d**2 + 4 * bfd * ffd * n**2
         sq = math.sqrt(root) if root >= 0 else math.nan
 

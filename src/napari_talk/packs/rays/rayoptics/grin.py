@@ -10,14 +10,32 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .base import GREEN_WAVELENGTH, Incident, Point, Ray, SceneError, SceneObj, circle_hit, dist_sq, js_sqrt
+from .base import (
+    GREEN_WAVELENGTH,
+    Incident,
+    Point,
+    Ray,
+    SceneError,
+    SceneObj,
+    circle_hit,
+    dist_sq,
+    js_sqrt,
+    lines_intersection,
+    on_ray,
+    on_segment,
+)
 from .expr import Formula, FormulaError, compile_tree, derivative, parse
 from .glasses import BaseGlass, Edge, classify
-from .base import lines_intersection, on_ray, on_segment
 
 Fn = Callable[[float, float, float], float]
-GRIN_DEFAULTS: dict[str, Any] = {"absorptionFn": "0", "plotFns": False, "origin": {"x": 0, "y": 0},
-                                 "stepSize": 1.0, "intersectTol": 1e-3, "partialReflect": True}
+GRIN_DEFAULTS: dict[str, Any] = {
+    "absorptionFn": "0",
+    "plotFns": False,
+    "origin": {"x": 0, "y": 0},
+    "stepSize": 1.0,
+    "intersectTol": 1e-3,
+    "partialReflect": True,
+}
 MIN_STEP = 1e-4
 
 
@@ -34,17 +52,19 @@ def _safe_call(fn: Callable[[dict[str, float]], float]) -> Callable[[dict[str, f
 class Body:
     """The merged index of the GRIN bodies a ray is inside: n, ∂n/∂x, ∂n/∂y and α at a point."""
 
-    __slots__ = ("p", "dx", "dy", "alpha")
+    __slots__ = ("alpha", "dx", "dy", "p")
 
     def __init__(self, p: Fn, dx: Fn, dy: Fn, alpha: Fn) -> None:
         self.p, self.dx, self.dy, self.alpha = p, dx, dy, alpha
 
     def times(self, other: Body) -> Body:
         a, b = other, self
-        return Body(lambda x, y, z: a.p(x, y, z) * b.p(x, y, z),
-                    lambda x, y, z: a.p(x, y, z) * b.dx(x, y, z) + a.dx(x, y, z) * b.p(x, y, z),
-                    lambda x, y, z: a.p(x, y, z) * b.dy(x, y, z) + a.dy(x, y, z) * b.p(x, y, z),
-                    lambda x, y, z: a.alpha(x, y, z) + b.alpha(x, y, z))
+        return Body(
+            lambda x, y, z: a.p(x, y, z) * b.p(x, y, z),
+            lambda x, y, z: a.p(x, y, z) * b.dx(x, y, z) + a.dx(x, y, z) * b.p(x, y, z),
+            lambda x, y, z: a.p(x, y, z) * b.dy(x, y, z) + a.dy(x, y, z) * b.p(x, y, z),
+            lambda x, y, z: a.alpha(x, y, z) + b.alpha(x, y, z),
+        )
 
     def divided_by(self, other: Body) -> Body:
         """``other`` (the merged body a ray leaves this one from) without this body."""
@@ -53,10 +73,12 @@ class Body:
         def p(x: float, y: float, z: float) -> float:
             return a.p(x, y, z) / b.p(x, y, z)
 
-        return Body(p,
-                    lambda x, y, z: a.dx(x, y, z) / b.p(x, y, z) - a.p(x, y, z) * b.dx(x, y, z) / b.p(x, y, z) ** 2,
-                    lambda x, y, z: a.dy(x, y, z) / b.p(x, y, z) - a.p(x, y, z) * b.dy(x, y, z) / b.p(x, y, z) ** 2,
-                    lambda x, y, z: a.alpha(x, y, z) - b.alpha(x, y, z))
+        return Body(
+            p,
+            lambda x, y, z: a.dx(x, y, z) / b.p(x, y, z) - a.p(x, y, z) * b.dx(x, y, z) / b.p(x, y, z) ** 2,
+            lambda x, y, z: a.dy(x, y, z) / b.p(x, y, z) - a.p(x, y, z) * b.dy(x, y, z) / b.p(x, y, z) ** 2,
+            lambda x, y, z: a.alpha(x, y, z) - b.alpha(x, y, z),
+        )
 
 
 VACUUM = Body(lambda x, y, z: 1.0, lambda x, y, z: 0.0, lambda x, y, z: 0.0, lambda x, y, z: 0.0)
@@ -183,8 +205,12 @@ class GrinMixin(BaseGlass):
 
 class GrinGlass(GrinMixin):
     type = "GrinGlass"
-    defaults = {"path": [], "notDone": False, "refIndexFn": "1.1+0.1\\cdot\\cos\\left(0.1\\cdot y\\right)",
-                **GRIN_DEFAULTS}
+    defaults = {
+        "path": [],
+        "notDone": False,
+        "refIndexFn": "1.1+0.1\\cdot\\cos\\left(0.1\\cdot y\\right)",
+        **GRIN_DEFAULTS,
+    }
     point_keys = ()
 
     def setup(self) -> None:
@@ -211,7 +237,12 @@ class GrinGlass(GrinMixin):
         count = 0
         for a, b in self.sides:
             y_max, y_min = max(a[1], b[1]), min(a[1], b[1])
-            if y_max - p[1] - tol > 0 and y_max - p[1] + tol > 0 and y_min - p[1] - tol < 0 and y_min - p[1] + tol < 0:
+            if (
+                y_max - p[1] - tol > 0
+                and y_max - p[1] + tol > 0
+                and y_min - p[1] - tol < 0
+                and y_min - p[1] + tol < 0
+            ):
                 if a[0] == b[0] and a[0] - p[0] + tol > 0 and a[0] - p[0] - tol > 0:
                     count += 1
                 else:

@@ -27,10 +27,34 @@ MAX_PATH_POINTS = 100_000
 MAX_EMITTED_RAYS = 2_000_000
 DECORATIONS = {"TextLabel", "Ruler", "Protractor", "Drawing", "LineArrow", "CropBox", "Handle"}
 SCENE_KEYS = {
-    "version", "name", "modules", "objs", "backgroundImage", "importedFromBeta", "mode", "rayModeDensity",
-    "imageModeDensity", "showGrid", "snapToGrid", "lockObjs", "gridSize", "observer", "lengthScale", "origin",
-    "scale", "width", "height", "simulateColors", "redWavelength", "violetWavelength", "colorMode",
-    "showRayArrows", "symbolicBodyMerging", "maxRayDepth", "randomSeed", "theme",
+    "version",
+    "name",
+    "modules",
+    "objs",
+    "backgroundImage",
+    "importedFromBeta",
+    "mode",
+    "rayModeDensity",
+    "imageModeDensity",
+    "showGrid",
+    "snapToGrid",
+    "lockObjs",
+    "gridSize",
+    "observer",
+    "lengthScale",
+    "origin",
+    "scale",
+    "width",
+    "height",
+    "simulateColors",
+    "redWavelength",
+    "violetWavelength",
+    "colorMode",
+    "showRayArrows",
+    "symbolicBodyMerging",
+    "maxRayDepth",
+    "randomSeed",
+    "theme",
 }
 COLOR_MODES = {"default", "linear", "linearRGB", "reinhard", "colorizedIntensity"}
 _NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
@@ -60,7 +84,9 @@ def load_file(path: str | Path) -> LoadedScene:
     except OSError as exc:
         raise SceneError(f"cannot read {path.name}: {exc.strerror or exc}") from None
     if size > MAX_FILE_BYTES:
-        raise SceneError(f"{path.name} is {size / 1e6:.1f} MB; scenes are read up to {MAX_FILE_BYTES // 10**6} MB")
+        raise SceneError(
+            f"{path.name} is {size / 1e6:.1f} MB; scenes are read up to {MAX_FILE_BYTES // 10**6} MB"
+        )
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -120,7 +146,9 @@ def load_dict(data: Any, name: str = "scene") -> LoadedScene:
     if unknown:
         warnings.append(f"unknown scene settings ignored: {', '.join(unknown[:8])}")
     if len(data["objs"]) > MAX_OBJECTS:
-        raise SceneError(f"the scene has {len(data['objs']):,} objects; scenes are read up to {MAX_OBJECTS:,}")
+        raise SceneError(
+            f"the scene has {len(data['objs']):,} objects; scenes are read up to {MAX_OBJECTS:,}"
+        )
     mode = data.get("mode", "rays")
     if mode not in ("rays", "extended", "images", "observer"):
         raise SceneError(f"mode {mode!r} is not one of rays, extended, images, observer")
@@ -137,9 +165,14 @@ def load_dict(data: Any, name: str = "scene") -> LoadedScene:
         color_mode = "default"
     seed = data.get("randomSeed")
     seed_text = str(seed) if seed not in (None, "") else "0"
-    settings = Settings(length_scale=length_scale, ray_density=density, mode=mode,
-                        simulate_colors=bool(data.get("simulateColors", False)), color_mode=color_mode,
-                        rng=SeededRandom(seed_text))
+    settings = Settings(
+        length_scale=length_scale,
+        ray_density=density,
+        mode=mode,
+        simulate_colors=bool(data.get("simulateColors", False)),
+        color_mode=color_mode,
+        rng=SeededRandom(seed_text),
+    )
     max_depth_raw = data.get("maxRayDepth")
     max_depth = math.inf if max_depth_raw is None else _number(max_depth_raw, "maxRayDepth", math.inf)
     modules = data.get("modules") or {}
@@ -175,7 +208,11 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int) -> No
         cls = registry.TYPES.get(kind) if isinstance(kind, str) else None
         label = f"{kind}" + (f" {raw.get('name')!r}" if raw.get("name") else "")
         if cls is None:
-            known = "an unknown object type" if kind not in registry.UNSUPPORTED else "not traced by this simulator"
+            known = (
+                "an unknown object type"
+                if kind not in registry.UNSUPPORTED
+                else "not traced by this simulator"
+            )
             scene.warnings.append(f"{label}: {known}; left out")
             scene.skipped[str(kind)] = scene.skipped.get(str(kind), 0) + 1
             continue
@@ -188,7 +225,7 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int) -> No
             scene.warnings.append(f"{label} left out: {exc}")
             continue
         scene.objs.append(obj)
-        scene.kinds[kind] = scene.kinds.get(kind, 0) + 1
+        scene.kinds[cls.type] = scene.kinds.get(cls.type, 0) + 1
 
 
 def _check_emission(scene: LoadedScene) -> None:
@@ -200,5 +237,7 @@ def _check_emission(scene: LoadedScene) -> None:
         if estimate is not None:
             total += estimate()
     if total > MAX_EMITTED_RAYS:
-        raise SceneError(f"the sources would emit about {total:,.0f} rays, more than the limit of "
-                         f"{MAX_EMITTED_RAYS:,} (density {s.ray_density:g}); lower rayModeDensity")
+        raise SceneError(
+            f"the sources would emit about {total:,.0f} rays, more than the limit of "
+            f"{MAX_EMITTED_RAYS:,} (density {s.ray_density:g}); lower rayModeDensity"
+        )

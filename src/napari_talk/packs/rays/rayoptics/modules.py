@@ -103,11 +103,13 @@ def expand_module(obj: dict[str, Any], modules: dict[str, Any]) -> list[dict[str
         else:
             scope.evaluate(text, values)
     scope.values = values
-    expanded = _expand_list(definition.get("objs") or [], values, scope, int(max_loop), name)
+    expanded = _expand_list(definition.get("objs") or [], values, scope, int(max_loop), str(name))
     return [o for o in expanded if isinstance(o, dict)]
 
 
-def _expand_list(items: list[Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str) -> list[Any]:
+def _expand_list(
+    items: list[Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str
+) -> list[Any]:
     out: list[Any] = []
     for item in items:
         if isinstance(item, dict) and "for" in item:
@@ -124,7 +126,9 @@ def _expand_list(items: list[Any], values: dict[str, float], scope: _Scope, max_
     return out
 
 
-def _loop(specs: list[Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str) -> list[dict[str, float]]:
+def _loop(
+    specs: list[Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str
+) -> list[dict[str, float]]:
     combos = [values]
     ranges = [_range(str(s), scope, values) for s in specs]
     result: list[dict[str, float]] = [dict(values)]
@@ -146,8 +150,12 @@ def _loop(specs: list[Any], values: dict[str, float], scope: _Scope, max_loop: i
     return result
 
 
-def _expand_dict(obj: dict[str, Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str) -> dict[str, Any]:
-    return {k: _expand_value(v, values, scope, max_loop, name) for k, v in obj.items() if k not in ("for", "if")}
+def _expand_dict(
+    obj: dict[str, Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str
+) -> dict[str, Any]:
+    return {
+        k: _expand_value(v, values, scope, max_loop, name) for k, v in obj.items() if k not in ("for", "if")
+    }
 
 
 def _expand_value(value: Any, values: dict[str, float], scope: _Scope, max_loop: int, name: str) -> Any:
@@ -174,7 +182,9 @@ def _expand_string(text: str, values: dict[str, float], scope: _Scope, name: str
             if i % 2 == 0:
                 result.append(part)
             elif part == "":
-                raise ModuleError(f"module {name!r}: an equation inside other text is not supported: {text[:60]!r}")
+                raise ModuleError(
+                    f"module {name!r}: an equation inside other text is not supported: {text[:60]!r}"
+                )
             else:
                 result.append(_js_text(scope.evaluate(part, values)))
         return "".join(result)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -19,8 +18,15 @@ from .grin import GRIN_DEFAULTS, GrinMixin
 from .surfaces import FILTER_DEFAULTS, Filtered
 
 MAX_SAMPLES = 200_000
-DEFAULT_PIECES = [{"eqnX": "50\\cdot\\cos\\left(t\\right)", "eqnY": "50\\cdot\\sin\\left(t\\right)",
-                   "tMin": 0, "tMax": 2 * math.pi, "tStep": 0.01}]
+DEFAULT_PIECES = [
+    {
+        "eqnX": "50\\cdot\\cos\\left(t\\right)",
+        "eqnY": "50\\cdot\\sin\\left(t\\right)",
+        "tMin": 0,
+        "tMax": 2 * math.pi,
+        "tStep": 0.01,
+    }
+]
 
 
 @dataclass
@@ -54,21 +60,24 @@ class ParamCurve(SceneObj):
             if (t_max - t_min) / t_step + len(path) > MAX_SAMPLES:
                 raise SceneError(f"piece {n} samples more than {MAX_SAMPLES} points")
 
-            def sample(t: float) -> None:
-                path.append((ox + fx({"t": t}), oy + fy({"t": t}), t))
-
-            sample(t_min)
+            ts = [t_min]
             t = t_min + t_step
             while t < t_max:
-                sample(t)
+                ts.append(t)
                 t += t_step
-            sample(t_max)
+            ts.append(t_max)
+            path.extend((ox + fx({"t": t}), oy + fy({"t": t}), t) for t in ts)
         self.path = path
         xy = np.array([(x, y) for x, y, _ in path], dtype=float).reshape(-1, 2)
         self._a = xy[:-1]
         self._b = xy[1:]
         if len(xy):
-            self.bbox = (float(xy[:, 0].min()), float(xy[:, 0].max()), float(xy[:, 1].min()), float(xy[:, 1].max()))
+            self.bbox = (
+                float(xy[:, 0].min()),
+                float(xy[:, 0].max()),
+                float(xy[:, 1].min()),
+                float(xy[:, 1].max()),
+            )
         else:
             self.bbox = (math.inf, -math.inf, math.inf, -math.inf)
 
@@ -86,8 +95,9 @@ class ParamCurve(SceneObj):
             den = xa * yb - xb * ya
             px = (big_a * xb - big_b * xa) / den
             py = (big_a * yb - big_b * ya) / den
-            on_seg = (((px - a[:, 0]) * xb + (py - a[:, 1]) * yb >= 0)
-                      & ((px - b[:, 0]) * (-xb) + (py - b[:, 1]) * (-yb) >= 0))
+            on_seg = ((px - a[:, 0]) * xb + (py - a[:, 1]) * yb >= 0) & (
+                (px - b[:, 0]) * (-xb) + (py - b[:, 1]) * (-yb) >= 0
+            )
             ahead = (px - r1x) * xa + (py - r1y) * ya >= 0
             dx, dy = r1x - px, r1y - py
             far = dx * dx + dy * dy > 1e-10
@@ -158,7 +168,7 @@ class ParamCurve(SceneObj):
         return bool(np.any(near & (ls >= 1e-20)))
 
     def winding_crossings(self, p: Point) -> int:
-        x0, x1, y0, y1 = self.bbox
+        _, x1, y0, y1 = self.bbox
         if p[1] > y1 or p[1] <= y0 or p[0] >= x1:
             return 0
         a, b = self._a, self._b
@@ -174,7 +184,12 @@ class ParamCurve(SceneObj):
 
 class ParamGlass(ParamCurve, BaseGlass):
     type = "ParamGlass"
-    defaults = {"origin": {"x": 0, "y": 0}, "pieces": DEFAULT_PIECES, "curveType": "smoothNormal", **GLASS_DEFAULTS}
+    defaults = {
+        "origin": {"x": 0, "y": 0},
+        "pieces": DEFAULT_PIECES,
+        "curveType": "smoothNormal",
+        **GLASS_DEFAULTS,
+    }
     point_keys = ()
 
     def setup(self) -> None:
@@ -215,8 +230,13 @@ class ParamGlass(ParamCurve, BaseGlass):
 
 class ParamGrinGlass(ParamCurve, GrinMixin):
     type = "ParamGrinGlass"
-    defaults = {"origin": {"x": 0, "y": 0}, "pieces": DEFAULT_PIECES, "curveType": "smoothNormal",
-                "refIndexFn": "1+e^{-\\frac{x^2+y^2}{50^2}}", **{k: v for k, v in GRIN_DEFAULTS.items() if k != "origin"}}
+    defaults = {
+        "origin": {"x": 0, "y": 0},
+        "pieces": DEFAULT_PIECES,
+        "curveType": "smoothNormal",
+        "refIndexFn": "1+e^{-\\frac{x^2+y^2}{50^2}}",
+        **{k: v for k, v in GRIN_DEFAULTS.items() if k != "origin"},
+    }
     point_keys = ()
 
     def setup(self) -> None:
@@ -262,7 +282,12 @@ class ParamGrinGlass(ParamCurve, GrinMixin):
 
 class ParamMirror(ParamCurve, Filtered):
     type = "ParamMirror"
-    defaults = {"origin": {"x": 0, "y": 0}, "pieces": DEFAULT_PIECES, "curveType": "smoothNormal", **FILTER_DEFAULTS}
+    defaults = {
+        "origin": {"x": 0, "y": 0},
+        "pieces": DEFAULT_PIECES,
+        "curveType": "smoothNormal",
+        **FILTER_DEFAULTS,
+    }
     point_keys = ()
     merges_with_glass = True
 
@@ -299,8 +324,13 @@ class ParamMirror(ParamCurve, Filtered):
 
 class CustomParamSurface(ParamCurve, CustomSurfaceBase):
     type = "CustomParamSurface"
-    defaults: dict[str, Any] = {"origin": {"x": 0, "y": 0}, "pieces": DEFAULT_PIECES, "curveType": "smoothNormal",
-                                "outRays": DEFAULT_OUT_RAYS, "twoSided": False}
+    defaults = {
+        "origin": {"x": 0, "y": 0},
+        "pieces": DEFAULT_PIECES,
+        "curveType": "smoothNormal",
+        "outRays": DEFAULT_OUT_RAYS,
+        "twoSided": False,
+    }
     point_keys = ()
 
     def setup(self) -> None:

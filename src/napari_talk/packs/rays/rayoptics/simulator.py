@@ -38,13 +38,20 @@ class Outcome:
         out = []
         if self.undefined > UNDEFINED_THRESHOLD:
             names = " and ".join(self.undefined_objs[:2]) or "an object"
-            out.append(f"rays met undefined behaviour at {names} (brightness {self.undefined:.3g} lost): "
-                       "a corner, or surfaces that coincide but cannot merge")
+            out.append(
+                f"rays met undefined behaviour at {names} (brightness {self.undefined:.3g} lost): "
+                "a corner, or surfaces that coincide but cannot merge"
+            )
         return out
 
 
-def simulate(objs: list[SceneObj], settings: Settings, *, max_depth: float = math.inf,
-             budget: int = DEFAULT_SEGMENT_BUDGET) -> Outcome:
+def simulate(
+    objs: list[SceneObj],
+    settings: Settings,
+    *,
+    max_depth: float = math.inf,
+    budget: int = DEFAULT_SEGMENT_BUDGET,
+) -> Outcome:
     """Trace every source's rays through ``objs`` (the optical objects, modules expanded)."""
     out = Outcome()
     settings.objs = objs
@@ -65,7 +72,9 @@ def simulate(objs: list[SceneObj], settings: Settings, *, max_depth: float = mat
                 out.brightness_scale = -1
         out.emitted += len(rays)
         if len(pending) > budget:
-            raise BudgetExceeded(f"the sources emit {len(pending):,} rays, more than the budget of {budget:,}")
+            raise BudgetExceeded(
+                f"the sources emit {len(pending):,} rays, more than the budget of {budget:,}"
+            )
 
     min_sq = settings.min_len_sq
     max_depth = 0 if max_depth < 0 else max_depth
@@ -83,13 +92,16 @@ def simulate(objs: list[SceneObj], settings: Settings, *, max_depth: float = mat
             continue
         index += 1
         j = index
-        ray = pending[j]
-        if ray is None:
+        slot = pending[j]
+        if slot is None:
             continue
+        ray = slot
         processed += 1
         if processed > budget:
-            raise BudgetExceeded(f"the scene needs more than {budget:,} ray segments "
-                                 "(a trapped ray, or too many rays); raise the budget to trace it")
+            raise BudgetExceeded(
+                f"the scene needs more than {budget:,} ray segments "
+                "(a trapped ray, or too many rays); raise the budget to trace it"
+            )
         hit_obj: SceneObj | None = None
         hit_index = -1
         hit: tuple[float, float] | None = None

@@ -20,11 +20,14 @@ def _angular_step(density: float) -> float:
     return js_div(math.pi * 2, count)
 
 
-def _density_for(brightness_per_density: float, settings_density: float, color_mode: str,
-                 factor: float = 1.0) -> float:
+def _density_for(
+    brightness_per_density: float, settings_density: float, color_mode: str, factor: float = 1.0
+) -> float:
     density = settings_density
     if color_mode != "default" and (brightness_per_density * factor - density) * 500 > MAX_DENSITY_STEPS:
-        raise SceneError(f"a brightness of {brightness_per_density * factor:g} needs more rays than the limit")
+        raise SceneError(
+            f"a brightness of {brightness_per_density * factor:g} needs more rays than the limit"
+        )
     while color_mode != "default" and brightness_per_density / density * factor > 1:
         density += 1 / 500
     return density
@@ -77,16 +80,30 @@ class PointSource(_Source):
         angle = start
         wl = self._wavelength()
         while angle < math.pi * 2 - 1e-5:
-            rays.append(Ray((x, y), (x + math.sin(angle), y + math.cos(angle)), each * 0.5, each * 0.5, wl,
-                            gap=angle == start))
+            rays.append(
+                Ray(
+                    (x, y),
+                    (x + math.sin(angle), y + math.cos(angle)),
+                    each * 0.5,
+                    each * 0.5,
+                    wl,
+                    gap=angle == start,
+                )
+            )
             angle = angle + step
         return rays, each / (self.brightness / density)
 
 
 class AngleSource(_Source):
     type = "AngleSource"
-    defaults = {"p1": None, "p2": None, "brightness": 0.5, "wavelength": GREEN_WAVELENGTH,
-                "emisAngle": 36.001, "symmetric": True}
+    defaults = {
+        "p1": None,
+        "p2": None,
+        "brightness": 0.5,
+        "wavelength": GREEN_WAVELENGTH,
+        "emisAngle": 36.001,
+        "symmetric": True,
+    }
 
     def ray_estimate(self) -> float:
         return self._density() * 500 * min(abs(self.emisAngle), 360.0) / 360.0 + 1
@@ -110,20 +127,39 @@ class AngleSource(_Source):
         angle = first
         while angle < last:
             a = angle + base
-            rays.append(Ray((x1, y1), (x1 + radius * math.cos(a), y1 + radius * math.sin(a)), each * 0.5,
-                            each * 0.5, wl, gap=angle == i0))
+            rays.append(
+                Ray(
+                    (x1, y1),
+                    (x1 + radius * math.cos(a), y1 + radius * math.sin(a)),
+                    each * 0.5,
+                    each * 0.5,
+                    wl,
+                    gap=angle == i0,
+                )
+            )
             angle = angle + step
         return rays, each / (self.brightness / density)
 
 
 class Beam(_Source):
     type = "Beam"
-    defaults = {"p1": None, "p2": None, "brightness": 0.5, "wavelength": GREEN_WAVELENGTH,
-                "emisAngle": 0.0, "lambert": False, "random": False}
+    defaults = {
+        "p1": None,
+        "p2": None,
+        "brightness": 0.5,
+        "wavelength": GREEN_WAVELENGTH,
+        "emisAngle": 0.0,
+        "lambert": False,
+        "random": False,
+    }
 
     def ray_estimate(self) -> float:
         (x1, y1), (x2, y2) = self.p1, self.p2
-        density = self._density() * self.settings.length_scale if self.settings.color_mode != "default" else self.settings.ray_density
+        density = (
+            self._density() * self.settings.length_scale
+            if self.settings.color_mode != "default"
+            else self.settings.ray_density
+        )
         length = math.hypot(x2 - x1, y2 - y1)
         angled = 1 + 2 * abs(self.emisAngle) / 360 * density * 500
         return length * density / self.settings.length_scale * angled + 1
@@ -175,8 +211,14 @@ class Beam(_Source):
             while i < n * angled:
                 position = rng()
                 angle = rng()
-                rays.append(new_ray(x1 + position * (x2 - x1), y1 + position * (y2 - y1),
-                                    (angle * 2 - 1) * half_angle, i == 0))
+                rays.append(
+                    new_ray(
+                        x1 + position * (x2 - x1),
+                        y1 + position * (y2 - y1),
+                        (angle * 2 - 1) * half_angle,
+                        i == 0,
+                    )
+                )
                 i += 1
         full = self.brightness * s.length_scale / density * per_ray
         return rays, each / full

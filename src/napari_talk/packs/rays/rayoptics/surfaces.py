@@ -222,17 +222,25 @@ class DiffractionGrating(SceneObj):
     single-slit envelope of ``slitRatio`` or the ``brightnesses`` given per order (0, -1, 1, -2, ...)."""
 
     type = "DiffractionGrating"
-    defaults = {"p1": None, "p2": None, "lineDensity": 1000.0, "customBrightness": False,
-                "brightnesses": [1, 0.5, 0.5], "slitRatio": 0.5, "mirrored": False}
+    defaults = {
+        "p1": None,
+        "p2": None,
+        "lineDensity": 1000.0,
+        "customBrightness": False,
+        "brightnesses": [1, 0.5, 0.5],
+        "slitRatio": 0.5,
+        "mirrored": False,
+    }
 
     def intersect(self, ray: Ray) -> Point | None:
         return segment_hit(ray, self.p1, self.p2)
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
-        return Incident(absorbed=True, **diffract(self, ray, point, self.mirrored))
+        new_rays, truncation = diffract(self, ray, point, self.mirrored)
+        return Incident(absorbed=True, new_rays=new_rays, truncation=truncation)
 
 
-def diffract(obj: SceneObj, ray: Ray, point: Point, mirrored: bool) -> dict[str, object]:
+def diffract(obj: SceneObj, ray: Ray, point: Point, mirrored: bool) -> tuple[list[Ray], float]:
     """The diffracted orders of a grating ``obj`` (its ``p1``–``p2`` the local grating line)."""
     rx = ray.p1[0] - point[0]
     ry = ray.p1[1] - point[1]
@@ -245,7 +253,9 @@ def diffract(obj: SceneObj, ray: Ray, point: Point, mirrored: bool) -> dict[str,
     mirror = -1 if mirrored else 1
     theta_left = math.pi - math.atan2(left[1] - point[1], left[0] - point[0])
     theta_i = math.pi - math.atan2(ry, rx)
-    incidence = math.pi / 2 - (theta_left + 2 * math.pi - theta_i if theta_left < theta_i else theta_left - theta_i)
+    incidence = math.pi / 2 - (
+        theta_left + 2 * math.pi - theta_i if theta_left < theta_i else theta_left - theta_i
+    )
     m_min = -math.floor(interval / wavelength * (1 - math.sin(incidence)))
     m_max = -math.ceil(interval / wavelength * (-1 - math.sin(incidence)))
     floor = obj.settings.brightness_floor
@@ -268,13 +278,19 @@ def diffract(obj: SceneObj, ray: Ray, point: Point, mirrored: bool) -> dict[str,
             intensity = slit * slit / (interval * interval) * sinc**2
         if intensity == 0:
             continue
-        out = Ray(point, (point[0] + lx * rot_c - ly * rot_s, point[1] + lx * rot_s + ly * rot_c),
-                  ray.bs * intensity, ray.bp * intensity, ray.wl, gap=True)
+        out = Ray(
+            point,
+            (point[0] + lx * rot_c - ly * rot_s, point[1] + lx * rot_s + ly * rot_c),
+            ray.bs * intensity,
+            ray.bp * intensity,
+            ray.wl,
+            gap=True,
+        )
         if out.brightness > floor:
             new_rays.append(out)
         else:
             truncation += out.brightness
-    return {"new_rays": new_rays, "truncation": truncation}
+    return new_rays, truncation
 
 
 class ArcMirror(Filtered):
@@ -322,8 +338,15 @@ class ConcaveDiffractionGrating(SceneObj):
     """A reflection grating on the arc ``p1``–``p2`` through ``p3`` (flat when collinear)."""
 
     type = "ConcaveDiffractionGrating"
-    defaults = {"p1": None, "p2": None, "p3": None, "lineDensity": 1000.0, "customBrightness": False,
-                "brightnesses": [1, 0.5, 0.5], "slitRatio": 0.5}
+    defaults = {
+        "p1": None,
+        "p2": None,
+        "p3": None,
+        "lineDensity": 1000.0,
+        "customBrightness": False,
+        "brightnesses": [1, 0.5, 0.5],
+        "slitRatio": 0.5,
+    }
     point_keys = ("p1", "p2", "p3")
 
     def setup(self) -> None:
@@ -384,8 +407,14 @@ class ConcaveDiffractionGrating(SceneObj):
                 intensity = slit * slit / (interval * interval) * sinc**2
             if intensity == 0:
                 continue
-            out = Ray(point, (point[0] + math.cos(rot), point[1] + math.sin(rot)), ray.bs * intensity,
-                      ray.bp * intensity, ray.wl, gap=True)
+            out = Ray(
+                point,
+                (point[0] + math.cos(rot), point[1] + math.sin(rot)),
+                ray.bs * intensity,
+                ray.bp * intensity,
+                ray.wl,
+                gap=True,
+            )
             if out.brightness > floor:
                 new_rays.append(out)
             else:
