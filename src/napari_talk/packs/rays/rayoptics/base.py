@@ -9,6 +9,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import numpy as np
+
 Point = tuple[float, float]
 NAN = math.nan
 MIN_SEGMENT = 1e-6
@@ -146,6 +148,27 @@ def segment_hit(ray: Ray, a: Point, b: Point) -> Point | None:
     if on_segment(p, a, b) and on_ray(p, ray.p1, ray.p2):
         return p
     return None
+
+
+def crossed_segments(ray: Ray, a: np.ndarray, b: np.ndarray) -> list[int]:
+    """Indices of the segments ``a[i]``–``b[i]`` the ray crosses, by the arithmetic of
+    :func:`segment_hit` done for all segments at once (callers redo the exact test on these few)."""
+    if not len(a):
+        return []
+    (r1x, r1y), (r2x, r2y) = ray.p1, ray.p2
+    with np.errstate(all="ignore"):
+        big_a = r2x * r1y - r1x * r2y
+        big_b = b[:, 0] * a[:, 1] - a[:, 0] * b[:, 1]
+        xa, ya = r2x - r1x, r2y - r1y
+        xb, yb = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        den = xa * yb - xb * ya
+        px = (big_a * xb - big_b * xa) / den
+        py = (big_a * yb - big_b * ya) / den
+        on_seg = ((px - a[:, 0]) * xb + (py - a[:, 1]) * yb >= 0) & (
+            (px - b[:, 0]) * (-xb) + (py - b[:, 1]) * (-yb) >= 0
+        )
+        ahead = (px - r1x) * xa + (py - r1y) * ya >= 0
+    return np.flatnonzero(on_seg & ahead).tolist()
 
 
 def circle_hit(ray: Ray, c: Point, r_sq: float, min_len_sq: float) -> Point | None:

@@ -7,12 +7,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from .base import (
     Incident,
     Point,
     Ray,
     SceneError,
     SceneObj,
+    crossed_segments,
     dist_sq,
     js_div,
     lines_intersection,
@@ -50,6 +53,7 @@ class PolylineMirror(Filtered):
     def setup(self) -> None:
         self.points: list[Point] = []
         self.hit_index = 0
+        self._a = self._b = np.zeros((0, 2))
 
     def intersect(self, ray: Ray) -> Point | None:
         pts = self.points
@@ -59,9 +63,8 @@ class PolylineMirror(Filtered):
         best: Point | None = None
         best_d = math.inf
         min_len = 1e-6 * self.settings.length_scale
-        n = len(pts) - 1
-        for j in range(n):
-            i = j if forward else n - 1 - j
+        crossed = crossed_segments(ray, self._a, self._b)
+        for i in crossed if forward else reversed(crossed):
             a, b = pts[i], pts[i + 1]
             p = lines_intersection(ray.p1, ray.p2, a, b)
             d = math.sqrt(dist_sq(ray.p1, p))
@@ -148,6 +151,8 @@ class CustomMirror(PolylineMirror):
                 y = math.nan
             self.points.append((x1 + d1[0] * ix + d2[0] * y, y1 + d1[1] * ix + d2[1] * y))
             i += step
+        xy = np.array(self.points, dtype=float).reshape(-1, 2)
+        self._a, self._b = xy[:-1], xy[1:]
 
     def _forward(self, ray: Ray) -> bool:
         return math.sqrt(dist_sq(self.p2, ray.p1)) > math.sqrt(dist_sq(self.p1, ray.p1))
@@ -269,6 +274,7 @@ class CustomGlass(BaseGlass):
         self.smooth = self.curveType == "smoothNormal"
         self.path: list[Point] = []
         self.hit_index = 0
+        self._a = self._b = np.zeros((0, 2))
         if not self.curveStepSize > 1e-6 or self.p1 == self.p2:
             return
         fns = [latex_function(self.eqn1, ("x",)), latex_function(self.eqn2, ("x",))]
@@ -295,6 +301,8 @@ class CustomGlass(BaseGlass):
                 path.append((a[0] + d1[0] * ix + d2[0] * y, a[1] + d1[1] * ix + d2[1] * y))
                 i += step
         self.path = path
+        xy = np.array(path, dtype=float)
+        self._a, self._b = xy, np.roll(xy, -1, axis=0)
 
     def intersect(self, ray: Ray) -> Point | None:
         pts = self.path
@@ -303,7 +311,7 @@ class CustomGlass(BaseGlass):
         best: Point | None = None
         best_len = math.inf
         best_index = -1
-        for i in range(n):
+        for i in crossed_segments(ray, self._a, self._b):
             a, b = pts[i], pts[(i + 1) % n]
             p = lines_intersection(ray.p1, ray.p2, a, b)
             if not (on_segment(p, a, b) and on_ray(p, ray.p1, ray.p2)):
