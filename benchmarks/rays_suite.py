@@ -172,13 +172,15 @@ def memory() -> None:
         target = MEMORY_TARGETS[which]
         verdict = "ok" if ours["growth_mb"] <= target else "MISSED"
         print(
-            f"{label} ({ours['edges']:,} glass edges): {ours['segments']:,} segments in {ours['seconds']:.2f} s "
+            f"{label} ({ours['edges']:,} glass edges): {ours['segments']:,} segments "
+            f"in {ours['seconds']:.2f} s "
             f"= {rate:,.0f} segments/s; memory +{ours['growth_mb']:.0f} MB while tracing "
             f"(peak {ours['peak_mb']:.0f} MB)  target <= {target} MB: {verdict}"
         )
         if "error" not in whole:
             print(
-                f"  baseline, every generation at once: +{whole['growth_mb']:.0f} MB, {whole['seconds']:.2f} s"
+                f"  baseline, every generation at once: +{whole['growth_mb']:.0f} MB, "
+                f"{whole['seconds']:.2f} s"
             )
         ref = _reference_rate(which)
         print(
