@@ -58,6 +58,11 @@ def _run(args: argparse.Namespace) -> int:
         )
         return EXIT_REFUSED
     warnings = scene.warnings + outcome.warnings
+    if outcome.brightness_scale == -1 and (scene.detectors() or scene.settings.simulate_colors):
+        warnings.append(
+            "the light sources' rays have different brightness scales, so detector readings "
+            "and colours are not comparable between them (use colorMode 'linear')"
+        )
     if args.rays_action == "detect":
         detectors = [d for d in scene.detectors() if d.irradMap]
         if not detectors:
