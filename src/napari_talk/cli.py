@@ -10,6 +10,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .packs.rays.cli import add_rays_command
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 """A line was not understood, or its command failed (the reason is printed)."""
@@ -269,6 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--script", help="a file of lines to run first (# starts a comment)")
     r.add_argument("--screenshot", help="save a PNG of the canvas at the end (needs a display)")
     r.set_defaults(func=_run_command)
+
+    add_rays_command(sub)
     return cli
 
 

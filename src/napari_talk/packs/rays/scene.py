@@ -433,6 +433,25 @@ def _check_segment(what: str, p1: Point, p2: Point) -> None:
         raise ValueError(f"{what} needs two different end points")
 
 
+def _boxes_meeting(outlines: list[np.ndarray]) -> list[tuple[int, int]]:
+    """Pairs (i < j) of outlines whose bounding boxes meet: the only pairs that can overlap.
+
+    A sweep over the boxes sorted by their left edge, so thousands of separate glasses cost
+    about n log n instead of testing every pair."""
+    if len(outlines) < 2:
+        return []
+    boxes = np.array([[v[:, 0].min(), v[:, 0].max(), v[:, 1].min(), v[:, 1].max()] for v in outlines])
+    order = np.argsort(boxes[:, 0], kind="stable")
+    lefts = boxes[order, 0]
+    pairs: list[tuple[int, int]] = []
+    for k, i in enumerate(order):
+        stop = int(np.searchsorted(lefts, boxes[i, 1], side="right"))
+        for j in order[k + 1 : stop]:
+            if boxes[j, 2] <= boxes[i, 3] and boxes[i, 2] <= boxes[j, 3]:
+                pairs.append((int(min(i, j)), int(max(i, j))))
+    return sorted(pairs)
+
+
 @dataclass(frozen=True, eq=False)
 class Scene:
     """Glasses and light sources; glass names are unique."""
@@ -459,14 +478,14 @@ class Scene:
             if glass.name in seen:
                 raise ValueError(f"two glasses are named {glass.name!r}; glass names must be unique")
             seen.add(glass.name)
-        for i, first in enumerate(self.glasses):
-            for second in self.glasses[i + 1 :]:
-                if _interiors_meet(first.vertices, second.vertices):
-                    raise ValueError(
-                        f"glasses {first.name!r} and {second.name!r} overlap (one inside the other, or "
-                        "crossing): light is traced as if air were outside every glass, so overlapping "
-                        "glasses would give wrong results; let them touch along an edge instead"
-                    )
+        for i, j in _boxes_meeting([glass.vertices for glass in self.glasses]):
+            first, second = self.glasses[i], self.glasses[j]
+            if _interiors_meet(first.vertices, second.vertices):
+                raise ValueError(
+                    f"glasses {first.name!r} and {second.name!r} overlap (one inside the other, or "
+                    "crossing): light is traced as if air were outside every glass, so overlapping "
+                    "glasses would give wrong results; let them touch along an edge instead"
+                )
 
     @property
     def names(self) -> list[str]:

@@ -53,6 +53,9 @@ DEFAULT_IMAGE_DENSITY = 1.0
 """ray-optics' default ``imageModeDensity``, the density of its "images" and "observer" modes."""
 SOURCE_TYPES = ("SingleRay", "PointSource", "Beam", "AngleSource")
 GLASS_TYPES = ("Glass", "CircleGlass", "SphericalLens")
+MAX_SOURCE_RAYS = 2_000_000
+"""The most rays a scene's sources may declare (``numRays``, or a ray density), checked before any
+ray is made; ``scene_from_dict(..., max_rays=...)`` raises it."""
 
 
 class SceneFormatError(ValueError):
@@ -76,7 +79,7 @@ def scene_from_text(text: str, filename: str) -> Scene:
     return scene_from_dict(data, name=filename.rsplit(".", 1)[0])
 
 
-def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
+def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_SOURCE_RAYS) -> Scene:
     if not isinstance(data, dict) or not isinstance(data.get("objs"), list):
         raise SceneFormatError("a ray-optics scene is a JSON object with an 'objs' list")
     version = data.get("version")
@@ -102,15 +105,24 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
     elements: list[Element] = []
     detectors: list[Detector] = []
     skipped: dict[str, int] = {}
+    taken: set[str] = set()
+    declared = 0
     for position, obj in enumerate(data["objs"]):
         if not isinstance(obj, dict):
             raise SceneFormatError(f"objs[{position}] is not an object")
         kind = obj.get("type")
         try:
             if kind in GLASS_TYPES and (kind != "SphericalLens" or obj.get("path")):
-                glasses.append(_glass(obj, len(glasses) + 1, {g.name for g in glasses}))
+                glasses.append(_glass(obj, len(glasses) + 1, taken))
+                taken.add(glasses[-1].name)
             elif kind in SOURCE_TYPES:
                 sources.append(_source(kind, obj, density, length_scale, warnings))
+                declared += getattr(sources[-1], "n_rays", 1)
+                if declared > max_rays:
+                    raise SceneFormatError(
+                        f"the light sources declare {declared:,} rays, more than the limit of {max_rays:,}; "
+                        "lower the ray density (rayModeDensity) or numRays, or raise the limit (max_rays)"
+                    )
             elif kind == "Mirror":
                 if obj.get("filter"):
                     warnings.append("a mirror's wavelength filter is not modelled: it reflects every ray")

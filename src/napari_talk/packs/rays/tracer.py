@@ -46,6 +46,9 @@ the edge (only, perhaps, the vertices at its ends)."""
 
 
 ON_ELEMENT = -2
+CELL_BUDGET = 1_000_000
+"""Rays × edges cells one generation step works on at once: a generation larger than this is traced
+in chunks of rays, so memory stays bounded (about 100 bytes a cell) whatever the scene's size."""
 """``glass`` of the edges that are mirrors or ideal lenses (and ``end_glass`` of segments ending on
 one, ``end_edge`` then being the element's index in the scene)."""
 
@@ -349,7 +352,25 @@ def trace(
 def _generation(
     rays: _Rays, edges: _Edges, first_id: int, eps: float, escape: float, min_brightness: float, several: bool
 ) -> tuple[dict[str, np.ndarray], _Rays]:
-    """Trace one generation: its segments, and the rays it hands on."""
+    """Trace one generation: its segments, and the rays it hands on (in chunks of rays when the
+    rays × edges work would pass :data:`CELL_BUDGET`)."""
+    m = len(rays)
+    step = max(1, CELL_BUDGET // max(1, len(edges.glass)))
+    if m > step:
+        parts = [
+            _generation(rays.take(slice(i, i + step)), edges, first_id + i, eps, escape, min_brightness,
+                        several)
+            for i in range(0, m, step)
+        ]  # fmt: skip
+        chunk = {key: np.concatenate([c[key] for c, _ in parts]) for key in parts[0][0]}
+        handed = [r for _, r in parts if len(r)]
+        return chunk, (_Rays.join(handed) if handed else rays.take(slice(0, 0)))
+    return _generation_chunk(rays, edges, first_id, eps, escape, min_brightness, several)
+
+
+def _generation_chunk(
+    rays: _Rays, edges: _Edges, first_id: int, eps: float, escape: float, min_brightness: float, several: bool
+) -> tuple[dict[str, np.ndarray], _Rays]:
     m = len(rays)
     rows = np.arange(m)
     if len(edges.glass):

@@ -1,0 +1,96 @@
+"""``napari-talk rays detect SCENE.json`` and ``napari-talk rays check SCENE.json``.
+
+``detect`` prints the scene's detector reading as ray-optics exports it (``Position,Irradiance``,
+one row per bin): exit 0; no detector with an irradiance map, or a scene that cannot be read or
+traced, is a message on stderr and exit 2. ``check`` loads and traces the scene and prints what it
+holds (objects by kind, rays, segments, time) and every warning: exit 0 clean, 1 loaded with
+warnings, 2 refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the simulator is imported when a rays command runs, not for every command line
+    from .rayoptics.loader import LoadedScene
+    from .rayoptics.simulator import Outcome
+
+EXIT_OK, EXIT_WARNINGS, EXIT_REFUSED = 0, 1, 2
+
+
+def add_rays_command(sub: argparse._SubParsersAction) -> None:
+    """Register ``rays detect`` and ``rays check`` on the main command line."""
+    rays = sub.add_parser("rays", help="trace a ray-optics scene file without a viewer")
+    actions = rays.add_subparsers(dest="rays_action", required=True)
+    for name, helptext in (
+        ("detect", "print the detector's irradiance map as CSV"),
+        ("check", "load and trace a scene; print its contents and every warning"),
+    ):
+        p = actions.add_parser(name, help=helptext)
+        p.add_argument("scene", help="a ray-optics scene (.json, format version 5)")
+        p.add_argument(
+            "--budget",
+            type=int,
+            default=None,
+            help="the most ray segments to trace before refusing the scene (default 5,000,000)",
+        )
+        p.set_defaults(func=_run)
+
+
+def _trace(path: str, budget: int | None) -> tuple[LoadedScene, Outcome, float]:
+    from .rayoptics.loader import load_file
+    from .rayoptics.simulator import DEFAULT_SEGMENT_BUDGET, simulate
+
+    scene = load_file(path)
+    t0 = time.perf_counter()
+    budget = DEFAULT_SEGMENT_BUDGET if budget is None else max(1, budget)
+    outcome = simulate(scene.objs, scene.settings, max_depth=scene.max_depth, budget=budget)
+    return scene, outcome, time.perf_counter() - t0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .rayoptics.base import SceneError
+    from .rayoptics.simulator import BudgetExceeded
+
+    try:
+        scene, outcome, seconds = _trace(args.scene, args.budget)
+    except (SceneError, BudgetExceeded) as exc:
+        print(f"napari-talk rays {args.rays_action}: {args.scene}: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except RecursionError:
+        print(
+            f"napari-talk rays {args.rays_action}: {args.scene}: the scene nests too deeply", file=sys.stderr
+        )
+        return EXIT_REFUSED
+    warnings = scene.warnings + outcome.warnings
+    if outcome.brightness_scale == -1 and (scene.detectors() or scene.settings.simulate_colors):
+        warnings.append(
+            "the light sources' rays have different brightness scales, so detector readings "
+            "and colours are not comparable between them (use colorMode 'linear')"
+        )
+    if args.rays_action == "detect":
+        detectors = [d for d in scene.detectors() if d.irradMap]
+        if not detectors:
+            what = "no Detector" if not scene.detectors() else "no Detector with irradMap on"
+            print(f"napari-talk rays detect: {args.scene}: {what}; nothing to print", file=sys.stderr)
+            return EXIT_REFUSED
+        for warning in warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        print(detectors[0].csv())
+        return EXIT_OK
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(scene.kinds.items())) or "none"
+    print(f"scene: {scene.name}")
+    print(f"objects: {kinds}")
+    if scene.skipped:
+        print("not traced: " + ", ".join(f"{n} {k}" for k, n in sorted(scene.skipped.items())))
+    print(f"rays emitted: {outcome.emitted}")
+    print(f"segments traced: {outcome.segments}")
+    print(f"time: {seconds:.3f} s")
+    for det in scene.detectors():
+        print(f"detector {det.name or ''}: power {det.power:.6g}".replace("detector :", "detector:"))
+    for warning in warnings:
+        print(f"warning: {warning}")
+    return EXIT_WARNINGS if warnings else EXIT_OK

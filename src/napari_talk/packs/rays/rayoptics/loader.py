@@ -1,0 +1,243 @@
+"""Reading a ray-optics scene (format version 5) into simulator objects, with every problem named.
+
+Scene files are untrusted: sizes and counts are checked before anything is built, formulas go
+through :mod:`.expr`, numbers written as strings (``"refIndex": "1.5"``) are read as numbers, and
+an object type this simulator does not trace is reported by name rather than dropped in silence.
+Decorations that do not touch light (rulers, labels, drawings, crop boxes, handles) are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import registry
+from .base import SceneError, SceneObj, Settings
+from .expr import FormulaError
+from .modules import ModuleError, expand_module
+from .rng import SeededRandom
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_OBJECTS = 20_000
+MAX_PATH_POINTS = 100_000
+MAX_EMITTED_RAYS = 2_000_000
+DECORATIONS = {"TextLabel", "Ruler", "Protractor", "Drawing", "LineArrow", "CropBox", "Handle"}
+SCENE_KEYS = {
+    "version",
+    "name",
+    "modules",
+    "objs",
+    "backgroundImage",
+    "importedFromBeta",
+    "mode",
+    "rayModeDensity",
+    "imageModeDensity",
+    "showGrid",
+    "snapToGrid",
+    "lockObjs",
+    "gridSize",
+    "observer",
+    "lengthScale",
+    "origin",
+    "scale",
+    "width",
+    "height",
+    "simulateColors",
+    "redWavelength",
+    "violetWavelength",
+    "colorMode",
+    "showRayArrows",
+    "symbolicBodyMerging",
+    "maxRayDepth",
+    "randomSeed",
+    "theme",
+}
+COLOR_MODES = {"default", "linear", "linearRGB", "reinhard", "colorizedIntensity"}
+_NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+_TEXT_KEYS = {"type", "name", "module", "randomSeed", "colorMode", "mode"}
+
+
+@dataclass
+class LoadedScene:
+    """The optical objects of a scene (modules expanded), its settings and what went wrong."""
+
+    name: str
+    settings: Settings
+    objs: list[SceneObj]
+    max_depth: float = math.inf
+    warnings: list[str] = field(default_factory=list)
+    kinds: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def detectors(self) -> list[Any]:
+        return [o for o in self.objs if o.type == "Detector"]
+
+
+def load_file(path: str | Path) -> LoadedScene:
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SceneError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+    if size > MAX_FILE_BYTES:
+        raise SceneError(
+            f"{path.name} is {size / 1e6:.1f} MB; scenes are read up to {MAX_FILE_BYTES // 10**6} MB"
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SceneError(f"cannot read {path.name}: {exc}") from None
+    return load_text(text, path.stem)
+
+
+def load_text(text: str, name: str = "scene") -> LoadedScene:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SceneError(f"{name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise SceneError(f"{name} nests too deeply to be a scene") from None
+    return load_dict(data, name)
+
+
+def _number(value: Any, where: str, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        raise SceneError(f"{where} should be a number, not {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str) and _NUMBER.match(value):
+        return float(value)
+    raise SceneError(f"{where} should be a number, not {str(value)[:40]!r}")
+
+
+def coerce_numbers(value: Any, key: str = "") -> Any:
+    """Numbers written as strings become numbers (except in text-valued keys)."""
+    if isinstance(value, str):
+        if key not in _TEXT_KEYS and _NUMBER.match(value) and not _is_formula_key(key):
+            return float(value)
+        return value
+    if isinstance(value, list):
+        return [coerce_numbers(v, key) for v in value]
+    if isinstance(value, dict):
+        return {k: coerce_numbers(v, k) for k, v in value.items()}
+    return value
+
+
+def _is_formula_key(key: str) -> bool:
+    return key.startswith("eqn") or key.endswith("Fn")
+
+
+def load_dict(data: Any, name: str = "scene") -> LoadedScene:
+    if not isinstance(data, dict) or not isinstance(data.get("objs"), list):
+        raise SceneError("a ray-optics scene is a JSON object with an 'objs' list")
+    warnings: list[str] = []
+    version = data.get("version")
+    if not isinstance(version, (int, float)) or isinstance(version, bool) or version > 5:
+        raise SceneError(f"scene format version {version!r} is not supported (version 5 is)")
+    if version < 5:
+        warnings.append(f"scene format version {version} is older than 5; read as version 5")
+    unknown = sorted(set(data) - SCENE_KEYS)
+    if unknown:
+        warnings.append(f"unknown scene settings ignored: {', '.join(unknown[:8])}")
+    if len(data["objs"]) > MAX_OBJECTS:
+        raise SceneError(
+            f"the scene has {len(data['objs']):,} objects; scenes are read up to {MAX_OBJECTS:,}"
+        )
+    mode = data.get("mode", "rays")
+    if mode not in ("rays", "extended", "images", "observer"):
+        raise SceneError(f"mode {mode!r} is not one of rays, extended, images, observer")
+    density_key = "rayModeDensity" if mode in ("rays", "extended") else "imageModeDensity"
+    density = _number(data.get(density_key), density_key, 0.1 if density_key == "rayModeDensity" else 1.0)
+    if not density > 0 or not math.isfinite(density):
+        raise SceneError(f"{density_key} must be a positive number, not {density}")
+    length_scale = _number(data.get("lengthScale"), "lengthScale", 1.0)
+    if not length_scale > 0 or not math.isfinite(length_scale):
+        raise SceneError(f"lengthScale must be a positive number, not {length_scale}")
+    color_mode = data.get("colorMode", "default")
+    if color_mode not in COLOR_MODES:
+        warnings.append(f"colorMode {color_mode!r} is not known; traced as 'default'")
+        color_mode = "default"
+    seed = data.get("randomSeed")
+    seed_text = str(seed) if seed not in (None, "") else "0"
+    settings = Settings(
+        length_scale=length_scale,
+        ray_density=density,
+        mode=mode,
+        simulate_colors=bool(data.get("simulateColors", False)),
+        color_mode=color_mode,
+        rng=SeededRandom(seed_text),
+    )
+    max_depth_raw = data.get("maxRayDepth")
+    max_depth = math.inf if max_depth_raw is None else _number(max_depth_raw, "maxRayDepth", math.inf)
+    modules = data.get("modules") or {}
+    scene = LoadedScene(str(data.get("name") or name), settings, [], max_depth, warnings)
+    _build(data["objs"], modules, scene, depth=0)
+    _check_emission(scene)
+    return scene
+
+
+def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int) -> None:
+    for i, raw in enumerate(items):
+        if not isinstance(raw, dict):
+            scene.warnings.append(f"object {i + 1} is not a JSON object; skipped")
+            continue
+        kind = raw.get("type")
+        if kind == "ModuleObj":
+            scene.kinds[kind] = scene.kinds.get(kind, 0) + 1
+            if depth > 4:
+                scene.warnings.append("modules nest deeper than 4; the inner ones are skipped")
+                continue
+            try:
+                expanded = expand_module(raw, modules if isinstance(modules, dict) else {})
+            except (ModuleError, FormulaError) as exc:
+                scene.warnings.append(f"ModuleObj skipped: {exc}")
+                continue
+            if len(scene.objs) + len(expanded) > MAX_OBJECTS:
+                raise SceneError(f"modules expand past {MAX_OBJECTS:,} objects")
+            _build(expanded, modules, scene, depth + 1)
+            continue
+        if kind in DECORATIONS:
+            scene.skipped[kind] = scene.skipped.get(kind, 0) + 1
+            continue
+        cls = registry.TYPES.get(kind) if isinstance(kind, str) else None
+        label = f"{kind}" + (f" {raw.get('name')!r}" if raw.get("name") else "")
+        if cls is None:
+            known = (
+                "an unknown object type"
+                if kind not in registry.UNSUPPORTED
+                else "not traced by this simulator"
+            )
+            scene.warnings.append(f"{label}: {known}; left out")
+            scene.skipped[str(kind)] = scene.skipped.get(str(kind), 0) + 1
+            continue
+        unknown_keys = sorted(set(raw) - set(cls.defaults) - {"type", "name", "locked"})
+        if unknown_keys:
+            scene.warnings.append(f"{label}: unknown properties ignored: {', '.join(unknown_keys[:6])}")
+        try:
+            obj = cls(scene.settings, coerce_numbers(raw))
+        except (SceneError, FormulaError, ModuleError, TypeError, ValueError, KeyError) as exc:
+            scene.warnings.append(f"{label} left out: {exc}")
+            continue
+        scene.objs.append(obj)
+        scene.kinds[cls.type] = scene.kinds.get(cls.type, 0) + 1
+
+
+def _check_emission(scene: LoadedScene) -> None:
+    """Refuse a scene whose sources would emit more rays than the limit, before emitting any."""
+    total = 0.0
+    s = scene.settings
+    for obj in scene.objs:
+        estimate = getattr(obj, "ray_estimate", None)
+        if estimate is not None:
+            total += estimate()
+    if total > MAX_EMITTED_RAYS:
+        raise SceneError(
+            f"the sources would emit about {total:,.0f} rays, more than the limit of "
+            f"{MAX_EMITTED_RAYS:,} (density {s.ray_density:g}); lower rayModeDensity"
+        )

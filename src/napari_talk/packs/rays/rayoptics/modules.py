@@ -1,0 +1,196 @@
+"""``ModuleObj``: a parametrised group of objects defined in the scene's ``modules``.
+
+A module definition has ``numPoints`` control points (``x_1``, ``y_1``, ...), ``params``
+(``"name=start:step:end[:default]"``), ``vars`` (math.js assignments and one-line functions) and
+``objs``: object templates whose strings hold math.js between backticks (``"`x_1 + d`"`` is a
+number) or an equation between double backticks (``"``x_1 + t``"`` is a formula in ``t`` with the
+parameters filled in). A template with ``for`` (``"i=0:1:n"``, or a list of them) repeats; ``if``
+keeps it only where true. Loops are bounded by ``maxLoopLength`` (default 1000).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .expr import Formula, FormulaError, Node, compile_tree, free_variables, parse
+
+DEFAULT_MAX_LOOP = 1000
+_FUNC_DEF = re.compile(r"^\s*(\w+)\s*\(\s*([^)]+)\s*\)\s*=\s*(.+)$")
+_ASSIGN = re.compile(r"^\s*([A-Za-z]\w*)\s*=(?!=)\s*(.+)$")
+
+
+class ModuleError(ValueError):
+    """A module that cannot be expanded; the message names the module and the reason."""
+
+
+class _Scope:
+    def __init__(self, values: dict[str, float], functions: dict[str, tuple[tuple[str, ...], Node]]) -> None:
+        self.values = values
+        self.functions = functions
+
+    def evaluate(self, text: str, values: dict[str, float] | None = None) -> float:
+        formula = parse(text, functions=self.functions)
+        return compile_tree(formula.tree)(values if values is not None else self.values)
+
+    def equation(self, text: str, values: dict[str, float]) -> Formula:
+        """An equation with the module's numbers substituted, its free names left for the object."""
+        formula = parse(text, functions=self.functions)
+
+        def fill(node: Node) -> Node:
+            kind = node[0]
+            if kind == "var" and node[1] in values and isinstance(values[node[1]], float):
+                return ("num", values[node[1]])
+            if kind in ("neg", "not"):
+                return (kind, fill(node[1]))
+            if kind == "bin":
+                return ("bin", node[1], fill(node[2]), fill(node[3]))
+            if kind == "if":
+                return ("if", fill(node[1]), fill(node[2]), fill(node[3]))
+            if kind == "call":
+                return ("call", node[1], tuple(fill(a) for a in node[2]))
+            return node
+
+        tree = fill(formula.tree)
+        return Formula(text, tree, tuple(sorted(free_variables(tree))))
+
+
+def _range(text: str, scope: _Scope, values: dict[str, float]) -> tuple[str, float, float, float, float]:
+    name, _, spec = text.partition("=")
+    parts = spec.split(":")
+    if not name.strip() or len(parts) not in (3, 4):
+        raise ModuleError(f"{text!r} is not 'name=start:step:end[:default]'")
+    start, step, end = (scope.evaluate(p, values) for p in parts[:3])
+    default = scope.evaluate(parts[3], values) if len(parts) == 4 else start
+    return name.strip(), start, step, end, default
+
+
+def expand_module(obj: dict[str, Any], modules: dict[str, Any]) -> list[dict[str, Any]]:
+    """The plain object dicts a ``ModuleObj`` stands for."""
+    name = obj.get("module")
+    definition = modules.get(name) if isinstance(name, str) and isinstance(modules, dict) else None
+    if not isinstance(definition, dict):
+        raise ModuleError(f"module {name!r} is not defined in the scene's modules")
+    max_loop = definition.get("maxLoopLength") or DEFAULT_MAX_LOOP
+    if not isinstance(max_loop, (int, float)) or max_loop > 100_000:
+        raise ModuleError(f"module {name!r}: maxLoopLength {max_loop!r} is not a number up to 100000")
+    scope = _Scope({}, {})
+    params = obj.get("params")
+    values: dict[str, float] = {}
+    if isinstance(params, dict):
+        for key, value in params.items():
+            values[str(key)] = float(value) if isinstance(value, (int, float)) else scope.evaluate(str(value))
+    else:
+        for spec in definition.get("params") or []:
+            pname, _, _, _, default = _range(str(spec), scope, {})
+            values[pname] = default
+    points = obj.get("points") or []
+    if not isinstance(points, list):
+        raise ModuleError(f"module {name!r}: points must be a list")
+    for i, point in enumerate(points, 1):
+        if not isinstance(point, dict):
+            raise ModuleError(f"module {name!r}: point {i} is not {{x, y}}")
+        values[f"x_{i}"] = float(point.get("x", 0))
+        values[f"y_{i}"] = float(point.get("y", 0))
+    for spec in definition.get("vars") or []:
+        text = str(spec)
+        if m := _FUNC_DEF.match(text):
+            fname, args, body = m.groups()
+            arg_names = tuple(a.strip() for a in args.split(","))
+            scope.functions[fname] = (arg_names, parse(body, functions=scope.functions).tree)
+        elif m := _ASSIGN.match(text):
+            values[m.group(1)] = scope.evaluate(m.group(2), values)
+        else:
+            scope.evaluate(text, values)
+    scope.values = values
+    expanded = _expand_list(definition.get("objs") or [], values, scope, int(max_loop), str(name))
+    return [o for o in expanded if isinstance(o, dict)]
+
+
+def _expand_list(
+    items: list[Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str
+) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, dict) and "for" in item:
+            specs = item["for"] if isinstance(item["for"], list) else [item["for"]]
+            for loop_values in _loop(specs, values, scope, max_loop, name):
+                if "if" in item and not scope.evaluate(str(item["if"]), loop_values):
+                    continue
+                out.append(_expand_dict(item, loop_values, scope, max_loop, name))
+        elif isinstance(item, dict) and "if" in item:
+            if scope.evaluate(str(item["if"]), values):
+                out.append(_expand_dict(item, values, scope, max_loop, name))
+        else:
+            out.append(_expand_value(item, values, scope, max_loop, name))
+    return out
+
+
+def _loop(
+    specs: list[Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str
+) -> list[dict[str, float]]:
+    combos = [values]
+    ranges = [_range(str(s), scope, values) for s in specs]
+    result: list[dict[str, float]] = [dict(values)]
+    for var, start, step, end, _ in reversed(ranges):
+        if step == 0 or (end - start) * step < 0:
+            raise ModuleError(f"module {name!r}: the loop over {var} never ends")
+        if (end - start) / step + 1 > max_loop:
+            raise ModuleError(f"module {name!r}: the loop over {var} runs more than {max_loop} times")
+        combos = []
+        value = start
+        while (value <= end) if step > 0 else (value >= end):
+            for inner in result:
+                combos.append({**inner, var: value})
+                if len(combos) > max_loop:
+                    raise ModuleError(f"module {name!r}: loops make more than {max_loop} objects")
+            value += step
+        result = combos
+    # ray-optics varies the first loop variable slowest
+    return result
+
+
+def _expand_dict(
+    obj: dict[str, Any], values: dict[str, float], scope: _Scope, max_loop: int, name: str
+) -> dict[str, Any]:
+    return {
+        k: _expand_value(v, values, scope, max_loop, name) for k, v in obj.items() if k not in ("for", "if")
+    }
+
+
+def _expand_value(value: Any, values: dict[str, float], scope: _Scope, max_loop: int, name: str) -> Any:
+    if isinstance(value, str):
+        return _expand_string(value, values, scope, name)
+    if isinstance(value, list):
+        return _expand_list(value, values, scope, max_loop, name)
+    if isinstance(value, dict):
+        return _expand_dict(value, values, scope, max_loop, name)
+    return value
+
+
+def _expand_string(text: str, values: dict[str, float], scope: _Scope, name: str) -> Any:
+    parts = text.split("`")
+    try:
+        if (len(parts) == 3 and parts[0] == "" and parts[2] == "") or (len(parts) == 2 and parts[0] == ""):
+            return scope.evaluate(parts[1], values)
+        if len(parts) == 5 and parts[0] == parts[1] == parts[3] == parts[4] == "":
+            return scope.equation(parts[2], values)
+        if len(parts) == 1:
+            return text
+        result = []
+        for i, part in enumerate(parts):
+            if i % 2 == 0:
+                result.append(part)
+            elif part == "":
+                raise ModuleError(
+                    f"module {name!r}: an equation inside other text is not supported: {text[:60]!r}"
+                )
+            else:
+                result.append(_js_text(scope.evaluate(part, values)))
+        return "".join(result)
+    except FormulaError as exc:
+        raise ModuleError(f"module {name!r}: {exc} in {text[:80]!r}") from None
+
+
+def _js_text(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)

@@ -1,0 +1,364 @@
+"""Objects shaped by parametric curves: ``pieces`` of (x(t), y(t)) for t from ``tMin`` to ``tMax`` in
+steps of ``tStep``, offset by ``origin``, sampled into a polyline as ray-optics samples them. Normals
+are blended between neighbouring pieces (``curveType`` "smoothNormal") or taken per piece
+("polygonal"); the cubic-Bézier mode is not traced."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import Incident, Point, Ray, SceneError, SceneObj, dist_sq, lines_intersection, on_ray, on_segment
+from .curves import latex_function
+from .custom_surfaces import DEFAULT_OUT_RAYS, CustomSurfaceBase
+from .glasses import GLASS_DEFAULTS, BaseGlass
+from .grin import GRIN_DEFAULTS, GrinMixin
+from .surfaces import FILTER_DEFAULTS, Filtered
+
+MAX_SAMPLES = 200_000
+DEFAULT_PIECES = [
+    {
+        "eqnX": "50\\cdot\\cos\\left(t\\right)",
+        "eqnY": "50\\cdot\\sin\\left(t\\right)",
+        "tMin": 0,
+        "tMax": 2 * math.pi,
+        "tStep": 0.01,
+    }
+]
+
+
+@dataclass
+class Crossing:
+    point: Point
+    normal: Point
+    kind: float
+    position: float
+
+
+class ParamCurve(SceneObj):
+    """The sampled path (points with their piece and t) and the ray crossings with it."""
+
+    def setup_curve(self) -> None:
+        if self.curveType not in ("polygonal", "smoothNormal", "cubicBezier"):
+            self.props["curveType"] = "smoothNormal"
+        if self.curveType == "cubicBezier":
+            raise SceneError("curveType 'cubicBezier' is not traced (smoothNormal and polygonal are)")
+        origin = self.origin if isinstance(self.origin, dict) else {"x": 0, "y": 0}
+        ox, oy = float(origin.get("x", 0)), float(origin.get("y", 0))
+        pieces = self.pieces if isinstance(self.pieces, list) else []
+        path: list[tuple[float, float, float]] = []
+        for n, piece in enumerate(pieces, 1):
+            if not isinstance(piece, dict):
+                raise SceneError(f"piece {n} is not an object")
+            fx = latex_function(piece.get("eqnX"), ("t",))
+            fy = latex_function(piece.get("eqnY"), ("t",))
+            t_min, t_max, t_step = (float(piece.get(k, 0)) for k in ("tMin", "tMax", "tStep"))
+            if not t_step > 0 or not t_min < t_max:
+                raise SceneError(f"piece {n} needs tMin < tMax and tStep > 0")
+            if (t_max - t_min) / t_step + len(path) > MAX_SAMPLES:
+                raise SceneError(f"piece {n} samples more than {MAX_SAMPLES} points")
+
+            ts = [t_min]
+            t = t_min + t_step
+            while t < t_max:
+                ts.append(t)
+                t += t_step
+            ts.append(t_max)
+            path.extend((ox + fx({"t": t}), oy + fy({"t": t}), t) for t in ts)
+        self.path = path
+        xy = np.array([(x, y) for x, y, _ in path], dtype=float).reshape(-1, 2)
+        self._a = xy[:-1]
+        self._b = xy[1:]
+        if len(xy):
+            self.bbox = (
+                float(xy[:, 0].min()),
+                float(xy[:, 0].max()),
+                float(xy[:, 1].min()),
+                float(xy[:, 1].max()),
+            )
+        else:
+            self.bbox = (math.inf, -math.inf, math.inf, -math.inf)
+
+    def _candidates(self, ray: Ray) -> np.ndarray:
+        """Indices of the path segments the ray crosses (the same tests, vectorized)."""
+        a, b = self._a, self._b
+        if not len(a):
+            return np.zeros(0, dtype=int)
+        (r1x, r1y), (r2x, r2y) = ray.p1, ray.p2
+        with np.errstate(all="ignore"):
+            big_a = r2x * r1y - r1x * r2y
+            big_b = b[:, 0] * a[:, 1] - a[:, 0] * b[:, 1]
+            xa, ya = r2x - r1x, r2y - r1y
+            xb, yb = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+            den = xa * yb - xb * ya
+            px = (big_a * xb - big_b * xa) / den
+            py = (big_a * yb - big_b * ya) / den
+            on_seg = ((px - a[:, 0]) * xb + (py - a[:, 1]) * yb >= 0) & (
+                (px - b[:, 0]) * (-xb) + (py - b[:, 1]) * (-yb) >= 0
+            )
+            ahead = (px - r1x) * xa + (py - r1y) * ya >= 0
+            dx, dy = r1x - px, r1y - py
+            far = dx * dx + dy * dy > 1e-10
+        return np.flatnonzero(on_seg & ahead & far)
+
+    def crossings(self, ray: Ray) -> list[Crossing]:
+        out: list[Crossing] = []
+        path = self.path
+        smooth = self.curveType == "smoothNormal"
+        rdx, rdy = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
+        for i in self._candidates(ray).tolist():
+            a, b = path[i][:2], path[i + 1][:2]
+            p = lines_intersection(ray.p1, ray.p2, a, b)
+            if not (on_segment(p, a, b) and on_ray(p, ray.p1, ray.p2) and dist_sq(ray.p1, p) > 1e-10):
+                continue
+            seg_len = math.sqrt(dist_sq(a, b))
+            ratio = math.sqrt(dist_sq(a, p)) / seg_len if seg_len > 1e-10 else 0.0
+            position = path[i][2] + (path[i + 1][2] - path[i][2]) * ratio
+            tx, ty = b[0] - a[0], b[1] - a[1]
+            tl = math.sqrt(tx * tx + ty * ty)
+            if tl <= 1e-10:
+                out.append(Crossing(p, (math.nan, math.nan), math.nan, position))
+                continue
+            ux, uy = tx / tl, ty / tl
+            cross = rdx * uy - rdy * ux
+            kind = 1.0 if cross > 1e-10 else -1.0 if cross < -1e-10 else math.nan
+            rdots = rdx * ux + rdy * uy
+            nx, ny = rdots * ux - rdx, rdots * uy - rdy
+            frac = (p[0] - a[0]) / tx if abs(tx) > abs(ty) else (p[1] - a[1]) / ty
+            if smooth and ((i > 0 and frac < 0.5) or (i < len(path) - 2 and frac >= 0.5)):
+                if frac < 0.5:
+                    c, d = path[i - 1][:2], path[i][:2]
+                else:
+                    c, d = path[i + 1][:2], path[i + 2][:2]
+                ax, ay = d[0] - c[0], d[1] - c[1]
+                al = math.sqrt(ax * ax + ay * ay)
+                if al > 0 and al / tl < 10 and tl / al < 10:
+                    vx, vy = ax / al, ay / al
+                    rdots_a = rdx * vx + rdy * vy
+                    mx, my = rdots_a * vx - rdx, rdots_a * vy - rdy
+                    if frac < 0.5:
+                        nx, ny = nx * (0.5 + frac) + mx * (0.5 - frac), ny * (0.5 + frac) + my * (0.5 - frac)
+                    else:
+                        nx, ny = mx * (frac - 0.5) + nx * (1.5 - frac), my * (frac - 0.5) + ny * (1.5 - frac)
+            nl = math.sqrt(nx * nx + ny * ny)
+            normal = (nx / nl, ny / nl) if nl > 0 else (math.nan, math.nan)
+            out.append(Crossing(p, normal, kind, position))
+        return out
+
+    def matching(self, ray: Ray, point: Point) -> Crossing | None:
+        for c in self.crossings(ray):
+            if dist_sq(point, c.point) < 1e-10:
+                return c
+        return None
+
+    def on_curve(self, p: Point) -> bool:
+        tol = self.props.get("intersectTol", 1e-3)
+        x0, x1, y0, y1 = self.bbox
+        if not (x0 - 2 * tol <= p[0] <= x1 + 2 * tol and y0 - 2 * tol <= p[1] <= y1 + 2 * tol):
+            return False
+        a, b = self._a, self._b
+        with np.errstate(all="ignore"):
+            dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+            ls = dx * dx + dy * dy
+            t = np.clip(((p[0] - a[:, 0]) * dx + (p[1] - a[:, 1]) * dy) / ls, 0.0, 1.0)
+            ex, ey = p[0] - (a[:, 0] + t * dx), p[1] - (a[:, 1] + t * dy)
+            near = np.sqrt(ex * ex + ey * ey) <= tol
+        return bool(np.any(near & (ls >= 1e-20)))
+
+    def winding_crossings(self, p: Point) -> int:
+        _, x1, y0, y1 = self.bbox
+        if p[1] > y1 or p[1] <= y0 or p[0] >= x1:
+            return 0
+        a, b = self._a, self._b
+        lo = np.where((a[:, 1] > b[:, 1])[:, None], b, a)
+        hi = np.where((a[:, 1] > b[:, 1])[:, None], a, b)
+        with np.errstate(all="ignore"):
+            dxs, dys = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+            valid = ((dxs * dxs + dys * dys) >= 1e-20) & ~(p[1] > hi[:, 1]) & ~(p[1] <= lo[:, 1])
+            valid &= ~(np.abs(hi[:, 1] - lo[:, 1]) < 1e-10)
+            x = lo[:, 0] + (p[1] - lo[:, 1]) / (hi[:, 1] - lo[:, 1]) * (hi[:, 0] - lo[:, 0])
+        return int(np.count_nonzero(valid & (x > p[0])))
+
+
+class ParamGlass(ParamCurve, BaseGlass):
+    type = "ParamGlass"
+    defaults = {
+        "origin": {"x": 0, "y": 0},
+        "pieces": DEFAULT_PIECES,
+        "curveType": "smoothNormal",
+        **GLASS_DEFAULTS,
+    }
+    point_keys = ()
+
+    def setup(self) -> None:
+        self.setup_curve()
+
+    def _data(self, ray: Ray) -> tuple[Point | None, Point, float]:
+        found = sorted(self.crossings(ray), key=lambda c: dist_sq(ray.p1, c.point))
+        min_sq = self.settings.min_len_sq
+        for i, c in enumerate(found):
+            if math.isnan(c.kind):
+                return c.point, c.normal, math.nan
+            overlapping = [o for j, o in enumerate(found) if j != i and dist_sq(c.point, o.point) < min_sq]
+            if not overlapping:
+                return c.point, c.normal, c.kind
+            if len(overlapping) == 1 and {c.kind, overlapping[0].kind} == {1.0, -1.0}:
+                continue
+            return c.point, c.normal, math.nan
+        return None, (math.nan, math.nan), 0.0
+
+    def intersect(self, ray: Ray) -> Point | None:
+        return self._data(ray)[0]
+
+    def incident_type(self, ray: Ray) -> float:
+        return self._data(ray)[2]
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident | None:
+        _, normal, kind = self._data(ray)
+        if kind == 1:
+            n1 = self.ref_index_at(point, ray)
+        elif kind == -1:
+            n1 = 1 / self.ref_index_at(point, ray)
+        elif kind == 0:
+            n1 = 1.0
+        else:
+            return Incident(absorbed=True, undefined=True)
+        return self.refract(ray, index, point, normal, n1, merging, ray.body)
+
+
+class ParamGrinGlass(ParamCurve, GrinMixin):
+    type = "ParamGrinGlass"
+    defaults = {
+        "origin": {"x": 0, "y": 0},
+        "pieces": DEFAULT_PIECES,
+        "curveType": "smoothNormal",
+        "refIndexFn": "1+e^{-\\frac{x^2+y^2}{50^2}}",
+        **{k: v for k, v in GRIN_DEFAULTS.items() if k != "origin"},
+    }
+    point_keys = ()
+
+    def setup(self) -> None:
+        self.setup_curve()
+        self.setup_grin()
+
+    def on_boundary(self, p: Point) -> bool:
+        return self.on_curve(p)
+
+    def inside(self, p: Point) -> bool:
+        return not self.on_curve(p) and self.winding_crossings(p) % 2 == 1
+
+    def outside(self, p: Point) -> bool:
+        return not self.on_curve(p) and self.winding_crossings(p) % 2 == 0
+
+    def _data(self, ray: Ray) -> tuple[Point | None, Point, float]:
+        best: Crossing | None = None
+        best_d = math.inf
+        for c in self.crossings(ray):
+            if math.isnan(c.kind):
+                return c.point, c.normal, math.nan
+            d = dist_sq(ray.p1, c.point)
+            if d < best_d:
+                best, best_d = c, d
+        if best is None:
+            return None, (math.nan, math.nan), 0.0
+        return best.point, best.normal, best.kind
+
+    def intersect(self, ray: Ray) -> Point | None:
+        stepped = self._step_hit(ray)
+        if stepped is not None:
+            return stepped
+        point, _, kind = self._data(ray)
+        return None if math.isnan(kind) else point
+
+    def incident_type(self, ray: Ray) -> float:
+        return self._data(ray)[2]
+
+    def boundary_data(self, ray: Ray, point: Point) -> tuple[Point, Point, float]:
+        _, normal, kind = self._data(ray)
+        return point, normal, kind if kind in (1.0, -1.0) else math.nan
+
+
+class ParamMirror(ParamCurve, Filtered):
+    type = "ParamMirror"
+    defaults = {
+        "origin": {"x": 0, "y": 0},
+        "pieces": DEFAULT_PIECES,
+        "curveType": "smoothNormal",
+        **FILTER_DEFAULTS,
+    }
+    point_keys = ()
+    merges_with_glass = True
+
+    def setup(self) -> None:
+        self.setup_curve()
+
+    def intersect(self, ray: Ray) -> Point | None:
+        if not self.passes_filter(ray):
+            return None
+        best: Point | None = None
+        best_d = math.inf
+        for c in self.crossings(ray):
+            if math.isnan(c.kind):
+                return None
+            d = dist_sq(ray.p1, c.point)
+            if d < best_d:
+                best, best_d = c.point, d
+        return best
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
+        c = self.matching(ray, point)
+        if c is None or math.isnan(c.kind) or math.isnan(c.normal[0]) or math.isnan(c.normal[1]):
+            return
+        rx, ry = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
+        nx, ny = c.normal
+        nl = math.sqrt(nx * nx + ny * ny)
+        if nl < 1e-10:
+            return
+        nx, ny = nx / nl, ny / nl
+        dot = rx * nx + ry * ny
+        ray.p1 = point
+        ray.p2 = (point[0] + rx - 2 * dot * nx, point[1] + ry - 2 * dot * ny)
+
+
+class CustomParamSurface(ParamCurve, CustomSurfaceBase):
+    type = "CustomParamSurface"
+    defaults = {
+        "origin": {"x": 0, "y": 0},
+        "pieces": DEFAULT_PIECES,
+        "curveType": "smoothNormal",
+        "outRays": DEFAULT_OUT_RAYS,
+        "twoSided": False,
+    }
+    point_keys = ()
+
+    def setup(self) -> None:
+        self.setup_curve()
+        self.setup_out_rays()
+
+    def intersect(self, ray: Ray) -> Point | None:
+        found = []
+        for c in self.crossings(ray):
+            if math.isnan(c.kind):
+                return None
+            if not self.twoSided and c.kind == -1:
+                continue
+            found.append((dist_sq(ray.p1, c.point), c))
+        if not found:
+            return None
+        if not self.twoSided and any(c.kind == 1 for _, c in found):
+            found = [f for f in found if f[1].kind == 1]
+        return min(found, key=lambda f: f[0])[1].point
+
+    def incident_type(self, ray: Ray) -> float:
+        best = min(self.crossings(ray), key=lambda c: dist_sq(ray.p1, c.point), default=None)
+        return math.nan if best is None else best.kind
+
+    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
+        c = self.matching(ray, point)
+        if c is None:
+            return Incident(absorbed=True)
+        if math.isnan(c.kind) or math.isnan(c.normal[0]) or math.isnan(c.normal[1]):
+            return Incident(absorbed=True, undefined=True)
+        return self.out_rays(ray, point, c.normal, c.position, merging)

@@ -1,0 +1,170 @@
+"""The simulation loop as ray-optics defines it.
+
+Rays wait in one list. Passes run over the list in order; each live ray finds the nearest object
+it meets (coincident glass surfaces are merged, a glass surface coinciding with an object that
+cannot merge is undefined behaviour), gets handed to that object, and stays in its slot — moved
+on — for the next pass; rays an object spawns are appended. A ray that meets nothing leaves.
+A ray's slot index matters: faint partial reflections are kept one in ``amp`` by it. Each
+interaction adds one to a ray's depth; past the scene's ``maxRayDepth`` the ray is dropped and
+its brightness counted as truncated. A budget on processed segments stops a runaway scene.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .base import Ray, SceneObj, Settings, dist_sq
+
+DEFAULT_SEGMENT_BUDGET = 5_000_000
+UNDEFINED_THRESHOLD = 0.001
+
+
+class BudgetExceeded(RuntimeError):
+    """The scene needs more ray segments than the budget allows."""
+
+
+@dataclass
+class Outcome:
+    segments: int = 0
+    truncation: float = 0.0
+    undefined: float = 0.0
+    undefined_objs: list[str] = field(default_factory=list)
+    brightness_scale: float = 0.0
+    emitted: int = 0
+
+    @property
+    def warnings(self) -> list[str]:
+        out = []
+        if self.undefined > UNDEFINED_THRESHOLD:
+            names = " and ".join(self.undefined_objs[:2]) or "an object"
+            out.append(
+                f"rays met undefined behaviour at {names} (brightness {self.undefined:.3g} lost): "
+                "a corner, or surfaces that coincide but cannot merge"
+            )
+        return out
+
+
+def simulate(
+    objs: list[SceneObj],
+    settings: Settings,
+    *,
+    max_depth: float = math.inf,
+    budget: int = DEFAULT_SEGMENT_BUDGET,
+) -> Outcome:
+    """Trace every source's rays through ``objs`` (the optical objects, modules expanded)."""
+    out = Outcome()
+    settings.objs = objs
+    pending: list[Ray | None] = []
+    for obj in objs:
+        started = obj.start()
+        if not started:
+            continue
+        rays, scale = started
+        for ray in rays:
+            if ray.depth is None:
+                ray.depth = 0
+            pending.append(ray)
+        if scale:
+            if out.brightness_scale == 0:
+                out.brightness_scale = scale
+            elif out.brightness_scale != scale:
+                out.brightness_scale = -1
+        out.emitted += len(rays)
+        if len(pending) > budget:
+            raise BudgetExceeded(
+                f"the sources emit {len(pending):,} rays, more than the budget of {budget:,}"
+            )
+
+    min_sq = settings.min_len_sq
+    max_depth = 0 if max_depth < 0 else max_depth
+    index = -1
+    left = 0
+    last_obj = -1
+    processed = 0
+    while True:
+        if index >= len(pending) - 1:
+            if left == 0:
+                break
+            left = 0
+            last_obj = -1
+            index = -1
+            continue
+        index += 1
+        j = index
+        slot = pending[j]
+        if slot is None:
+            continue
+        ray = slot
+        processed += 1
+        if processed > budget:
+            raise BudgetExceeded(
+                f"the scene needs more than {budget:,} ray segments "
+                "(a trapped ray, or too many rays); raise the budget to trace it"
+            )
+        hit_obj: SceneObj | None = None
+        hit_index = -1
+        hit: tuple[float, float] | None = None
+        hit_len = math.inf
+        undefined = False
+        undefined_objs: list[SceneObj] = []
+        merging: list[SceneObj] = []
+        for i, obj in enumerate(objs):
+            p = obj.intersect(ray)
+            if p is None:
+                continue
+            p_len = dist_sq(ray.p1, p)
+            close = hit is not None and dist_sq(p, hit) < min_sq
+            if close and (obj.is_glass or (hit_obj is not None and hit_obj.is_glass)):
+                assert hit_obj is not None
+                if hit_obj.is_glass:
+                    if obj.is_glass:
+                        merging.append(obj)
+                    else:
+                        if not obj.merges_with_glass:
+                            undefined, undefined_objs = True, [hit_obj, obj]
+                        merging.append(hit_obj)
+                        hit_obj, hit_index, hit, hit_len = obj, i, p, p_len
+                else:
+                    if not hit_obj.merges_with_glass:
+                        undefined, undefined_objs = True, [hit_obj, obj]
+                    merging.append(obj)
+            elif close:
+                undefined, undefined_objs = True, [hit_obj, obj]  # type: ignore[list-item]
+            elif p_len < hit_len and p_len > min_sq:
+                hit_obj, hit_index, hit, hit_len = obj, i, p, p_len
+                undefined, undefined_objs, merging = False, [], []
+        if undefined:
+            out.undefined += ray.bs + ray.bp
+            if not out.undefined_objs:
+                out.undefined_objs = [o.name or o.type for o in undefined_objs]
+        if last_obj != hit_index:
+            ray.gap = True
+        ray.is_new = False
+        last_obj = hit_index
+        if hit_obj is None or hit is None:
+            pending[j] = None
+            continue
+        ray.depth = (ray.depth or 0) + 1
+        depth = ray.depth
+        if depth > max_depth:
+            out.truncation += ray.bs + ray.bp
+            pending[j] = None
+            continue
+        result = hit_obj.incident(ray, j, hit, merging)
+        if result is not None:
+            if result.undefined:
+                out.undefined += ray.bs + ray.bp
+                if not out.undefined_objs:
+                    out.undefined_objs = [hit_obj.name or hit_obj.type]
+            if result.absorbed:
+                pending[j] = None
+            for new in result.new_rays:
+                if new.depth is None:
+                    new.depth = depth
+                pending.append(new)
+            out.truncation += result.truncation
+        if pending[j] is not None:
+            left += 1
+    out.segments = processed
+    return out
