@@ -291,6 +291,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         fail("interrupted")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (``| head``): what it wanted was printed
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except Exception as exc:
         if os.environ.get("NAPARI_TALK_DEBUG"):
             raise
