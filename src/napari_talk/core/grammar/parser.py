@@ -277,6 +277,8 @@ class Parser:
                 continue
             rest = normalize(line[end:])
             right = self._about(left, rest, scope, budget)
+            if right and right[0] == left:
+                right = right[1:]  # "GFP is too bright, dim it": the second says the first again
             if right is None:
                 right = self._line(rest, scope, budget - 1, memo)
             if right is None:
