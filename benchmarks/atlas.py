@@ -101,8 +101,8 @@ WORDS = [
 # fmt: on
 
 
-def synthetic(count: int) -> list[dict]:
-    rng = random.Random(1)
+def synthetic(count: int, seed: int = 1) -> list[dict]:
+    rng = random.Random(seed)
     records = []
     for i in range(count):
         words = rng.sample(WORDS, 12)
@@ -158,52 +158,59 @@ def importing(count: int, root: Path) -> None:
     )
 
 
-def command(count: int, root: Path) -> None:
+def command(count: int, root: Path, model: str = "offline") -> None:
     """The find_similar command through a Session (parse aside) over ``count`` entities with the
-    offline embedder, beside the catalogue's bare search and numpy on the same matrix; then the
-    first command after a write (a remove through the command, an add through the catalogue)."""
+    ``model``'s embedder (its stored vectors random), beside the catalogue's bare search and numpy
+    on the same matrix; then the first command after a write (a remove through the command, an
+    add through the catalogue)."""
     from napari_talk.core.session import Session
     from napari_talk.packs.atlas.catalogue import Catalogue, Entity
-    from napari_talk.packs.atlas.embeddings import OFFLINE, HashedEmbedder
     from napari_talk.packs.atlas.store import CATALOGUE_FILE, MODEL_KEY
 
-    workspace = root / "command"
+    workspace = root / f"command-{model}"
     catalogue = Catalogue(workspace / CATALOGUE_FILE)
-    catalogue.set_setting(MODEL_KEY, OFFLINE)
-    filled = fill(catalogue, count, OFFLINE)
+    catalogue.set_setting(MODEL_KEY, model)
+    filled = fill(catalogue, count, model)
     catalogue.close()
     session = Session(None, workspace=workspace)
     line = {"action": "find_similar", "query": QUERY, "limit": 10}
 
+    cpu: list[float] = []
+
     def once() -> float:
-        start = time.perf_counter()
+        start, started_cpu = time.perf_counter(), time.process_time()
         result = session.execute(line)
-        assert result.ok and result.meta["embedder"] == OFFLINE, result.message
+        assert result.ok and result.meta["embedder"] == model, result.message
+        cpu.append(time.process_time() - started_cpu)
         return time.perf_counter() - start
 
     first = once()
+    cpu.clear()
     ours, ours_best = timed(20, once)
+    cpu_median = statistics.median(cpu)
     atlas = session.state("atlas")
     embedder = atlas.embedder()
     query = embedder.embed([QUERY])[0]
-    bare, _ = timed(20, lambda: atlas.catalogue.search(query, OFFLINE, 10))
-    _, matrix = atlas.catalogue.matrix(OFFLINE, DIM)
+    bare, _ = timed(20, lambda: atlas.catalogue.search(query, model, 10))
+    _, matrix = atlas.catalogue.matrix(model, DIM)
     numpy, _ = timed(20, lambda: np.argpartition(-(matrix @ query), 9)[:10])
-    embed_query, _ = timed(20, lambda: HashedEmbedder().embed([QUERY]))
+    embed_query, _ = timed(20, lambda: embedder.embed([QUERY]))
     removed = session.execute({"action": "remove_from_catalogue", "name": "entity 5"})
     assert removed.ok, removed.message
     after_remove = once()
-    atlas.catalogue.add_many([Entity("a newcomer")], HashedEmbedder().embed(["a newcomer"]), OFFLINE)
+    atlas.catalogue.add_many([Entity("a newcomer")], embedder.embed(["a newcomer"]), model)
     after_add = once()
     print(
-        f"find_similar command (offline embedder), {count:,} entities: {ours * 1e3:.1f} ms median, "
-        f"{ours_best * 1e3:.1f} ms best; first call {first * 1e3:.0f} ms (loads the matrix; filling took "
+        f"find_similar command ({model} embedder), {count:,} entities: {ours * 1e3:.1f} ms median, "
+        f"{ours_best * 1e3:.1f} ms best ({cpu_median * 1e3:.1f} ms of CPU, all threads); "
+        f"first call {first * 1e3:.0f} ms (loads the matrix; filling took "
         f"{filled:.0f} s); first call after a remove {after_remove * 1e3:.1f} ms, after an add "
         f"{after_add * 1e3:.1f} ms"
     )
     print(
         f"  baselines: the catalogue's search alone {bare * 1e3:.1f} ms median; numpy matmul + "
-        f"argpartition {numpy * 1e3:.1f} ms; embedding the query offline {embed_query * 1e3:.2f} ms"
+        f"argpartition {numpy * 1e3:.1f} ms; embedding the query {embed_query * 1e3:.2f} ms"
+        + ("  target ≤ 30 ms: " + ("ok" if ours <= 0.030 else "MISSED") if model != "offline" else "")
     )
     atlas.close()
 
@@ -235,6 +242,10 @@ def main() -> None:
         search(count, root)
         command(count, root)
         minilm_query()
+        from napari_talk.packs.atlas.embeddings import MINILM, minilm_available
+
+        if minilm_available():
+            command(count, root, MINILM)
         importing(2_000 if args.quick else 10_000, root)
 
 

@@ -77,8 +77,11 @@ def bands(embedder, entity_texts: list[str], queries: list[str], targets: list[i
         return " / ".join(f"{p:.0%}" for p in parts)
 
     measured = scale.similarity(cosines)
+    first = (cosines.argmax(axis=1) == np.asarray(targets)) & hit.any(axis=1)
+    rank1 = measured[np.arange(len(targets)), targets][first]
     return (
-        f"bands very similar / related / distant: correct entity {shares(measured[hit])}, "
+        f"bands very similar / related / distant: correct rank-1 hits {shares(rank1)} (n={len(rank1)}), "
+        f"correct entity {shares(measured[hit])}, "
         f"the others {shares(measured[~hit])}; raw cosine as similarity: correct {shares(cosines[hit])}, "
         f"others {shares(cosines[~hit])}"
     )

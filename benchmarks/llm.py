@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from chat_server import ChatServer, tool_call
+from chat_server import ChatServer, Honours, tool_call
 
 LINES = (
     ("viewer line", "please make the blue blobs disappear", 1500),
@@ -33,7 +33,7 @@ LINES = (
         4000,
     ),
 )
-MODES = ("tools", "json", "schema")
+MODES = ("tools", "json", "schema", "steps")
 
 
 def tokenizer():
@@ -55,19 +55,21 @@ def parts(body: dict, count) -> str:
 
 
 def sent(session, server, line: str, mode: str, shortlist: int) -> bytes:
-    """The request body the openai client sends for ``line`` in a new conversation, byte for byte
-    as ``server`` (on 127.0.0.1) received it."""
+    """The largest request body the openai client sends for ``line`` in a new conversation (steps
+    mode sends two), byte for byte as ``server`` (on 127.0.0.1) received it; the server answers
+    as one that honours tools and schemas would."""
     from napari_talk.core.llm.road import LLMRoad
     from napari_talk.core.llm.settings import LLMSettings
 
     settings = LLMSettings(model="bench", base_url=server.url, mode=mode, shortlist=shortlist, max_retries=0)
     session.llm = LLMRoad(session.registry, settings)
-    server.say('{"say": "ok"}')
+    server.honours = Honours(tools=True, forms=frozenset({"json_schema", "json_object"}))
+    before = len(server.bodies)
     try:
         session.ask_llm(line)
     finally:
         session.llm.close()
-    return server.bodies[-1]
+    return max(server.bodies[before:], key=len)
 
 
 def prompt_tokens() -> None:

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["atlas_session", "embedding_server", "file_server", "sample_template", "sample_workspace"]
+__all__ = [
+    "atlas_session",
+    "embedding_server",
+    "file_server",
+    "postgres_server",
+    "postgres_url",
+    "sample_template",
+    "sample_workspace",
+]
 
 
 @pytest.fixture(scope="session")
@@ -54,3 +62,31 @@ def embedding_server():
 
     with EmbeddingServer() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL with pgvector, started by pgserver in a temporary folder of its own (one
+    others may enter: run as root, pgserver runs the server as a user of its own)."""
+    import os
+    import tempfile
+
+    import pgserver
+
+    folder = Path(tempfile.mkdtemp(prefix="napari-talk-pg-"))
+    folder.chmod(0o755)
+    server = pgserver.get_server(folder / "data", cleanup_mode="stop")
+    yield server
+    server.cleanup()
+    shutil.rmtree(folder, ignore_errors=True)
+    assert not os.path.exists(folder / "data" / "postmaster.pid")
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:
+    """A fresh, empty database on the test server, as a postgresql:// URL."""
+    from uuid import uuid4
+
+    name = f"atlas_{uuid4().hex[:12]}"
+    postgres_server.psql(f"CREATE DATABASE {name};")
+    return postgres_server.get_uri(name)

@@ -22,6 +22,13 @@ class Scripted:
     headers: dict[str, str] = field(default_factory=dict)
     raw: bytes | None = None
     """A body sent as it is (not JSON, HTML, a reply of the wrong shape)."""
+    trickle: float = 0.0
+    """Seconds between the body's bytes (a server that keeps a connection alive a byte at a time)."""
+    flood: int = 0
+    """Bytes of junk sent before the reply (a body far beyond any model's answer)."""
+    generating: float = 0.0
+    """Seconds of generation before the reply, streamed as empty pieces: a client that gives up
+    closes the connection and the server stops (see :attr:`ChatServer.abandoned`)."""
 
 
 def instance(schema: dict[str, Any]) -> Any:
@@ -82,6 +89,48 @@ def tool_call(name: str, arguments: dict[str, Any] | str, call_id: str = "call_1
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": raw}}
 
 
+def events(payload: dict[str, Any], model: str) -> bytes:
+    """A completion as the server-sent events a streaming server sends: the content in two
+    pieces, each tool call's arguments in two pieces, then the finish and ``[DONE]``."""
+    message = payload["choices"][0]["message"]
+    pieces: list[dict[str, Any]] = [{"role": "assistant"}]
+    content = message.get("content")
+    if isinstance(content, str):
+        half = len(content) // 2
+        pieces += [{"content": content[:half]}, {"content": content[half:]}]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        arguments = call["function"]["arguments"]
+        half = len(arguments) // 2
+        first = {"index": index, "id": call["id"], "type": "function"}
+        pieces.append(
+            {
+                "tool_calls": [
+                    {**first, "function": {"name": call["function"]["name"], "arguments": arguments[:half]}}
+                ]
+            }
+        )
+        pieces.append({"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]})
+    chunks = [
+        {
+            "id": payload["id"],
+            "object": "chat.completion.chunk",
+            "model": model,
+            "choices": [{"index": 0, "delta": d}],
+        }
+        for d in pieces
+    ]
+    chunks.append(
+        {
+            "id": payload["id"],
+            "object": "chat.completion.chunk",
+            "model": model,
+            "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+        }
+    )
+    return b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in chunks) + b"data: [DONE]\n\n"
+
+
 class ChatServer:
     def __init__(self) -> None:
         self.replies: list[Scripted] = []
@@ -91,6 +140,10 @@ class ChatServer:
         self.headers: list[dict[str, str]] = []
         self.honours: Honours | None = None
         """Set: requests beyond the script are answered as such a server would (else a 500)."""
+        self.abandoned = 0
+        """Replies the client stopped reading before their end (the server then stopped generating)."""
+        self.streams = True
+        """Answer a request asking for ``stream`` with server-sent events, as real servers do."""
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -130,16 +183,41 @@ class ChatServer:
                             }
                         ],
                     }
-                data = scripted.raw if scripted.raw is not None else json.dumps(payload).encode()
+                streamed = bool(body.get("stream")) and server.streams and scripted.raw is None
+                if streamed and scripted.status == 200:
+                    data = events(payload, body.get("model", "scripted"))
+                    content_type = "text/event-stream"
+                else:
+                    data = scripted.raw if scripted.raw is not None else json.dumps(payload).encode()
+                    content_type = "application/json"
                 try:
                     self.send_response(scripted.status)
-                    for key, value in {"Content-Type": "application/json", **scripted.headers}.items():
+                    for key, value in {"Content-Type": content_type, **scripted.headers}.items():
                         self.send_header(key, value)
-                    self.send_header("Content-Length", str(len(data)))
+                    if not (scripted.generating or scripted.flood):
+                        self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
-                    self.wfile.write(data)
+                    if scripted.generating:
+                        until = time.monotonic() + scripted.generating
+                        while time.monotonic() < until:
+                            self.wfile.write(b": generating\n\n")
+                            self.wfile.flush()
+                            time.sleep(0.05)
+                        self.close_connection = True
+                    if scripted.flood:
+                        self.close_connection = True
+                        block = b" " * 65536
+                        for _ in range(scripted.flood // len(block)):
+                            self.wfile.write(block)
+                    if scripted.trickle:
+                        for at in range(len(data)):
+                            self.wfile.write(data[at : at + 1])
+                            self.wfile.flush()
+                            time.sleep(scripted.trickle)
+                    else:
+                        self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a timeout test)
+                    server.abandoned += 1  # the client gave up: a real server stops generating here
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True

@@ -22,3 +22,29 @@ def type_line(qtbot, dock, text: str):
     qtbot.keyClick(dock.input, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=120_000)
     return dock.transcript.entries[-1]
+
+
+def at_default_width(door) -> None:
+    """The window shown and the dock as wide as napari makes it from the Plugins menu."""
+    from qtpy.QtWidgets import QApplication
+
+    door.viewer.window.show()
+    door.setFixedWidth(355)
+    QApplication.processEvents()
+
+
+def wider_than_the_dock(transcript) -> list[str]:
+    """Lines of the transcript's layout that reach past its viewport (each would need the
+    horizontal scrollbar), as text."""
+    width = transcript.viewport().width()
+    document = transcript.document()
+    wide = []
+    block = document.begin()
+    while block.isValid():
+        layout = block.layout()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            if line.naturalTextWidth() > width:
+                wide.append(block.text()[line.textStart() : line.textStart() + line.textLength()][:60])
+        block = block.next()
+    return wide

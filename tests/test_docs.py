@@ -26,3 +26,18 @@ def test_every_example_in_the_models_parses_to_its_own_command():
         for example in cls.examples:
             got = parse(example, context)
             assert [c.action for c in got] == [action], (example, got)
+
+
+def test_the_readme_gives_the_command_lines_exit_statuses():
+    from napari_talk import cli
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    for status, meaning in (
+        (cli.EXIT_OK, "done"),
+        (cli.EXIT_FAILED, "a line not understood or failed"),
+        (cli.EXIT_USAGE, "wrong arguments or an unreadable file"),
+        (cli.EXIT_UNAVAILABLE, "something missing here"),
+        (cli.EXIT_ERROR, "an error inside napari-talk"),
+    ):
+        assert f"{status} {meaning}" in readme, (status, meaning)
+        assert f"  {status}  " in cli.EXIT_CODES

@@ -155,10 +155,10 @@ def test_mirrors_and_lenses_are_drawn_as_lines_and_the_scene_reads_back_whole():
     assert list(layer.shape_type) == ["polygon"] + ["line"] * 4
     assert list(layer.features["name"]) == [
         "block",
-        "lens 1 (f = 80)",
-        "mirror 1",
-        "mirror 2",
-        "lens 2 (f = -50)",
+        "Ideal lens 1 (f = 80)",
+        "Mirror 1",
+        "Mirror 2",
+        "Ideal lens 2 (f = -50)",
     ]
     assert np.allclose(layer.data[2], [[-100.0, 220.0], [100.0, 240.0]])  # (row, col) = (y, x)
     again = layers.scene_of(layer)

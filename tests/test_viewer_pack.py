@@ -160,20 +160,28 @@ def test_unknown_and_ambiguous_names_list_the_candidates(session, cells_viewer):
     assert not turn.ok and "ambiguous" in turn.message and "'GFP copy'" in turn.message
 
 
-def test_panels_open_and_close(session, cells_viewer):
-    from napari_talk.packs.viewer.panels import is_open, panels
+def test_panels_open_and_close(cells_viewer):
+    from napari_talk._qt.panels import ViewerWindow
+    from napari_talk.core.session import Session
 
-    found = panels(cells_viewer)
+    window = ViewerWindow(cells_viewer)
+    session = Session(cells_viewer, window=window)
+    found = window.panels()
     assert {"layer list", "layer controls", "console"} <= set(found)
     run_ok(session, "close the layer list")
-    assert not is_open(found["layer list"])
+    assert not found["layer list"].is_open()
     run_ok(session, "open layer list")
-    assert is_open(found["layer list"])
+    assert found["layer list"].is_open()
     run_ok(session, "open console")
-    assert is_open(found["console"])
+    assert found["console"].is_open()
     run_ok(session, "undo")
-    assert not is_open(found["console"])
+    assert not found["console"].is_open()
     assert not session.execute({"action": "panel_toggle", "name": "nope", "op": "open"}).ok
+
+
+def test_a_session_without_a_window_says_it_has_no_panels(session):
+    refused = session.execute({"action": "panel_toggle", "name": "console", "op": "open"})
+    assert not refused.ok and "no window" in refused.message
 
 
 def test_screenshot_lands_in_the_workspace(session, workspace):

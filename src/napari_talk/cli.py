@@ -1,13 +1,44 @@
 """The ``napari-talk`` command line: ``start`` (napari with the dock), ``parse`` (the parser
-alone, no Qt), ``run`` (lines in a viewer without a window), ``mcp`` (an MCP server on stdio)
-and ``commands`` (the reference)."""
+alone, no Qt), ``run`` (lines in a viewer without a window), ``mcp`` (an MCP server on stdio or
+HTTP) and ``commands`` (the reference)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+"""A line was not understood, or its command failed (the reason is printed)."""
+EXIT_USAGE = 2
+"""The arguments are wrong, or a file named in them cannot be read."""
+EXIT_UNAVAILABLE = 3
+"""What was asked needs something missing here: a display, a free port, a sample of that name."""
+EXIT_ERROR = 4
+"""Something went wrong inside napari-talk (NAPARI_TALK_DEBUG=1 shows where)."""
+EXIT_INTERRUPTED = 130
+
+EXIT_CODES = f"""exit status:
+  {EXIT_OK}    done
+  {EXIT_FAILED}    a line was not understood, or its command failed
+  {EXIT_USAGE}    wrong arguments, or a file named in them cannot be read
+  {EXIT_UNAVAILABLE}    needs something missing here (a display, a free port, a sample of that name)
+  {EXIT_ERROR}    an error inside napari-talk (set NAPARI_TALK_DEBUG=1 to see where)
+  {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
+Every failure is said in a sentence on stderr."""
+
+TOKEN_ENV = "NAPARI_TALK_MCP_TOKEN"
+
+
+class UsageError(Exception):
+    """Wrong arguments or an unreadable file: exit status 2."""
+
+
+def fail(message: str) -> None:
+    print(f"napari-talk: {message}", file=sys.stderr, flush=True)
 
 
 def _parse_command(args: argparse.Namespace) -> int:
@@ -24,11 +55,24 @@ def _parse_command(args: argparse.Namespace) -> int:
                 text, context = "", {}
             commands = parse(text, context if isinstance(context, dict) else {})
             print(json.dumps({"commands": [c.to_wire() for c in commands]}), flush=False)
-        return 0
+        return EXIT_OK
+    text = " ".join(args.text).strip()
+    if not text:
+        raise UsageError('give a line to parse, e.g. napari-talk parse "hide nuclei"')
     context = {"layers": args.layer or [], "panels": args.panel or []}
-    commands = parse(" ".join(args.text), context)
+    commands = parse(text, context)
     print(json.dumps([c.to_wire() for c in commands], indent=None))
-    return 0 if commands else 1
+    if not commands:
+        fail(
+            f"not understood: {_quoted(text)} matches no command the parser knows; "
+            "`napari-talk commands` lists what can be typed (layer names need --layer)"
+        )
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _quoted(text: str, limit: int = 80) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def _run_command(args: argparse.Namespace) -> int:
@@ -36,76 +80,218 @@ def _run_command(args: argparse.Namespace) -> int:
 
     lines = list(args.lines)
     if args.script:
-        with open(args.script, encoding="utf-8") as script:
-            lines = [ln.rstrip("\n") for ln in script if ln.strip() and not ln.startswith("#")] + lines
-    return run_lines(lines, sample=args.sample, screenshot=args.screenshot)
+        try:
+            with open(args.script, encoding="utf-8") as script:
+                lines = [ln.rstrip("\n") for ln in script if ln.strip() and not ln.startswith("#")] + lines
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(
+                f"cannot read the script {args.script}: {getattr(exc, 'strerror', None) or exc}"
+            ) from exc
+    if not lines and not args.screenshot:
+        raise UsageError("give lines to run, or --script FILE")
+    status = run_lines(lines, sample=args.sample, screenshot=args.screenshot)
+    if status != EXIT_OK:
+        fail("a line was not understood or did not run (marked ✗ above)")
+    return status
 
 
 def _commands_command(args: argparse.Namespace) -> int:
-    from .core.help import render_markdown
+    from .core.help import render_help, render_markdown
     from .core.registry import default_registry
 
     registry = default_registry()
     if args.markdown:
         print(render_markdown(registry), end="")
     else:
-        print(registry.help_text())
-    return 0
+        print(render_help(registry))
+    return EXIT_OK
 
 
 def _mcp_command(args: argparse.Namespace) -> int:
+    from .headless import has_display
+
+    token = _mcp_token(args) if args.http else None
+    if not args.http and (args.port or args.token_env != TOKEN_ENV):
+        raise UsageError("--port and --token-env go with --http")
+    say = _note
+    if not has_display():
+        return _mcp_headless(args, token, say)
     from ._qt.mcp_stdio import run
 
-    return run(args.sample or None, show=not args.hidden)
+    return run(
+        args.sample or None, show=not args.hidden, http=args.http, port=args.port, token=token, say=say
+    )
+
+
+def _mcp_headless(args: argparse.Namespace, token: str | None, say) -> int:
+    from .agents.mcp_headless import headless_bridge
+    from .agents.mcp_server import HttpService, serve_stdio
+
+    bridge = headless_bridge(args.sample or None)
+    if not args.http:
+        serve_stdio(bridge)
+        return EXIT_OK
+    service = _start_http(HttpService, bridge, args.port, token)
+    say("no display: serving napari's viewer model without a window (no screenshots, no panels)")
+    say(f"MCP over HTTP at {service.url}; send the header Authorization: Bearer {service.token}")
+    try:
+        service.wait()
+    finally:
+        service.stop()
+    return EXIT_OK
+
+
+def _start_http(service_class, bridge, port: int, token: str | None):
+    from .headless import Unavailable
+
+    try:
+        return service_class(bridge, port=port, token=token).start()
+    except (OSError, RuntimeError, SystemExit) as exc:
+        raise Unavailable(
+            f"the MCP server could not listen on 127.0.0.1:{port} (is the port in use?)"
+        ) from exc
+
+
+def _mcp_token(args: argparse.Namespace) -> str | None:
+    """The bearer token from the environment variable named, or None (a fresh one is made)."""
+    token = os.environ.get(args.token_env, "")
+    if not token:
+        return None
+    if len(token) < 16:
+        raise UsageError(f"the token in ${args.token_env} is {len(token)} characters; use at least 16")
+    return token
+
+
+def _note(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def _start_command(args: argparse.Namespace) -> int:
+    from .headless import Unavailable, has_display, open_sample
+
+    if not has_display():
+        raise Unavailable(
+            "napari's window needs a display, and there is none here; "
+            "`napari-talk run` and `napari-talk mcp` work without one"
+        )
     import napari
 
     viewer = napari.Viewer(title="napari-talk")
     if args.sample:
-        viewer.open_sample("napari-talk", args.sample)
+        open_sample(viewer, args.sample)
     viewer.window.add_plugin_dock_widget("napari-talk", "Chat")
     napari.run()
-    return 0
+    return EXIT_OK
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from .__about__ import __version__
+
+    def of(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    return (
+        f"napari-talk {__version__} (napari {of('napari')}, mcp {of('mcp')}, Python {sys.version.split()[0]})"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    cli = argparse.ArgumentParser(prog="napari-talk", description=__doc__)
+    cli = argparse.ArgumentParser(
+        prog="napari-talk",
+        description=__doc__,
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    cli.add_argument("--version", action="version", version=_version())
     sub = cli.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("start", help="open napari with the chat dock (and a sample)")
+    s = sub.add_parser("start", help="open napari with the chat dock (and a sample)", epilog=EXIT_CODES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     s.add_argument("--sample", default="cells", help="sample to open first ('' for none)")
     s.set_defaults(func=_start_command)
 
-    m = sub.add_parser("mcp", help="serve the commands to an MCP client over stdio (opens napari)")
+    m = sub.add_parser(
+        "mcp",
+        help="serve the commands to MCP clients over stdio, or HTTP with --http",
+        description=(
+            "Serve every command as an MCP tool. With a display, a napari window with the dock opens "
+            "(calls that need the person wait for Run in the dock); without one (or with --hidden) "
+            "calls that need the person are refused. Without a display the viewer is napari's "
+            "viewer model: no window, no screenshots, no panels."
+        ),
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     m.add_argument("--sample", default="cells", help="sample to open first ('' for none)")
     m.add_argument("--hidden", action="store_true", help="do not show the napari window")
+    m.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1 with a bearer token")
+    m.add_argument("--port", type=int, default=0, help="the HTTP port (default: a free one, printed)")
+    m.add_argument(
+        "--token-env",
+        default=TOKEN_ENV,
+        help=f"variable holding the bearer token (default {TOKEN_ENV}; unset: a fresh one, printed)",
+    )
     m.set_defaults(func=_mcp_command)
 
     c = sub.add_parser("commands", help="list the commands and how to type them")
     c.add_argument("--markdown", action="store_true", help="the reference as Markdown")
     c.set_defaults(func=_commands_command)
 
-    p = sub.add_parser("parse", help="print the commands a line means, as JSON (no viewer)")
+    p = sub.add_parser(
+        "parse",
+        help="print the commands a line means, as JSON (no viewer)",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("text", nargs="*", help="the typed line")
     p.add_argument("--jsonl", action="store_true", help="read {text, context} lines on stdin")
     p.add_argument("--layer", action="append", help="a layer name the session knows (repeat)")
     p.add_argument("--panel", action="append", help="a panel name the session knows (repeat)")
     p.set_defaults(func=_parse_command)
 
-    r = sub.add_parser("run", help="run lines in a viewer without a window and print the replies")
+    r = sub.add_parser(
+        "run",
+        help="run lines in a viewer without a window and print the replies",
+        description=(
+            "Run lines as if typed into the dock and print each reply. Without a display the viewer "
+            "is napari's viewer model (every command but screenshots and panels)."
+        ),
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     r.add_argument("lines", nargs="*", help="lines to run, in order")
-    r.add_argument("--sample", help="open a sample first (cells, ...)")
+    r.add_argument("--sample", help="open a sample first (cells, prism_demo, mesh, atlas, files)")
     r.add_argument("--script", help="a file of lines to run first (# starts a comment)")
-    r.add_argument("--screenshot", help="save a PNG of the canvas at the end")
+    r.add_argument("--screenshot", help="save a PNG of the canvas at the end (needs a display)")
     r.set_defaults(func=_run_command)
     return cli
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .headless import Unavailable
+
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        fail(str(exc))
+        return EXIT_USAGE
+    except Unavailable as exc:
+        fail(str(exc))
+        return EXIT_UNAVAILABLE
+    except KeyboardInterrupt:
+        fail("interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        if os.environ.get("NAPARI_TALK_DEBUG"):
+            raise
+        fail(f"{args.command} stopped on an error inside napari-talk: {type(exc).__name__}: {exc}")
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":

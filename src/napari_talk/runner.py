@@ -1,22 +1,39 @@
-"""``napari-talk run``: lines run in a napari viewer without a window, replies printed."""
+"""``napari-talk run``: lines run in a napari viewer without a window, replies printed.
+
+With a display the viewer is napari's own, its window kept off screen (screenshots need its
+canvas); without one it is napari's ``ViewerModel`` (see :mod:`napari_talk.headless`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+from .headless import Unavailable, has_display, model_viewer, open_sample
 
 
-def run_lines(lines: Sequence[str], *, sample: str | None = None, screenshot: str | None = None) -> int:
+def run_lines(
+    lines: Sequence[str],
+    *,
+    sample: str | None = None,
+    screenshot: str | None = None,
+    display: bool | None = None,
+) -> int:
     """Exit status 0 when every line was understood and ran, else 1."""
-    import napari
-
     from .core.session import Session
 
-    viewer = napari.Viewer(show=False)
-    _show_off_screen(viewer)
+    display = has_display() if display is None else display
+    if screenshot and not display:
+        raise Unavailable(
+            "a screenshot needs napari's canvas, and there is no display here: "
+            "run under a virtual one (xvfb-run -a napari-talk run ...) or leave out --screenshot"
+        )
+    viewer, window = _windowed_viewer() if display else (model_viewer(), None)
     try:
         if sample:
-            viewer.open_sample("napari-talk", sample)
-        session = Session(viewer, llm=_configured_llm())
+            open_sample(viewer, sample)
+        session = Session(viewer, llm=_configured_llm(), window=window)
+        _tell_packs_of_layers(session, viewer)
         failures = 0
         for line in lines:
             turn = session.run(line)
@@ -25,23 +42,42 @@ def run_lines(lines: Sequence[str], *, sample: str | None = None, screenshot: st
             print(f"› {line}\n{marker} {turn.message}", flush=True)
         if screenshot:
             viewer.screenshot(path=screenshot, canvas_only=True)
-            print(f"screenshot saved to {screenshot}")
+            print(f"screenshot saved to {_absolute(screenshot)}")
         return 1 if failures else 0
     finally:
-        viewer.close()
+        if display:
+            viewer.close()
 
 
-def _show_off_screen(viewer) -> None:
-    """Let Qt lay out and draw the window (screenshots need it) without putting it on screen."""
+def _windowed_viewer() -> tuple[Any, Any]:
+    """napari's viewer with its window laid out and drawn (screenshots need it), not on screen."""
+    import napari
     from qtpy.QtCore import Qt
 
-    from .packs.viewer.panels import main_window
+    from ._qt.panels import ViewerWindow
 
-    window = main_window(viewer)
-    if window is not None:
-        window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-        window.resize(1200, 800)
-        window.show()
+    viewer = napari.Viewer(show=False)
+    window = ViewerWindow(viewer)
+    qt_window = window.main_window()
+    if qt_window is not None:
+        qt_window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+        qt_window.resize(1200, 800)
+        qt_window.show()
+    return viewer, window
+
+
+def _tell_packs_of_layers(session: Any, viewer: Any) -> None:
+    """As the dock does: a sample's layers set up by their pack (the rays drawn +y up), now and
+    for layers a line adds."""
+    for layer in viewer.layers:
+        session.layer_added(layer)
+    viewer.layers.events.inserted.connect(lambda event: session.layer_added(event.value))
+
+
+def _absolute(path: str) -> str:
+    from pathlib import Path
+
+    return str(Path(path).resolve())
 
 
 def _configured_llm():

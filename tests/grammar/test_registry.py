@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from napari_talk.core.commands import Command
+from napari_talk.core.help import render_help
 from napari_talk.core.pack import Pack
 from napari_talk.core.registry import Registry, default_registry
 
@@ -64,9 +65,9 @@ def test_every_parameter_is_described_in_the_schemas():
 
 def test_help_lists_examples_and_narrows_by_topic():
     registry = default_registry()
-    full = registry.help_text()
+    full = render_help(registry)
     assert '"hide nuclei"' in full and '"zoom to 2.5"' in full
-    narrowed = registry.help_text("zoom")
+    narrowed = render_help(registry, "zoom")
     assert "zoom" in narrowed and '"hide nuclei"' not in narrowed
 
 

@@ -6,6 +6,7 @@ dock shows that it is working and offers Stop, and destructive commands wait for
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ from qtpy.QtWidgets import (
 )
 
 from ..core.commands import Command
-from ..core.jobs import Job, Progress
+from ..core.jobs import Job, Outcome, Progress, guarded
 from ..core.llm.road import LLMRoad
 from ..core.llm.settings import LLMSettings
 from ..core.net import NetPolicy
@@ -36,6 +37,7 @@ from .chat_input import ChatInput
 from .gui_thread import GuiThread
 from .jobs import qt_runner
 from .llm_task import LLMTask
+from .panels import ViewerWindow
 from .transcript import Transcript
 
 if TYPE_CHECKING:
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
 
     from ..agents.mcp_server import HttpService
     from ..core.llm.road import LLMOutcome
+
+log = logging.getLogger(__name__)
 
 GREETING = (
     'Type what you want: "hide nuclei", "zoom to 300%", "fit GFP then center on 100 200". "help" lists more.'
@@ -69,7 +73,10 @@ class ChatDock(QWidget):
         self._store = store or default_store()
         settings = self._store.load()
         self.session = Session(
-            napari_viewer, window=self, registry=registry, workspace=settings.workspace.path()
+            napari_viewer,
+            window=ViewerWindow(napari_viewer, self),
+            registry=registry,
+            workspace=settings.workspace.path(),
         )
         self.session.net = NetPolicy.from_setting(settings.network.allowed_hosts)
         self._session_key: str | None = None
@@ -151,6 +158,10 @@ class ChatDock(QWidget):
         turn = self.session.try_parser(text)
         if turn is None and not self.session.llm_ready:
             turn = self.session.not_understood_turn(text)
+        if turn is not None and (carried := self.session.waiting(turn)) is not None:
+            self.transcript.add("you", text)
+            self._carry_out(carried)
+            return turn
         if turn is not None:
             self.transcript.add_turn(turn)
             self._show_state()
@@ -193,7 +204,8 @@ class ChatDock(QWidget):
         asking = carried.advance(answer)
         if asking is not None:
             self.ask(
-                f"The model wants to run {self.session.explain(asking)}. Run it?",
+                f"{'The model wants to run' if carried.origin == 'model' else 'This would run'} "
+                f"{self.session.explain(asking)}. Run it?",
                 lambda run: self._carry_out(carried, run),
             )
             return
@@ -223,8 +235,30 @@ class ChatDock(QWidget):
         for layer in layers:
             layer.events.name.connect(self.prepare_parser)
             self.session.layer_added(layer)  # a sample opened before the dock was
-        self.prepare_parser()
-        threading.Thread(target=self.session.prepare_packs, name="napari-talk-packs", daemon=True).start()
+        self._warm = _Relay()
+        self._warm.done.connect(self._warmed)
+        self._warming = threading.Thread(target=self._warm_up, name="napari-talk-warm-up", daemon=True)
+        self._warming.start()
+
+    def _warm_up(self) -> None:
+        """Off the GUI thread as the dock opens: each pack's handlers imported, a third of a second
+        each that the names the parser needs (and each pack's first command) would otherwise spend
+        on the GUI thread; then, back there, the parser's rules for the names there are."""
+        for pack in self.session.registry.packs:
+            try:
+                pack.handlers()
+            except Exception:  # the pack's first command meets the problem and says it plainly
+                log.debug("could not import the handlers of pack %s", pack.name, exc_info=True)
+        self._warm.done.emit()
+
+    def _warmed(self) -> None:
+        rules = self.prepare_parser()
+
+        def prepare_packs() -> None:  # each pack's own set-up (a sentence model), after the rules
+            rules.join()
+            self.session.prepare_packs()
+
+        threading.Thread(target=prepare_packs, name="napari-talk-packs", daemon=True).start()
 
     def _layer_inserted(self, event) -> None:
         event.value.events.name.connect(self.prepare_parser)
@@ -235,9 +269,14 @@ class ChatDock(QWidget):
         """The parser's rules for the names known now, compiled in a thread while the loop turns
         if they are not yet (the first line after the dock opens, or new names since): a second
         of regular expressions that would otherwise hold the GUI."""
+        if self.job is not None:
+            return
+        if self._warming.is_alive():  # the packs' names wait for their imports: wait in a job
+            warming = self._warming
+            self.run_job(Job("getting ready to read the line", lambda _: warming.join(), Result.success))
         names = self.session.known_names()
         parser = self.session.parser
-        if self.job is not None or parser.prepared(names):
+        if parser.prepared(names):
             return
         under_way = list(self._preparing)
 
@@ -260,36 +299,35 @@ class ChatDock(QWidget):
     # -- slow work -----------------------------------------------------------------------------
 
     def run_job(self, job: Job) -> Result:
-        """Run a handler's slow part in a thread while the GUI keeps turning; Stop abandons it."""
-        loop, box = QEventLoop(), {}
+        """A waited job (:mod:`napari_talk.core.jobs`): its work in a thread of its own while the
+        GUI keeps turning, its finish here; Stop abandons it."""
+        loop = QEventLoop()
         relay = _Relay()
         relay.done.connect(loop.quit)
         progress = Progress(relay.progress.emit)
         relay.progress.connect(self._show_progress)
+        work = guarded(lambda: job.work(progress))
+        outcomes: list[Outcome] = []
 
-        def work() -> None:
-            try:
-                box["value"] = job.work(progress)
-            except Exception as exc:
-                box["error"] = exc
-            finally:
-                relay.done.emit()
+        def run() -> None:
+            outcomes.append(work())
+            relay.done.emit()
 
         self.job = (job, progress, loop)
         self.busy.setRange(0, 0)  # busy, how far unknown, until the work reports a fraction
         self.input.setEnabled(False)
         self._show_state()
-        threading.Thread(target=work, name="napari-talk-job", daemon=True).start()
+        threading.Thread(target=run, name="napari-talk-job", daemon=True).start()
         loop.exec()
         self.job = None
         self.input.setEnabled(True)
         self.input.setFocus()
         self._show_state()
-        if progress.cancelled:
+        if progress.cancelled or not outcomes:
             return Result.error(f"{job.label}: stopped")
-        if "error" in box:
-            raise box["error"]
-        return job.finish(box["value"])
+        if outcomes[0].error is not None:
+            raise outcomes[0].error
+        return job.finish(outcomes[0].value)
 
     def _show_progress(self, status: str, fraction: float | None) -> None:
         """What a waited job's work reported (on the GUI thread): in the status line, and in the

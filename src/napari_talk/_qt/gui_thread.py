@@ -12,6 +12,7 @@ from ..core.result import Result
 
 if TYPE_CHECKING:
     from ..core.commands import Command
+    from ..core.risk import Approval
     from ..core.session import Session
 
 Ask = Callable[[str, Callable[[bool], None]], None]
@@ -44,14 +45,14 @@ class GuiThread(QObject):
             )
         return slot["value"]
 
-    def confirm(self, command: Command, timeout: float) -> bool:
+    def confirm(self, asked: Approval, timeout: float) -> bool:
         """Ask the person in the dock; False if there is no one to ask or no answer in time."""
         ask = self._ask
         if ask is None:
             return False
 
         def put(finish: Callable[[object], None]) -> None:
-            ask(f"An agent wants to run {self._session.explain(command)}. Run it?", finish)
+            ask(f"An agent wants to run {self._session.explain(asked)}. Run it?", finish)
 
         done, slot = self._post(put)
         return done.wait(timeout) and bool(slot["value"])

@@ -1,8 +1,10 @@
-"""``napari-talk mcp``: a napari window with the dock, served to one MCP client over stdio."""
+"""``napari-talk mcp`` with a display: a napari window with the dock, served to MCP clients over
+stdio or streamable HTTP."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from qtpy.QtCore import QObject, Signal
@@ -28,17 +30,34 @@ def bridge_for(dock: ChatDock, *, show: bool) -> tuple[Bridge, GuiThread]:
     return Bridge(dock.session, gui.call, gui.confirm if show else None), gui
 
 
-def run(sample: str | None, show: bool) -> int:
+def run(
+    sample: str | None,
+    show: bool,
+    *,
+    http: bool = False,
+    port: int = 0,
+    token: str | None = None,
+    say: Callable[[str], None] = print,
+) -> int:
     import napari
     from qtpy.QtWidgets import QApplication
 
-    from ..agents.mcp_server import serve_stdio
+    from ..agents.mcp_server import HttpService, serve_stdio
+    from ..headless import open_sample
 
     viewer = napari.Viewer(title="napari-talk (MCP)", show=show)
     if sample:
-        viewer.open_sample("napari-talk", sample)
+        open_sample(viewer, sample)
     _, dock = viewer.window.add_plugin_dock_widget("napari-talk", "Chat")
     bridge, _gui = bridge_for(dock, show=show)
+    if http:
+        service = HttpService(bridge, port=port, token=token).start()
+        say(f"MCP over HTTP at {service.url}; send the header Authorization: Bearer {service.token}")
+        try:
+            napari.run()
+        finally:
+            service.stop()
+        return 0
     quitter = _Quit()
     app = QApplication.instance()
     if app is not None:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
-from qtpy.QtGui import QTextOption
+from qtpy.QtCore import QUrl
+from qtpy.QtGui import QDesktopServices, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextOption
 from qtpy.QtWidgets import QTextBrowser
 
 from ..core.session import Turn
+from .rich_text import files_named, shortened, swatch, to_html
 
 STYLE = {
     "road": "color:#8a8a8a; font-size:small;",
@@ -19,28 +23,8 @@ STYLE = {
     "error": "color:#e0675a;",
 }
 
-
-TABLE_STYLE = "font-family:monospace; font-size:small; white-space:pre;"
-
-
-def _body(text: str) -> str:
-    """Text as HTML: indented lines (the columns of a ray list, an edge table) in a fixed-width
-    block that keeps them aligned and whole; other lines as prose that wraps."""
-    blocks: list[tuple[bool, list[str]]] = []
-    for line in text.split("\n"):
-        fixed = line.startswith("  ")
-        if blocks and blocks[-1][0] == fixed:
-            blocks[-1][1].append(line)
-        else:
-            blocks.append((fixed, [line]))
-    parts = []
-    for fixed, lines in blocks:
-        escaped = [html.escape(line) for line in lines]
-        if fixed:
-            parts.append(f'<pre style="{TABLE_STYLE}">' + "\n".join(escaped) + "</pre>")
-        else:
-            parts.append("<br>".join(escaped))
-    return "".join(parts)
+ECHOED = ("you", "command")
+"""Entries that repeat what was typed or read: shortened when long, a reply is what matters."""
 
 
 @dataclass(frozen=True)
@@ -49,19 +33,42 @@ class Entry:
     text: str
 
 
+def _open_folder(url: QUrl) -> None:
+    """A file link opens the folder holding the file, where the person can take it further."""
+    path = Path(url.toLocalFile())
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path if path.is_dir() else path.parent)))
+
+
 class Transcript(QTextBrowser):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)
-        # lines and a table's cells wrap between words, never inside one ("Solanthe, the Dune
-        # Warden" keeps "Warden" whole), so a table fits a narrow dock instead of scrolling sideways
-        self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
+        self.anchorClicked.connect(_open_folder)
+        # lines wrap between words ("Solanthe, the Dune Warden" keeps "Warden" whole); a word wider
+        # than the dock (a long path, a pasted blob) wraps inside itself rather than widen the page
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.entries: list[Entry] = []
 
-    def add(self, kind: str, text: str) -> None:
+    def add(self, kind: str, text: str, files: Iterable[str] = ()) -> None:
         self.entries.append(Entry(kind, text))
+        shown = shortened(text) if kind in ECHOED else text
         prefix = "› " if kind == "you" else ""
-        self.append(f'<div style="{STYLE[kind]}">{prefix}{_body(text)}</div>')
+        markup = f'<div style="{STYLE[kind]}">{html.escape(prefix)}{to_html(shown, files)}</div>'
+        self._append_html(markup, space=10 if kind == "you" else 3)
+
+    def _append_html(self, markup: str, space: int = 3) -> None:
+        """Each entry in a block of its own with the default format: a block appended after a
+        fixed-width one must not inherit its no-wrap lines (every later reply would run off to the
+        right)."""
+        document = self.document()
+        assert document is not None  # a QTextBrowser always has one
+        cursor = QTextCursor(document)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if not document.isEmpty():
+            spaced = QTextBlockFormat()
+            spaced.setTopMargin(space)
+            cursor.insertBlock(spaced, QTextCharFormat())
+        cursor.insertHtml(markup)
         bar = self.verticalScrollBar()
         if bar is not None:
             bar.setValue(bar.maximum())
@@ -78,32 +85,35 @@ class Transcript(QTextBrowser):
             # spaced, so a narrow dock wraps it between its words, never inside a name or a value
             self.add("command", json.dumps(wire[0] if len(wire) == 1 else wire, ensure_ascii=False))
         for result in turn.results:
-            self.add("reply" if result.ok else "error", result.message)
+            self.add("reply" if result.ok else "error", result.message, files_named(result.data))
             table = result.meta.get("table")
             if isinstance(table, dict) and table.get("rows"):
                 self.add_table(table)
 
     def add_table(self, table: dict) -> None:
-        """Rows a pack put in ``meta["table"]``: ``{"columns", "rows", "thumbnails"?}``; each row
-        gets its thumbnail (a ``data:image/...`` URL) in a first column, whose heading the columns
-        may name first (one more column than each row has)."""
+        """Rows a pack put in ``meta["table"]``: ``{"columns", "rows", "thumbnails"?, "swatches"?}``;
+        each row gets its thumbnail (a ``data:image/...`` URL) or its colour swatch (``#rrggbb``)
+        in a first column, whose heading the columns may name first (one more column than each
+        row has). The table spans the dock's width and its cells wrap."""
         rows = table["rows"]
-        thumbs = table.get("thumbnails") or [None] * len(rows)
+        pictures = table.get("thumbnails") or [None] * len(rows)
+        swatches = table.get("swatches") or [None] * len(rows)
         columns = list(table["columns"])
         if rows and len(columns) == len(rows[0]) + 1:
             columns = columns[1:]  # the thumbnails' heading: they have a column of their own
         head = "<th></th>" + "".join(f"<th align='left'>{html.escape(str(c))}</th>" for c in columns)
         body = []
-        for row, thumb in zip(rows, thumbs, strict=False):
-            picture = (
-                f'<img src="{thumb}" width="32" height="32">' if str(thumb).startswith("data:image/") else ""
-            )
+        for row, thumb, colour in zip(rows, pictures, swatches, strict=False):
+            if str(thumb).startswith("data:image/"):
+                picture = f'<img src="{thumb}" width="32" height="32">'
+            else:
+                picture = swatch(str(colour)) if colour else ""
             cells = "".join(
                 f"<td>{html.escape(f'{v:.2f}' if isinstance(v, float) else str(v))}</td>" for v in row
             )
             body.append(f"<tr><td>{picture}</td>{cells}</tr>")
         self.entries.append(Entry("table", f"{len(rows)} rows"))
-        self.append(f'<table cellspacing="4"><tr>{head}</tr>{"".join(body)}</table>')
+        self._append_html(f'<table width="100%" cellspacing="4"><tr>{head}</tr>{"".join(body)}</table>')
 
     def reset(self) -> None:
         self.entries.clear()

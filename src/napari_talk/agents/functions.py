@@ -22,24 +22,28 @@ from .exports import from_tool_arguments
 if TYPE_CHECKING:
     from ..core.commands import Command
     from ..core.result import Result
+    from ..core.risk import Approval
     from ..core.session import Session
 
-Execute = Callable[["Command"], "Result"]
-Confirm = Callable[["Command"], bool]
+Within = Callable[[Callable[[], "Result"]], "Result"]
+Ask = Callable[["Approval"], bool]
 
 
 def get_agentic_tools(
     session: Session | None = None,
     *,
     packs: Iterable[str] | None = None,
-    execute: Execute | None = None,
-    confirm: Confirm | None = None,
+    within: Within | None = None,
+    ask: Ask | None = None,
 ) -> list[dict[str, Any]]:
     """``[{name, function, description, parameters}]`` for every command (or those of ``packs``).
 
-    ``execute`` runs a validated command (default: ``session.execute`` in the caller's thread);
-    ``confirm`` is asked before every command the session's risk policy says the person must agree
-    to (changing or removing data, sending anything somewhere new); without it those do not run.
+    Each call runs as an agent's through the session, judged by what it would do as it runs
+    (:mod:`napari_talk.core.risk`). ``ask`` is put what the person must agree to (replacing their
+    file, sending to a host they did not configure); without it, or when they say no, the tool
+    answers a structured refusal (``meta["error"] == "needs_approval"``, ``meta["approval"]``
+    saying what and why) that the agent can show its person. ``within(work)`` calls ``work``
+    where the live objects are (default: in the caller's thread).
     """
     from ..core.session import Session
 
@@ -55,7 +59,7 @@ def get_agentic_tools(
             tools.append(
                 {
                     "name": action,
-                    "function": _tool_function(session, cls, pack, execute, confirm),
+                    "function": _tool_function(session, cls, pack, within, ask),
                     "description": cls.description(),
                     "parameters": registry.schema(action),
                 }
@@ -69,7 +73,7 @@ def result_text(pack: Any, command: Command, result: Result) -> str:
     return text if text is not None else json.dumps(result.to_dict(), default=str)
 
 
-def _tool_function(session: Session, cls: type[Command], pack: Any, execute, confirm) -> Callable[..., str]:
+def _tool_function(session: Session, cls: type[Command], pack: Any, within, ask) -> Callable[..., str]:
     action = cls.action_name()
 
     def tool(**arguments: Any) -> str:
@@ -80,11 +84,7 @@ def _tool_function(session: Session, cls: type[Command], pack: Any, execute, con
         except ValidationError as exc:
             errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
             return json.dumps(Result.error(f"invalid arguments for {action}: {errors}").to_dict())
-        if execute is None:  # the session judges the command by its policy as it runs
-            return result_text(pack, command, session.execute_asking(command, "agent", confirm))
-        if session.needs_person(command, "agent") and not (confirm is not None and confirm(command)):
-            return json.dumps(Result.error(f"{command.summary()} was not confirmed; nothing ran").to_dict())
-        return result_text(pack, command, execute(command))
+        return result_text(pack, command, session.execute(command, origin="agent", ask=ask, within=within))
 
     parameters, doc_lines = [], []
     for name, field in cls.model_fields.items():

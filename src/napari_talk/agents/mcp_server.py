@@ -20,20 +20,22 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from ..__about__ import __version__
 from ..core.risk import RiskPolicy
-from ..core.session import UNCONFIRMED
 from .exports import from_tool_arguments
 from .functions import result_text
+from .http_limits import HttpLimits
 
 if TYPE_CHECKING:
-    from ..core.commands import Command
     from ..core.registry import Registry
     from ..core.result import Result
+    from ..core.risk import Approval
     from ..core.session import Session
 
 Within = Callable[[Callable[[], "Result"], str, float], "Result"]
 """``within(work, action, timeout)``: call ``work`` where the live objects are, within ``timeout`` s."""
-Confirm = Callable[["Command", float], bool]
+Confirm = Callable[["Approval", float], bool]
+"""``confirm(approval, timeout)``: put what the person must agree to to them (the dock's question)."""
 
 SERVER_NAME = "napari-talk"
 
@@ -82,19 +84,17 @@ class Bridge:
             errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
             result = Result.error(f"invalid arguments for {name}: {errors}")
             return result.message, result.to_dict(), True
-        result = self.session.execute_asking(
+        result = self.session.execute(
             command,
-            "agent",
-            self._confirmed,
-            lambda work: self.within(work, command.action, self.timeout),
+            origin="agent",
+            ask=self._confirmed,
+            within=lambda work: self.within(work, command.action, self.timeout),
         )
-        if result.meta.get("error") == UNCONFIRMED:
-            result.message = f"{command.summary()} was not confirmed in napari; nothing ran"
         pack = self.registry.pack_of(name)
         return result_text(pack, command, result), _jsonable(result.to_dict()), not result.ok
 
-    def _confirmed(self, command: Command) -> bool:
-        return self.confirm is not None and self.confirm(command, self.confirm_timeout)
+    def _confirmed(self, approval: Approval) -> bool:
+        return self.confirm is not None and self.confirm(approval, self.confirm_timeout)
 
 
 def _jsonable(value: dict[str, Any]) -> dict[str, Any]:
@@ -118,6 +118,7 @@ def build_server(bridge: Bridge) -> Any:
 
     return Server(
         SERVER_NAME,
+        version=__version__,
         instructions="Drive a napari viewer and its bundled tools; names come from list_layers.",
         on_list_tools=list_tools,
         on_call_tool=call_tool,
@@ -148,14 +149,34 @@ class _BearerGate:
 
 
 class HttpService:
-    """Streamable HTTP on 127.0.0.1 (a free port unless given), in a thread of its own."""
+    """Streamable HTTP on 127.0.0.1 (a free port unless given), in a thread of its own, within
+    :class:`HttpLimits` (each request's time to arrive, open connections, body size)."""
 
-    def __init__(self, bridge: Bridge, *, port: int = 0, token: str | None = None) -> None:
+    def __init__(
+        self,
+        bridge: Bridge,
+        *,
+        port: int = 0,
+        token: str | None = None,
+        limits: HttpLimits | None = None,
+    ) -> None:
         import uvicorn
 
+        self.limits = limits or HttpLimits()
         self.token = token or secrets.token_urlsafe(24)
-        app = _BearerGate(build_server(bridge).streamable_http_app(host="127.0.0.1"), self.token)
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        server = build_server(bridge)
+        mcp_app = server.streamable_http_app(
+            host="127.0.0.1", max_request_body_size=self.limits.max_body_bytes
+        )
+        app = _BearerGate(mcp_app, self.token)
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            **self.limits.uvicorn_settings(),
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="napari-talk-mcp", daemon=True)
 
@@ -163,17 +184,22 @@ class HttpService:
         self._thread.start()
         deadline = threading.Event()
         for _ in range(int(timeout / 0.02)):
-            if self._server.started:
+            if self._server.started or not self._thread.is_alive():
                 break
             deadline.wait(0.02)
         if not self._server.started:
-            raise RuntimeError("the MCP server did not start")
+            raise RuntimeError("the MCP server did not start (is the port in use?)")
         return self
 
     @property
     def url(self) -> str:
         port = self._server.servers[0].sockets[0].getsockname()[1]
         return f"http://127.0.0.1:{port}/mcp"
+
+    def wait(self) -> None:
+        """Until the server stops (``stop`` from another thread, or the process is interrupted)."""
+        while self._thread.is_alive():
+            self._thread.join(0.5)
 
     def stop(self) -> None:
         self._server.should_exit = True

@@ -9,10 +9,29 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .registry import Registry
 
-LLM_HINT = (
-    "Without a language model only the common phrasings are understood; docs/llm.md says how to "
-    "connect one (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). Type help for examples."
-)
+LLM_HINT = "To understand more phrasings, connect a model: docs/llm.md."
+SHOWN_CHARS = 80
+"""How much of a line a reply echoes."""
+
+
+def not_understood_line(
+    text: str, nearest: Sequence[str], *, offer_model: bool, suggestion: str | None = None
+) -> str:
+    """The one line a misunderstood line gets: what was not understood, the nearest things that
+    can be typed, what a model suggested (never done), and, when no model is set up, where to
+    set one up."""
+    typed = " ".join(text.split())
+    shown = typed if len(typed) <= SHOWN_CHARS else typed[: SHOWN_CHARS - 1] + "…"
+    parts = [f"I did not understand {shown!r}."]
+    if nearest:
+        parts.append("Nearest commands: " + " · ".join(f'"{e}"' for e in nearest[:3]) + ".")
+    if suggestion:
+        said = " ".join(suggestion.split())
+        said = said if len(said) <= 200 else said[:199] + "…"
+        parts.append(f"The model suggested (nothing was done): {said}")
+    if offer_model:
+        parts.append(LLM_HINT)
+    return " ".join(parts)
 
 
 def render_help(registry: Registry, topic: str | None = None, packs: Sequence[str] | None = None) -> str:

@@ -8,11 +8,12 @@ then. Layers are compared by the identity napari keeps (``unique_id``), else by 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .history import Changes
+    from .risk import Effect
 
 
 def layer_key(layer: Any) -> str:
@@ -46,10 +47,59 @@ def index_of(layers: Iterable[Any], layer: Any) -> int:
 
 
 def added(viewer: Any, layer: Any, changes: Changes | None) -> Any:
-    """Note that ``layer`` was just added: taking it back removes it (if it is still there)."""
+    """Note that ``layer`` was just added: taking it back removes it (if it is still there). An
+    undo that would remove it after its data changed (the person painted on it) asks first."""
     if changes is not None:
-        changes.add(lambda: _pop(viewer, layer))
+        changes.add(lambda: _pop(viewer, layer), guard=data_watch(viewer, layer))
     return layer
+
+
+FINGERPRINT_BYTES = 64 * 1024 * 1024
+"""Layer data up to this size is fingerprinted by content; larger data by napari's events alone."""
+
+
+def data_watch(viewer: Any, layer: Any) -> Callable[[], list[Effect]]:
+    """A guard for an undo step that removes ``layer``: what that would now replace of the
+    person's (the layer, when its data changed since napari-talk made it)."""
+    from .risk import Effect
+
+    changed = {"by_event": False}
+    for name in ("data", "paint", "set_data"):
+        emitter = getattr(getattr(layer, "events", None), name, None)
+        if emitter is not None:
+            emitter.connect(lambda *_: changed.update(by_event=True))
+    before = fingerprint(layer)
+
+    def guard() -> list[Effect]:
+        if not has_layer(viewer.layers, layer):
+            return []
+        now = fingerprint(layer)
+        if changed["by_event"] or now != before:
+            what = f"layer {layer.name!r}, whose data changed since napari-talk made it"
+            return [Effect.replace(what, f"{layer_key(layer)}:{now}", named=False)]
+        return []
+
+    return guard
+
+
+def fingerprint(layer: Any) -> str:
+    """A digest of the layer's data when it is small enough to read whole; else its shape."""
+    import hashlib
+
+    import numpy as np
+
+    data = getattr(layer, "data", None)
+    parts = data if isinstance(data, list | tuple) else [data]
+    found = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        if not isinstance(part, np.ndarray):  # data held lazily (dask, zarr) is not read: its shape
+            found.update(repr(getattr(part, "shape", type(part))).encode())
+            continue
+        array = part
+        found.update(repr((array.shape, array.dtype.str)).encode())
+        if array.nbytes <= FINGERPRINT_BYTES and array.dtype != object:
+            found.update(np.ascontiguousarray(array).data)
+    return found.hexdigest()
 
 
 def remove_layer(viewer: Any, layer: Any, changes: Changes | None = None, *, instead_of: Any = None) -> None:

@@ -4,28 +4,44 @@ A pack subclasses :class:`Pack`, typed by its state (``Pack[RaysState]``), and o
 it needs. Its handlers are bound to their command classes in a :class:`Handlers` table (the action
 name is written once, in the command's class line) and receive a narrow :class:`Context`: the
 viewer, the workspace gate, the pack's own state, the session's jobs, and little else. Undo is a
-Result's ``undo``; only the session records it. Handler modules are imported on first use, so
-``import napari_talk`` stays fast.
+Result's ``undo`` (:class:`~napari_talk.core.history.Changes`); only the session records it.
+Consent is the Context's ``consent``: a handler that finds, at the act, that it would replace
+something of the person's calls ``ctx.consent.require(effect)`` before changing anything. Handler
+modules are imported on first use, so ``import napari_talk`` stays fast.
+
+This module is the bottom of the core: it imports no registry, help or LLM road (the Context's
+``llm`` is typed by the small :class:`LanguageModel` protocol).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from .commands import Command
     from .grammar.rules import Rule
     from .jobs import Job, Jobs
-    from .llm.road import LLMRoad
+    from .llm.client import ChatClient
+    from .llm.settings import LLMSettings
     from .net import NetPolicy
     from .result import Result
-    from .risk import Risk
+    from .risk import Consent, Effect, Risk
+    from .window import Window
     from .workspace import Workspace
 
 S = TypeVar("S")
 C = TypeVar("C", bound="Command")
+
+
+class LanguageModel(Protocol):
+    """What a handler may use of the person's configured model: its settings and its client."""
+
+    @property
+    def settings(self) -> LLMSettings: ...
+
+    def client(self) -> ChatClient: ...
 
 
 @dataclass(frozen=True)
@@ -36,20 +52,29 @@ class Context(Generic[S]):
     workspace: Workspace
     state: S
     jobs: Jobs
-    window: Any = None
-    """The Qt widget holding the session (the dock), when there is one."""
-    llm: LLMRoad | None = None
+    window: Window | None = None
+    """The window's panels, when the session has a window (the dock, ``napari-talk run``)."""
+    llm: LanguageModel | None = None
     """The person's configured language model, when one is set up."""
     generative_prompt: str | None = None
     """The prompt a model keeps refining for generative tools (seed 000's ``user_prompt``)."""
     net: NetPolicy = field(default_factory=lambda: _no_private_hosts())
-    """Downloads of URLs someone chose, fenced as the person's settings say."""
+    """Downloads of URLs someone chose, fenced as the person's settings say and judged by
+    ``consent`` (a host the person did not configure, asked for by a model, waits for them)."""
+    consent: Consent = field(default_factory=lambda: _person())
+    """Who asked for the command running now, and what the person agreed to."""
 
 
 def _no_private_hosts() -> NetPolicy:
     from .net import NetPolicy
 
     return NetPolicy()
+
+
+def _person() -> Consent:
+    from .risk import Consent
+
+    return Consent()
 
 
 Handler = Callable[[Any, Context[Any]], "Result | Job"]
@@ -124,6 +149,15 @@ class Pack(Generic[S]):
     def risk(self, command: Command, ctx: Context[S]) -> Risk:
         """What this command, with these parameters, would cost now; by default its class's risk."""
         return type(command).risk
+
+    def effects(self, command: Command, ctx: Context[S]) -> tuple[Effect, ...]:
+        """What this command would do, now, that the person may have to agree to (see
+        :mod:`napari_talk.core.risk`); by default its :meth:`risk` in words. A pack that knows
+        better says exactly what (the file it would replace), or nothing here and checks at the act
+        (``ctx.consent.require``)."""
+        from .risk import usual_effects
+
+        return usual_effects(self.risk(command, ctx))
 
     def names(self, ctx: Context[S]) -> dict[str, list[str]]:
         """The names this pack's live objects offer the parser (``{"glasses": [...]}``)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import logging
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
@@ -169,11 +169,6 @@ class Registry:
         schema.pop("title", None)
         schema.pop("description", None)  # the command's description travels beside its schema
         return schema
-
-    def help_text(self, topic: str | None = None, packs: Sequence[str] | None = None) -> str:
-        from .help import render_help
-
-        return render_help(self, topic, packs)
 
 
 def installed_packs() -> list[Pack]:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+from .errors import CommandError as CommandError  # where handlers have always found it
+
+if TYPE_CHECKING:
+    from .history import Changes
+    from .risk import Approval
 
 Status = Literal["success", "error"]
 
@@ -20,8 +26,16 @@ class Result:
     message: str
     data: Any = None
     meta: dict[str, Any] = field(default_factory=dict)
-    undo: Callable[[], None] | None = field(default=None, repr=False, compare=False)
-    """Set by a handler whose command changed state: calling it puts the state back."""
+    undo: Changes | None = field(default=None, repr=False, compare=False)
+    """Set by a handler whose command changed state: what it changed, to be undone."""
+    approval: Approval | None = field(default=None, repr=False, compare=False)
+    """Set when nothing ran because the person must agree first (see :mod:`napari_talk.core.risk`)."""
+
+    def __post_init__(self) -> None:
+        if self.undo is not None:
+            from .history import as_changes
+
+            self.undo = as_changes(self.undo)
 
     @property
     def ok(self) -> bool:
@@ -33,14 +47,21 @@ class Result:
         message: str,
         data: Any = None,
         *,
-        undo: Callable[[], None] | None = None,
+        undo: Changes | Callable[[], str | None] | None = None,
         **meta: Any,
     ) -> Result:
-        return cls("success", message, data, dict(meta), undo)
+        return cls("success", message, data, dict(meta), undo)  # type: ignore[arg-type]
 
     @classmethod
     def error(cls, message: str, data: Any = None, **meta: Any) -> Result:
         return cls("error", message, data, dict(meta))
+
+    @classmethod
+    def refused(cls, approval: Approval) -> Result:
+        """Nothing ran: the person must agree first. ``meta["approval"]`` is what to show them."""
+        message = f"{approval.question} was not confirmed by the person, so nothing ran"
+        return cls("error", message, None, {"error": "needs_approval", "approval": approval.to_dict()},
+                   approval=approval)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """The seed's envelope: ``{"status", "data", "meta"}`` plus the message."""
@@ -50,12 +71,3 @@ class Result:
             "data": self.data,
             "meta": self.meta,
         }
-
-
-class CommandError(Exception):
-    """A failure whose message is meant for the person (no stack trace is shown).
-
-    A subclass may name its ``kind`` ("SecurityError", ...): it travels in ``meta["error"]``.
-    """
-
-    kind: str | None = None

@@ -12,40 +12,50 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from pydantic import ValidationError
 
 from .commands import MAX_NAME_CHARS, Command, shown_name
 from .grammar.parser import Parser
-from .help import LLM_HINT, suggest
-from .history import History
+from .help import not_understood_line, suggest
+from .history import Entry, History
 from .jobs import Job, Jobs
 from .net import NetPolicy
 from .pack import Context, Pack
 from .registry import Registry, default_registry
 from .result import CommandError, Result
-from .risk import Origin, Risk, RiskPolicy, at_least
-from .workspace import Workspace, default_workspace
+from .risk import (
+    Approval,
+    Consent,
+    ConsentedNet,
+    Effect,
+    NeedsApproval,
+    Origin,
+    RiskPolicy,
+    at_least,
+    destination,
+    urls_in,
+)
+from .workspace import Workspace, default_workspace, human_size
 
 if TYPE_CHECKING:
     import threading
 
     from .llm.road import Execute, LLMOutcome, LLMRoad
+    from .window import Window
 
 S = TypeVar("S")
 
 log = logging.getLogger(__name__)
 
 Road = Literal["parser", "llm", "none"]
-Confirm = Callable[[list[Command]], bool]
-
-UNCONFIRMED = "unconfirmed"
-"""``meta["error"]`` of a command that was not run because the person must agree to it first;
-``meta["risk"]`` says what it would cost and ``meta["agreement"]`` what the person agrees to:
-run it again with ``agreed=`` that, and it runs if it still costs no more and reaches the same."""
+Ask = Callable[[Approval], bool]
+"""Put an :class:`Approval` to the person; True when they agree (blocking)."""
+Within = Callable[[Callable[[], Result]], Result]
+"""``within(work)``: call ``work`` where the live objects are (the GUI thread)."""
 
 
 @dataclass
@@ -76,7 +86,7 @@ class Session:
         *,
         registry: Registry | None = None,
         workspace: Path | str | None = None,
-        window: Any = None,
+        window: Window | None = None,
         llm: LLMRoad | None = None,
     ) -> None:
         self.viewer = viewer
@@ -85,7 +95,7 @@ class Session:
         self.history = History()
         self._workspace = Workspace(workspace if workspace is not None else default_workspace())
         self.window = window
-        """The Qt widget holding the session (the dock), when the caller has one."""
+        """The window's panels (:mod:`napari_talk.core.window`), when the caller has a window."""
         self.llm = llm
         """The LLM road, when a model is set up; None keeps the session offline."""
         self.generative_prompt: str | None = None
@@ -95,7 +105,7 @@ class Session:
         self.jobs = Jobs(self._record)
         self.net = NetPolicy()
         """Which private hosts URLs may be fetched from (the person's settings; none by default)."""
-        self._states: dict[str, Any] = {"session": self}
+        self._states: dict[str, object] = {"session": self}
 
     @property
     def workspace(self) -> Workspace:
@@ -109,15 +119,33 @@ class Session:
             self._workspace = Workspace(root)
             self._states = {"session": self}  # what packs kept belonged to the old folder
 
-    def state(self, pack: Pack[S] | str) -> S:
-        """The state ``pack`` keeps for this session, made on first use."""
-        found = pack if isinstance(pack, Pack) else self.registry.pack(pack)
+    @overload
+    def state(self, pack: Pack[S] | type[Pack[S]]) -> S: ...
+
+    @overload
+    def state(self, pack: str) -> Any: ...
+
+    def state(self, pack: Pack[S] | type[Pack[S]] | str) -> Any:
+        """The state ``pack`` keeps for this session, made on first use; typed when ``pack`` is
+        the pack or its class (``session.state(AtlasPack)`` is the ``Atlas``)."""
+        found = self._pack(pack)
         if found.name not in self._states:
             self._states[found.name] = found.new_state(self._workspace)
         return self._states[found.name]
 
-    def context(self, pack: Pack[S]) -> Context[S]:
-        """What ``pack``'s handlers and hooks may touch."""
+    def _pack(self, pack: Pack[S] | type[Pack[S]] | str) -> Pack[S]:
+        if isinstance(pack, Pack):
+            return pack
+        if isinstance(pack, str):
+            return cast("Pack[S]", self.registry.pack(pack))
+        for registered in self.registry.packs:
+            if type(registered) is pack:
+                return cast("Pack[S]", registered)
+        raise KeyError(f"no {pack.__name__} is registered in this session")
+
+    def context(self, pack: Pack[S], consent: Consent | None = None) -> Context[S]:
+        """What ``pack``'s handlers and hooks may touch, for a command run under ``consent``."""
+        consent = consent or Consent(policy=self.policy, configured_hosts=self.configured_hosts())
         return Context(
             viewer=self.viewer,
             workspace=self._workspace,
@@ -126,7 +154,8 @@ class Session:
             window=self.window,
             llm=self.llm if self.llm_ready else None,
             generative_prompt=self.generative_prompt,
-            net=self.net,
+            net=ConsentedNet(self.net.allowed_hosts, consent),
+            consent=consent,
         )
 
     @property
@@ -195,19 +224,20 @@ class Session:
     def llm_ready(self) -> bool:
         return self.llm is not None and self.llm.settings.configured
 
-    def run(self, text: str, *, confirm: Confirm | None = None) -> Turn:
+    def run(self, text: str, *, ask: Ask | None = None) -> Turn:
         """Run a line by the parser road, else (blocking) the LLM road; stop at the first error.
 
-        ``confirm`` is asked before destructive commands a model chose; without it they do not run.
+        ``ask`` is put what the person must agree to (a model's command replacing their file, an
+        undo removing a layer they painted on); without it such commands do not run.
         """
-        turn = self.try_parser(text)
+        turn = self.try_parser(text, ask)
         if turn is not None:
             return turn
         if self.llm_ready:
-            return self.finish_llm_turn(text, self.ask_llm(text), confirm)
+            return self.finish_llm_turn(text, self.ask_llm(text), ask)
         return self.not_understood_turn(text)
 
-    def try_parser(self, text: str) -> Turn | None:
+    def try_parser(self, text: str, ask: Ask | None = None) -> Turn | None:
         """The parser road alone: its turn, or None when the line is not understood."""
         names = self.known_names()
         commands = self.parser.parse(text, names)
@@ -218,7 +248,7 @@ class Session:
             self.last_road = "parser"
             return Turn(text, "parser", results=[Result.error(reason)])
         self.last_road = "parser"
-        return Turn(text, "parser", commands, self.execute_all(commands))
+        return Turn(text, "parser", commands, self.execute_all(commands, ask))
 
     def not_understood_turn(self, text: str) -> Turn:
         self.last_road = "none"
@@ -236,60 +266,90 @@ class Session:
             text, self.context_lines(packs), run_here, cancelled, packs=packs, names=self.known_names()
         )
 
-    def risk(self, command: Command) -> Risk:
-        """What running ``command`` now would cost the person (undo and redo: what they undo)."""
-        if command.action in ("undo_last_action", "redo_last_action"):
-            entry = (
-                self.history.next_undo() if command.action == "undo_last_action" else self.history.next_redo()
-            )
-            return entry.risk if entry is not None and at_least(entry.risk, "data") else "view"
+    # -- consent: judged by what a command will do, when it does it ---------------------------
+
+    def consent(
+        self,
+        command: Command,
+        origin: Origin = "person",
+        agreed: Iterable[str] = (),
+        *,
+        implicit: bool = False,
+    ) -> Consent:
+        """The consent ``command`` runs under, asked for by ``origin``, with what the person agreed to."""
+        return Consent(
+            origin=origin,
+            policy=self.policy,
+            wire=command.to_wire(),
+            summary=command.summary(),
+            agreed=frozenset(agreed),
+            implicit=implicit,
+            configured_hosts=self.configured_hosts(),
+        )
+
+    def configured_hosts(self) -> frozenset[str]:
+        """Hosts the person set up: their model's server and the hosts allowed in the settings."""
+        hosts = set(self.net.allowed_hosts)
+        if self.llm is not None and (where := destination(self.llm.settings.base_url)):
+            hosts.add(where)
+        return frozenset(hosts)
+
+    def effects(self, command: Command) -> tuple[Effect, ...]:
+        """What running ``command`` now would do that the person may have to agree to; an undo
+        or a redo: what it would replace of theirs (its digest)."""
+        if command.action == "undo_last_action":
+            entry = self.history.next_undo()
+            return _undo_effects(entry) if entry is not None else ()
+        if command.action == "redo_last_action":
+            return ()  # judged as it runs, as the command it redoes (see :meth:`redo`)
         pack = self.registry.pack_of(command.action)
+        sends = tuple(Effect.send(host) for host in _hosts(urls_in(command.model_dump().values())))
         try:
-            return pack.risk(command, self.context(pack))
-        except Exception:  # a risk nobody can tell is a risk to ask about
-            log.debug("pack %s could not assess %s", pack.name, command.action, exc_info=True)
-            return "data"
+            found = pack.effects(command, self.context(pack))
+            if sends:  # the hosts named say where better than the command's usual risk
+                found = tuple(e for e in found if e.kind != "send")
+            return found + sends
+        except Exception:  # an effect nobody can tell is an effect to ask about
+            log.debug("pack %s could not judge %s", pack.name, command.action, exc_info=True)
+            return (Effect.replace(f"what {command.action} touches (it could not be judged)"), *sends)
 
-    def agreement(self, command: Command) -> str:
-        """What the person agrees to when they let ``command`` run now: its risk, and for an undo
-        or a redo the very change it reaches."""
-        entry = None
-        if command.action == "undo_last_action":
-            entry = self.history.next_undo()
-        elif command.action == "redo_last_action":
-            entry = self.history.next_redo()
-        reaches = f" #{entry.serial}" if entry is not None else ""
-        return f"{self.risk(command)} {command.to_wire()}{reaches}"
+    def judge(self, command: Command, origin: Origin = "person") -> Approval | None:
+        """What the person would be asked before ``command`` ran now, or None: it would run."""
+        implicit = False
+        if command.action == "redo_last_action" and (entry := self.history.next_redo()) is not None:
+            command, implicit = entry.command, True
+        try:
+            self.consent(command, origin, implicit=implicit).require(*self.effects(command))
+        except NeedsApproval as asked:
+            return asked.approval
+        return None
 
-    def needs_person(self, command: Command, origin: Origin) -> bool:
-        """Whether the person must agree before ``command``, asked for by ``origin``, runs now."""
-        return self.policy.needs_person(self.risk(command), origin)
+    def explain(self, asked: Command | Approval) -> str:
+        """What a question to the person says: the command, and the effects they agree to."""
+        if isinstance(asked, Command):
+            approval = self.judge(asked, "model")
+            return approval.question if approval is not None else asked.summary()
+        return asked.question
 
-    def needs_confirmation(self, commands: Sequence[Command], origin: Origin = "model") -> list[Command]:
-        """The commands the person must agree to if each ran now, against the state as it is.
-
-        Commands that run one after another change what the next costs (a second undo reaches an
-        older change): :meth:`execute` judges each again when its turn comes.
-        """
-        return [c for c in commands if self.needs_person(c, origin)]
-
-    def explain(self, command: Command) -> str:
-        """``command`` in words for a question to the person; an undo or redo says what it reaches."""
-        entry = None
-        if command.action == "undo_last_action":
-            entry = self.history.next_undo()
-        elif command.action == "redo_last_action":
-            entry = self.history.next_redo()
-        return f"{command.summary()} ({entry.said})" if entry is not None else command.summary()
-
-    def finish_llm_turn(self, text: str, outcome: LLMOutcome, confirm: Confirm | None = None) -> Turn:
-        """Run what the model chose, asking ``confirm`` (blocking) for each command that needs the
+    def finish_llm_turn(self, text: str, outcome: LLMOutcome, ask: Ask | None = None) -> Turn:
+        """Run what the model chose, asking ``ask`` (blocking) for each command that needs the
         person when its turn to run comes, and say what happened."""
         carried = self.start_llm_turn(text, outcome)
         asking = carried.advance()
         while asking is not None:
-            asking = carried.advance(confirm is not None and confirm([asking]))
+            asking = carried.advance(ask is not None and ask(asking))
         return carried.turn
+
+    def waiting(self, turn: Turn) -> ModelTurn | None:
+        """A parsed turn that stopped at a command needing the person's word (an undo that would
+        remove a layer they painted on since): that question, pending, and the rest of the line."""
+        refused = turn.results[-1].approval if turn.results else None
+        if refused is None or turn.road != "parser":
+            return None
+        done = len(turn.results) - 1
+        rest = turn.commands[done:]
+        carried = Turn(turn.text, "parser", turn.commands[:done], turn.results[:done])
+        return ModelTurn(self, carried, rest, origin="person", asking=refused)
 
     def start_llm_turn(self, text: str, outcome: LLMOutcome) -> ModelTurn:
         """The model's reply, ready to be carried out command by command (see :class:`ModelTurn`)."""
@@ -298,40 +358,18 @@ class Session:
             self.generative_prompt = outcome.user_prompt
         commands = [command for command, _ in outcome.read]
         results = [result for _, result in outcome.read]
-        turn = Turn(text, "llm", commands, results, outcome.spoken, outcome.model)
+        spoken = "\n".join([*outcome.notes, *([outcome.spoken] if outcome.spoken else [])]) or None
+        turn = Turn(text, "llm", commands, results, spoken, outcome.model)
         if outcome.error:
-            turn.results.append(Result.error(outcome.error))
+            meta = {} if outcome.understood else {"understood": False}
+            turn.results.append(Result.error(outcome.error, **meta))
             return ModelTurn(self, turn, [])
         return ModelTurn(self, turn, outcome.commands)
 
-    def execute_asking(
-        self,
-        command: Command,
-        origin: Origin,
-        confirm: Callable[[Command], bool] | None,
-        within: Callable[[Callable[[], Result]], Result] | None = None,
-    ) -> Result:
-        """Run ``command`` for ``origin``; when the policy wants the person, ask ``confirm`` and run
-        it with their word, judged again as it runs. ``within(work)`` calls ``work`` where the live
-        objects are (the GUI thread); by default here."""
-        agreed: str | None = None
-        for _ in range(3):  # what changed while the person was asked is asked about again
-
-            def work(agreed: str | None = agreed) -> Result:
-                return self.execute(command, origin=origin, agreed=agreed)
-
-            result = work() if within is None else within(work)
-            if result.meta.get("error") != UNCONFIRMED:
-                return result
-            if confirm is None or not confirm(command):
-                break
-            agreed = result.meta["agreement"]
-        return Result.error(f"{command.summary()} was not confirmed; nothing ran", error=UNCONFIRMED)
-
-    def execute_all(self, commands: Iterable[Command]) -> list[Result]:
+    def execute_all(self, commands: Iterable[Command], ask: Ask | None = None) -> list[Result]:
         results = []
         for command in commands:
-            result = self.execute(command)
+            result = self.execute(command, ask=ask)
             results.append(result)
             if not result.ok:
                 break
@@ -342,29 +380,54 @@ class Session:
         command: Command | Mapping[str, Any],
         *,
         origin: Origin = "person",
-        agreed: str | None = None,
-        redoing: bool = False,
+        ask: Ask | None = None,
+        within: Within | None = None,
     ) -> Result:
         """Validate and run one command; never raises.
 
-        Its risk is judged now, against the state as it is when it runs: when the policy wants the
-        person to agree to what ``origin`` asked and ``agreed`` (what the person agreed to, see
-        :meth:`agreement`) is not this, nothing runs and ``meta["error"]`` is :data:`UNCONFIRMED`.
+        Consent is judged as it runs, against the state as it is then (:mod:`napari_talk.core.risk`).
+        When the person must agree, ``ask(approval)`` is asked (the dock's question) and the command
+        run with their word, judged again (what changed meanwhile is asked about again); without
+        ``ask``, or when they say no, nothing runs and the Result is a structured refusal
+        (``result.approval``, ``meta["approval"]``) an agent can show. ``within(work)`` calls
+        ``work`` where the live objects are (the GUI thread); by default here.
         """
+        agreed: frozenset[str] = frozenset()
+        for _ in range(3):
+
+            def work(agreed: frozenset[str] = agreed) -> Result:
+                try:
+                    return self.attempt(command, origin=origin, agreed=agreed)
+                except NeedsApproval as asked:
+                    return Result.refused(asked.approval)
+
+            result = work() if within is None else within(work)
+            if result.approval is None:
+                return result
+            if ask is None or not ask(result.approval):
+                return result
+            agreed = agreed | result.approval.tokens
+        return result
+
+    def attempt(
+        self,
+        command: Command | Mapping[str, Any],
+        *,
+        origin: Origin = "person",
+        agreed: Iterable[str] = (),
+        redoing: bool = False,
+    ) -> Result:
+        """Validate and run one command once; raises :class:`NeedsApproval` (nothing changed) when
+        the person must agree first and has not, and nothing else."""
         started = time.perf_counter()
-        risk: Risk | None = None
         try:
             if not isinstance(command, Command):
                 command = self.registry.validate(dict(command))
-            risk = self.risk(command)
-            if self.policy.needs_person(risk, origin) and agreed != (agreement := self.agreement(command)):
-                return Result.error(
-                    f"{self.explain(command)} waits for the person's agreement",
-                    error=UNCONFIRMED,
-                    risk=risk,
-                    agreement=agreement,
-                )
-            result = self._dispatch(command)
+            consent = self.consent(command, origin, agreed, implicit=redoing)
+            consent.require(*self.effects(command))
+            result = self._dispatch(command, consent)
+        except NeedsApproval:
+            raise
         except ValidationError as exc:
             result = Result.error(f"invalid command: {_first_error(exc)}")
         except CommandError as exc:
@@ -377,46 +440,67 @@ class Session:
             result = Result.error(f"{getattr(command, 'action', 'command')} failed: {exc}")
         result.meta.setdefault("execution_time", round(time.perf_counter() - started, 6))
         if isinstance(command, Command):
-            self._record(command, result, risk=risk, redoing=redoing)
+            self._record(command, result, redoing=redoing)
         return result
 
-    def _record(
-        self, command: Command, result: Result, *, risk: Risk | None = None, redoing: bool = False
-    ) -> None:
+    def _record(self, command: Command, result: Result, *, redoing: bool = False) -> None:
         """The one place undo history is written (jobs that end later come here too)."""
-        if result.ok and result.undo is not None:
-            said = result.message.removeprefix("redid: ")
-            self.history.record(
-                command, result.undo, risk=risk or type(command).risk, said=said, redoing=redoing
+        if not (result.ok and result.undo is not None):
+            return
+        said = result.message.removeprefix("redid: ")
+        dropped = self.history.record(
+            command, result.undo, risk=type(command).risk, said=said, redoing=redoing
+        )
+        result.undo = None
+        if dropped:
+            budget = human_size(self.history.budget)
+            gone = "; ".join(f"“{entry.said}”" for entry in dropped)
+            result.message += (
+                f"\n(undo memory is capped at {budget}: the oldest change that could be undone had to "
+                f"go: {gone}.)"
             )
+            result.meta["undo_dropped"] = [entry.command.to_wire() for entry in dropped]
 
-    def _dispatch(self, command: Command) -> Result:
+    def _dispatch(self, command: Command, consent: Consent) -> Result:
         pack, handler = self.registry.handler(command)
         if handler is None:
             raise CommandError(f"{command.action} is not available here (pack {pack.name!r})")
-        outcome = handler(command, self.context(pack))
+        outcome = handler(command, self.context(pack, consent))
         if isinstance(outcome, Job):
             return self.jobs.start(outcome, command) if outcome.background else self.jobs.wait(outcome)
         return outcome
 
-    def undo(self) -> Result:
-        entry = self.history.pop_undo()
+    def undo(self, consent: Consent | None = None) -> Result:
+        """Undo the last change, judged like any command: what it would replace of the person's
+        now (a layer painted on since, a file written since) needs their word."""
+        entry = self.history.next_undo()
         if entry is None:
             return Result.error("nothing to undo")
+        if consent is not None:
+            consent.require(*_undo_effects(entry))
+        self.history.pop_undo()
         try:
-            entry.undo()
+            told = entry.undo()
         except Exception as exc:
             self.history.put_back(entry)
             reason = str(exc) if isinstance(exc, CommandError) else f"{type(exc).__name__}: {exc}"
             return Result.error(f"could not undo ({entry.said}): {reason}; it stays undoable")
-        return Result.success(f"undid: {entry.said}", entry.command.to_wire())
+        also = f" {told[:1].upper()}{told[1:]}." if isinstance(told, str) and told else ""
+        return Result.success(f"undid: {entry.said}{also}", entry.command.to_wire())
 
-    def redo(self) -> Result:
-        entry = self.history.pop_redo()
+    def redo(self, consent: Consent | None = None) -> Result:
+        """Run the undone command again, judged fresh against what is there now (a file the person
+        wrote since the undo is theirs: replacing it needs their word)."""
+        entry = self.history.next_redo()
         if entry is None:
             return Result.error("nothing to redo")
-        result = self.execute(entry.command, redoing=True)
-        result.undo = None  # execute() already recorded it
+        consent = consent or self.consent(entry.command)
+        self.history.pop_redo()
+        try:
+            result = self.attempt(entry.command, origin=consent.origin, agreed=consent.agreed, redoing=True)
+        except NeedsApproval as asked:
+            self.history.put_back_redo(entry)
+            raise NeedsApproval(replace(asked.approval, summary=f"redo: {asked.approval.summary}")) from None
         if result.ok:
             result.message = f"redid: {result.message}"
         else:
@@ -427,12 +511,7 @@ class Session:
         packs = self.packs_in_play(text)
         live = [p.name for p in self.registry.packs if p.name in packs and p.live(self.context(p))]
         examples = suggest(self.registry, text, packs=packs, live=live)
-        nearest = " · ".join(f'"{e}"' for e in examples)
-        typed = text.strip()
-        shown = typed if len(typed) <= 120 else typed[:117] + "…"
-        message = f"I did not understand {shown!r}. Nearest commands: {nearest}."
-        if not self.llm_ready:
-            message += f"\n{LLM_HINT}"
+        message = not_understood_line(text, examples, offer_model=not self.llm_ready)
         return Result.error(message, {"suggestions": examples}, understood=False)
 
     def llm_status(self) -> str:
@@ -446,44 +525,75 @@ class ModelTurn:
     """A model's reply being carried out: each command is judged when its turn to run comes, so
     a second undo in one reply, which reaches an older change, is judged by that change.
 
-    ``asking = carried.advance()``; while ``asking`` is a command, put it to the person and call
-    ``carried.advance(their_answer)``; ``carried.turn`` then says what happened.
+    ``asking = carried.advance()``; while ``asking`` is an :class:`Approval`, put it to the person
+    and call ``carried.advance(their_answer)``; ``carried.turn`` then says what happened.
     """
 
-    def __init__(self, session: Session, turn: Turn, commands: Sequence[Command]) -> None:
+    def __init__(
+        self,
+        session: Session,
+        turn: Turn,
+        commands: Sequence[Command],
+        *,
+        origin: Origin = "model",
+        asking: Approval | None = None,
+    ) -> None:
         self.session = session
         self.turn = turn
+        self.origin: Origin = origin
         self._waiting = list(commands)
-        self._asking: tuple[Command, str] | None = None
+        self._asking = asking
 
-    def advance(self, agreed: bool | None = None) -> Command | None:
-        """Run the commands in order until one needs the person's word (it is returned) or none
-        is left (None); ``agreed`` answers the command returned last time."""
-        agreement: str | None = None
+    def advance(self, agreed: bool | None = None) -> Approval | None:
+        """Run the commands in order until one needs the person's word (what they are asked is
+        returned) or none is left (None); ``agreed`` answers what was returned last time (None:
+        no answer yet, the question stands)."""
+        tokens: frozenset[str] = frozenset()
+        if self._asking is not None and agreed is None:
+            return self._asking
         if self._asking is not None:
-            command, asked = self._asking
-            self._asking = None
+            asked, self._asking = self._asking, None
             if not agreed:
                 rest = "".join(f"; {c.summary()}" for c in self._waiting[1:])
                 self.turn.results.append(
-                    Result.error(f"not run, as it was not confirmed: {command.summary()}{rest}")
+                    Result.error(f"not run, as it was not confirmed: {asked.question}{rest}")
                 )
                 self._waiting.clear()
                 return None
-            agreement = asked
+            tokens = asked.tokens
         while self._waiting:
             command = self._waiting[0]
-            result = self.session.execute(command, origin="model", agreed=agreement)
-            agreement = None
-            if result.meta.get("error") == UNCONFIRMED:
-                self._asking = (command, result.meta["agreement"])
-                return command
+            try:
+                result = self.session.attempt(command, origin=self.origin, agreed=tokens)
+            except NeedsApproval as needs:
+                self._asking = needs.approval
+                return needs.approval
+            tokens = frozenset()
             self._waiting.pop(0)
             self.turn.commands.append(command)
             self.turn.results.append(result)
             if not result.ok:
                 self._waiting.clear()
         return None
+
+
+def _undo_effects(entry: Entry) -> tuple[Effect, ...]:
+    """What undoing ``entry`` now would replace: what its steps' guards find (a layer painted on
+    since: the person's line did not name it), and, for a change of data, that change itself (the
+    person asked for it: a model or an agent undoing it asks them)."""
+    found = tuple(entry.changes.effects())
+    if at_least(entry.risk, "data"):
+        found += (Effect.replace(f"what “{entry.said}” did, by undoing it", str(entry.serial)),)
+    return found
+
+
+def _hosts(urls: Iterable[str]) -> list[str]:
+    found: list[str] = []
+    for url in urls:
+        where = destination(url)
+        if where and where not in found:
+            found.append(where)
+    return found
 
 
 def _first_error(exc: ValidationError) -> str:

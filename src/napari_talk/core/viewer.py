@@ -59,3 +59,43 @@ def set_center(viewer: Any, row: float, col: float) -> None:
     """Centre on (row, col), keeping the depth of a 3-D view."""
     cam = camera(viewer)
     cam.center = (*tuple(cam.center)[:-2], row, col)
+
+
+def _short(value: float) -> str:
+    return f"{value:.3g}" if abs(value) < 100 else f"{value:.0f}"
+
+
+def layer_facts(layer: Any) -> str:
+    """What a person sees of ``layer``, compactly: its kind, colormap or colour, opacity (when not
+    full), contrast limits, data shape, and whether it is hidden. Read by duck typing, so any
+    napari version (and no napari at all, for a stand-in) will do."""
+    kind = layer.__class__.__name__.lower()
+    facts = [kind]
+    colormap = getattr(getattr(layer, "colormap", None), "name", None)
+    if isinstance(colormap, str) and kind in ("image", "surface"):
+        facts.append(colormap)
+    limits = getattr(layer, "contrast_limits", None)
+    if limits is not None and kind == "image":
+        facts.append(f"contrast {_short(float(limits[0]))}-{_short(float(limits[1]))}")
+    data = getattr(layer, "data", None)
+    shape = getattr(data, "shape", None)
+    if kind in ("points", "vectors", "shapes") and data is not None:
+        facts[0] = f"{len(data)} {kind}"
+    elif isinstance(shape, tuple) and shape:
+        facts.append("x".join(str(n) for n in shape))
+    opacity = float(getattr(layer, "opacity", 1.0))
+    if opacity < 0.995:
+        facts.append(f"opacity {opacity:.2g}")
+    if not getattr(layer, "visible", True):
+        facts.append("hidden")
+    return f"{shown_name(layer.name)} ({', '.join(facts)})"
+
+
+def camera_facts(viewer: Any) -> str:
+    """Where the camera looks: zoom, centre and (in 3-D) angles."""
+    cam = camera(viewer)
+    center = ", ".join(_short(float(c)) for c in tuple(cam.center)[-2:])
+    line = f"Camera: zoom {_short(float(cam.zoom))}, centre (row, col) ({center})"
+    if getattr(getattr(viewer, "dims", None), "ndisplay", 2) == 3:
+        line += ", angles (" + ", ".join(_short(float(a)) for a in cam.angles) + ")"
+    return line

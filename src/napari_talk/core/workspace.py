@@ -8,7 +8,13 @@ between a check and a use fails closed instead of leading outside. Reads are bou
 before a byte is read; writes are atomic (a temporary file renamed over the target), and
 temporary files left by a crash are swept. What napari-talk writes is remembered by its digest
 (:class:`Written`), and undoing a write (:meth:`Workspace.take_back`) touches the file only while it
-still holds exactly that: a file the person changed since is kept, and the undo refused.
+still holds exactly that: a file the person changed since is kept, and the undo refused; and
+:meth:`Workspace.replacing` tells a command, at the act, when it would replace a file napari-talk did
+not write (the person's), so the person is asked first.
+
+A file with more than one hard link is another file's content under a second name, possibly
+outside the workspace: the gate writes to none (an append would change the file outside), and reads
+one only when every one of its names is inside the workspace.
 
 :func:`resolve` gives a checked path for what must be named by path (listing, a library that
 only takes paths); it decides containment on the resolved path, never on string prefixes.
@@ -29,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from .result import CommandError
+from .risk import Effect
 
 MAX_PATH_CHARS = 4096
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -160,6 +167,9 @@ _TEMP_SUFFIX = ".napari-talk.tmp"
 STALE_TEMP_SECONDS = 60.0
 MAX_LINK_HOPS = 40
 CHUNK = 1 << 20
+HARD_LINK_SCAN_ENTRIES = 20_000
+"""Entries of the workspace looked through for a hard-linked file's other names before a read of
+it is refused (its names could not all be found inside)."""
 
 
 class WorkspaceError(CommandError):
@@ -198,6 +208,8 @@ class Workspace:
         self._given = Path(root).expanduser()
         self._swept: set[str] = set()
         self._lock = threading.Lock()
+        self._ours: dict[str, str] = {}
+        """What napari-talk last wrote to each file (its digest), as this session knows."""
 
     def __repr__(self) -> str:
         return f"Workspace({str(self._given)!r})"
@@ -340,10 +352,34 @@ class Workspace:
                 raise WorkspaceError(f"{relative} is a folder, not a file", "IsAFolder")
             if not stat.S_ISREG(info.st_mode):
                 raise _refuse(relative, f"it is a {special_kind(info.st_mode)}, not a regular file")
+            if info.st_nlink > 1 and not self._links_inside(info):
+                raise _hard_linked(relative, info.st_nlink, "read")
         except BaseException:
             os.close(fd)
             raise
         return fd, info
+
+    def _links_inside(self, info: os.stat_result) -> bool:
+        """Whether every name of this hard-linked file is inside the workspace (looked for in at
+        most :data:`HARD_LINK_SCAN_ENTRIES` entries; not found is not inside)."""
+        found = seen = 0
+        stack = [str(self.root)]
+        while stack:
+            with contextlib.suppress(OSError), os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > HARD_LINK_SCAN_ENTRIES:
+                        return False
+                    with contextlib.suppress(OSError):
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+                            continue
+                        own = entry.stat(follow_symlinks=False)
+                        if (own.st_dev, own.st_ino) == (info.st_dev, info.st_ino):
+                            found += 1
+                            if found >= info.st_nlink:
+                                return True
+        return False
 
     def read_bytes(self, relative: str, *, limit: int, what: str = "files") -> bytes:
         """The whole file, refused by its size (read on the open descriptor) when over ``limit``."""
@@ -385,6 +421,22 @@ class Workspace:
             os.close(fd)
 
     # what napari-talk wrote, and taking it back
+
+    def _key(self, relative: str) -> str:
+        return "/".join(self._parts(relative))
+
+    def replacing(self, relative: str, *, named: bool = True) -> Effect | None:
+        """What writing over or removing ``relative`` now would replace of the person's: nothing
+        when there is no such file or it holds what napari-talk last wrote to it; else the file,
+        named, with its digest (an agreement covers this content, not a later one)."""
+        now = self.digest(relative)
+        if now is None:
+            return None
+        ours = self._ours.get(self._key(relative))
+        if ours == now:
+            return None
+        why = "which napari-talk did not write" if ours is None else "changed since napari-talk wrote it"
+        return Effect.replace(f"{relative}, {why}", now, named=named)
 
     def written(self, relative: str, data: bytes | None = None) -> Written:
         """What napari-talk just wrote to ``relative``: ``data``, or the file as it is now."""
@@ -466,6 +518,8 @@ class Workspace:
                     raise WorkspaceError(f"{relative} is a folder; give a file path", "IsAFolder")
                 if not stat.S_ISREG(existing.st_mode):
                     raise _refuse(relative, f"it is a {special_kind(existing.st_mode)}, not a regular file")
+                if existing.st_nlink > 1:
+                    raise _hard_linked(relative, existing.st_nlink, "write to")
                 if not overwrite:
                     raise WorkspaceError(f"{relative} exists already", "Exists")
             except FileNotFoundError:
@@ -490,6 +544,7 @@ class Workspace:
                 raise
             with contextlib.suppress(OSError):
                 os.fsync(dir_fd)
+        self._ours["/".join([*folder, name])] = _digest(data)
         return len(data)
 
     def write_text(self, relative: str, text: str, *, overwrite: bool = True) -> int:
@@ -505,8 +560,11 @@ class Workspace:
             except OSError as exc:
                 raise self._refusal(dir_fd, name, relative, exc) from None
             try:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                info = os.fstat(fd)
+                if not stat.S_ISREG(info.st_mode):
                     raise _refuse(relative, "it is not a regular file")
+                if info.st_nlink > 1:
+                    raise _hard_linked(relative, info.st_nlink, "append to")
                 os.write(fd, data)
                 os.fsync(fd)
             finally:
@@ -517,6 +575,7 @@ class Workspace:
         try:
             with self.folder("/".join(folder) or ".") as dir_fd:
                 os.unlink(name, dir_fd=dir_fd)
+            self._ours.pop("/".join([*folder, name]), None)
         except (FileNotFoundError, WorkspaceError) as exc:
             if not missing_ok or (isinstance(exc, WorkspaceError) and exc.kind != "NotFound"):
                 raise
@@ -605,7 +664,17 @@ def _own_status(dir_fd: int, name: str, relative: str) -> os.stat_result | None:
         raise _refuse(relative, "it is a symlink; the workspace follows none")
     if not stat.S_ISREG(info.st_mode):
         raise _refuse(relative, f"it is a {special_kind(info.st_mode)}, not a regular file")
+    if info.st_nlink > 1:
+        raise _hard_linked(relative, info.st_nlink, "open")
     return info
+
+
+def _hard_linked(relative: str, links: int, act: str) -> SecurityError:
+    return _refuse(
+        relative,
+        f"it has {links} hard links, and napari-talk does not {act} a file that is also reachable by "
+        "another name (possibly outside the workspace); copy it into the workspace instead",
+    )
 
 
 def _temp_file(dir_fd: int, name: str) -> tuple[str, int]:

@@ -1,9 +1,16 @@
 """The Chat Completions client (the openai SDK, imported on first use) and errors that say
-what went wrong and how to fix it, without ever repeating the key."""
+what went wrong and how to fix it, without ever repeating the key.
+
+Replies are streamed: the body is read piece by piece, so the cap on its size applies while
+reading (a server cannot make us hold 600 MB), the turn's one deadline is checked between pieces
+(a server trickling a byte a second is cut off when the turn's time is up), and giving up closes
+the connection, which is how a local server learns to stop generating for a line nobody waits for.
+"""
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -15,12 +22,30 @@ from .settings import LLMSettings, MissingKeyError, SchemaForm, resolve_key
 class LLMError(Exception):
     """One line for the person: the cause and the fix."""
 
+    def __init__(self, message: str, *, status: int | None = None, detail: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        """The HTTP status the server answered with, when it answered with an error."""
+        self.detail = detail
+        """The server's own words about the error (redacted), for deciding what to try next."""
+
+
+class DeadlineError(LLMError):
+    """The turn's total time ran out."""
+
+
+class Cancelled(LLMError):
+    """The person stopped the line."""
+
 
 @dataclass
 class ChatReply:
     content: str | None
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     model: str = ""
+    prompt_tokens: int | None = None
+    """What the server says it read (``usage.prompt_tokens``), when it says."""
+    completion_tokens: int | None = None
 
     def as_message(self) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": self.content or ""}
@@ -31,16 +56,16 @@ class ChatReply:
 
 RETRYABLE = (408, 409, 429, 500, 502, 503, 504)
 MAX_REPLY_CHARS = 2_000_000
-"""A reply body larger than this is refused unread (a model's answer is a few kB)."""
+"""A reply body larger than this is refused as it arrives (a model's answer is a few kB)."""
 
 
 class ChatClient:
     """Chat Completions over the openai SDK's transport; the reply is read here, defensively.
 
-    The SDK sends the request (``base_url``, key, timeout); its own retries are off, so every wait
-    (a 429's Retry-After, a 5xx back-off) is ours and stays within the settings' timeout. The body
-    is parsed by :func:`read_completion`, which turns any shape a server may send into a reply or
-    one clear :class:`LLMError`.
+    The SDK sends the request (``base_url``, key); its own retries are off, so every wait (a 429's
+    Retry-After, a 5xx back-off) is ours and stays within the turn's deadline. The body is read as
+    a stream (:func:`read_stream`) and parsed by :func:`read_completion` or :func:`read_events`,
+    which turn any shape a server may send into a reply or one clear :class:`LLMError`.
     """
 
     def __init__(self, settings: LLMSettings, session_key: str | None = None) -> None:
@@ -64,44 +89,89 @@ class ChatClient:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         reply_format: dict[str, Any] | None = None,
+        *,
+        max_tokens: int | None = None,
+        deadline: float | None = None,
+        cancelled: threading.Event | None = None,
     ) -> ChatReply:
         """``reply_format``: request options that shape the reply (:func:`json_reply`,
-        :func:`constrained_reply`)."""
+        :func:`constrained_reply`); ``max_tokens``: the reply's length at most on a local server
+        (default :data:`LOCAL_REPLY_TOKENS`); ``deadline`` (``time.monotonic()``): when the whole
+        turn's time is up (default: the settings' timeout from now)."""
         options: dict[str, Any] = dict(reply_format or {})
         if tools:
             options["tools"] = tools
+            # without it llama-cpp-python's function-calling format builds a prompt with no tools
+            options.setdefault("tool_choice", "auto")
         if self.settings.local:
-            options["max_tokens"] = LOCAL_REPLY_TOKENS
-        deadline = time.monotonic() + self.settings.timeout
+            options["max_tokens"] = max_tokens or LOCAL_REPLY_TOKENS
+        deadline = deadline if deadline is not None else time.monotonic() + self.settings.timeout
         attempt = 0
         while True:
             remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self._deadline()
             try:
-                raw = self._client.chat.completions.with_raw_response.create(
+                with self._client.chat.completions.with_streaming_response.create(
                     model=self.settings.model,
                     messages=cast(Any, messages),
                     timeout=max(remaining, 0.05),
+                    stream=True,
                     **options,
-                )
-                text = raw.text
+                ) as response:
+                    kind = response.headers.get("content-type", "")
+                    body = read_stream(response.iter_bytes(), deadline, cancelled, self.settings)
+                    if body is None:
+                        raise (
+                            self._deadline()
+                            if not (cancelled and cancelled.is_set())
+                            else Cancelled("stopped")
+                        )
             except self._openai.APIStatusError as exc:
                 wait = self._retry_wait(exc, attempt, deadline)
                 if wait is None:
-                    raise LLMError(redact(explain(exc, self.settings), self._key)) from None
+                    raise self._status_error(exc) from None
                 time.sleep(wait)
                 attempt += 1
                 continue
+            except self._openai.APITimeoutError:
+                raise self._deadline() from None
             except self._openai.OpenAIError as exc:
                 raise LLMError(redact(explain(exc, self.settings), self._key)) from None
             try:
-                return read_completion(text, self.settings)
+                if "event-stream" in kind or body.lstrip().startswith("data:"):
+                    return read_events(body, self.settings)
+                return read_completion(body, self.settings)
             except LLMError as exc:
                 raise LLMError(redact(str(exc), self._key)) from None
+
+    def _deadline(self) -> DeadlineError:
+        return DeadlineError(
+            f"the model did not answer within {self.settings.timeout:g} s, the limit for one line "
+            f"({self.settings.base_url}); nothing ran. Try again, raise the timeout in the LLM settings, "
+            "or choose a smaller model"
+        )
+
+    def _status_error(self, exc: Any) -> LLMError:
+        detail = ""
+        try:
+            detail = str(getattr(exc, "message", "") or "")
+            if exc.response is not None:
+                detail += " " + exc.response.text[:2000]
+        except Exception:  # an unreadable error body says nothing more
+            pass
+        return LLMError(
+            redact(explain(exc, self.settings), self._key),
+            status=exc.status_code,
+            detail=redact(detail, self._key),
+        )
 
     def _retry_wait(self, exc: Any, attempt: int, deadline: float) -> float | None:
         """How long to wait before trying again, or None to give up now."""
         if exc.status_code not in RETRYABLE or attempt >= self.settings.max_retries:
             return None
+        if mentions_reply_format(str(getattr(exc, "message", "") or "")):
+            return None  # a request the server cannot take: retrying it is pointless
         wait = retry_after(exc.response.headers) if exc.response is not None else None
         wait = wait if wait is not None else 0.5 * 2**attempt
         return wait if time.monotonic() + wait < deadline else None
@@ -110,11 +180,98 @@ class ChatClient:
         self._client.close()
 
 
-LOCAL_REPLY_TOKENS = 1024
-"""A reply's length at most on a server on this machine: a small model held to a schema can run on
-to its context limit (thousands of tokens, minutes of CPU that later requests queue behind, since
-such a server goes on generating after the client has given up). Hosted servers are not capped:
-OpenAI's reasoning models refuse ``max_tokens``."""
+def read_stream(
+    chunks: Any, deadline: float, cancelled: threading.Event | None, settings: LLMSettings
+) -> str | None:
+    """A body read piece by piece, or None when the deadline passed or the person stopped first;
+    refused past :data:`MAX_REPLY_CHARS` as soon as it gets there. The caller's ``with`` closes
+    the connection either way."""
+    received = bytearray()
+    for chunk in chunks:
+        received += chunk
+        if len(received) > MAX_REPLY_CHARS:
+            raise LLMError(
+                f"{settings.base_url} sent a reply of more than {MAX_REPLY_CHARS:,} bytes; that is not "
+                "a model's answer, so it was not read further"
+            )
+        if time.monotonic() > deadline or (cancelled is not None and cancelled.is_set()):
+            return None
+    return received.decode("utf-8", errors="replace")
+
+
+def mentions_reply_format(detail: str) -> bool:
+    """Whether a server's error names the reply's shape: the request form it cannot take."""
+    folded = detail.casefold()
+    return any(word in folded for word in ("response_format", "json_schema", "json_object", "schema"))
+
+
+def read_events(text: str, settings: LLMSettings) -> ChatReply:
+    """A streamed reply (server-sent events of ``chat.completion.chunk``) put back together."""
+    content: list[str] = []
+    calls: dict[int, dict[str, Any]] = {}
+    model = ""
+    usage: dict[str, Any] = {}
+    seen = False
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("data:"):
+            continue
+        data = line[5:].strip()
+        if data == "[DONE]":
+            break
+        try:
+            event = json.loads(data)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(event, dict):
+            continue
+        if isinstance(event.get("error"), dict | str):
+            error = event["error"]
+            detail = error.get("message") if isinstance(error, dict) else error
+            raise LLMError(f"{settings.base_url} answered without a reply: {str(detail)[:200]}")
+        seen = True
+        model = event.get("model") if isinstance(event.get("model"), str) else model
+        if isinstance(event.get("usage"), dict):
+            usage = event["usage"]
+        for choice in event.get("choices") or []:
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            if not isinstance(delta, dict):
+                continue
+            if isinstance(delta.get("content"), str):
+                content.append(delta["content"])
+            for part in delta.get("tool_calls") or []:
+                if not isinstance(part, dict):
+                    continue
+                index = part.get("index") if isinstance(part.get("index"), int) else len(calls)
+                call = calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
+                call["id"] = part.get("id") or call["id"]
+                function = part.get("function") or {}
+                if isinstance(function.get("name"), str):
+                    call["name"] += function["name"]
+                arguments = function.get("arguments")
+                if isinstance(arguments, str):
+                    call["arguments"] += arguments
+                elif arguments is not None:
+                    call["arguments"] += json.dumps(arguments)
+    if not seen:
+        shown = " ".join(text[:80].split())
+        raise LLMError(f"{settings.base_url} sent a stream with no reply in it ({shown!r}…)")
+    message = {
+        "content": "".join(content) if content else None,
+        "tool_calls": [
+            {"id": c["id"], "function": {"name": c["name"], "arguments": c["arguments"] or "{}"}}
+            for _, c in sorted(calls.items())
+            if c["name"]
+        ],
+    }
+    body = {"model": model, "choices": [{"message": message}], "usage": usage}
+    return read_completion(json.dumps(body), settings)
+
+
+LOCAL_REPLY_TOKENS = 384
+"""A reply's length at most on a server on this machine (each step may ask for less): a small model
+held to a schema can run on to its context limit (thousands of tokens, minutes of CPU). Hosted
+servers are not capped: OpenAI's reasoning models refuse ``max_tokens``."""
 
 
 def json_reply() -> dict[str, Any]:
@@ -235,7 +392,14 @@ def read_completion(text: str, settings: LLMSettings) -> ChatReply:
             }
         )
     model = data.get("model") if isinstance(data.get("model"), str) else ""
-    return ChatReply(content if isinstance(content, str) else None, calls, model or settings.model)
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    counts = [
+        usage.get(k) if isinstance(usage.get(k), int) else None
+        for k in ("prompt_tokens", "completion_tokens")
+    ]
+    reply = ChatReply(content if isinstance(content, str) else None, calls, model or settings.model)
+    reply.prompt_tokens, reply.completion_tokens = counts
+    return reply
 
 
 def explain(exc: Exception, settings: LLMSettings) -> str:
@@ -265,12 +429,17 @@ def explain(exc: Exception, settings: LLMSettings) -> str:
             f"{url} is rate limiting (429), and waiting as it asks would outlast the {settings.timeout:g} s "
             "timeout or the retries: wait a moment and try again, or check the plan's limits"
         )
-    if isinstance(exc, openai.BadRequestError):
+    if isinstance(exc, openai.BadRequestError) and not mentions_reply_format(str(exc)):
         detail = str(getattr(exc, "message", "") or exc)
         return (
             f"{url} rejected the request (400: {detail}); if this server has no tool calling, "
             "set the mode to JSON in the LLM settings"
         )
     if isinstance(exc, openai.APIStatusError):
+        if mentions_reply_format(str(getattr(exc, "message", "") or "")):
+            return (
+                f"{url} cannot hold a reply to a schema in the form asked ({exc.status_code}); "
+                "choose another schema form or the JSON mode in the LLM settings"
+            )
         return f"{url} failed ({exc.status_code}); try again later"
     return f"the request to {url} failed: {type(exc).__name__}"

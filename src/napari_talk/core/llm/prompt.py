@@ -14,13 +14,28 @@ if TYPE_CHECKING:
     from ..registry import Registry
 
 RULES = """You drive a napari viewer for a scientist: call the functions that do what they ask, \
-in order, with names from the context (case-insensitive; a unique part is enough). Points are \
-world [x, y], x = column. Read-only functions return results to you; then act or answer briefly. \
-If no function fits, say so in one sentence."""
+in order, with names from the context (case-insensitive; a unique part is enough; a layer may be \
+named by its colour or kind as the context shows it). Points are world [x, y], x = column. \
+Read-only functions return results to you; then act or answer briefly. A remark or chat that asks \
+for nothing gets no function. Never say you did something: only functions act."""
 
 JSON_RULES = """Reply with one JSON object and nothing else:
-{"commands": [{"action": "<name>", ...parameters}, ...]} to act, or {"say": "<one sentence>"} \
-when nothing applies. Available commands, name(parameters): description"""
+{"commands": [{"action": "<name>", ...parameters}, ...]} to act; {"commands": []} when the line \
+asks for nothing (a remark, chat); {"say": "<one sentence>"} to answer a question in words. \
+Available commands, name(parameters): description"""
+
+CHOOSE_RULES = """You read one line a scientist typed into a napari viewer and say which commands \
+it asks for, in order, from the list below. A remark, a story or chat that asks for nothing: \
+["no_command"]. A question to answer in words, which no command answers: ["answer"]. \
+Reply with JSON {"commands": [...]}. Commands:"""
+
+FILL_RULES = """Write the parameters of the commands for the scientist's line, with names from the \
+context (a layer may be named by its colour or kind as the context shows it). Points are world \
+[x, y], x = column. Reply with JSON {"commands": [...]}; if the line asks for none of these, \
+{"commands": [{"action": "no_command"}]}. Commands:"""
+
+NO_COMMAND = "no_command"
+ANSWER = "answer"
 
 MAX_ENUM = 200
 """More live names than this are left as free text (the context lists them; validation resolves)."""
@@ -144,6 +159,7 @@ def reply_schema(
     """
     commands = [command_schema(registry, action, names, strict=strict) for action in actions]
     listed: dict[str, Any] = {"type": "array", "items": {"anyOf": commands}, "maxItems": MAX_COMMANDS}
+    # an empty list is how a reply says the line asks for nothing: "no command" is an answer
     say = {"type": "string"}
     if strict:
         return {
@@ -156,7 +172,7 @@ def reply_schema(
         "anyOf": [
             {
                 "type": "object",
-                "properties": {"commands": {**listed, "minItems": 1}},
+                "properties": {"commands": listed},
                 "required": ["commands"],
                 "additionalProperties": False,
             },
@@ -188,7 +204,12 @@ def _signature(schema: dict[str, Any]) -> str:
 
 
 def system_prompt(
-    registry: Registry, context: Sequence[str], *, listed: bool, actions: Iterable[str] | None = None
+    registry: Registry,
+    context: Sequence[str],
+    *,
+    listed: bool,
+    actions: Iterable[str] | None = None,
+    examples: Sequence[tuple[str, str]] = (),
 ) -> str:
     """``listed``: the commands are written out here (JSON and schema modes: no tools are sent)."""
     lines = [RULES]
@@ -198,6 +219,7 @@ def system_prompt(
             f"- {a}({_signature(compact(registry.schema(a)))}): {registry.commands[a].description()}"
             for a in _chosen(registry, actions)
         ]
+    lines += worked(examples)
     if context:
         lines.append("Context:")
         lines += [f"- {line}" for line in context]
@@ -207,3 +229,71 @@ def system_prompt(
 def results_message(results: Sequence[tuple[str, dict[str, Any]]]) -> str:
     """Read-only results for JSON mode, where there are no tool messages."""
     return "Results:\n" + "\n".join(f"{action}: {json.dumps(r, default=str)}" for action, r in results)
+
+
+def choice_schema(actions: Sequence[str]) -> dict[str, Any]:
+    """The first of two steps: which commands (of ``actions``), or none, or an answer in words."""
+    return {
+        "type": "object",
+        "properties": {
+            "commands": {
+                "type": "array",
+                "items": {"enum": [*actions, NO_COMMAND, ANSWER]},
+                "minItems": 1,
+                "maxItems": 3,
+            }
+        },
+        "required": ["commands"],
+        "additionalProperties": False,
+    }
+
+
+def fill_schema(registry: Registry, actions: Sequence[str], names: Names) -> dict[str, Any]:
+    """The second step: the parameters of the chosen commands, each under its own schema."""
+    commands = [command_schema(registry, action, names) for action in actions]
+    none = {
+        "type": "object",
+        "properties": {"action": {"const": NO_COMMAND}},
+        "required": ["action"],
+        "additionalProperties": False,
+    }  # the way out when the line turns out to ask for none of them
+    items = {"anyOf": [*commands, none]}
+    return {
+        "type": "object",
+        "properties": {
+            "commands": {"type": "array", "items": items, "minItems": 1, "maxItems": MAX_COMMANDS}
+        },
+        "required": ["commands"],
+        "additionalProperties": False,
+    }
+
+
+def step_prompt(
+    registry: Registry,
+    rules: str,
+    actions: Iterable[str],
+    context: Sequence[str],
+    *,
+    signatures: bool,
+    examples: Sequence[tuple[str, str]] = (),
+) -> str:
+    """A step's system prompt: its rules, the commands (one line each; with their parameters when
+    ``signatures``), worked examples, and the session's context."""
+    lines = [rules]
+    for a in actions:
+        described = registry.commands[a].description()
+        if signatures:
+            lines.append(f"- {a}({_signature(compact(registry.schema(a)))}): {described}")
+        else:
+            lines.append(f"- {a}: {described}")
+    lines += worked(examples)
+    if context:
+        lines.append("Context:")
+        lines += [f"- {line}" for line in context]
+    return "\n".join(lines)
+
+
+def worked(examples: Sequence[tuple[str, str]]) -> list[str]:
+    if not examples:
+        return []
+    return ["Examples:", *(f"- {line!r} -> {reply}" for line, reply in examples)]

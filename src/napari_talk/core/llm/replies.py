@@ -44,6 +44,8 @@ class Reading:
     """Names of function calls written as text in a reply that holds no command."""
     loose: list[dict[str, Any]] = field(default_factory=list)
     """Per candidate: keys written beside a parameters wrapper (parameters put there, or a "reason")."""
+    nothing: bool = False
+    """The reply said, as its schema allows, that the line asks for no command (an empty list)."""
 
     def add(
         self, wire: dict[str, Any], call_id: str | None = None, loose: dict[str, Any] | None = None
@@ -198,6 +200,8 @@ def _read_value(data: Any, reading: Reading, depth: int = 0) -> None:
         return
     for key in _CONTAINERS:
         if key in data:
+            if data[key] == [] and key == "commands":
+                reading.nothing = True
             _read_value(data[key], reading, depth + 1)
             said = next((data[k] for k in _SAY_KEYS if isinstance(data.get(k), str)), "")
             reading.spoken = said.strip() or reading.spoken

@@ -3,6 +3,10 @@
 Blocking and thread-agnostic: the dock runs it off the GUI thread and passes an ``execute`` that
 runs read-only commands on the GUI thread. Nothing the model says runs unvalidated; the final
 commands are returned, not executed, so the caller can ask for confirmation first.
+
+The whole turn has one deadline (the settings' timeout), every request's reply is bounded in
+tokens, and words from the model answer questions only: a line asking for something that comes
+back as words is not understood (the words shown as the model's suggestion, never as done).
 """
 
 from __future__ import annotations
@@ -11,18 +15,34 @@ import contextlib
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..help import suggest
-from .client import ChatClient, LLMError, constrained_reply, json_reply
-from .prompt import Names, reply_schema, results_message, system_prompt, tool_schemas
+from ..help import not_understood_line, suggest
+from .client import Cancelled, ChatClient, LLMError, constrained_reply, json_reply, mentions_reply_format
+from .prompt import (
+    ANSWER,
+    CHOOSE_RULES,
+    FILL_RULES,
+    NO_COMMAND,
+    Names,
+    choice_schema,
+    fill_schema,
+    reply_schema,
+    results_message,
+    step_prompt,
+    system_prompt,
+    tool_schemas,
+)
 from .replies import Reading, read_reply
-from .settings import LLMSettings
+from .router import Route, Router
+from .settings import LLMSettings, SchemaForm
 from .shortlist import Shortlist
+from .words import claims_action, is_question
 
 if TYPE_CHECKING:
     from ..commands import Command
@@ -37,18 +57,36 @@ MAX_COMMANDS_PER_REPLY = 20
 """A reply asking for more is refused whole (a person's line is a few commands at most)."""
 TOOL_TIMEOUT = 30.0
 RESULT_CHARS = 4000
+REPLY_TOKENS = {"choose": 40, "fill": 200, "reply": 320, "words": 120}
+"""A reply's length at most per step on a local server: enough for what the step asks, and a
+bound on a grammar-held generation that crawls."""
+WORDS_RULES = (
+    "Answer the scientist's question in one or two sentences, from the context. Never say you did something."
+)
+ROUTED_FROM_EXAMPLES = 3
+"""Commands the semantic router adds to the word shortlist (the line may share no word with them)."""
 
+FORMS: tuple[SchemaForm | None, ...] = ("json_schema", "json_object", None)
+"""How a reply is held to a schema, in the order tried: OpenAI's ``json_schema``, a schema on
+``json_object`` (llama.cpp, llama-cpp-python), then plain JSON mode (None)."""
 
 @dataclass
 class LLMOutcome:
     commands: list[Command] = field(default_factory=list)
-    """The final commands to run, validated, in order (not yet run)."""
+    """The final commands to run, validated, in order (not yet run). A command the model asked
+    for during its turn that needs the person's agreement comes here too: the session asks."""
     spoken: str | None = None
     user_prompt: str | None = None
     read: list[tuple[Command, Result]] = field(default_factory=list)
     """Read-only commands run during the conversation, with their results."""
     error: str | None = None
     model: str = ""
+    notes: list[str] = field(default_factory=list)
+    """What the road learned about the server and says once (a schema form it fell back from)."""
+    understood: bool = True
+    """False: the model found no command for a line that asks for one (``error`` says so)."""
+    prompt_tokens: int = 0
+    """Tokens the server says it read for this line, over every request (0: it did not say)."""
 
 
 @dataclass
@@ -61,10 +99,23 @@ class Request:
     reply_format: dict[str, Any] | None = None
     actions: tuple[str, ...] = ()
     """The commands offered: a reply that names another is sent back with them."""
+    schema: dict[str, Any] | None = None
+    """The schema the reply is held to (its form chosen per server, see :data:`FORMS`)."""
+    max_tokens: int = REPLY_TOKENS["reply"]
 
 
 Execute = Callable[["Command", float], "Result"]
 """Runs one read-only command (on the GUI thread, if there is one) within a time limit."""
+
+
+@dataclass
+class Line:
+    """What one line's conversation carries: its deadline, stop, and the outcome being written."""
+
+    text: str
+    outcome: LLMOutcome
+    deadline: float
+    cancelled: threading.Event
 
 
 class LLMRoad:
@@ -84,10 +135,24 @@ class LLMRoad:
         self._client_lock = threading.Lock()
         self._tool_lists: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         self._shortlist: Shortlist | None = None
+        self._router: Router | None = None
+        self._parser: Any = None
+        self._names_seen: Names | None = None
+        self.form: SchemaForm | None = settings.schema_form
+        """The schema form this server takes, as learned (None: plain JSON mode)."""
+        self.routes = False
+        """In steps mode, let the semantic router answer the first step when it is sure."""
 
     @property
     def label(self) -> str:
         return f"{self.settings.model} @ {self.settings.base_url}"
+
+    @property
+    def router(self) -> Router:
+        """Built on first use; the names live then read as names in the example phrasings too."""
+        if self._router is None:
+            self._router = Router(self.registry, self._names_seen)
+        return self._router
 
     def interpret(
         self,
@@ -103,46 +168,114 @@ class LLMRoad:
         shortlist setting keeps the likeliest of those; ``names`` are the live names (layers, glasses,
         ...) that a constrained reply may use."""
         outcome = LLMOutcome(model=self.settings.model)
+        self._names_seen = self._names_seen or names
+        turn = Line(text, outcome, time.monotonic() + self.settings.timeout, cancelled or threading.Event())
         try:
             actions = self.offered(text, packs, names)
-            request = self.request(text, context, actions, names or {})
             client = self.client()
-            self._converse(client, request, execute, cancelled or threading.Event(), outcome)
+            if self.settings.mode == "steps":
+                self._steps(client, turn, context, actions, names or {}, execute)
+            else:
+                request = self.request(text, context, actions, names or {})
+                self._converse(client, request, execute, turn)
+        except Cancelled:
+            outcome.error = "stopped"
         except LLMError as exc:
             outcome.error = str(exc)
         except Exception as exc:  # whatever a reply held, the person gets a line and a usable session
             log.warning("the LLM road failed", exc_info=True)
             outcome.error = f"the model's reply could not be used ({type(exc).__name__}); nothing ran"
+        if outcome.error is None:
+            self._judge_words(text, outcome, packs)
         return outcome
 
     def offered(
         self, text: str, packs: Sequence[str] | None = None, names: Names | None = None
     ) -> tuple[str, ...]:
-        """The commands the model is offered for ``text``."""
+        """The commands the model is offered for ``text``: those sharing its words, and those whose
+        example phrasings it is nearest to (it may share no word with them)."""
         chosen = [p for p in self.registry.packs if packs is None or p.name in packs]
         pool = tuple(cls.action_name() for pack in chosen for cls in pack.commands)
         if self._shortlist is None:
             self._shortlist = Shortlist(self.registry)
-        return self._shortlist.choose(text, pool, names, keep=self.settings.shortlist)
+        keep = self.settings.shortlist
+        picked = self._shortlist.choose(text, pool, names, keep=keep)
+        if keep <= 0 or len(pool) <= keep:
+            return picked
+        live = [n for found in (names or {}).values() for n in found]
+        near = [a for a, _, _ in self.router.nearest(text, live, pool, keep=ROUTED_FROM_EXAMPLES)]
+        wanted = set(near) | set(picked[: max(keep - len(set(near) - set(picked)), 0)])
+        return tuple(a for a in pool if a in wanted)
+
+    def route(self, text: str, names: Names, pool: Sequence[str] | None = None) -> Route:
+        """Where the semantic router sends ``text`` among ``pool`` (default: every command)."""
+        self._names_seen = self._names_seen or names
+        return self.router.route(text, [n for found in names.values() for n in found], pool)
+
+    def routable(self, text: str, route: Route) -> bool:
+        """Whether the router's pick may stand for the model's first step: it is sure, and a
+        question goes only to a command that reads."""
+        if route.action is None:
+            return False
+        return not is_question(text) or self.registry.commands[route.action].risk == "read"
+
+    def hint(self, text: str, names: Names) -> str:
+        """What the line was understood to name (live names it holds), as a hint for the model."""
+        folded = f" {text.casefold()} "
+        named = [
+            f"{kind.rstrip('s')} {name!r}"
+            for kind, found in names.items()
+            for name in found
+            if name and f" {name.casefold()} " in folded
+        ]
+        return f"(Named in this line: {', '.join(named[:4])}.)" if named else ""
 
     def request(self, text: str, context: Sequence[str], actions: tuple[str, ...], names: Names) -> Request:
         """The first request for a line, as the mode shapes it."""
         mode = self.settings.mode
         listed = mode != "tools"
+        examples = self.worked_examples(text, actions, names)
         messages = [
             {
                 "role": "system",
-                "content": system_prompt(self.registry, context, listed=listed, actions=actions),
+                "content": system_prompt(
+                    self.registry, context, listed=listed, actions=actions, examples=examples
+                ),
             },
-            {"role": "user", "content": text},
+            {"role": "user", "content": " ".join(p for p in (text, self.hint(text, names)) if p)},
         ]
         if mode == "tools":
             return Request(messages, tools=self._tools(actions), actions=actions)
         if mode == "json":
             return Request(messages, reply_format=json_reply(), actions=actions)
-        form = self.settings.schema_form
-        schema = reply_schema(self.registry, actions, names, strict=form == "json_schema")
-        return Request(messages, reply_format=constrained_reply(schema, form), actions=actions)
+        schema = reply_schema(self.registry, actions, names, strict=self.form == "json_schema")
+        return Request(messages, reply_format=self._held(schema), actions=actions, schema=schema)
+
+    def worked_examples(self, text: str, actions: Sequence[str], names: Names) -> list[tuple[str, str]]:
+        """The project's own example lines nearest to ``text`` among the offered commands, with the
+        command the parser reads in each (``settings.examples`` of them)."""
+        if self.settings.examples <= 0:
+            return []
+        if self._parser is None:
+            from ..grammar.parser import Parser
+
+            self._parser = Parser(self.registry)
+        shown: list[tuple[str, str]] = []
+        live = [n for found in names.values() for n in found]
+        for action, _, _ in self.router.nearest(text, live, actions, keep=len(actions)):
+            for example in self.registry.commands[action].examples:
+                with contextlib.suppress(Exception):
+                    commands = self._parser.parse(example, names)
+                    if commands:
+                        wires = [c.to_wire() for c in commands]
+                        shown.append((example, json.dumps({"commands": wires}, separators=(",", ":"))))
+                        break
+            if len(shown) >= self.settings.examples:
+                break
+        return shown
+
+    def _held(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return json_reply() if self.form is None else constrained_reply(schema, self.form)
 
     def _tools(self, actions: tuple[str, ...]) -> list[dict[str, Any]]:
         tools = self._tool_lists.get(actions)
@@ -168,18 +301,59 @@ class LLMRoad:
                 self._client.close()
                 self._client = None
 
-    def _converse(self, client, request: Request, execute, cancelled, outcome: LLMOutcome) -> None:
+    def _ask(self, client: ChatClient, request: Request, turn: Line) -> Any:
+        """One request within the turn's deadline; a server that cannot hold a reply to a schema in
+        the form asked is asked again in the next form (:data:`FORMS`), and the road says so once."""
+        while True:
+            try:
+                reply = client.complete(
+                    request.messages,
+                    request.tools,
+                    request.reply_format,
+                    max_tokens=request.max_tokens,
+                    deadline=turn.deadline,
+                    cancelled=turn.cancelled,
+                )
+            except LLMError as exc:
+                if request.schema is None or not self._falls_back(exc, turn.outcome):
+                    raise
+                request.reply_format = self._held(request.schema)
+                continue
+            turn.outcome.model = reply.model or turn.outcome.model
+            turn.outcome.prompt_tokens += reply.prompt_tokens or 0
+            if turn.cancelled.is_set():
+                raise Cancelled("stopped")
+            return reply
+
+    def _falls_back(self, exc: LLMError, outcome: LLMOutcome) -> bool:
+        if exc.status not in (400, 422, 500) or not mentions_reply_format(f"{exc.detail} {exc}"):
+            return False
+        at = FORMS.index(self.form)
+        if at + 1 >= len(FORMS):
+            return False
+        was, self.form = self.form, FORMS[at + 1]
+        now = f"a schema on {self.form}" if self.form is not None else "plain JSON mode"
+        outcome.notes.append(
+            f"{self.settings.base_url} does not take a schema as {was} ({exc.status}); "
+            f"using {now} from now on (set it in the LLM settings to skip this)"
+        )
+        return True
+
+    def _converse(self, client: ChatClient, request: Request, execute: Execute, turn: Line) -> None:
+        outcome = turn.outcome
         messages = request.messages
-        text = messages[-1]["content"]
+        text = turn.text
         reasked = False
         read_calls = 0
         while True:
-            reply = client.complete(messages, request.tools, request.reply_format)
-            outcome.model = reply.model or outcome.model
-            if cancelled.is_set():
-                outcome.error = "stopped"
-                return
+            reply = self._ask(client, request, turn)
             reading = read_reply(reply.content, reply.tool_calls)
+            declined = [w.get("action") == NO_COMMAND for w in reading.candidates]
+            if declined and all(declined):
+                reading = Reading(nothing=True)
+            if reading.nothing and not reading.candidates:
+                outcome.understood = False
+                return
             if not (reading.candidates or reading.spoken or reading.problems or reading.calls):
                 outcome.error = "the model answered with nothing (no command, no words); try rephrasing"
                 return
@@ -210,9 +384,133 @@ class LLMRoad:
                 )
                 return
             read_calls += len(commands)
-            results = [(command, execute(command, TOOL_TIMEOUT)) for command in commands]
+            results: list[tuple[Command, Result]] = []
+            for at, command in enumerate(commands):
+                result = execute(command, TOOL_TIMEOUT)
+                if result.approval is not None:
+                    # the person is asked, by the session, before it runs: not the model
+                    outcome.read += results
+                    outcome.commands = commands[at:]
+                    outcome.spoken = None
+                    return
+                results.append((command, result))
             outcome.read += results
             messages += self._results(reply, reading, results, request.tools is None)
+
+    def _steps(
+        self,
+        client: ChatClient,
+        turn: Line,
+        context: Sequence[str],
+        actions: tuple[str, ...],
+        names: Names,
+        execute: Execute,
+    ) -> None:
+        """Two small questions: which commands (or none, or an answer in words), then the chosen
+        commands' parameters, each under its own schema. The semantic router may answer the first."""
+        outcome = turn.outcome
+        user = {"role": "user", "content": " ".join(p for p in (turn.text, self.hint(turn.text, names)) if p)}
+        chosen: list[str] | None = None
+        if self.routes:
+            route = self.route(turn.text, names, actions)
+            if self.routable(turn.text, route) and route.action is not None:
+                chosen = [route.action]
+        if chosen is None:
+            chosen = self._choose(client, turn, context, actions, user)
+        if chosen is None or NO_COMMAND in chosen:
+            outcome.understood = False
+            return
+        if ANSWER in chosen:
+            words = Request(
+                [
+                    {
+                        "role": "system",
+                        "content": step_prompt(self.registry, WORDS_RULES, (), context, signatures=False),
+                    },
+                    user,
+                ],
+                max_tokens=REPLY_TOKENS["words"],
+            )
+            outcome.spoken = (self._ask(client, words, turn).content or "").strip() or None
+            if outcome.spoken is None:
+                outcome.understood = False
+            return
+        fill = Request(
+            [
+                {
+                    "role": "system",
+                    "content": step_prompt(
+                        self.registry,
+                        FILL_RULES,
+                        chosen,
+                        context,
+                        signatures=True,
+                        examples=self.worked_examples(turn.text, chosen, names),
+                    ),
+                },
+                user,
+            ],
+            actions=tuple(chosen),
+            schema=fill_schema(self.registry, chosen, names),
+            max_tokens=REPLY_TOKENS["fill"],
+        )
+        fill.reply_format = self._held(fill.schema or {})
+        self._converse(client, fill, execute, turn)
+
+    def _choose(
+        self,
+        client: ChatClient,
+        turn: Line,
+        context: Sequence[str],
+        actions: tuple[str, ...],
+        user: dict[str, Any],
+    ) -> list[str] | None:
+        choose = Request(
+            [
+                {
+                    "role": "system",
+                    "content": step_prompt(self.registry, CHOOSE_RULES, actions, context, signatures=False),
+                },
+                user,
+            ],
+            schema=choice_schema(actions),
+            max_tokens=REPLY_TOKENS["choose"],
+        )
+        choose.reply_format = self._held(choose.schema or {})
+        return self._chosen(self._ask(client, choose, turn).content, actions)
+
+    @staticmethod
+    def _chosen(content: str | None, actions: Sequence[str]) -> list[str] | None:
+        """The first step's answer: commands among ``actions`` (each once), or a word for none."""
+        try:
+            data = json.loads(content or "")
+        except ValueError:
+            return None
+        listed = data.get("commands") if isinstance(data, dict) else None
+        if not isinstance(listed, list):
+            return None
+        allowed = {*actions, NO_COMMAND, ANSWER}
+        chosen = [a for a in dict.fromkeys(listed) if isinstance(a, str) and a in allowed]
+        if not chosen:
+            return None
+        if NO_COMMAND in chosen or ANSWER in chosen:
+            return [NO_COMMAND] if NO_COMMAND in chosen else [ANSWER]
+        return chosen
+
+    def _judge_words(self, text: str, outcome: LLMOutcome, packs: Sequence[str] | None) -> None:
+        """Words answer questions only, and never claim what no command did."""
+        spoken = (outcome.spoken or "").strip()
+        if outcome.commands or outcome.read:
+            if spoken and claims_action(spoken):
+                outcome.spoken = None  # what ran says what was done
+            return
+        question = is_question(text)
+        if spoken and question and not claims_action(spoken):
+            return
+        outcome.spoken = None
+        outcome.understood = False
+        nearest = suggest(self.registry, text, packs=packs)
+        outcome.error = not_understood_line(text, nearest, offer_model=False, suggestion=spoken or None)
 
     def _validate(self, reading: Reading) -> tuple[list[Command], list[str]]:
         commands, problems = [], list(reading.problems)

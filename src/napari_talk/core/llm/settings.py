@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
 SchemaForm = Literal["json_schema", "json_object"]
+Mode = Literal["tools", "json", "schema", "steps"]
 SCHEMA_FORMS: tuple[SchemaForm, ...] = get_args(SchemaForm)
 
 
@@ -38,12 +39,13 @@ class LLMSettings(BaseModel):
         title="API key variable",
         description="Environment variable holding the API key (the key itself is never stored).",
     )
-    mode: Literal["tools", "json", "schema"] = Field(
+    mode: Mode = Field(
         "tools",
         title="Mode",
-        description="Function tools; JSON mode for servers without tool calling; or schema: the reply held "
-        "to the commands' JSON schema (best for small local models; 'Test connection' tells what a server "
-        "honours).",
+        description="Function tools; JSON mode for servers without tool calling; schema: the reply held "
+        "to the commands' JSON schema; or steps: two small schema-held questions, first which command "
+        "(or none), then its parameters (best for small local models; 'Test connection' tells what a "
+        "server honours).",
     )
     schema_form: SchemaForm = Field(
         "json_schema",
@@ -59,8 +61,20 @@ class LLMSettings(BaseModel):
         description="How many of the commands in play a model is offered for one line, the likeliest "
         "first (0: all of them); fewer is faster and clearer for a small local model.",
     )
+    examples: int = Field(
+        0,
+        ge=0,
+        le=5,
+        title="Worked examples",
+        description="How many of the project's example lines nearest to a typed line are shown to the "
+        "model with the command each means (0: none).",
+    )
     timeout: float = Field(
-        30.0, ge=1, le=600, title="Timeout (s)", description="Seconds to wait for one reply."
+        30.0,
+        ge=1,
+        le=600,
+        title="Timeout (s)",
+        description="Seconds one typed line may take with the model, every request and wait included.",
     )
     max_retries: int = Field(
         1, ge=0, le=5, title="Retries", description="Retries of a failed request (429, 5xx)."

@@ -4,7 +4,7 @@ Domain modules (no napari, no Qt): ``catalogue`` (SQLite, parameterized), ``embe
 hashed, a local MiniLM, an OpenAI-compatible server) with ``lexicon``, ``analysis``
 (scikit-image measurements), ``describe`` (the catalogue's voice, with or without a model),
 ``fetch`` (bounded downloads and decoding), ``sref``, ``jsonl``, ``samples`` and ``store`` (a
-session's catalogue file and embedder). ``handlers`` joins them to a session and a viewer.
+session's catalogue file and embedder). ``handlers/`` joins them to a session and a viewer, by job.
 """
 
 from __future__ import annotations
@@ -46,8 +46,11 @@ class AtlasPack(Pack["Atlas"]):
         return ctx.state.exists()
 
     def prepare(self, ctx: Context[Atlas]) -> None:
-        """Load the catalogue's local sentence model (seconds: torch) before the first search."""
-        if ctx.state.exists() and ctx.state.model()[0] == "minilm":
+        """Load the catalogue's local sentence model (seconds: torch, or building its ONNX graph
+        the first time) before the first search."""
+        from .embeddings import MINILM, MINILM_INT8
+
+        if ctx.state.exists() and ctx.state.model()[0] in (MINILM, MINILM_INT8):
             ctx.state.embedder()
 
 

@@ -6,6 +6,11 @@ keeps the others' vectors. Search loads one model's vectors once into a single m
 scores every entity with one matrix-vector product. A write through this connection updates the
 matrix (and the other caches) with the rows it changed; a write by another connection, seen
 through ``PRAGMA data_version``, makes them reload.
+
+A catalogue file may come from anyone, so it is opened warily: one with views or triggers (a
+recursive view can make every query run forever) is refused, ``trusted_schema`` is off, and
+every statement runs under a deadline (a progress handler interrupts it), so the worst a
+hostile file does is a clear refusal after :data:`STATEMENT_SECONDS`.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from __future__ import annotations
 import bisect
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.result import CommandError
 from . import calibration
 from . import sref as srefs
 from .calibration import Calibration
@@ -59,12 +66,19 @@ CREATE TABLE IF NOT EXISTS vectors (
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 FIELDS = ("name", "type", "domain", "class_name", "description", "image", "sref", "prompt", "created")
-EMBED_BATCH = 512
+EMBED_BATCH = 256
+"""Texts embedded between two progress reports (and chances to stop)."""
+STATEMENT_SECONDS = 10.0
+"""The longest one statement may run (the largest, reading 100,000 vectors, takes well under 1 s)."""
+MAX_ENTITIES = 2_000_000
+"""Entities one catalogue may hold: imports past it are refused, saying so."""
 Progress = Callable[[int, int], None]
 
 
-class CatalogueError(Exception):
+class CatalogueError(CommandError):
     """Something about the catalogue the person can fix (a name taken, a file not a catalogue)."""
+
+    kind = "CatalogueError"
 
 
 def name_key(name: str) -> str:
@@ -150,6 +164,35 @@ class Catalogue:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._caches()
+        connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db = _Guarded(connection, self.path.name)
+        try:
+            self._db.execute("PRAGMA trusted_schema = OFF")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            odd = self._db.execute(
+                "SELECT type, name FROM sqlite_master WHERE type NOT IN ('table', 'index')"
+            ).fetchone()
+            if odd is not None:
+                raise CatalogueError(
+                    f"{self.path.name} holds a {odd[0]} ({odd[1]!r}); a catalogue has only tables and "
+                    "indexes, so this file is not opened"
+                )
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.executescript(SCHEMA)
+            version = self.setting("schema_version")
+        except sqlite3.DatabaseError as exc:
+            connection.close()
+            raise CatalogueError(f"{self.path.name} is not a catalogue ({exc})") from None
+        except CatalogueError:
+            connection.close()
+            raise
+        if version is None:
+            self.set_setting("schema_version", str(SCHEMA_VERSION))
+        elif int(version) > SCHEMA_VERSION:
+            raise CatalogueError(f"{self.path.name} was written by a newer napari-talk (schema {version})")
+
+    def _caches(self) -> None:
         self._lock = threading.RLock()
         self._writes = 0
         self._complete: dict[str, tuple[int, int]] = {}
@@ -157,22 +200,25 @@ class Catalogue:
         self._matrices: dict[tuple[str, int], VectorMatrix] = {}
         self._names: tuple[tuple[int, int], list[str], list[str]] | None = None
         """(stamp, name keys in order, names in that order)."""
-        try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.executescript(SCHEMA)
-            version = self.setting("schema_version")
-        except sqlite3.DatabaseError as exc:
-            raise CatalogueError(f"{self.path.name} is not a catalogue ({exc})") from None
-        if version is None:
-            self.set_setting("schema_version", str(SCHEMA_VERSION))
-        elif int(version) > SCHEMA_VERSION:
-            raise CatalogueError(f"{self.path.name} was written by a newer napari-talk (schema {version})")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def _transaction(self) -> _transaction:
+        return _transaction(self._db)
+
+    def _put_vectors(self, rows: Sequence[tuple[int, str, int, bytes]], replace: bool = False) -> None:
+        """Store (entity id, model, dim, float32 bytes) rows; ``replace`` overwrites a model's vector."""
+        self._db.executemany(
+            "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)"
+            + (
+                " ON CONFLICT (entity_id, model) DO UPDATE SET dim = excluded.dim, vector = excluded.vector"
+                if replace
+                else ""
+            ),
+            rows,
+        )
 
     # -- small reads --------------------------------------------------------------------------
 
@@ -192,6 +238,18 @@ class Catalogue:
                 rows = self._db.execute("SELECT name_key, name FROM entities ORDER BY name_key").fetchall()
                 self._names = (stamp, [r[0] for r in rows], [r[1] for r in rows])
             return list(self._names[2])
+
+    def names_if_known(self) -> list[str] | None:
+        """The names as last read, if nothing changed since and no other thread holds the
+        catalogue; else None at once (never waits: the parser asks on every typed line)."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            if self._names is None or self._names[0] != self._stamp():
+                return None
+            return list(self._names[2])
+        finally:
+            self._lock.release()
 
     def domains(self) -> dict[str, int]:
         with self._lock:
@@ -223,7 +281,7 @@ class Catalogue:
         query = f"SELECT id, {', '.join(FIELDS)} FROM entities"
         params: tuple[Any, ...] = ()
         if domain is not None:
-            query += " WHERE domain = ? COLLATE NOCASE"
+            query += " WHERE lower(domain) = lower(?)"
             params = (domain,)
         with self._lock:
             return [_entity(r) for r in self._db.execute(query + " ORDER BY name_key", params)]
@@ -268,31 +326,47 @@ class Catalogue:
         an entity whose name is taken replaces the one that had it (the report keeps that one)."""
         entities = [tidy(e) for e in entities]
         thumbs = list(thumbnails) if thumbnails is not None else [None] * len(entities)
+        last = {name_key(e.name): index for index, e in enumerate(entities)}  # a name twice: the last
+        order = sorted(last.values())
         report = ImportReport()
         delta = _Delta()
         with self._lock:
-            with _transaction(self._db):
+            with self._transaction():
                 taken = dict(self._db.execute("SELECT name_key, id FROM entities").fetchall())
-                for entity, thumb, vector in zip(entities, thumbs, vectors, strict=True):
-                    key = name_key(entity.name)
-                    old_id = taken.get(key)
+                new = len(last.keys() - taken.keys())
+                if len(taken) + new > MAX_ENTITIES:
+                    raise CatalogueError(
+                        f"{len(taken) + new:,} entities would pass the {MAX_ENTITIES:,} one catalogue "
+                        "may hold; import fewer, or split the catalogue"
+                    )
+                old_ids: list[int | None] = []
+                for index in order:
+                    old_id = taken.get(name_key(entities[index].name))
                     if old_id is not None:
                         snapshot = self._snapshot(old_id)
                         report.replaced.append(snapshot)
                         self._db.execute("DELETE FROM entities WHERE id = ?", (old_id,))
                         delta.delete(old_id, snapshot.entity.name)
-                    entity_id = self._insert(entity, thumb, old_id)
-                    taken[key] = entity_id
-                    row = (entity_id, model, vector.shape[0], vector.astype(np.float32).tobytes())
-                    self._db.execute(
-                        "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)", row
-                    )
-                    delta.inserted[entity_id] = entity.name
-                    delta.write([row])
+                    old_ids.append(old_id)
+                ids = self._insert_many([entities[i] for i in order], [thumbs[i] for i in order], old_ids)
+                rows = [
+                    (entity_id, model, vectors[i].shape[0], vectors[i].astype(np.float32).tobytes())
+                    for entity_id, i in zip(ids, order, strict=True)
+                ]
+                self._put_vectors(rows)
+                for entity_id, i, old_id in zip(ids, order, old_ids, strict=True):
+                    delta.inserted[entity_id] = entities[i].name
                     if old_id is None:
                         report.added.append(entity_id)
+                delta.write(rows)
             self._wrote(delta)
         return report
+
+    def _insert_many(
+        self, entities: Sequence[Entity], thumbnails: Sequence[bytes | None], ids: Sequence[int | None]
+    ) -> list[int]:
+        """Insert entity rows (an id given keeps it, else a new one); their ids."""
+        return [self._insert(e, t, i) for e, t, i in zip(entities, thumbnails, ids, strict=True)]
 
     def _insert(self, entity: Entity, thumbnail: bytes | None, entity_id: int | None = None) -> int:
         values = [getattr(entity, f) for f in FIELDS]
@@ -323,7 +397,7 @@ class Catalogue:
     def remove(self, name: str) -> Snapshot:
         """Take an entity out; the snapshot puts it back (:meth:`restore`)."""
         with self._lock:
-            with _transaction(self._db):
+            with self._transaction():
                 entity = self.get(name)
                 if entity is None:
                     raise CatalogueError(f"no entity named {name!r} in the catalogue")
@@ -335,7 +409,7 @@ class Catalogue:
     def delete_ids(self, ids: Iterable[int]) -> None:
         delta = _Delta()
         with self._lock:
-            with _transaction(self._db):
+            with self._transaction():
                 for entity_id in ids:
                     row = self._db.execute(
                         "SELECT name FROM entities WHERE id = ?", (int(entity_id),)
@@ -349,7 +423,7 @@ class Catalogue:
         """Put snapshotted entities back with their ids, replacing what holds their names now."""
         delta = _Delta()
         with self._lock:
-            with _transaction(self._db):
+            with self._transaction():
                 for snap in snapshots:
                     holders = self._db.execute(
                         "SELECT id, name FROM entities WHERE name_key = ? OR id = ?",
@@ -360,9 +434,7 @@ class Catalogue:
                         delta.delete(old_id, old_name)
                     entity_id = self._insert(snap.entity, snap.thumbnail, snap.entity.id)
                     rows = [(entity_id, *vector) for vector in snap.vectors]
-                    self._db.executemany(
-                        "INSERT INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)", rows
-                    )
+                    self._put_vectors(rows)
                     delta.inserted[entity_id] = snap.entity.name
                     delta.write(rows)
             self._wrote(delta)
@@ -437,7 +509,7 @@ class Catalogue:
                 for (entity_id, _), v in zip(batch, vectors, strict=True)
             ]
             with self._lock:
-                with _transaction(self._db):
+                with self._transaction():
                     # an entity removed meanwhile gets no vector (the foreign key would refuse it)
                     marks = ", ".join("?" * len(rows))
                     alive = {
@@ -447,10 +519,7 @@ class Catalogue:
                         )
                     }
                     rows = [r for r in rows if r[0] in alive]
-                    self._db.executemany(
-                        "INSERT OR REPLACE INTO vectors (entity_id, model, dim, vector) VALUES (?, ?, ?, ?)",
-                        rows,
-                    )
+                    self._put_vectors(rows, replace=True)
                 written = _Delta()
                 written.write(rows)
                 self._wrote(written)
@@ -487,6 +556,10 @@ class Catalogue:
                 cached = self._matrices[key] = VectorMatrix(ids, vectors, stamp)
             return cached.ids, cached.vectors
 
+    def vector_count(self, model: str, dim: int) -> int:
+        with self._lock:
+            return len(self.matrix(model, dim)[0])
+
     def search(
         self, query: np.ndarray, model: str, limit: int, exclude: Iterable[int] = ()
     ) -> list[tuple[Entity, float]]:
@@ -507,8 +580,7 @@ class Catalogue:
         moved by a tenth, on ``reference`` texts while the catalogue is small."""
         key = calibration.setting_key(model)
         stored = calibration.load(self.setting(key))
-        with self._lock:
-            count = len(self.matrix(model, dim)[0])
+        count = self.vector_count(model, dim)
         if stored is not None and not calibration.stale(stored, count):
             return stored
         probes = embed(calibration.PROBES)  # a model on a server may take a while: not under the lock
@@ -589,10 +661,65 @@ def _entity(row: Sequence[Any]) -> Entity:
     return Entity(**dict(zip(FIELDS, row[1:], strict=True)), id=row[0])
 
 
+class _Rows:
+    """A statement's rows, read in full while its deadline held."""
+
+    def __init__(self, rows: list[Any], lastrowid: int | None) -> None:
+        self.rows, self.lastrowid = rows, lastrowid
+
+    def fetchone(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+    def fetchall(self) -> list[Any]:
+        return self.rows
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.rows)
+
+
+class _Guarded:
+    """A connection whose every statement (rows read included) stops at STATEMENT_SECONDS."""
+
+    def __init__(self, db: sqlite3.Connection, label: str) -> None:
+        self.db, self.label = db, label
+        self.until = float("inf")
+        db.set_progress_handler(self._late, 10_000)
+
+    def _late(self) -> int:
+        return int(time.monotonic() > self.until)
+
+    def _run(self, call: Callable[[], sqlite3.Cursor]) -> _Rows:
+        self.until = time.monotonic() + STATEMENT_SECONDS
+        try:
+            cursor = call()
+            return _Rows(cursor.fetchall(), cursor.lastrowid)
+        except sqlite3.OperationalError as exc:
+            if "interrupt" not in str(exc):
+                raise
+            raise CatalogueError(
+                f"{self.label} took more than {STATEMENT_SECONDS:.0f} s to answer one query, so it was "
+                "stopped (a catalogue napari-talk wrote answers in milliseconds)"
+            ) from None
+        finally:
+            self.until = float("inf")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
+        return self._run(lambda: self.db.execute(sql, params))
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> _Rows:
+        return self._run(lambda: self.db.executemany(sql, rows))
+
+    def executescript(self, script: str) -> _Rows:
+        return self._run(lambda: self.db.executescript(script))
+
+    def close(self) -> None:
+        self.db.close()
+
+
 class _transaction:
     """BEGIN IMMEDIATE … COMMIT, or ROLLBACK when the block raises."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: _Guarded) -> None:
         self.db = db
 
     def __enter__(self) -> None:

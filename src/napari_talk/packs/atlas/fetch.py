@@ -19,7 +19,9 @@ MAX_BYTES = 20 * 1024 * 1024
 TIMEOUT = 10.0
 MAX_PIXELS = 25_000_000
 """More pixels than this is refused from the header, before decoding (a 0.3 MB PNG can hold 64 M)."""
-MAX_ELEMENTS = 200_000_000
+MAX_DECODED_BYTES = 512 * 1024 * 1024
+"""What the decoded pixels of one file may take in memory, checked from the header's shape and
+value type before anything is decoded (a 1.6 MB compressed TIFF can declare gigabytes)."""
 ANALYSIS_PIXELS = 4_000_000
 """Pictures are measured on a copy shrunk to about this many pixels."""
 CHUNK = 64 * 1024
@@ -55,14 +57,20 @@ def decode(data: bytes, source: str, *, shrink_to: int | None = None) -> np.ndar
     return _pillow(data, source, shrink_to)
 
 
-def _checked(shape: tuple[int, ...], source: str) -> None:
+def _checked(shape: tuple[int, ...], source: str, itemsize: int = 1) -> None:
     """Refuse from the header: a picture of more than MAX_PIXELS (its last two axes of a stack, its
-    first two of a colour picture), or a file of more than MAX_ELEMENTS values."""
+    first two of a colour picture), or one whose values would take more than MAX_DECODED_BYTES."""
     dims = [int(n) for n in shape]
     plane = max(dims[-2] * dims[-1], dims[0] * dims[1]) if len(dims) >= 2 else int(np.prod(dims))
-    if plane > MAX_PIXELS or float(np.prod(dims, dtype=np.float64)) > MAX_ELEMENTS:
-        size = "×".join(str(n) for n in dims)
+    size = "×".join(str(n) for n in dims)
+    if plane > MAX_PIXELS:
         raise ImageError(f"{source} is {size}, more than the {MAX_PIXELS:,} pixels a picture may have here")
+    needed = float(np.prod(dims, dtype=np.float64)) * max(int(itemsize), 1)
+    if needed > MAX_DECODED_BYTES:
+        raise ImageError(
+            f"{source} declares {size} values ({needed / 2**20:,.0f} MiB decoded), more than the "
+            f"{MAX_DECODED_BYTES / 2**20:,.0f} MiB one image may take here"
+        )
 
 
 def _numpy(data: bytes, source: str) -> np.ndarray:
@@ -70,10 +78,10 @@ def _numpy(data: bytes, source: str) -> np.ndarray:
     try:
         version = np.lib.format.read_magic(stream)
         if version == (1, 0):
-            shape, _, _ = np.lib.format.read_array_header_1_0(stream)
+            shape, _, dtype = np.lib.format.read_array_header_1_0(stream)
         else:
-            shape, _, _ = np.lib.format.read_array_header_2_0(stream)
-        _checked(tuple(shape), source)
+            shape, _, dtype = np.lib.format.read_array_header_2_0(stream)
+        _checked(tuple(shape), source, np.dtype(dtype).itemsize)
         return np.load(io.BytesIO(data), allow_pickle=False)
     except ImageError:
         raise
@@ -86,8 +94,11 @@ def _tiff(data: bytes, source: str) -> np.ndarray:
 
     try:
         with tifffile.TiffFile(io.BytesIO(data)) as tiff:
-            _checked(tuple(tiff.series[0].shape), source)
-            return tiff.asarray()
+            if not tiff.series:
+                raise ImageError(f"{source} holds no image")
+            series = tiff.series[0]
+            _checked(tuple(series.shape), source, np.dtype(series.dtype).itemsize)
+            return series.asarray()
     except ImageError:
         raise
     except Exception as exc:  # tifffile raises many kinds for a broken file

@@ -9,6 +9,7 @@ analysis and search agree on the sample.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import zlib
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...core.result import CommandError
 from .catalogue import Entity
 from .store import slug
 
@@ -149,10 +151,30 @@ def mosaic(columns: int = 8, size: int = 64) -> np.ndarray:
 SAMPLE_ROLE = "atlas-sample"
 
 
-def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
-    """napari sample-data contribution: the sample catalogue's pictures as one RGB layer.
+def fluorescence(size: int = 256, cells: int = 40) -> np.ndarray:
+    """A GFP channel as a widefield microscope records it: glowing cells, brighter at their
+    nuclei, on a dim, noisy background (uint16, deterministic)."""
+    rng = np.random.default_rng(2)
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    signal = np.zeros((size, size), np.float32)
+    for y, x, radius, brightness in zip(
+        rng.uniform(12, size - 12, cells),
+        rng.uniform(12, size - 12, cells),
+        rng.uniform(5, 11, cells),
+        rng.uniform(0.4, 1.0, cells),
+        strict=True,
+    ):
+        distance = ((yy - y) ** 2 + (xx - x) ** 2) / radius**2
+        signal += brightness * (np.exp(-distance) + 0.6 * np.exp(-4 * distance))
+    counts = 200 + 2600 * signal + rng.normal(0, 40, (size, size))
+    return np.clip(counts, 0, 65535).astype(np.uint16)
 
-    The layer is tagged, so the first atlas command in a session with an empty catalogue loads
+
+def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
+    """napari sample-data contribution: the sample catalogue's pictures as one RGB layer, and a
+    GFP channel to analyse and add to the catalogue ("analyze the GFP layer").
+
+    The mosaic is tagged, so the first atlas command in a session with an empty catalogue loads
     the sample catalogue into the workspace.
     """
     return [
@@ -160,7 +182,12 @@ def atlas_sample() -> list[tuple[np.ndarray, dict, str]]:
             mosaic(),
             {"name": "atlas sample", "rgb": True, "metadata": {"napari_talk": {"role": SAMPLE_ROLE}}},
             "image",
-        )
+        ),
+        (
+            fluorescence(),
+            {"name": "GFP", "colormap": "green", "blending": "additive", "visible": True},
+            "image",
+        ),
     ]
 
 
@@ -174,15 +201,19 @@ def _png(pixels: np.ndarray) -> bytes:
 
 def materialize(workspace: Workspace, folder: str) -> list[tuple[Entity, bytes, str, bool]]:
     """Write every sample picture as a PNG under ``folder`` in the workspace: each entity (its
-    ``image`` still to be set by the caller), its thumbnail, its file, and whether the file is new."""
+    ``image`` still to be set by the caller), its thumbnail, its file, and whether the file is new.
+
+    A file already there is kept: used when it holds the very picture, else the sample's goes
+    beside it under a free name (a person's file of the same name is never overwritten)."""
     from .analysis import thumbnail_png
 
     made = []
     for sample in ENTITIES:
         pixels = render(sample)
-        path = f"{folder}/{slug(sample.name)}.png"
-        new = not workspace.exists(path)
-        workspace.write_bytes(path, _png(pixels))
+        data = _png(pixels)
+        path, new = _place(workspace, folder, slug(sample.name), data)
+        if new:
+            workspace.write_bytes(path, data, overwrite=False)
         entity = Entity(
             name=sample.name,
             type=sample.type,
@@ -194,3 +225,17 @@ def materialize(workspace: Workspace, folder: str) -> list[tuple[Entity, bytes, 
         )
         made.append((entity, thumbnail_png(pixels / 255.0), path, new))
     return made
+
+
+def _place(workspace: Workspace, folder: str, stem: str, data: bytes) -> tuple[str, bool]:
+    """Where the picture ``data`` goes: a file holding it already (not new), or a free name."""
+    ours = workspace.written(f"{folder}/{stem}.png", data).digest
+    number = 1
+    while True:
+        path = f"{folder}/{stem}.png" if number == 1 else f"{folder}/{stem}-{number}.png"
+        if not workspace.exists(path):
+            return path, True
+        with contextlib.suppress(CommandError):  # a folder or a link there: another name
+            if workspace.digest(path) == ours:
+                return path, False
+        number += 1

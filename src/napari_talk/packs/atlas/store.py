@@ -8,15 +8,28 @@ cannot send anything to a server of its choosing.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import unicodedata
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
 from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
 from .catalogue import Catalogue
-from .embeddings import OFFLINE, Embedder, EmbeddingError, RemoteConfig, default_model, make_embedder
+from .embeddings import (
+    LOCAL_MODELS,
+    MINILM_INT8,
+    OFFLINE,
+    Embedder,
+    EmbeddingError,
+    RemoteConfig,
+    default_model,
+    make_embedder,
+)
+from .postgres import PostgresCatalogue, is_database_url, shown
 
 if TYPE_CHECKING:
     from ...core.workspace import PinnedFile, Workspace
@@ -27,25 +40,73 @@ MODEL_KEY = "embedding_model"
 MODEL_ALIASES = {
     **dict.fromkeys(("offline", "built-in", "builtin", "hashed", "hash", "default"), OFFLINE),
     **dict.fromkeys(("minilm", "local", "all-minilm-l6-v2", "sentence-transformers"), "minilm"),
+    **dict.fromkeys(("minilm-int8", "minilm int8", "int8", "quantized", "quantized minilm"), MINILM_INT8),
 }
 
 
+DATABASE_ENV = "NAPARI_TALK_ATLAS_DATABASE"
+
+
+class AtlasSettings(BaseModel):
+    """The atlas's settings (the ``atlas`` section of the plugin's settings)."""
+
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    database: str = Field(
+        "",
+        title="Catalogue database",
+        description="Where the catalogue lives: empty for the workspace's SQLite file "
+        "(atlas/catalogue.sqlite), or a postgresql:// URL for a catalogue shared on PostgreSQL with "
+        "pgvector (leave the password out: it is read from $PGPASSWORD or ~/.pgpass, and hidden in "
+        "every message). "
+        f"${DATABASE_ENV} sets it too.",
+    )
+
+    @field_validator("database")
+    @classmethod
+    def _a_database_url(cls, value: str) -> str:
+        value = value.strip()
+        if value and not is_database_url(value):
+            raise ValueError("the catalogue database is a postgresql:// URL, or empty for the SQLite file")
+        return value
+
+    @classmethod
+    def from_environment(cls) -> AtlasSettings:
+        return cls(database=os.environ.get(DATABASE_ENV, ""))
+
+
 class Atlas:
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, settings: AtlasSettings | None = None) -> None:
         self.workspace = workspace
+        self.config = settings or AtlasSettings.from_environment()
         self._catalogue: Catalogue | None = None
         self._pinned: PinnedFile | None = None
         self.remote: RemoteConfig | None = None
         """Where the person chose to run the catalogue's model in this session."""
         self._embedders: dict[tuple, Embedder] = {}
         self._lock = threading.Lock()
+        self._names: list[str] = []
+        """The entity names as last read, for the parser (which never waits for the catalogue)."""
+        self._reading_names: threading.Thread | None = None
 
     def exists(self) -> bool:
-        return self._catalogue is not None or self.workspace.exists(CATALOGUE_FILE)
+        return (
+            self._catalogue is not None or bool(self.config.database) or self.workspace.exists(CATALOGUE_FILE)
+        )
+
+    @property
+    def where(self) -> str:
+        """Where the catalogue lives, as it may be shown (a database URL without its password)."""
+        url = self.config.database
+        return shown(url) if url else CATALOGUE_FILE
 
     @property
     def catalogue(self) -> Catalogue:
         with self._lock:
+            if self._catalogue is None and self.config.database:
+                self._catalogue = PostgresCatalogue(self.config.database)
+                if self._catalogue.setting(MODEL_KEY) is None:
+                    self._catalogue.set_setting(MODEL_KEY, default_model())
             if self._catalogue is None:
                 pinned = self.workspace.sqlite_path(CATALOGUE_FILE)
                 try:
@@ -64,6 +125,31 @@ class Atlas:
                     self._catalogue.set_setting(MODEL_KEY, default_model())
             return self._catalogue
 
+    def names_now(self) -> list[str]:
+        """The entity names, at once: the catalogue's if it has them ready, else the last known
+        while a worker thread reads them (a file opened for the first time, another process's
+        write, a query that a hostile file makes slow: none of them holds up a typed line)."""
+        catalogue = self._catalogue
+        ready = catalogue.names_if_known() if catalogue is not None else None
+        if ready is not None:
+            self._names = ready
+        elif self.exists():
+            self._read_names_later()
+        return self._names
+
+    def _read_names_later(self) -> None:
+        with self._lock:
+            if self._reading_names is not None and self._reading_names.is_alive():
+                return
+            self._reading_names = threading.Thread(target=self._read_names, name="atlas names", daemon=True)
+            self._reading_names.start()
+
+    def _read_names(self) -> None:
+        try:
+            self._names = self.catalogue.names()
+        except Exception:  # the next command says what is wrong with the file; the parser goes on
+            self._names = []
+
     def close(self) -> None:
         with self._lock:
             if self._catalogue is not None:
@@ -80,7 +166,7 @@ class Atlas:
         session, else the person's LLM server, else OpenAI (settings stored in the file, as
         earlier versions wrote them, are ignored)."""
         model = self.catalogue.setting(MODEL_KEY) or OFFLINE
-        if model in (OFFLINE, "minilm"):
+        if model in LOCAL_MODELS:
             return model, None
         if self.remote is not None and self.remote.model == model:
             return model, self.remote
@@ -112,7 +198,7 @@ class Atlas:
         API key goes only to the server it is configured for (the LLM's, or OpenAI's by default);
         any other server gets none."""
         model = MODEL_ALIASES.get(model.strip().casefold(), model.strip())
-        if model in (OFFLINE, "minilm"):
+        if model in LOCAL_MODELS:
             return model, None
         home = llm.base_url if llm is not None else OPENAI_BASE_URL
         key_env = llm.api_key_env if llm is not None else "OPENAI_API_KEY"

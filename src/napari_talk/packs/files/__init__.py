@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.pack import Context, Handlers, Pack
+from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import RULES
 from .state import FilesState
@@ -12,6 +13,7 @@ from .state import FilesState
 if TYPE_CHECKING:
     from ...core.commands import Command
     from ...core.result import Result
+    from ...core.risk import Effect
     from ...core.workspace import Workspace
 
 
@@ -23,6 +25,13 @@ class FilesPack(Pack[FilesState]):
 
     def new_state(self, workspace: Workspace) -> FilesState:
         return FilesState()
+
+    def effects(self, command: Command, ctx: Context[FilesState]) -> tuple[Effect, ...]:
+        """Writes and edits are judged at the act, under the file's lock: they ask only when the
+        file they replace is the person's (napari-talk did not write it, or it changed since)."""
+        if isinstance(command, cmd.WriteFile | cmd.EditFile):
+            return ()
+        return super().effects(command, ctx)
 
     def describe(self, ctx: Context[FilesState]) -> list[str]:
         from .handlers import describe_context

@@ -8,10 +8,10 @@ error Result whose ``data`` is the message and whose ``meta["error"]`` names its
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...core.history import Changes
 from ...core.jobs import Job, Progress
 from ...core.pack import Context, Handlers
 from ...core.result import Result
@@ -80,9 +80,7 @@ def _previous(ctx: Context[FilesState], relative: str, data: bytes | None = None
     return ctx.state.snapshots.keep(relative, data) or False
 
 
-def _restorer(
-    workspace: Workspace, relative: str, previous: Snapshot | None, written: bytes
-) -> Callable[[], None]:
+def _restorer(workspace: Workspace, relative: str, previous: Snapshot | None, written: bytes) -> Changes:
     """Put the earlier content back, but only over what this session wrote: a file someone
     changed since is left as it is, and the undo refused (it stays in the history)."""
     ours = workspace.written(relative, written)
@@ -92,10 +90,13 @@ def _restorer(
             workspace.check_written(ours)
             workspace.take_back(ours, None if previous is None else previous.take())
 
-    return undo
+    changes = Changes()
+    changes.add(undo)  # the earlier content is counted by the pack's own snapshot budget
+    return changes
 
 
-def _replace(ctx: Context[FilesState], relative: str, new: bytes, previous: Previous) -> Any:
+def _replace(ctx: Context[FilesState], relative: str, new: bytes, previous: Previous) -> Changes | None:
+    ctx.consent.require(ctx.workspace.replacing(relative))
     ctx.workspace.write_bytes(relative, new)
     if previous is False or previous is True:
         return None
@@ -272,10 +273,12 @@ def assign_task(command: cmd.AssignTask, ctx: Context[FilesState]) -> Result:
     log = TaskLog(ctx.workspace)
     task = log.assign(role, command.task_description, target)
     data = {**task, "allowed_tools": sorted(ROLES[role])}
+    with Changes() as changes:
+        changes.add(lambda: log.withdraw(task["id"]))
     return Result.success(
         f"task {task['id']} assigned to the {role}: {command.task_description} ({target}).",
         data,
-        undo=lambda: log.withdraw(task["id"]),
+        undo=changes,
         task_id=task["id"],
     )
 

@@ -17,3 +17,7 @@ REGEX_TIMEOUT_S = 10.0
 LIST_MAX_ENTRIES = 5000
 SHOWN_CHARS = 10_000
 """How much of a file the dock's transcript shows; the result's data holds all of it."""
+TASKS_BUDGET_BYTES = 16 * MIB
+"""assign_task refuses once the task log would grow past this (withdrawals, which undo, still go)."""
+TASKS_MAX_BYTES = 64 * MIB
+"""The largest task log list_tasks reads (above the budget: a log grown by hand still lists)."""

@@ -138,6 +138,8 @@ def _read(path: str, limit: int) -> bytes | str:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return "unreadable"
+        if info.st_nlink > 1:  # another name may be outside the workspace
+            return "hard_linked"
         if info.st_size > limit:
             return "too_large"
         data = os.read(fd, info.st_size + 1)
@@ -161,7 +163,7 @@ def search(
     find = compile_finder(query, regex, case_sensitive)
     prefix = len(root.rstrip(os.sep)) + 1
     matches: list[dict[str, Any]] = []
-    skipped = {"binary": 0, "too_large": 0, "unreadable": 0}
+    skipped = {"binary": 0, "too_large": 0, "unreadable": 0, "hard_linked": 0}
     files = searched = 0
     truncated = False
     for path in _files(start):

@@ -12,10 +12,11 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-from ...core.workspace import Workspace
+from ...core.risk import OverBudget
+from ...core.workspace import Workspace, human_size
+from .limits import TASKS_BUDGET_BYTES, TASKS_MAX_BYTES
 
 TASKS_FILE = ".napari-talk/tasks.jsonl"
-TASKS_MAX_BYTES = 64 * 1024 * 1024
 
 
 def _now() -> str:
@@ -26,8 +27,18 @@ class TaskLog:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
 
-    def _append(self, event: dict[str, Any]) -> None:
-        self.workspace.append(TASKS_FILE, (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8"))
+    def _append(self, event: dict[str, Any], *, budget: int | None = None) -> None:
+        line = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8")
+        if budget is not None:
+            found = self.workspace.stat(TASKS_FILE)
+            size = found.st_size if found is not None else 0
+            if size + len(line) > budget:
+                raise OverBudget(
+                    f"the task log ({TASKS_FILE}) holds {human_size(size)}, and its budget is "
+                    f"{human_size(budget)}: no task was assigned. Move the log out of the workspace "
+                    "(or delete it) to start a new one; its tasks then are no longer listed"
+                )
+        self.workspace.append(TASKS_FILE, line)
 
     def assign(self, target_agent: str, task_description: str, target_file: str) -> dict[str, Any]:
         task = {
@@ -38,7 +49,7 @@ class TaskLog:
             "status": "assigned",
             "created": _now(),
         }
-        self._append({"event": "assigned", **task})
+        self._append({"event": "assigned", **task}, budget=TASKS_BUDGET_BYTES)
         return task
 
     def withdraw(self, task_id: str) -> None:

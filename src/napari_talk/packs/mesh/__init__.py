@@ -39,7 +39,6 @@ class MeshPack(Pack["MeshPackState"]):
 
         return ctx.state.model.mesh is not None or sample_layer(ctx.viewer) is not None
 
-
     def layer_added(self, ctx: Context[MeshPackState], layer: Any) -> None:
         """The mesh sample opens in 3-D, as the pack shows every model."""
         from .samples import SAMPLE_KEY

@@ -49,7 +49,8 @@ def face_surface(state: ModelState) -> Surface:
 
 
 def display_rgba(material: Material, selected: bool = False) -> np.ndarray:
-    """The sRGB colour napari shows for a material (with its glow, and the selection highlight)."""
+    """The sRGB colour napari shows for a material (with its glow, and the selection highlight),
+    and its opacity: glass shows what is behind it."""
     linear = (
         np.asarray(material.base_color)
         + np.asarray(material.emissive) * min(material.emissive_strength, 2) * 0.5
@@ -57,7 +58,7 @@ def display_rgba(material: Material, selected: bool = False) -> np.ndarray:
     srgb = np.array([linear_to_srgb(c) for c in linear])
     if selected:
         srgb = srgb + (1.0 - srgb) * HIGHLIGHT
-    return np.array([*np.clip(srgb, 0, 1), 1.0])
+    return np.array([*np.clip(srgb, 0, 1), material.alpha])
 
 
 def segment_rgba(state: ModelState) -> np.ndarray:

@@ -131,9 +131,13 @@ class CancelGeneration(Command, action="cancel_generation"):
 
 
 class ImportModel(Command, action="import_model"):
-    """Load a .glb or .obj file from the workspace as the model."""
+    """Load a model file from the workspace as the model, cleaned (welded, duplicate and degenerate
+    faces dropped) and checked against the size limits first."""
 
-    path: str = Field(min_length=1, description="A .glb or .obj file, relative to the workspace.")
+    path: str = Field(
+        min_length=1,
+        description="A .stl, .ply, .off, .obj, .glb or .gltf file (one file), relative to the workspace.",
+    )
     examples: ClassVar = ("import meshes/chair.glb", "load model.obj")
 
 

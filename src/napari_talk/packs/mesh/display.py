@@ -68,15 +68,35 @@ def prepare(mesh: TriMesh) -> TriMesh:
     return mesh
 
 
+Prepared = tuple[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+"""What showing a state needs, computed off the GUI thread, keyed by the state's mesh and labels."""
+
+
+def _key(state: ModelState) -> tuple[int, int]:
+    return (id(state.mesh), id(state.labels))
+
+
+def prepare_state(state: ModelState) -> Prepared:
+    """:func:`display_mesh` of ``state`` with the mesh's crease patches: call it in a job's work
+    and hand the result to :func:`remember` in its finish, so the GUI thread only makes the layer."""
+    built = display_mesh(state)
+    for array in built:
+        array.setflags(write=False)
+    return _key(state), built
+
+
+def remember(pack: MeshPackState, prepared: Prepared) -> None:
+    pack.view["display_mesh"] = prepared
+
+
 def _display_mesh(pack: MeshPackState, state: ModelState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`display_mesh`, kept while the model and its segments stay the same."""
-    key = (id(state.mesh), id(state.labels))
     cached = pack.view.get("display_mesh")
-    if cached is not None and cached[0] == key:
+    if cached is not None and cached[0] == _key(state):
         return cached[1]
-    built = display_mesh(state)
-    pack.view["display_mesh"] = (key, built)
-    return built
+    prepared = prepare_state(state)
+    remember(pack, prepared)
+    return prepared[1]
 
 
 def _alive(viewer: Any, layer: Any) -> bool:
@@ -96,14 +116,19 @@ def _surface(
     """Add the layer, or update the one shown before (even if the person renamed it)."""
     layer = pack.view.get(key)
     if layer is not None and _alive(viewer, layer):
-        # colours of the old length must go before data of a new length: taken back in reverse
-        set_attributes(layer, changes, vertex_colors=None, data=data)
+        if pack.view.get(f"{key} data") is not data:
+            # colours of the old length must go before data of a new length (taken back in
+            # reverse); vispy redraws once, with the colours (each redraw recomputes the normals)
+            with layer.events.set_data.blocker():
+                set_attributes(layer, changes, vertex_colors=None, data=data)
         set_attributes(layer, changes, vertex_colors=colors)
+        pack.view[f"{key} data"] = data
         return layer
     layer = viewer.add_surface(
         data, vertex_colors=colors, shading="smooth", name=name, metadata={ROLE: key}, blending="translucent"
     )
     pack.view[key] = added(viewer, layer, changes)
+    pack.view[f"{key} data"] = data
     return layer
 
 
@@ -129,9 +154,12 @@ def sync(viewer: Any, pack: MeshPackState, changes: Changes | None = None) -> No
         for key in ("model", "isolated"):
             _remove(viewer, pack.view.pop(key, None), changes)
     else:
-        vertices, faces, segment_of_vertex = _display_mesh(pack, state)
-        colors = segment_rgba(state)[segment_of_vertex]
-        layer = _surface(viewer, pack, "model", MODEL_LAYER, (vertices, faces), colors, changes)
+        vertices, faces, segment_of_vertex = built = _display_mesh(pack, state)
+        colors = segment_rgba(state).astype(np.float32)[segment_of_vertex]
+        data = pack.view.get("display_data")
+        if data is None or data[0] is not built:
+            pack.view["display_data"] = data = (built, (vertices, faces))
+        layer = _surface(viewer, pack, "model", MODEL_LAYER, data[1], colors, changes)
         set_attributes(layer, changes, opacity=DIMMED if state.isolated else 1.0)
         _sync_isolated(viewer, pack, state, changes)
     _sync_concepts(viewer, pack, state, changes)

@@ -94,8 +94,17 @@ def material_json(material: Material, double_sided: bool) -> dict[str, Any]:
             strength = {"emissiveStrength": float(material.emissive_strength)}
             out["extensions"] = {"KHR_materials_emissive_strength": strength}
     if material.alpha < 1.0:
-        out["alphaMode"] = "BLEND"
+        out["alphaMode"] = "BLEND"  # what viewers without transmission show
+        ior = REFRACTIVE_INDEX.get(material.category)
+        if ior is not None:  # light passes through (glass, water, gems), not only around
+            extensions = out.setdefault("extensions", {})
+            extensions["KHR_materials_transmission"] = {"transmissionFactor": round(1.0 - material.alpha, 3)}
+            extensions["KHR_materials_ior"] = {"ior": ior}
     return out
+
+
+REFRACTIVE_INDEX = {"glass": 1.5, "liquid": 1.33, "gem": 1.6}
+"""Categories whose see-through materials transmit light, and their index of refraction."""
 
 
 def encode_glb(
@@ -140,8 +149,9 @@ def encode_glb(
     }
     if materials:
         document["materials"] = [material_json(m, double_sided) for m in materials]
-    if any("extensions" in m for m in document.get("materials", [])):
-        document["extensionsUsed"] = ["KHR_materials_emissive_strength"]
+    used = sorted({name for m in document.get("materials", []) for name in m.get("extensions", {})})
+    if used:
+        document["extensionsUsed"] = used
     if extras:
         document["asset"]["extras"] = extras
     text = json.dumps(document, separators=(",", ":")).encode("utf-8")

@@ -1,100 +1,204 @@
-"""Meshes from files: binary glTF (what ComfyUI's SaveGLB writes) and Wavefront OBJ.
+"""Meshes from files: STL (ASCII and binary), PLY, OFF, OBJ, glTF and GLB, read by trimesh.
 
-An imported mesh is welded (files often split vertices along seams), centred and scaled to the
-primitives' size, and turned outward-facing when it is closed but inside out.
+Every file's declared sizes are checked first (:mod:`.declared`), so no reader allocates for
+more than the limits (:mod:`.limits`). What trimesh reads is then cleaned, and the repair is
+counted for the reply: vertices at one position welded (files split them along seams and
+per-face normals), faces that collapse or repeat another (exports often write both sides of
+every face) dropped. The mesh is centred and scaled to the primitives' size, and turned
+outward-facing when it is closed but inside out.
 """
 
 from __future__ import annotations
 
+import io
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from .gltf import GltfError, read_primitives
-from .mesh import TriMesh, normalized, weld
+from .declared import DeclaredError, check
+from .formats import MODEL_SUFFIXES
+from .limits import MeshLimits
+from .mesh import TriMesh, normalized
 
-SUFFIXES = (".glb", ".obj")
-MAX_FACES = 2_000_000
+SUFFIXES = MODEL_SUFFIXES
 
 
 class MeshFileError(ValueError):
     """A mesh file that cannot be used (its message says why)."""
 
 
-def mesh_from_glb(data: bytes, name: str = "model") -> TriMesh:
+@dataclass(frozen=True)
+class Repair:
+    """What cleaning changed in a file's mesh."""
+
+    welded_vertices: int = 0
+    """Vertices merged into another at the same position (or used by no face)."""
+    duplicate_faces: int = 0
+    degenerate_faces: int = 0
+    """Faces with no area: two corners the same, or all three on a line."""
+
+    def __bool__(self) -> bool:
+        return bool(self.welded_vertices or self.duplicate_faces or self.degenerate_faces)
+
+    def describe(self) -> str:
+        """ "welded 1,204 duplicate vertices, dropped 340 duplicate faces", or "" when clean."""
+        said = []
+        if self.welded_vertices:
+            said.append(f"welded {self.welded_vertices:,} duplicate vertices")
+        dropped = [
+            f"{count:,} {kind} face{'s' if count != 1 else ''}"
+            for count, kind in ((self.duplicate_faces, "duplicate"), (self.degenerate_faces, "degenerate"))
+            if count
+        ]
+        if dropped:
+            said.append("dropped " + " and ".join(dropped))
+        return ", ".join(said)
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "welded_vertices": self.welded_vertices,
+            "duplicate_faces": self.duplicate_faces,
+            "degenerate_faces": self.degenerate_faces,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Imported:
+    mesh: TriMesh
+    repair: Repair
+
+
+def kind_of(filename: str, data: bytes = b"") -> str:
+    """The format by the file name's suffix (a nameless download that starts like a GLB is one)."""
+    suffix = Path(filename).suffix.lower()
+    if suffix in SUFFIXES:
+        return suffix[1:]
+    if data[:4] == b"glTF":
+        return "glb"
+    raise MeshFileError(f"only {', '.join(SUFFIXES)} files can be imported")
+
+
+def import_bytes(data: bytes, filename: str, limits: MeshLimits | None = None) -> Imported:
+    """A cleaned mesh from a file's bytes, by its name's suffix; the repair says what changed."""
+    limits = limits or MeshLimits.current()
+    kind = kind_of(filename, data)
+    megabytes = -(-len(data) // (1024 * 1024))
+    if megabytes > limits.max_file_mb:
+        raise MeshFileError(f"the file cannot be imported: {limits.refusal('MB', megabytes, 'max_file_mb')}")
     try:
-        found, _ = read_primitives(data)
-    except (GltfError, KeyError, IndexError, ValueError, TypeError) as exc:
-        raise MeshFileError(f"the glTF file cannot be read: {exc}") from None
-    vertices, faces, offset = [], [], 0
-    for primitive, matrix in found:
-        points = primitive.positions @ matrix[:3, :3].T + matrix[:3, 3]
-        triangles = primitive.indices[: len(primitive.indices) // 3 * 3].reshape(-1, 3)
-        if np.linalg.det(matrix[:3, :3]) < 0:
-            triangles = triangles[:, ::-1]  # a mirroring node flips the winding
-        vertices.append(points)
-        faces.append(triangles + offset)
-        offset += len(points)
-    if not faces:
-        raise MeshFileError("the glTF file holds no triangles")
-    return _finish(np.concatenate(vertices), np.concatenate(faces), name)
-
-
-def mesh_from_obj(text: str, name: str = "model") -> TriMesh:
-    vertices: list[list[float]] = []
-    faces: list[list[int]] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        parts = line.split()
-        if not parts:
-            continue
-        try:
-            if parts[0] == "v":
-                vertices.append([float(v) for v in parts[1:4]])
-            elif parts[0] == "f":
-                corners = [int(p.split("/")[0]) for p in parts[1:]]
-                corners = [c - 1 if c > 0 else len(vertices) + c for c in corners]
-                faces += [[corners[0], corners[i], corners[i + 1]] for i in range(1, len(corners) - 1)]
-        except ValueError:
-            raise MeshFileError(f"line {number} of the OBJ file is not understood: {line[:60]!r}") from None
-    if not faces:
-        raise MeshFileError("the OBJ file holds no faces")
-    return _finish(np.asarray(vertices, float), np.asarray(faces, np.int64), name)
-
-
-def _finish(vertices: np.ndarray, faces: np.ndarray, name: str) -> TriMesh:
-    if len(faces) > MAX_FACES:
-        raise MeshFileError(f"the mesh has {len(faces):,} faces; at most {MAX_FACES:,} are supported")
-    if faces.min() < 0 or faces.max() >= len(vertices):
-        raise MeshFileError("a face refers to a vertex that does not exist")
-    if not np.all(np.isfinite(vertices)):
-        raise MeshFileError("the mesh has vertices at infinite or undefined positions")
-    extent = float(np.ptp(vertices, axis=0).max()) or 1.0
-    vertices, faces = weld(vertices, faces, decimals=int(np.clip(6 - np.log10(extent), 3, 12)))
-    if not len(faces):
-        raise MeshFileError("every face of the mesh is degenerate")
-    mesh = TriMesh(vertices, faces, name)
-    closed = mesh.is_watertight
-    if closed and mesh.volume < 0:
-        mesh = mesh.with_faces(mesh.faces[:, ::-1])
-    return normalized(TriMesh(mesh.vertices, mesh.faces, name, closed=closed))
-
-
-def load_mesh(path: Path, name: str | None = None) -> TriMesh:
-    suffix = path.suffix.lower()
-    name = name or path.stem
-    if suffix == ".glb":
-        return mesh_from_glb(path.read_bytes(), name)
-    if suffix == ".obj":
-        return mesh_from_obj(path.read_text("utf-8", errors="replace"), name)
-    raise MeshFileError(f"{path.name}: only {', '.join(SUFFIXES)} files can be imported")
+        check(data, kind, limits)
+    except DeclaredError as exc:
+        raise MeshFileError(f"the {kind.upper()} file cannot be imported: {exc}") from None
+    vertices, faces = _read(data, kind)
+    return clean(vertices, faces, Path(filename).stem or "model", limits)
 
 
 def load_bytes(data: bytes, filename: str) -> TriMesh:
-    """A mesh from a file's bytes (a ComfyUI download), by the file name's suffix."""
-    suffix = Path(filename).suffix.lower()
-    name = Path(filename).stem or "model"
-    if suffix == ".obj":
-        return mesh_from_obj(data.decode("utf-8", errors="replace"), name)
-    if suffix in (".glb", "") or data[:4] == b"glTF":
-        return mesh_from_glb(data, name)
-    raise MeshFileError(f"{filename}: only {', '.join(SUFFIXES)} files can be imported")
+    """:func:`import_bytes` without the repair (a ComfyUI download)."""
+    return import_bytes(data, filename).mesh
+
+
+def load_mesh(path: Path, name: str | None = None) -> TriMesh:
+    imported = import_bytes(path.read_bytes(), path.name)
+    return imported.mesh if name is None else _renamed(imported.mesh, name)
+
+
+def _renamed(mesh: TriMesh, name: str) -> TriMesh:
+    return TriMesh(mesh.vertices, mesh.faces, name, closed=mesh.closed)
+
+
+def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    import trimesh
+
+    if kind == "gltf" and b'"uri"' in data and b'"uri":"data:' not in data.replace(b" ", b""):
+        raise MeshFileError(
+            "the glTF file keeps its data in separate files; import the .glb form of it (one file)"
+        )
+    try:
+        loaded = trimesh.load(
+            io.BytesIO(data), file_type=kind, process=False, force="mesh", resolver=_no_files()
+        )
+    except MeshFileError:
+        raise
+    except Exception as exc:  # any reader's failure is the file's: say it, never a traceback
+        raise MeshFileError(f"the {kind.upper()} file cannot be read: {exc or type(exc).__name__}") from None
+    vertices = np.asarray(getattr(loaded, "vertices", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
+    faces = np.asarray(getattr(loaded, "faces", np.zeros((0, 3))), dtype=np.int64).reshape(-1, 3)
+    if not len(faces):
+        raise MeshFileError(f"the {kind.upper()} file holds no triangles")
+    return vertices, faces
+
+
+def _no_files() -> Any:
+    """A trimesh resolver that refuses to open other files (a model may only be the file given)."""
+    from trimesh.resolvers import Resolver
+
+    class NoFiles(Resolver):
+        def __init__(self) -> None:
+            pass
+
+        def get(self, name: str) -> bytes:
+            raise MeshFileError(
+                f"the file refers to another file ({name[:60]!r}); import a single-file model"
+            )
+
+        def namespaced(self, namespace: str) -> NoFiles:
+            return self
+
+        def keys(self) -> list[str]:
+            return []
+
+        def write(self, name: str, data: str | bytes) -> None:
+            raise MeshFileError("a model file may not write files")
+
+    return NoFiles()
+
+
+def clean(vertices: np.ndarray, faces: np.ndarray, name: str, limits: MeshLimits | None = None) -> Imported:
+    """Weld, drop degenerate and repeated faces, orient, centre and scale; count the repair."""
+    limits = limits or MeshLimits.current()
+    if len(faces) > limits.max_faces:
+        refusal = limits.refusal("faces", len(faces), "max_faces")
+        raise MeshFileError(f"the mesh cannot be imported: {refusal}")
+    if faces.size and (faces.min() < 0 or faces.max() >= len(vertices)):
+        raise MeshFileError("a face refers to a vertex that does not exist")
+    used = np.unique(faces)
+    if not np.all(np.isfinite(vertices[used])):
+        raise MeshFileError("the mesh has vertices at infinite or undefined positions")
+    extent = float(np.ptp(vertices[used], axis=0).max()) or 1.0
+    tolerance = extent * 1e-7
+    quantized = np.round((vertices - vertices[used].min(axis=0)) / tolerance).astype(np.int64)
+    _, first, inverse = np.unique(quantized[used], axis=0, return_index=True, return_inverse=True)
+    remap = np.full(len(vertices), -1, dtype=np.int64)
+    remap[used] = inverse.reshape(-1)
+    welded_vertices = vertices[used[first]]
+    faces = remap[faces]
+
+    collapsed = (faces[:, 0] == faces[:, 1]) | (faces[:, 1] == faces[:, 2]) | (faces[:, 0] == faces[:, 2])
+    tri = welded_vertices[faces]
+    area2 = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+    flat = area2 <= (tolerance * extent) * 1e-3
+    degenerate = collapsed | flat
+    faces = faces[~degenerate]
+    _, keep = np.unique(np.sort(faces, axis=1), axis=0, return_index=True)
+    keep.sort()
+    duplicates = len(faces) - len(keep)
+    faces = faces[keep]
+    if not len(faces):
+        raise MeshFileError("every face of the mesh is degenerate")
+    # vertices no face uses any more go too
+    still, faces_compact = np.unique(faces, return_inverse=True)
+    faces = faces_compact.reshape(-1, 3)
+    welded_vertices = welded_vertices[still]
+    repair = Repair(
+        welded_vertices=len(vertices) - len(welded_vertices),
+        duplicate_faces=int(duplicates),
+        degenerate_faces=int(degenerate.sum()),
+    )
+    mesh = TriMesh(welded_vertices, faces, name)
+    closed = mesh.is_watertight
+    if closed and mesh.volume < 0:
+        mesh = mesh.with_faces(mesh.faces[:, ::-1])
+    return Imported(normalized(TriMesh(mesh.vertices, mesh.faces, name, closed=closed)), repair)

@@ -44,13 +44,21 @@ COLOUR_ALIASES = {
 DARK = {"dark", "darker", "deep", "dim", "shadowy", "dusky"}
 LIGHT = {"light", "lighter", "pale", "pastel", "faded"}
 VIVID = {"vivid", "saturated", "bright", "brilliant", "intense", "rich"}
-SHINY = {"shiny", "glossy", "polished", "lustrous", "reflective", "gleaming", "sleek", "smooth", "wet"}
+SHINY = {"shiny", "glossy", "polished", "lustrous", "reflective", "gleaming", "sleek", "smooth"}
+SATIN = {"satin", "brushed", "semi-gloss", "eggshell", "silky"}
+"""A finish between shiny and matte (satin nickel, brushed brass): roughness about 0.35."""
+WET = {"wet", "damp", "soaked", "rain-soaked", "rainy", "moist"}
+"""Water on a surface darkens it and makes it glossy (wet asphalt, wet stone)."""
+TARNISHED = {"tarnished", "oxidized", "oxidised", "dulled", "stained"}
+"""A metal gone dark and dull (tarnished copper, tarnished silver)."""
 MATTE = {"matte", "matt", "dull", "rough", "flat", "chalky", "dusty", "sandblasted"}
 WORN = {"worn", "old", "weathered", "aged", "scratched", "dirty", "battered", "ancient", "used", "grimy"}
 GLOW = {"glowing", "glow", "luminous", "emissive", "radiant", "incandescent", "lit", "shining", "fluorescent",
         "phosphorescent", "bioluminescent", "blazing", "burning", "neon"}  # fmt: skip
 METALLIC = {"metallic", "metal", "metalic"}
 CLEAR = {"transparent", "clear", "see-through", "translucent", "seethrough"}
+MODIFIERS = DARK | LIGHT | VIVID | SHINY | SATIN | WET | TARNISHED | MATTE | WORN | GLOW | CLEAR
+"""Words that change a material's look rather than name one."""
 STRONG = {"very", "really", "extremely", "super", "ultra", "highly", "intensely", "deeply", "strongly"}
 WEAK = {"slightly", "somewhat", "faintly", "softly", "subtly", "lightly", "little", "bit", "mildly", "gently"}
 
@@ -215,19 +223,24 @@ def match(description: str) -> Match | None:
     if not tokens:
         return None
     texts = _forms(tokens)
+    head = _head(tokens)
     ranked = []
     for index, material in enumerate(library()):
         value, terms = score(material, texts)
-        ranked.append((-value, index, material, terms))
-    ranked.sort(key=lambda entry: (entry[0], entry[1]))
-    best_value, _, best, terms = ranked[0]
+        names_head = value > 0 and bool(head & _name_words(material))
+        ranked.append((-value, index, material, terms, names_head))
+    # the word a description ends on names the material ("satin nickel" is nickel, satin-finished):
+    # a material named by it beats one named only by a word in front of it ("satin" is also silk)
+    ranked.sort(key=lambda entry: (not entry[4], entry[0], entry[1]))
+    best_value, _, best, terms, _ = ranked[0]
     if -best_value > 0 and not _names_it(best, terms) and all(_is_modifier(t) for t in terms):
         best_value, terms = 0.0, []  # only colour or finish words: "make it blue" means paint
     if -best_value <= 0:
         if not any(_is_modifier(t) for t in tokens):
             return None
         best = by_name(PAINT) or library()[0]
-    runner = next((entry for entry in ranked if entry[2] is not best and -entry[0] > 0), None)
+    by_score = sorted(ranked, key=lambda entry: (entry[0], entry[1]))
+    runner = next((entry for entry in by_score if entry[2] is not best and -entry[0] > 0), None)
     colour = _colour_word(tokens, terms)
     material, adjustments = adjust(best, tokens, colour, named=_named_words(best, terms))
     return Match(
@@ -245,6 +258,19 @@ PAINT = "matte plastic"
 """What a description naming only a colour or finish is applied as."""
 
 
+def _head(tokens: list[str]) -> set[str]:
+    """The last word that is not a colour, finish or intensity word (what the text is about), as
+    typed and in the singular; empty when every word only describes."""
+    for token in reversed(tokens):
+        if not _is_modifier(token) and token not in STRONG | WEAK:
+            return {token, _singular(token)}
+    return set()
+
+
+def _name_words(material: Material) -> set[str]:
+    return {word for name in (material.name, *material.synonyms) for word in name.split()}
+
+
 def _names_it(material: Material, terms: list[str]) -> bool:
     return any(t == material.name or t in material.synonyms for t in terms)
 
@@ -255,10 +281,7 @@ def _named_words(material: Material, terms: list[str]) -> set[str]:
 
 
 def _is_modifier(word: str) -> bool:
-    return all(
-        w in COLOURS or w in COLOUR_ALIASES or w in DARK | LIGHT | VIVID | SHINY | MATTE | WORN | GLOW | CLEAR
-        for w in word.split()
-    )
+    return all(w in COLOURS or w in COLOUR_ALIASES or w in MODIFIERS for w in word.split())
 
 
 def _colour_word(tokens: list[str], terms: list[str]) -> str | None:
@@ -316,6 +339,19 @@ def adjust(
         elif token in SHINY:
             changed = replace(changed, roughness=round(min(changed.roughness, 0.35) * 0.4 / amount, 3))
             notes.append("shinier")
+        elif token in SATIN:
+            changed = replace(changed, roughness=round(0.35 + 0.05 * (amount - 1), 3))
+            notes.append("satin")
+        elif token in WET:
+            base = _hsv_tweak(base, saturation=1.1, value=0.6 / amount**0.5)
+            changed = replace(changed, roughness=round(min(changed.roughness, 0.15), 3))
+            notes.append("wet")
+        elif token in TARNISHED:
+            base = _hsv_tweak(base, saturation=0.75, value=0.6**amount)
+            changed = replace(
+                changed, roughness=round(min(max(changed.roughness, 0.45) + 0.1 * amount, 1.0), 3)
+            )
+            notes.append("tarnished")
         elif token in MATTE:
             changed = replace(
                 changed, roughness=round(max(changed.roughness, min(0.7 + 0.15 * amount, 1.0)), 3)

@@ -40,6 +40,13 @@ class TriMesh:
             self._cache[key] = value
         return self._cache[key]
 
+    def forget_derived(self, keep: tuple[str, ...] = ("creases",)) -> None:
+        """Drop what was computed from the mesh (triangles, normals, edges: several times the
+        size of its vertices and faces), but keys starting with ``keep``: a mesh only an undo
+        entry still holds costs its arrays, and computes the rest again if it comes back."""
+        for key in [k for k in self._cache if not k.startswith(keep)]:
+            del self._cache[key]
+
     @property
     def n_faces(self) -> int:
         return len(self.faces)

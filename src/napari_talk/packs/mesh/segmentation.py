@@ -28,6 +28,7 @@ import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from .limbs import split_limbs
 from .mesh import TriMesh
 from .thickness import shape_diameter
 
@@ -44,6 +45,15 @@ MIN_LEVEL_SHARE = 0.02
 """A level needs this share of the surface area."""
 MIN_LEVEL_RATIO = np.log(1.3)
 """Levels whose typical thicknesses differ by less than 30 % are one."""
+LIMBS_BELOW = 2
+"""Limbs are looked for when thickness levels and creases left fewer parts than this: where they
+found limbs already, a second reading only splits hairs (a palm's wrist, a dinosaur's frill)."""
+MACHINED_SHARE = 0.3
+"""A surface this flat (by :func:`_flat_share`) is machined: no limbs are looked for on it."""
+DETACHED_SHARE = 0.02
+DETACHED_SIZE = 0.25
+"""A detached piece under this share of the surface, and this share of the largest piece's size
+across, is a button, a tooth or a rivet: it joins the part it sits on."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,6 +65,8 @@ class Segmentation:
     levels: int
     concave_edges: int = 0
     """How many edges are concave creases (for messages: what divided the mesh)."""
+    merged_pieces: int = 0
+    """Small detached pieces (buttons, teeth, rivets) joined to the part they sit on."""
 
     @property
     def count(self) -> int:
@@ -135,9 +147,84 @@ def segment(
 
     same = ~creases & (levels[dual.f] == levels[dual.g])
     _, parts = connected_components(dual.matrix(same), directed=False)
+    pieces, small = _detached_pieces(mesh, areas)
     parts = _merge_small(parts, dual, areas, min_part * areas.sum())
+    _, parts = np.unique(parts, return_inverse=True)
+    stranded = np.bincount(parts, weights=areas) < min_part * areas.sum()
+    if stranded.any() and not stranded.all():  # small parts with no edge to merge across (cracks)
+        parts = _join_nearest(mesh, parts, parts, stranded)
+    if (
+        not np.all(np.isnan(diameter))
+        and parts.max() < LIMBS_BELOW
+        and _flat_share(mesh, dual) < MACHINED_SHARE
+    ):
+        parts = split_limbs(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
+    if small.any():
+        parts = _join_nearest(mesh, parts, pieces, small)
     thickness = np.exp(log_t) if not np.all(np.isnan(diameter)) else diameter
-    return Segmentation(_by_area(parts, areas), thickness, len(thresholds) + 1, int(creases.sum()))
+    return Segmentation(
+        _by_area(parts, areas), thickness, len(thresholds) + 1, int(creases.sum()), int(small.sum())
+    )
+
+
+def _flat_share(mesh: TriMesh, dual: _Dual) -> float:
+    """The share of edge length between faces that lie in one plane (within 1°): most of a
+    machined part's surface is planes and its cylinders are flat along their axis; a sculpted or
+    scanned figure curves almost everywhere. Limbs are looked for on the second only: a CAD part's
+    bosses are not arms."""
+    normals = mesh.face_normals
+    flat = np.einsum("ij,ij->i", normals[dual.f], normals[dual.g]) > np.cos(np.radians(1.0))
+    return float(dual.length[flat].sum() / max(dual.length.sum(), 1e-300))
+
+
+def _detached_pieces(mesh: TriMesh, areas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per face its piece (faces joined through shared vertices), and per piece whether it is a
+    small one sitting on another: under DETACHED_SHARE of the surface and of the largest piece's
+    size across, while a larger piece exists."""
+    n_vertices = len(mesh.vertices)
+    faces = mesh.faces
+    rows = np.repeat(np.arange(len(faces)), 3)
+    graph = coo_matrix((np.ones(rows.size), (rows, faces.reshape(-1) + len(faces))),
+                       shape=(len(faces) + n_vertices,) * 2)  # fmt: skip
+    _, labels = connected_components(graph, directed=False)
+    _, pieces = np.unique(labels[: len(faces)], return_inverse=True)
+    count = int(pieces.max()) + 1
+    if count == 1:
+        return pieces, np.zeros(1, dtype=bool)
+    piece_area = np.bincount(pieces, weights=areas, minlength=count)
+    low = np.full((count, 3), np.inf)
+    high = np.full((count, 3), -np.inf)
+    centers = mesh.face_centers
+    np.minimum.at(low, pieces, centers)
+    np.maximum.at(high, pieces, centers)
+    size = np.linalg.norm(high - low, axis=1)
+    largest = int(np.argmax(piece_area))
+    small = (piece_area < DETACHED_SHARE * areas.sum()) & (size < DETACHED_SIZE * size[largest])
+    small[largest] = False
+    return pieces, small
+
+
+def _join_nearest(mesh: TriMesh, parts: np.ndarray, pieces: np.ndarray, small: np.ndarray) -> np.ndarray:
+    """Every face of a small piece takes the part of the nearest face outside the small pieces
+    (by the piece's majority: a button joins the cushion it sits on, whole)."""
+    from scipy.spatial import cKDTree
+
+    in_small = small[pieces]
+    anchors = np.flatnonzero(~in_small)
+    tree = cKDTree(mesh.face_centers[anchors])
+    _, nearest = tree.query(mesh.face_centers[in_small])
+    candidate = parts[anchors[nearest]]
+    small_faces = np.flatnonzero(in_small)
+    keys = pieces[small_faces].astype(np.int64) * (int(parts.max()) + 1) + candidate
+    unique, votes = np.unique(keys, return_counts=True)
+    order = np.lexsort((-votes, unique // (int(parts.max()) + 1)))
+    piece_of_key = unique[order] // (int(parts.max()) + 1)
+    first = np.concatenate([[True], piece_of_key[1:] != piece_of_key[:-1]])
+    chosen = np.full(int(pieces.max()) + 1, -1)
+    chosen[piece_of_key[first]] = unique[order][first] % (int(parts.max()) + 1)
+    joined = parts.copy()
+    joined[small_faces] = chosen[pieces[small_faces]]
+    return joined
 
 
 def _smooth(values: np.ndarray, within: csr_matrix, areas: np.ndarray, iterations: int = 8) -> np.ndarray:

@@ -2,8 +2,9 @@
 
 Domain modules (no napari, no Qt): ``scene`` (data model), ``scene_json`` (ray-optics JSON v5),
 ``fresnel``, ``tracer``, ``simulation`` (segments, lineage), ``edges``, ``analysis`` (queries),
-``lineage`` (paths, energy), ``xml``, ``agent`` (seed 001's context and ``_xml`` tools),
-``samples`` and ``display`` (layer-data tuples). ``handlers`` joins them to a session and a viewer.
+``lineage`` (paths, energy), ``editing`` (objects by name, moved, turned, added), ``writer`` (a
+scene saved as ray-optics JSON), ``xml``, ``agent`` (seed 001's ``_xml`` tools), ``samples`` and
+``display`` (layer-data tuples). ``handlers/`` joins them to a session and a viewer.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .state import RaysPackState
 if TYPE_CHECKING:
     from ...core.commands import Command
     from ...core.result import Result
+    from ...core.risk import Risk
     from ...core.workspace import Workspace
 
 
@@ -41,7 +43,7 @@ class RaysPack(Pack[RaysPackState]):
         return describe_context(ctx)
 
     def live(self, ctx: Context[RaysPackState]) -> bool:
-        return ctx.state.current is not None or bool(self.names(ctx).get("glasses"))
+        return ctx.state.current is not None or bool(self.names(ctx).get("scene_objects"))
 
     def layer_added(self, ctx: Context[RaysPackState], layer: Any) -> None:
         """A scene's glasses (the Prism demo opened from File > Open Sample) are drawn +y up from
@@ -50,6 +52,16 @@ class RaysPack(Pack[RaysPackState]):
 
         if ctx.viewer is not None and display.layer_role(getattr(layer, "metadata", None)) == "glasses":
             layers.physics_up(ctx.viewer)
+
+    def risk(self, command: Command, ctx: Context[RaysPackState]) -> Risk:
+        """Saving over an existing file replaces the person's data."""
+        from .commands import SaveScene
+
+        if isinstance(command, SaveScene):
+            from .handlers.scene_io import target
+
+            return "data" if ctx.workspace.exists(target(command.path)) else "view"
+        return super().risk(command, ctx)
 
     def format_for_agent(self, command: Command, result: Result) -> str | None:
         from .xml import result_to_xml

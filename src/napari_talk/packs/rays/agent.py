@@ -8,8 +8,8 @@ context the caller fills once after a trace::
     find_rays_inside_glass_xml("Main Prism")   # '<?xml ...><rays count="24">...'
 
 Every wrapper reads the context, resolves names to objects, validates its parameters with the
-pack's command model, calls the analysis function and serializes the result. A chat session that
-traces a scene registers it here too, so an agent sees what the viewer shows.
+pack's command model, calls the analysis function and serializes the result. A chat session
+answers the same queries from its own state (its Results read as the same XML for agents).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ NO_LINEAGE = "No lineage available. Pass lineage to set_context() or use set_con
 
 @dataclass
 class AgentContext:
-    """The objects the tools work on. A session keeps one in its rays state (see :func:`use`)."""
+    """The objects the tools work on."""
 
     scene: Scene | None = None
     segments: Segments | None = None
@@ -43,23 +43,18 @@ class AgentContext:
         self.scene, self.segments, self.lineage = scene, segments, lineage
 
     def clear(self) -> None:
-        self.set(None, None, None)  # type: ignore[arg-type]
+        self.scene, self.segments, self.lineage = None, None, None
 
 
-class _Active:
-    """Which context seed 001's module-level tools use: a standalone one, until a chat session
-    traces a scene and lends its own (so an agent sees what the viewer shows)."""
-
-    context = AgentContext()
-
-
-def use(context: AgentContext) -> None:
-    _Active.context = context
+_context = AgentContext()
+"""The seed's tools are module-level functions over one context that their caller fills
+(``set_context``); a chat session keeps its scene in its own state and never writes here, so two
+sessions, or a session and a script, never see each other's scene."""
 
 
 def set_context(scene: Scene, segments: Segments, lineage: RayLineage | None = None) -> None:
     """Register the objects the tools work on; call it before any tool."""
-    _Active.context.set(scene, segments, lineage)
+    _context.set(scene, segments, lineage)
 
 
 def set_context_from_result(scene: Scene, result: SimulationResult) -> None:
@@ -69,18 +64,18 @@ def set_context_from_result(scene: Scene, result: SimulationResult) -> None:
 
 def get_context() -> dict[str, Any]:
     """A copy of the current context (for inspection)."""
-    context = _Active.context
+    context = _context
     if context.scene is None:
         return {}
     return {"scene": context.scene, "segments": context.segments, "lineage": context.lineage}
 
 
 def clear_context() -> None:
-    _Active.context.clear()
+    _context.clear()
 
 
 def _require_context() -> tuple[Scene, Segments]:
-    context = _Active.context
+    context = _context
     if context.scene is None or context.segments is None:
         raise RuntimeError(NO_CONTEXT)
     return context.scene, context.segments
@@ -88,9 +83,9 @@ def _require_context() -> tuple[Scene, Segments]:
 
 def _require_lineage() -> RayLineage:
     _require_context()
-    if _Active.context.lineage is None:
+    if _context.lineage is None:
         raise RuntimeError(NO_LINEAGE)
-    return _Active.context.lineage
+    return _context.lineage
 
 
 def _glass(scene: Scene, name: str) -> Glass:

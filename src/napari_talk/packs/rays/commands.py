@@ -1,5 +1,6 @@
-"""The rays pack's commands: queries on a traced 2-D optics scene, Fresnel numbers, and what a
-napari user needs around them (load a scene, retrace after editing a glass, display options).
+"""The rays pack's commands: queries on a traced 2-D optics scene, Fresnel numbers, editing the
+scene by typing, and what a napari user needs around them (load and save a scene, retrace after
+editing a glass, display options).
 
 The eight queries carry seed 001's names and parameters; their agent wrappers add ``_xml``.
 """
@@ -25,6 +26,20 @@ EdgeLabel = Annotated[
         description="An edge of the glass: its index ('0', '1', ...) or its label (N, NE, ... when labelled)."
     ),
 ]
+ObjectName = Annotated[
+    NonBlank,
+    Field(
+        description="Name of an object of the scene as describe_scene lists it (a glass, 'Point source 1', "
+        "'Mirror 2'...): exact, case-insensitive, or a unique part of it.",
+        json_schema_extra=names("scene_objects"),
+    ),
+]
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+ScenePoint = Annotated[
+    list[Finite],
+    Field(min_length=2, max_length=2, description="[x, y] in scene coordinates (y up)."),
+]
+Index = Annotated[float, Field(gt=0, le=10, allow_inf_nan=False, description="Refractive index (> 0).")]
 Angle = Annotated[float, Field(ge=0, le=90)]
 Dop = Annotated[float, Field(ge=0, le=1)]
 
@@ -82,6 +97,15 @@ class FindRaysByPolarization(_Query, action="find_rays_by_polarization"):
         return self
 
 
+class MoreRays(Command, action="more_rays"):
+    """Trace the scene again with more rays from every light source (or fewer); undo goes back."""
+
+    factor: Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)] = Field(
+        default=2, description="How many times as many rays: 2 doubles them, 0.5 halves them."
+    )
+    examples: ClassVar = ("more rays", "fewer rays", "three times as many rays")
+
+
 class RankPathsByEnergy(_Query, action="rank_paths_by_energy"):
     """Rank the optical paths (source to last segment) by the brightness they end with."""
 
@@ -110,6 +134,106 @@ class DescribeGlassEdges(_Query, action="describe_glass_edges"):
 
     glass_name: GlassName
     examples: ClassVar = ("describe the edges of Prism", "edges of Slab 1")
+
+
+class OpticsAngle(_Query, action="optics_angle"):
+    """The critical angle (total internal reflection beyond it) or Brewster's angle (p-polarized
+    light is not reflected) between two media, in degrees from the normal."""
+
+    kind: Literal["critical", "brewster"] = Field(description="Which angle: 'critical' or 'brewster'.")
+    n1: Index = Field(description="Refractive index of the medium the light comes from.")
+    n2: Index = Field(description="Refractive index of the medium the light goes into.")
+    examples: ClassVar = ("what is the critical angle from glass 1.5 to air", "brewster angle from 1 to 1.33")
+
+
+class DescribeScene(_Query, action="describe_scene"):
+    """List every object of the ray scene: name, kind, position, size, refractive index; and the
+    light sources."""
+
+    examples: ClassVar = ("describe the scene", "what is in the scene")
+
+
+class DetectorReadings(_Query, action="detector_readings"):
+    """The irradiance along a detector of the scene (ray-optics' Detector), as a table and a plot."""
+
+    name: ObjectName | None = Field(
+        default=None, description="The detector; may be left out when the scene has only one."
+    )
+    table: bool = Field(default=False, description="Also list every bin's reading as a table.")
+    examples: ClassVar = ("show the detector readings", "detector readings as a table")
+
+
+class _Edit(Command):
+    """An edit of the scene: undoable, followed by a new trace."""
+
+    risk: ClassVar[Risk] = "view"
+
+
+class AddLightSource(_Edit, action="add_light_source"):
+    """Add a light source to the ray scene and trace again."""
+
+    kind: Literal["beam", "point", "single_ray", "angle"] = Field(
+        description="'beam' (parallel rays), 'point' (all directions), 'single_ray' or 'angle'."
+    )
+    at: ScenePoint = Field(description="Where: a point source's position, a beam's centre, a ray's start.")
+    direction_deg: Finite = Field(
+        default=0, description="Direction the light goes, degrees counter-clockwise from +x (beam, ray)."
+    )
+    width: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = Field(
+        default=None, description="Width of a beam, in scene units (default 20)."
+    )
+    brightness: Annotated[float, Field(gt=0, le=1000, allow_inf_nan=False)] | None = Field(
+        default=None, description="Brightness as ray-optics gives it (default 0.5; a single ray's 1)."
+    )
+    examples: ClassVar = ("add a point source at 10, 10", "add a beam at 0, 50 pointing at 30 degrees")
+
+
+class MoveSceneObject(_Edit, action="move_scene_object"):
+    """Move an object of the ray scene, to a position (its centre) or by an offset, and trace again."""
+
+    name: ObjectName
+    to: ScenePoint | None = Field(default=None, description="Where its centre goes, [x, y].")
+    by: ScenePoint | None = Field(default=None, description="How far it moves, [dx, dy] (y up).")
+    examples: ClassVar = ("move Main Prism up by 20", "move the prism to 300, 200")
+
+    @model_validator(mode="after")
+    def _one_place(self) -> MoveSceneObject:
+        if (self.to is None) == (self.by is None):
+            raise ValueError("give exactly one of 'to' (a position) and 'by' (an offset)")
+        return self
+
+
+class RotateSceneObject(_Edit, action="rotate_scene_object"):
+    """Turn an object of the ray scene about its centre (counter-clockwise) and trace again."""
+
+    name: ObjectName
+    degrees: Annotated[float, Field(ge=-3600, le=3600, allow_inf_nan=False)] = Field(
+        description="Angle, degrees counter-clockwise (negative: clockwise)."
+    )
+    examples: ClassVar = ("rotate the prism 15 degrees", "turn Mirror 1 by -30 degrees")
+
+
+class SetRefractiveIndex(_Edit, action="set_refractive_index"):
+    """Set the refractive index of a glass of the ray scene and trace again."""
+
+    name: ObjectName
+    index: Index
+    examples: ClassVar = ("make Main Prism n = 1.7", "set n of Slab 1 to 1.33")
+
+
+class RemoveSceneObject(_Edit, action="remove_scene_object"):
+    """Remove an object from the ray scene and trace again."""
+
+    name: ObjectName
+    examples: ClassVar = ("remove Point source 1 from the scene", "delete Mirror 2 from the scene")
+
+
+class SaveScene(Command, action="save_scene"):
+    """Save the ray scene as a ray-optics scene file (JSON, version 5) in the workspace; ray-optics
+    opens it with the same objects. Undo puts back the file that was there, or removes the new one."""
+
+    path: NonBlank = Field(description="Path of the .json file to write, relative to the workspace.")
+    examples: ClassVar = ("save the scene as scenes/new.json",)
 
 
 class TraceScene(Command, action="trace_scene"):
@@ -158,6 +282,16 @@ COMMANDS: tuple[type[Command], ...] = (
     CheckEnergyConservation,
     FresnelTransmittances,
     DescribeGlassEdges,
+    OpticsAngle,
+    DescribeScene,
+    DetectorReadings,
+    AddLightSource,
+    MoveSceneObject,
+    RotateSceneObject,
+    SetRefractiveIndex,
+    RemoveSceneObject,
+    MoreRays,
+    SaveScene,
     TraceScene,
     LoadScene,
     LoadSampleScene,

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .edges import get_side_descriptions
-from .scene import Beam, Glass, Mirror, PointSource, Scene, SingleRay
+from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
 from .scene_json import scene_from_dict, scene_to_dict
 from .simulation import Segments, SimulationResult
 
@@ -28,13 +28,21 @@ LAYER_NAMES = {
     "rays": "rays: segments",
     "selection": "rays: selection",
     "sources": "rays: light sources",
+    "irradiance": "rays: irradiance",
 }
 SHAPES_LIMIT = 5000
 """Above this many segments rays are drawn as a Vectors layer: a Shapes layer takes seconds to
 build 20,000 lines, a Vectors layer a tenth of a second."""
 GLASS_COLOR = (0.55, 0.8, 1.0)
-MIRROR_COLOR = (0.8, 0.8, 0.8)
+MIRROR_COLOR = (0.82, 0.84, 0.88)
+"""Silver."""
 LENS_COLOR = (0.4, 1.0, 0.6)
+BLOCKER_COLOR = (0.35, 0.2, 0.1)
+"""Dark brown, as ray-optics draws blockers: dark, yet seen on napari's dark canvas."""
+DETECTOR_COLOR = (0.35, 0.55, 1.0)
+GRATING_COLOR = (0.85, 0.5, 1.0)
+SPLITTER_COLOR = (0.65, 0.75, 0.95)
+OTHER_COLOR = (0.9, 0.9, 0.5)
 RAY_COLOR = (1.0, 0.85, 0.25)
 POLARIZED_COLOR = (0.95, 0.2, 1.0)
 SELECTION_COLOR = (0.1, 1.0, 0.9, 0.35)
@@ -57,15 +65,22 @@ def _meta(role: str, **extra: Any) -> dict[str, Any]:
 
 
 def glass_layer(scene: Scene) -> LayerData:
-    """The glasses as polygons, and mirrors and ideal lenses as lines after them (drawn only:
-    the scene keeps the elements, and lines read back are not glasses)."""
+    """The glasses as polygons, then every other object that is not a light source (mirrors,
+    lenses, detectors, and whatever kinds the scene holds) as a line or path through its points,
+    coloured as ray-optics colours its kind (drawn only: the scene keeps them, and lines read back
+    are not glasses). Each carries the name ``describe_scene`` gives it."""
+    from .editing import objects, points_of
+
     polygons = [glass.vertices[:, ::-1].copy() for glass in scene.glasses]
-    lines = [np.array([element.p1, element.p2], dtype=float)[:, ::-1] for element in scene.elements]
+    others = [o for o in objects(scene) if o.group not in ("glasses", "sources")]
+    lines = [points_of(o.value)[:, ::-1].copy() for o in others]
+    kinds = ["line" if len(line) == 2 else "path" for line in lines]
+    names = [o.name + _detail(o.value) for o in others]
     kwargs: dict[str, Any] = {
         "name": LAYER_NAMES["glasses"],
-        "shape_type": ["polygon"] * len(polygons) + ["line"] * len(lines) if lines else "polygon",
+        "shape_type": ["polygon"] * len(polygons) + kinds if lines else "polygon",
         "features": {
-            "name": [glass.name for glass in scene.glasses] + _element_names(scene),
+            "name": [glass.name for glass in scene.glasses] + names,
             "ref_index": [glass.ref_index for glass in scene.glasses] + [np.nan] * len(lines),
         },
         "feature_defaults": {"name": "", "ref_index": 1.5},
@@ -76,24 +91,35 @@ def glass_layer(scene: Scene) -> LayerData:
         "metadata": _meta("glasses", scene=scene_to_dict(scene)),
     }
     if lines:
-        edge = [[*GLASS_COLOR, 1.0]] * len(polygons) + [
-            [*(MIRROR_COLOR if isinstance(element, Mirror) else LENS_COLOR), 1.0]
-            for element in scene.elements
+        edge = [[*GLASS_COLOR, 1.0]] * len(polygons) + [[*kind_color(o.kind), 1.0] for o in others]
+        widths = [line_width(scene)] * len(polygons) + [
+            line_width(scene) * (2.5 if "blocker" in o.kind or "aperture" in o.kind else 1.5) for o in others
         ]
         kwargs["edge_color"] = np.array(edge, dtype=float)
+        kwargs["edge_width"] = widths
         kwargs["face_color"] = np.array([[*GLASS_COLOR, 0.18]] * (len(polygons) + len(lines)))
     return polygons + lines, kwargs, "shapes"
 
 
-def _element_names(scene: Scene) -> list[str]:
-    count = {"mirror": 0, "lens": 0}
-    names = []
-    for element in scene.elements:
-        kind = "mirror" if isinstance(element, Mirror) else "lens"
-        count[kind] += 1
-        focal = "" if isinstance(element, Mirror) else f" (f = {element.focal_length:g})"
-        names.append(f"{kind} {count[kind]}{focal}")
-    return names
+KIND_COLORS = (
+    ("grating", GRATING_COLOR),
+    ("splitter", SPLITTER_COLOR),
+    ("mirror", MIRROR_COLOR),
+    ("lens", LENS_COLOR),
+    ("detector", DETECTOR_COLOR),
+    ("blocker", BLOCKER_COLOR),
+    ("aperture", BLOCKER_COLOR),
+)
+"""ray-optics' palette by kind, first match of a word of the kind: mirrors silvered, blockers dark."""
+
+
+def kind_color(kind: str) -> tuple[float, float, float]:
+    return next((color for word, color in KIND_COLORS if word in kind), OTHER_COLOR)
+
+
+def _detail(value: Any) -> str:
+    focal = getattr(value, "focal_length", None)
+    return f" (f = {focal:g})" if isinstance(focal, (int, float)) else ""
 
 
 def edge_label_layer(scene: Scene) -> LayerData:
@@ -191,7 +217,7 @@ def source_layer(scene: Scene) -> LayerData:
     for source in scene.sources:
         if isinstance(source, PointSource):
             points.append((source.y, source.x))
-        elif isinstance(source, SingleRay):
+        elif isinstance(source, (SingleRay, AngleSource)):
             points.append((source.p1[1], source.p1[0]))
         elif isinstance(source, Beam):
             points += [(source.p1[1], source.p1[0]), (source.p2[1], source.p2[0])]
@@ -252,3 +278,36 @@ def _fresh_name(taken: set[str]) -> str:
 def layer_role(metadata: Any) -> str | None:
     info = metadata.get(ROLE_KEY) if isinstance(metadata, dict) else None
     return info.get("role") if isinstance(info, dict) else None
+
+
+IRRADIANCE_COLOR = (1.0, 0.45, 0.2)
+PLOT_HEIGHT = 0.15
+"""The irradiance plot's tallest bar, as a share of the scene's size."""
+
+
+def irradiance_layer(scene: Scene, detector: Any, reading: Any) -> LayerData:
+    """A detector's reading drawn beside it: a step curve over the detector, its height the
+    irradiance (the peak at ``PLOT_HEIGHT`` of the scene), on the detector's left; with the
+    detector line as its axis. One Shapes layer: the axis and the curve, as paths."""
+    p1, p2 = np.asarray(detector.p1, dtype=float), np.asarray(detector.p2, dtype=float)
+    along = (p2 - p1) / np.linalg.norm(p2 - p1)
+    normal = np.array([-along[1], along[0]])
+    values = np.asarray(reading.irradiance, dtype=float)
+    peak = float(np.abs(values).max(initial=0.0)) or 1.0
+    height = PLOT_HEIGHT * scene.scale / peak
+    edges = np.asarray([*reading.positions, reading.positions[-1] + reading.bin_size], dtype=float)
+    edges = np.minimum(edges, float(np.linalg.norm(p2 - p1)))
+    xs = np.repeat(edges, 2)[1:-1]
+    ys = np.repeat(values, 2) * height
+    curve = p1 + xs[:, None] * along + ys[:, None] * normal
+    axis = np.array([p1, p2])
+    kwargs = {
+        "name": LAYER_NAMES["irradiance"],
+        "shape_type": ["path", "path"],
+        "edge_color": [[0.7, 0.7, 0.7, 1.0], [*IRRADIANCE_COLOR, 1.0]],
+        "edge_width": line_width(scene),
+        "features": {"name": ["detector axis", f"irradiance (peak {peak:.4g})"]},
+        "text": {"string": "{name}", "color": "white", "size": 9, "anchor": "upper_left"},
+        "metadata": _meta("irradiance", peak=peak),
+    }
+    return [axis[:, ::-1].copy(), curve[:, ::-1].copy()], kwargs, "shapes"

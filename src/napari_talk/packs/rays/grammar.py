@@ -95,6 +95,98 @@ COLOR_MODES = {
 
 
 RAY_WORDS = ("ray", "segment", "light")
+ANGLE_ASK = r"(?:(?:what is|what's|whats|give me|find|compute|calculate|tell me) )?(?:the )?"
+ANGLE_KINDS = {
+    "critical": "critical",
+    "brewster": "brewster",
+    "brewster's": "brewster",
+    "brewsters": "brewster",
+}
+N1_ANY = GLASS_OF + r"{n1:number}"
+N2_ANY = GLASS_OF + r"{n2:number}"
+MEDIA_PAIRS = (
+    (N1_ANY, N2_ANY),
+    (N1_ANY, r"(?:the )?{n2:media}"),
+    (r"(?:the )?{n1:media}", N2_ANY),
+)
+"""Two media each said as an index ("1.5", "glass 1.5", "n = 1.5") or by name ("air", "water")."""
+
+OBJECT = r"{name:scene_objects}"
+DIRECTIONS = {
+    "up": (0.0, 1.0),
+    "down": (0.0, -1.0),
+    "left": (-1.0, 0.0),
+    "right": (1.0, 0.0),
+    "upward": (0.0, 1.0),
+    "upwards": (0.0, 1.0),
+    "downward": (0.0, -1.0),
+    "downwards": (0.0, -1.0),
+    "higher": (0.0, 1.0),
+    "lower": (0.0, -1.0),
+}
+MOVE = r"(?:move|shift|nudge|push|drag|slide|translate)"
+UNITS = r"(?: (?:units?|pixels?|px|mm))?"
+TURN = r"(?:rotate|turn|spin|tilt)"
+SENSE = {
+    "clockwise": -1.0,
+    "cw": -1.0,
+    "counterclockwise": 1.0,
+    "counter-clockwise": 1.0,
+    "counter clockwise": 1.0,
+    "anticlockwise": 1.0,
+    "anti-clockwise": 1.0,
+    "ccw": 1.0,
+    "to the left": 1.0,
+    "to the right": -1.0,
+    "left": 1.0,
+    "right": -1.0,
+}
+SOURCE_KINDS = {
+    "point source": "point",
+    "point light": "point",
+    "point light source": "point",
+    "lamp": "point",
+    "bulb": "point",
+    "light bulb": "point",
+    "point": "point",
+    "beam": "beam",
+    "light beam": "beam",
+    "beam of light": "beam",
+    "parallel beam": "beam",
+    "collimated beam": "beam",
+    "beam source": "beam",
+    "laser beam": "beam",
+    "single ray": "single_ray",
+    "ray": "single_ray",
+    "laser": "single_ray",
+    "light ray": "single_ray",
+    "angle source": "angle",
+    "angled source": "angle",
+    "cone of light": "angle",
+}
+ADD = r"(?:add|put|place|insert|create|make|drop|new)(?: in)?(?: (?:a|an|one|another|a new))?"
+HEADINGS = {
+    "right": 0.0,
+    "east": 0.0,
+    "+x": 0.0,
+    "up": 90.0,
+    "upward": 90.0,
+    "upwards": 90.0,
+    "north": 90.0,
+    "+y": 90.0,
+    "left": 180.0,
+    "west": 180.0,
+    "-x": 180.0,
+    "down": 270.0,
+    "downward": 270.0,
+    "downwards": 270.0,
+    "south": 270.0,
+    "-y": 270.0,
+}
+SHOW_READING = r"(?:(?:show|list|give|get|what are|what is|what's|plot|display|read)(?: me)? )?(?:the )?"
+AS_TABLE = r"(?: (?:as|in) (?:a )?{table:tables})?"
+REMOVE = r"(?:remove|delete|take out|get rid of|drop)"
+AIM = r"(?:pointing|pointed|shining|aimed|aiming|going|heading|directed|facing|at an angle of|angled)"
 HITTING = ASK + RAYS + BE + f" {CROSS} {{EDGE}}" + AT_ANGLE
 """Rays that meet an edge, the angle said after it ("rays that hit edge N at under 20 degrees")."""
 
@@ -109,6 +201,39 @@ def _window(field: str, low: str, high: str) -> Callable[[dict[str, Any]], dict[
         return values
 
     return post
+
+
+def _objects(*templates: str) -> tuple[str, ...]:
+    """Each template once with an object's name and once with a word that names one object
+    ("the prism" for "Main Prism"), so a known name is read before any free words: a viewer line
+    ("remove nuclei", "rotate the view 30 degrees") names a layer or nothing, and its rule wins."""
+    return tuple(
+        template.replace(OBJECT, kind)
+        for kind in (OBJECT, "{name:scene_object_words}")
+        for template in templates
+    )
+
+
+def _moved(values: dict[str, Any]) -> dict[str, Any]:
+    """ "up by 20" is ``by = [0, 20]`` (y up); a bare "by 5, 10" stays as typed."""
+    heading = values.pop("heading", None)
+    distance = values.pop("distance", None)
+    if heading is not None and distance is not None:
+        values["by"] = [heading[0] * distance, heading[1] * distance]
+    return values
+
+
+def _turned(values: dict[str, Any]) -> dict[str, Any]:
+    sense = values.pop("sense", 1.0)
+    values["degrees"] = sense * values["degrees"]
+    return values
+
+
+def _aimed(values: dict[str, Any]) -> dict[str, Any]:
+    heading = values.pop("heading", None)
+    if heading is not None:
+        values["direction_deg"] = heading
+    return values
 
 
 def _with_edges(*templates: str) -> tuple[str, ...]:
@@ -223,12 +348,35 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.FresnelTransmittances,
-        r"(?:(?:what is|what's|give me|find) )?(?:the )?"
-        r"(?:critical|brewster(?:'s)?|critical and brewster(?:'s)?)"
+        r"(?:(?:what (?:is|are)|what's|give me|find) )?(?:the )?critical and brewster(?:'s)?"
         rf" angles? (?:from|for|between) {N1} (?:{INTO}|and) {N2}",
-        requires=("critical", "brewster"),
+        requires=("critical",),
         priority=PRIORITY,
         theta_i_deg=0,
+    ),
+    Rule(
+        cmd.OpticsAngle,
+        *(
+            ANGLE_ASK
+            + rf"{{kind:angles}} angle (?:from|for|between|going from) {first} (?:{INTO}|and) {second}"
+            for first, second in MEDIA_PAIRS
+        ),
+        *(
+            ANGLE_ASK + rf"{{kind:angles}} angle (?:from|for|between) {first} (?:{INTO}|and) {second}"
+            for first, second in MEDIA_PAIRS
+        ),
+        angles=ANGLE_KINDS,
+        media=MEDIA,
+        requires=("critical", "brewster"),
+        priority=PRIORITY,
+    ),
+    Rule(
+        cmd.OpticsAngle,
+        ANGLE_ASK + rf"{{kind:angles}} angle (?:of|for|in) {GLASS_OF}{{n1:number}}(?: (?:in|to|into) air)?",
+        angles=ANGLE_KINDS,
+        requires=("critical", "brewster"),
+        priority=PRIORITY - 1,
+        n2=1.0,
     ),
     Rule(
         cmd.DescribeGlassEdges,
@@ -283,6 +431,131 @@ RULES: tuple[Rule, ...] = (
         r"(?:show|display)(?: the)? {by:modes} (?:of|on) (?:the )?rays",
         modes=COLOR_MODES,
         requires=("ray", "light"),
+        priority=PRIORITY,
+    ),
+    Rule(
+        cmd.DescribeScene,
+        r"(?:describe|list|summari[sz]e|show(?: me)?|explain)(?: me)?(?: the| this| my)?"
+        r" (?:ray |optics? |optical )?scene"
+        r"(?: objects| contents)?",
+        r"(?:what|which) (?:objects )?(?:is|are|'s) (?:there )?in (?:the|this|my) (?:ray |optics? )?scene",
+        r"(?:what's|whats) in (?:the|this|my) (?:ray |optics? )?scene",
+        r"(?:list|show(?: me)?|what are)(?: all)? (?:the )?(?:scene |optical )?objects"
+        r"(?: (?:in|of) (?:the|this) scene)?",
+        r"(?:the )?scene (?:contents|objects|summary|description)",
+        requires=("scene", "objects"),
+        priority=PRIORITY,
+    ),
+    Rule(
+        cmd.AddLightSource,
+        rf"{ADD} {{kind:sources}} (?:at|to|in|on) {{at:point}}"
+        rf"(?:,? (?:{AIM} )?(?:at |towards? |to |by )?{{direction_deg:number}} ?{DEG})?"
+        r"(?:,? (?:with (?:a )?)?(?:width|wide) (?:of )?{width:number}| {width:number} (?:units )?wide)?"
+        r"(?:,? (?:with (?:a )?)?brightness (?:of )?{brightness:number})?",
+        rf"{ADD} {{kind:sources}} (?:at|to|in|on) {{at:point}},? {AIM}"
+        r" (?:towards? |to the )?{heading:headings}"
+        r"(?:,? (?:with (?:a )?)?(?:width|wide) (?:of )?{width:number}| {width:number} (?:units )?wide)?",
+        rf"{ADD} {{kind:sources}}(?: {AIM})? (?:at|towards?) {{direction_deg:number}} ?{DEG}"
+        r" (?:at|from) {at:point}",
+        sources=SOURCE_KINDS,
+        headings=HEADINGS,
+        post=_aimed,
+        requires=("source", "beam", "ray", "laser", "lamp", "bulb", "light", "point", "cone"),
+        priority=PRIORITY + 1,
+    ),
+    Rule(
+        cmd.MoveSceneObject,
+        *_objects(
+            rf"{MOVE} {OBJECT} {{heading:headings}}(?: by)? {{distance:number}}{UNITS}",
+            rf"{MOVE} {OBJECT}(?: by)? {{distance:number}}{UNITS} {{heading:headings}}",
+            rf"{MOVE} {OBJECT} by {{by:point}}",
+            rf"{MOVE} {OBJECT} (?:to|onto|over to|at) {{to:point}}",
+        ),
+        headings=DIRECTIONS,
+        post=_moved,
+        requires=("move", "shift", "nudge", "push", "drag", "slide", "translate"),
+        priority=PRIORITY + 1,
+    ),
+    Rule(
+        cmd.RotateSceneObject,
+        *_objects(
+            rf"{TURN} {OBJECT}(?: by| through)? {{degrees:number}} ?{DEG}(?: {{sense:senses}})?",
+            rf"{TURN} {OBJECT} {{sense:senses}}(?: by| through)? {{degrees:number}} ?{DEG}",
+            rf"{TURN} {OBJECT}(?: by| through)? {{degrees:number}} ?{DEG}",
+        ),
+        senses=SENSE,
+        post=_turned,
+        requires=("rotate", "turn", "spin", "tilt"),
+        priority=PRIORITY + 1,
+    ),
+    Rule(
+        cmd.SetRefractiveIndex,
+        *_objects(
+            r"(?:set|change|make|put)(?: the)? (?:refractive )?(?:index|ior|n)(?: of refraction)? (?:of|for) "
+            + OBJECT
+            + r" (?:to|=|at) {index:number}",
+            r"(?:set|change|make) "
+            + OBJECT
+            + r"(?:'s|s')? (?:refractive )?(?:index|ior|n)(?: of refraction)?"
+            r" (?:to|=|at) {index:number}",
+            r"(?:make|set|give) "
+            + OBJECT
+            + r" (?:an? )?(?:(?:refractive )?index(?: of)?|n ?=|n of) ?{index:number}",
+            OBJECT + r" (?:n|index|refractive index) ?(?:=|to|:) ?{index:number}",
+        ),
+        requires=("index", "ior", "refract", "n ", "n="),
+        priority=PRIORITY + 1,
+    ),
+    Rule(
+        cmd.RemoveSceneObject,
+        *_objects(rf"{REMOVE} " + OBJECT + r"(?: from (?:the|this) (?:ray )?scene)?"),
+        requires=("remove", "delete", "take out", "get rid", "drop"),
+        priority=-1,  # below the viewer's remove_layer: a layer's name, even quoted, is the layer's
+        free_names=False,  # a name the scene has: "remove macrophages" is about a layer
+    ),
+    Rule(
+        cmd.RemoveSceneObject,
+        rf"{REMOVE} {{name:scene_objects}} from (?:the|this) (?:ray )?scene",
+        requires=("scene",),
+        priority=PRIORITY,
+    ),
+    Rule(
+        cmd.DetectorReadings,
+        rf"{SHOW_READING}(?:detector|irradiance) (?:readings?|reading|values|measurements?|map|plot|profile"
+        rf"|data){AS_TABLE}",
+        rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?{{name:scene_objects}}{AS_TABLE}",
+        rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?detector{AS_TABLE}",
+        r"what (?:does|did) (?:the )?detector (?:read|measure|see|show)",
+        r"(?:the )?(?:detector|irradiance) (?:readings? )?(?:as|in) (?:a )?{table:tables}",
+        tables={
+            "table": True,
+            "list": True,
+            "csv": True,
+            "numbers": True,
+            "plot": False,
+            "chart": False,
+            "graph": False,
+        },
+        requires=("detector", "irradiance"),
+        priority=PRIORITY,
+    ),
+    Rule(
+        cmd.SaveScene,
+        r"(?:save|write|export|store)(?: the| this| my)?(?: ray| optics| optical)? scene"
+        r"(?: file)? (?:as|to|in|into) {path:path}",
+        r"save(?: it)? as (?:a )?(?:ray[- ]optics )?scene (?:file )?(?:at |to |in )?{path:path}",
+        requires=("scene",),
+        priority=PRIORITY + 1,
+    ),
+    Rule(
+        cmd.MoreRays,
+        r"(?:(?:use|trace|give me|show|draw|i want|with) )?{factor:more} rays(?: please| per source)?",
+        r"(?:(?:use|trace|give me|show|draw) )?{factor:times} (?:as many|more) rays",
+        r"(?:double|twice) (?:the )?(?:number of )?rays",
+        r"(?:increase|raise) (?:the )?(?:number of )?rays(?: by {factor:times})?",
+        r"(?:decrease|reduce|lower) (?:the )?(?:number of )?rays",
+        more={"more": 2.0, "many more": 4.0, "fewer": 0.5, "less": 0.5, "half the": 0.5, "twice the": 2.0},
+        requires=("rays",),
         priority=PRIORITY,
     ),
 )

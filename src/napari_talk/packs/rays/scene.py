@@ -341,7 +341,40 @@ class Beam:
         return origins, np.tile(direction, (self.n_rays, 1)), np.full(self.n_rays, float(self.brightness))
 
 
-LightSource = SingleRay | PointSource | Beam
+@dataclass(frozen=True)
+class AngleSource:
+    """ray-optics' AngleSource: rays from ``p1`` in a fan of ``emis_angle`` degrees about the
+    direction towards ``p2`` (centred on it when ``symmetric``, else starting from it), one every
+    ``n_rays``-th of a turn, as a point source of that count spaces them."""
+
+    p1: Point
+    p2: Point
+    emis_angle: float = 36.001
+    symmetric: bool = True
+    n_rays: int = 50
+    """Rays a full turn would hold (ray-optics: 500 × its density); the fan holds its share."""
+    brightness: float = 1.0
+    wavelength: float = GREEN_NM
+
+    def emit(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self.n_rays < 1:
+            raise ValueError("an angle source needs at least one ray a turn")
+        x1, y1 = map(float, self.p1)
+        x2, y2 = map(float, self.p2)
+        if (x1, y1) == (x2, y2):
+            raise ValueError("an angle source needs a direction: two different points")
+        step = 2 * math.pi / self.n_rays
+        spread = math.radians(self.emis_angle)
+        first, last = (-spread / 2, spread / 2 - 1e-5) if self.symmetric else (0.0, spread - 1e-5)
+        offsets = first + step * np.arange(max(0, math.ceil((last - first) / step)))
+        offsets = offsets[offsets < last]
+        angles = math.atan2(y2 - y1, x2 - x1) + offsets
+        directions = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        origins = np.tile([x1, y1], (len(angles), 1)).astype(float)
+        return origins, directions, np.full(len(angles), float(self.brightness))
+
+
+LightSource = SingleRay | PointSource | Beam | AngleSource
 
 
 @dataclass(frozen=True)
@@ -376,6 +409,23 @@ Element = Mirror | IdealLens
 """Thin optical elements: segments rays meet from either side."""
 
 
+@dataclass(frozen=True)
+class Detector:
+    """ray-optics' Detector: a line from ``p1`` to ``p2`` that light crosses unchanged, measuring
+    the power crossing it in bins of ``bin_size`` (its irradiance map); one-sided unless
+    ``two_sided``. Tracers do not see it: its reading comes from the traced segments."""
+
+    p1: Point
+    p2: Point
+    bin_size: float = 1.0
+    two_sided: bool = True
+
+    def __post_init__(self) -> None:
+        _check_segment("a detector", self.p1, self.p2)
+        if not (math.isfinite(self.bin_size) and self.bin_size > 0):
+            raise ValueError(f"a detector's bin size must be > 0, not {self.bin_size}")
+
+
 def _check_segment(what: str, p1: Point, p2: Point) -> None:
     if not all(math.isfinite(float(v)) for v in (*p1, *p2)):
         raise ValueError(f"{what} needs finite end points")
@@ -396,8 +446,11 @@ class Scene:
     """What loading left out (unsupported objects), shown with the trace summary."""
     elements: tuple[Element, ...] = ()
     """Mirrors and ideal lenses."""
+    detectors: tuple[Detector, ...] = ()
+    """Lines that measure the light crossing them; no ray meets them."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "detectors", tuple(self.detectors))
         object.__setattr__(self, "glasses", tuple(self.glasses))
         object.__setattr__(self, "sources", tuple(self.sources))
         object.__setattr__(self, "elements", tuple(self.elements))
@@ -426,7 +479,9 @@ class Scene:
         """(min xy, max xy) over glass vertices, source positions and element end points."""
         points = [glass.vertices for glass in self.glasses]
         for source in self.sources:
-            if isinstance(source, PointSource):
+            if isinstance(source, AngleSource):
+                points.append(np.array([source.p1], dtype=float))
+            elif isinstance(source, PointSource):
                 points.append(np.array([[source.x, source.y]]))
             else:
                 points.append(np.array([source.p1, source.p2], dtype=float))

@@ -33,7 +33,9 @@ import numpy as np
 from .outline import Outline
 from .scene import (
     GREEN_NM,
+    AngleSource,
     Beam,
+    Detector,
     Element,
     Glass,
     IdealLens,
@@ -49,7 +51,7 @@ DEFAULT_DENSITY = 0.1
 """ray-optics' default ``rayModeDensity``."""
 DEFAULT_IMAGE_DENSITY = 1.0
 """ray-optics' default ``imageModeDensity``, the density of its "images" and "observer" modes."""
-SOURCE_TYPES = ("SingleRay", "PointSource", "Beam")
+SOURCE_TYPES = ("SingleRay", "PointSource", "Beam", "AngleSource")
 GLASS_TYPES = ("Glass", "CircleGlass", "SphericalLens")
 
 
@@ -98,6 +100,7 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
     glasses: list[Glass] = []
     sources: list[LightSource] = []
     elements: list[Element] = []
+    detectors: list[Detector] = []
     skipped: dict[str, int] = {}
     for position, obj in enumerate(data["objs"]):
         if not isinstance(obj, dict):
@@ -112,6 +115,10 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
                 if obj.get("filter"):
                     warnings.append("a mirror's wavelength filter is not modelled: it reflects every ray")
                 elements.append(Mirror(_point(obj["p1"]), _point(obj["p2"])))
+            elif kind == "Detector":
+                size = _number(obj.get("binSize", 1.0), "binSize")
+                two_sided = obj.get("twoSided", True) is not False
+                detectors.append(Detector(_point(obj["p1"]), _point(obj["p2"]), size, two_sided))
             elif kind == "IdealLens":
                 focal = _number(obj.get("focalLength", 100.0), "focalLength")
                 elements.append(IdealLens(_point(obj["p1"]), _point(obj["p2"]), focal))
@@ -132,6 +139,7 @@ def scene_from_dict(data: Any, *, name: str | None = None) -> Scene:
         simulate_colors=bool(data.get("simulateColors", False)),
         warnings=tuple(warnings),
         elements=tuple(elements),
+        detectors=tuple(detectors),
     )
 
 
@@ -169,6 +177,20 @@ def _source(kind: str, obj: dict, density: float, length_scale: float, warnings:
         brightness = _number(obj.get("brightness", 1.0), "brightness")
         return SingleRay(_point(obj["p1"]), _point(obj["p2"]), brightness, wavelength)
     brightness = _number(obj.get("brightness", 0.5), "brightness")
+    if kind == "AngleSource":
+        per_ray = obj.get("rayBrightness", min(brightness / density, 1.0))
+        emis = _number(obj.get("emisAngle", 36.001), "emisAngle")
+        symmetric = obj.get("symmetric", True) is not False
+        turn = int(_number(obj["numRays"], "numRays")) if obj.get("numRays") else max(1, int(density * 500))
+        return AngleSource(
+            _point(obj["p1"]),
+            _point(obj["p2"]),
+            emis,
+            symmetric,
+            turn,
+            _number(per_ray, "rayBrightness"),
+            wavelength,
+        )
     if kind == "PointSource":
         per_ray = obj.get("rayBrightness", min(brightness / density, 1.0))
         n_rays = obj.get("numRays") or max(1, int(density * 500))  # below 1 ray-optics still emits one
@@ -243,6 +265,21 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
                 }
             )
             continue
+        if isinstance(source, AngleSource):
+            objs.append(
+                {
+                    "type": "AngleSource",
+                    "p1": _xy(source.p1),
+                    "p2": _xy(source.p2),
+                    "brightness": source.brightness * DEFAULT_DENSITY,
+                    "wavelength": source.wavelength,
+                    "emisAngle": source.emis_angle,
+                    "symmetric": source.symmetric,
+                    "numRays": source.n_rays,
+                    "rayBrightness": source.brightness,
+                }
+            )
+            continue
         common = {
             "brightness": source.brightness * DEFAULT_DENSITY,
             "wavelength": source.wavelength,
@@ -266,6 +303,17 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
                     "focalLength": element.focal_length,
                 }
             )
+    for detector in scene.detectors:
+        objs.append(
+            {
+                "type": "Detector",
+                "p1": _xy(detector.p1),
+                "p2": _xy(detector.p2),
+                "irradMap": True,
+                "binSize": detector.bin_size,
+                "twoSided": detector.two_sided,
+            }
+        )
     return {
         "version": FORMAT_VERSION,
         "name": scene.name,

@@ -1,20 +1,14 @@
-"""What the rays pack keeps for a session: the scene shown, its trace, and the agent context."""
+"""What the rays pack keeps for a session: the scene shown and its trace. Nothing else holds it:
+the agent tools of seed 001 keep their own context, which a session never writes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .agent import AgentContext
     from .scene import Scene
     from .simulation import SimulationResult
-
-
-def _agent_context() -> AgentContext:
-    from .agent import AgentContext  # numpy and the analysis modules: not at the pack's import
-
-    return AgentContext()
 
 
 @dataclass(frozen=True)
@@ -29,5 +23,3 @@ class RaysState:
 @dataclass
 class RaysPackState:
     current: RaysState | None = None
-    agent: AgentContext = field(default_factory=_agent_context)
-    """The same scene, as seed 001's agent tools read it (``set_context`` / ``get_context``)."""

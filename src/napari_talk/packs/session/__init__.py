@@ -11,15 +11,16 @@ from .grammar import RULES
 if TYPE_CHECKING:
     from ...core.registry import Registry
     from ...core.result import Result
+    from ...core.risk import Consent
     from ...core.workspace import Workspace
 
 
 class SessionControls(Protocol):
     registry: Registry
 
-    def undo(self) -> Result: ...
+    def undo(self, consent: Consent | None = None) -> Result: ...
 
-    def redo(self) -> Result: ...
+    def redo(self, consent: Consent | None = None) -> Result: ...
 
     def packs_in_play(self, text: str) -> list[str]: ...
 

@@ -11,7 +11,7 @@ from .grammar import BUILTIN_PANELS, RULES
 
 if TYPE_CHECKING:
     from ...core.commands import Command
-    from ...core.risk import Risk
+    from ...core.risk import Effect
 
 
 class ViewerPack(Pack[None]):
@@ -21,12 +21,14 @@ class ViewerPack(Pack[None]):
 
         return HANDLERS
 
-    def risk(self, command: Command, ctx: Context[None]) -> Risk:
+    def effects(self, command: Command, ctx: Context[None]) -> tuple[Effect, ...]:
+        """A screenshot asks only when it would replace a file of the person's."""
         if isinstance(command, cmd.Screenshot):
             from .handlers import screenshot_path
 
-            return "data" if ctx.workspace.exists(screenshot_path(command)) else "view"
-        return super().risk(command, ctx)
+            found = ctx.workspace.replacing(screenshot_path(command))
+            return (found,) if found is not None else ()
+        return super().effects(command, ctx)
 
     def names(self, ctx: Context[None]) -> dict[str, list[str]]:
         from .handlers import known_names

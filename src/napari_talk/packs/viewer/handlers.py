@@ -6,30 +6,33 @@ the viewer hands back the function that undoes it.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
+import functools
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ...core.commands import shown_name
 from ...core.grammar.names import describe_miss, resolve_name
 from ...core.history import Changes
 from ...core.jobs import Job, Progress
-from ...core.layers import has_layer
+from ...core.layers import has_layer, set_attributes
 from ...core.pack import Context, Handlers
 from ...core.result import CommandError, Result
 from ...core.viewer import (
     camera,
+    camera_facts,
     camera_state,
     canvas_size,
     find_layer,
     grid,
+    layer_facts,
     restore_camera,
     scale_bar,
     set_center,
 )
+from ...core.window import panels_of
 from . import commands as cmd
-from .panels import is_open, panels
 
 HANDLERS = Handlers[None]()
 
@@ -46,8 +49,10 @@ def viewer_of(ctx: Context[None]) -> Any:
 
 def _camera_change(viewer: Any, change, message: str) -> Result:
     before = camera_state(viewer)
-    change()
-    return Result.success(message, _camera_data(viewer), undo=lambda: restore_camera(viewer, before))
+    with Changes() as changes:
+        change()
+        changes.add(lambda: restore_camera(viewer, before))
+    return Result.success(message, _camera_data(viewer), undo=changes)
 
 
 def _camera_data(viewer: Any) -> dict[str, Any]:
@@ -77,12 +82,12 @@ def _layer_summary(layer: Any) -> str:
 # -- visibility ----------------------------------------------------------------------------------
 
 
-def _set_visible(layers: list[Any], visible: list[bool]) -> Any:
+def _set_visible(layers: list[Any], visible: list[bool]) -> Changes:
     """All or nothing: a layer that refuses puts back those already changed."""
     with Changes() as changes:
         for layer, value in zip(layers, visible, strict=True):
-            changes.add(_setter(layer, "visible", value))
-    return changes.undo
+            set_attributes(layer, changes, visible=value)
+    return changes
 
 
 @HANDLERS.on(cmd.LayerVisibility)
@@ -116,17 +121,21 @@ def all_layers_visibility(command: cmd.AllLayersVisibility, ctx: Context[None]) 
 
 @HANDLERS.on(cmd.PanelToggle)
 def panel_toggle(command: cmd.PanelToggle, ctx: Context[None]) -> Result:
-    found = panels(viewer_of(ctx), ctx.window)
-    match = resolve_name(command.name, found)
+    found = panels_of(ctx.window)
+    if not found:
+        raise CommandError("this session has no window whose panels it could open or close")
+    match = resolve_name(command.name, list(found))
     if match.found is None:
-        raise CommandError(describe_miss(match, "panel", found))
-    dock = found[match.found]
-    was_open, opening = is_open(dock), command.op == "open"
-    dock.setVisible(opening)
+        raise CommandError(describe_miss(match, "panel", list(found)))
+    panel = found[match.found]
+    was_open, opening = panel.is_open(), command.op == "open"
+    panel.set_open(opening)
     if was_open == opening:
         return Result.success(f"the {match.found} panel is already {'open' if opening else 'closed'}.")
     verb = "opened" if opening else "closed"
-    return Result.success(f"{match.found} {verb}.", undo=lambda: dock.setVisible(was_open))
+    changes = Changes()
+    changes.add(lambda: panel.set_open(was_open))
+    return Result.success(f"{match.found} {verb}.", undo=changes)
 
 
 # -- camera --------------------------------------------------------------------------------------
@@ -215,10 +224,10 @@ def list_layers(command: cmd.ListLayers, ctx: Context[None]) -> Result:
     return Result.success(f"{len(layers)} layers, top first: {listing}.", data)
 
 
-def _setter(layer: Any, attribute: str, value: Any) -> Any:
-    before = getattr(layer, attribute)
-    setattr(layer, attribute, value)
-    return lambda: setattr(layer, attribute, before)
+def _setter(layer: Any, attribute: str, value: Any) -> Changes:
+    with Changes() as changes:
+        set_attributes(layer, changes, **{attribute: value})
+    return changes
 
 
 def image_layer(viewer: Any, name: str, what: str) -> Any:
@@ -258,28 +267,26 @@ def layer_contrast(command: cmd.LayerContrast, ctx: Context[None]) -> Result:
     layer = image_layer(viewer_of(ctx), command.name, "contrast")
     low, high = command.limits
     before_range = tuple(layer.contrast_limits_range)
-    before = tuple(layer.contrast_limits)
-    if low < before_range[0] or high > before_range[1]:
-        layer.contrast_limits_range = (min(low, before_range[0]), max(high, before_range[1]))
-    layer.contrast_limits = (low, high)
-
-    def undo() -> None:
-        layer.contrast_limits_range = before_range
-        layer.contrast_limits = before
-
-    return Result.success(f"{layer.name} contrast {low:g}–{high:g}.", undo=undo)
+    with Changes() as changes:
+        if low < before_range[0] or high > before_range[1]:
+            widened = (min(low, before_range[0]), max(high, before_range[1]))
+            set_attributes(layer, changes, contrast_limits_range=widened)
+        set_attributes(layer, changes, contrast_limits=(low, high))
+    return Result.success(f"{layer.name} contrast {low:g}–{high:g}.", undo=changes)
 
 
 @HANDLERS.on(cmd.AutoContrast)
 def auto_contrast(command: cmd.AutoContrast, ctx: Context[None]) -> Result:
     layer = image_layer(viewer_of(ctx), command.name, "contrast")
     before = tuple(layer.contrast_limits)
-    layer.reset_contrast_limits()
+    with Changes() as changes:
+        layer.reset_contrast_limits()
+        changes.add(functools.partial(setattr, layer, "contrast_limits", before))
     low, high = layer.contrast_limits
     return Result.success(
         f"{layer.name} contrast set from its data: {low:.4g}–{high:.4g}.",
         {"limits": [float(low), float(high)]},
-        undo=lambda: setattr(layer, "contrast_limits", before),
+        undo=changes,
     )
 
 
@@ -288,16 +295,24 @@ def select_layer(command: cmd.SelectLayer, ctx: Context[None]) -> Result:
     viewer = viewer_of(ctx)
     layer = find_layer(viewer, command.name)
     selection = viewer.layers.selection
-    before_selected, before_active = set(selection), selection.active
-    selection.active = layer
+    with Changes() as changes:
+        changes.add(_selection_restorer(viewer))
+        selection.active = layer
+    return Result.success(f"{layer.name} is the active layer.", undo=changes)
 
-    def undo() -> None:
+
+def _selection_restorer(viewer: Any) -> Callable[[], None]:
+    """Puts the layer selection back as it is now (layers gone since are left out)."""
+    selection = viewer.layers.selection
+    before_selected, before_active = set(selection), selection.active
+
+    def restore() -> None:
         selection.clear()
-        selection.update(layer for layer in before_selected if has_layer(viewer.layers, layer))
+        selection.update(kept for kept in before_selected if has_layer(viewer.layers, kept))
         if before_active is not None and has_layer(viewer.layers, before_active):
             selection.active = before_active
 
-    return Result.success(f"{layer.name} is the active layer.", undo=undo)
+    return restore
 
 
 @HANDLERS.on(cmd.RemoveLayer)
@@ -305,18 +320,20 @@ def remove_layer(command: cmd.RemoveLayer, ctx: Context[None]) -> Result:
     viewer = viewer_of(ctx)
     layer = find_layer(viewer, command.name)
     index = list(viewer.layers).index(layer)
-    selection = viewer.layers.selection
-    before_selected, before_active = set(selection), selection.active
-    viewer.layers.remove(layer)
+    with Changes() as changes:
+        changes.add(_selection_restorer(viewer))  # napari selects a layer put back: undone last
+        viewer.layers.remove(layer)
+        # the layer itself is kept, not a copy of its data: its bytes are what the undo holds
+        changes.add(
+            lambda: viewer.layers.insert(min(index, len(viewer.layers)), layer), size=_data_bytes(layer)
+        )
+    return Result.success(f"{layer.name} removed (undo brings it back).", undo=changes)
 
-    def undo() -> None:
-        viewer.layers.insert(min(index, len(viewer.layers)), layer)
-        selection.clear()  # napari selects a layer put back: the selection goes back to before
-        selection.update(kept for kept in before_selected if has_layer(viewer.layers, kept))
-        if before_active is not None and has_layer(viewer.layers, before_active):
-            selection.active = before_active
 
-    return Result.success(f"{layer.name} removed (undo brings it back).", undo=undo)
+def _data_bytes(layer: Any) -> int:
+    data = getattr(layer, "data", None)
+    parts = data if isinstance(data, list | tuple) else [data]
+    return sum(int(getattr(part, "nbytes", 0) or 0) for part in parts)
 
 
 @HANDLERS.on(cmd.RenameLayer)
@@ -334,14 +351,11 @@ def rename_layer(command: cmd.RenameLayer, ctx: Context[None]) -> Result:
 @HANDLERS.on(cmd.SetNdisplay)
 def set_ndisplay(command: cmd.SetNdisplay, ctx: Context[None]) -> Result:
     viewer = viewer_of(ctx)
-    before, camera_before = viewer.dims.ndisplay, camera_state(viewer)
-    viewer.dims.ndisplay = command.ndisplay
-
-    def undo() -> None:
-        viewer.dims.ndisplay = before
-        restore_camera(viewer, camera_before)
-
-    return Result.success(f"showing {command.ndisplay}-D.", undo=undo)
+    camera_before = camera_state(viewer)
+    with Changes() as changes:
+        changes.add(lambda: restore_camera(viewer, camera_before))
+        set_attributes(viewer.dims, changes, ndisplay=command.ndisplay)
+    return Result.success(f"showing {command.ndisplay}-D.", undo=changes)
 
 
 _CONVENTIONAL_AXES = {
@@ -383,22 +397,22 @@ def set_slice(command: cmd.SetSlice, ctx: Context[None]) -> Result:
     if command.index >= steps:
         raise CommandError(f"slice {command.index} is out of range; axis {axis} has 0–{steps - 1}.")
     before = tuple(viewer.dims.current_step)
-    viewer.dims.set_current_step(axis, command.index)
+    with Changes() as changes:
+        viewer.dims.set_current_step(axis, command.index)
+        changes.add(functools.partial(setattr, viewer.dims, "current_step", before))
     label = viewer.dims.axis_labels[axis]
-    return Result.success(
-        f"axis {label} at slice {command.index}.",
-        undo=lambda: setattr(viewer.dims, "current_step", before),
-    )
+    return Result.success(f"axis {label} at slice {command.index}.", undo=changes)
 
 
 # -- overlays and output -------------------------------------------------------------------------
 
 
-def _switch(model: Any, attribute: str, op: str, on_words: tuple[str, str]) -> tuple[bool, Any]:
+def _switch(model: Any, attribute: str, op: str, on_words: tuple[str, str]) -> tuple[bool, Changes]:
     before = bool(getattr(model, attribute))
     after = {"on": True, "show": True, "off": False, "hide": False}.get(op, not before)
-    setattr(model, attribute, after)
-    return after, lambda: setattr(model, attribute, before)
+    with Changes() as changes:
+        set_attributes(model, changes, **{attribute: after})
+    return after, changes
 
 
 @HANDLERS.on(cmd.GridMode)
@@ -428,6 +442,8 @@ def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Job:
     """The canvas is grabbed on the GUI thread; encoding it (a tenth of a second for a PNG of the
     canvas) runs off it, and the file is written when that is done."""
     viewer = viewer_of(ctx)
+    if not hasattr(viewer, "screenshot"):
+        raise CommandError("a screenshot needs napari's canvas, and this viewer has no window (no display)")
     relative = screenshot_path(command)
     workspace = ctx.workspace
     before = workspace.read_bytes(relative, limit=UNDO_KEEP_BYTES) if workspace.exists(relative) else None
@@ -440,17 +456,22 @@ def screenshot(command: cmd.Screenshot, ctx: Context[None]) -> Job:
         return imwrite("<bytes>", image, extension="." + relative.rsplit(".", 1)[-1].lower())
 
     def finish(encoded: bytes) -> Result:
+        ctx.consent.require(workspace.replacing(relative))  # the file may have changed while encoding
         workspace.write_bytes(relative, encoded)
         ours = workspace.written(relative, encoded)
+        path = str(workspace.resolve(relative))
 
-        def undo() -> None:  # refused when the picture changed since: the person's version is kept
+        def undo() -> str:  # refused when the picture changed since: the person's version is kept
             workspace.take_back(ours, before)
+            return f"the earlier {path} is back" if before is not None else f"{path} deleted"
 
+        changes = Changes()
+        changes.add(undo, size=len(before or b""))
         replaced = " (the earlier file is kept for undo)" if before is not None else ""
         return Result.success(
-            f"screenshot saved to {relative} ({width}×{height}){replaced}.",
-            {"path": str(workspace.resolve(relative)), "width": int(width), "height": int(height)},
-            undo=undo,
+            f"screenshot saved to {path} ({width}×{height}){replaced}.",
+            {"path": path, "width": int(width), "height": int(height)},
+            undo=changes,
         )
 
     return Job(f"saving {relative}", encode, finish)
@@ -461,8 +482,8 @@ def known_names(ctx: Context[None]) -> dict[str, list[str]]:
     if viewer is None:
         return {}
     names = {"layers": [layer.name for layer in viewer.layers]}
-    with contextlib.suppress(ImportError):  # without Qt the grammar's default panel names stay
-        names["panels"] = list(panels(viewer, ctx.window))
+    if ctx.window is not None:  # without a window the grammar's default panel names stay
+        names["panels"] = list(panels_of(ctx.window))
     return names
 
 
@@ -471,17 +492,17 @@ def describe_context(ctx: Context[None]) -> list[str]:
     if viewer is None:
         return []
     layers = list(viewer.layers)[::-1]
-    listed = [f"{layer.name} ({_layer_kind(layer)}{'' if layer.visible else ', hidden'})" for layer in layers]
-    lines = ["Layers, top first: " + (", ".join(listed) or "none")]
+    lines = ["Layers, top first: " + (", ".join(layer_facts(layer) for layer in layers) or "none")]
     active = viewer.layers.selection.active
     if active is not None:
         lines.append(f"Selected layer: {active.name}")
-    with contextlib.suppress(ImportError):
-        lines.append("Panels: " + ", ".join(panels(viewer, ctx.window)))
+    if ctx.window is not None:
+        lines.append("Panels: " + ", ".join(panels_of(ctx.window)))
     dims = viewer.dims
     sliders = [
         f"{dims.axis_labels[axis]} (0-{int(dims.nsteps[axis]) - 1}, at {dims.current_step[axis]})"
         for axis in dims.not_displayed
     ]
     lines.append(f"Display: {dims.ndisplay}-D" + (f"; sliders: {', '.join(sliders)}" if sliders else ""))
+    lines.append(camera_facts(viewer))
     return lines

@@ -1,0 +1,120 @@
+"""The catalogue on SQLite and on PostgreSQL with pgvector, side by side at 100,000 entities.
+
+    python benchmarks/atlas_postgres.py                # 100,000 entities of 384 dimensions
+    python benchmarks/atlas_postgres.py --count 20000
+
+PostgreSQL runs from pgserver (bundled server and pgvector) in a temporary folder. For each
+store: the import rate (``add_many`` of entities with their vectors: the store's cost, the
+embedding aside; binary COPY on PostgreSQL), then, on PostgreSQL, the time to build the HNSW
+index; the warm query latency of a top-10 search; and the recall@10 of PostgreSQL's HNSW index
+against exact search (every vector scored, as SQLite does), on queries near stored vectors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from napari_talk.packs.atlas.postgres import EF_SEARCH
+
+DIM, MODEL, QUERIES = 384, "offline", 100
+
+
+def vectors_of(count: int, seed: int) -> np.ndarray:
+    """Vectors of text: the offline embedder's, of made-up catalogue records (``atlas.py``'s),
+    which gather by shared words as real embeddings gather by theme."""
+    from atlas import synthetic
+
+    from napari_talk.packs.atlas.catalogue import Entity
+    from napari_talk.packs.atlas.embeddings import HashedEmbedder
+
+    records = synthetic(count, seed)
+    texts = [Entity(**{k: v for k, v in r.items() if k != "sref"}).text() for r in records]
+    return HashedEmbedder(DIM).embed(texts)
+
+
+def fill(catalogue, vectors: np.ndarray) -> float:
+    from napari_talk.packs.atlas.catalogue import Entity
+
+    started = time.perf_counter()
+    for start in range(0, len(vectors), 20_000):
+        chunk = vectors[start : start + 20_000]
+        entities = [Entity(f"entity {start + i}", domain=f"domain {i % 7}") for i in range(len(chunk))]
+        catalogue.add_many(entities, chunk, MODEL)
+    return time.perf_counter() - started
+
+
+def latency(catalogue, queries: np.ndarray, **options) -> tuple[float, list[list[str]]]:
+    catalogue.search(queries[0], MODEL, 10, **options)  # warm
+    times, found = [], []
+    for query in queries:
+        started = time.perf_counter()
+        hits = catalogue.search(query, MODEL, 10, **options)
+        times.append(time.perf_counter() - started)
+        found.append([e.name for e, _ in hits])
+    return statistics.median(times), found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--ef-search", type=int, default=EF_SEARCH, help="HNSW candidates per query")
+    args = parser.parse_args()
+
+    import pgserver
+
+    from napari_talk.packs.atlas.catalogue import Catalogue
+    from napari_talk.packs.atlas.postgres import PostgresCatalogue
+
+    vectors = vectors_of(args.count, seed=1)
+    queries = vectors_of(QUERIES, seed=2)  # other records of the same kind, not in the catalogue
+    folder = Path(tempfile.mkdtemp(prefix="atlas-bench-"))
+    folder.chmod(0o755)  # pgserver runs the server as a user of its own when run as root
+    server = pgserver.get_server(folder / "pg", cleanup_mode="stop")
+    try:
+        server.psql("CREATE DATABASE bench;")
+        print(
+            f"{args.count:,} entities × {DIM} dimensions, {QUERIES} queries, top 10 ({os.cpu_count()} cores)"
+        )
+
+        sqlite = Catalogue(folder / "bench.sqlite")
+        seconds = fill(sqlite, vectors)
+        print(f"SQLite: import {args.count / seconds:,.0f} entities/s ({seconds:.1f} s)")
+        exact_time, exact = latency(sqlite, queries)
+        print(f"  query {exact_time * 1e3:.1f} ms median (exact: every vector scored in memory)")
+        sqlite.close()
+
+        postgres = PostgresCatalogue(server.get_uri("bench"))
+        postgres.ef_search = args.ef_search
+        seconds = fill(postgres, vectors)
+        print(
+            f"PostgreSQL + pgvector: import {args.count / seconds:,.0f} entities/s "
+            f"({seconds:.1f} s, binary COPY)"
+        )
+        started = time.perf_counter()
+        postgres.ensure_index(MODEL, DIM)
+        print(f"  HNSW index built in {time.perf_counter() - started:.1f} s")
+        fast_time, fast = latency(postgres, queries)
+        pg_exact_time, pg_exact = latency(postgres, queries, exact=True)
+        recall = statistics.mean(len(set(a) & set(b)) / 10 for a, b in zip(fast, exact, strict=True))
+        same = statistics.mean(len(set(a) & set(b)) / 10 for a, b in zip(pg_exact, exact, strict=True))
+        print(
+            f"  query {fast_time * 1e3:.1f} ms median through HNSW (ef_search {args.ef_search}); "
+            f"recall@10 against exact {recall:.3f}\n  baseline in the same process: exact search of the "
+            f"same catalogue {pg_exact_time * 1e3:.1f} ms median (agrees with SQLite's {same:.3f})"
+        )
+        postgres.close()
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+"""What every atlas handler shares: the session's atlas and catalogue, embedding, storing
+prepared entities with their undo, and taking up the sample catalogue."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ....core.grammar.names import describe_miss, resolve_name
+from ....core.history import Changes
+from ....core.jobs import Job, Progress
+from ....core.pack import Context, Handlers
+from ....core.result import CommandError, Result
+from .. import layers, samples
+from ..catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed
+from ..embeddings import Embedder, EmbeddingError
+from ..store import Atlas
+
+if TYPE_CHECKING:
+    from ....core.workspace import Workspace
+
+
+HANDLERS = Handlers[Atlas]()
+
+
+IMPORT_MAX_BYTES = 512 * 1024 * 1024
+SAMPLE_IMAGES = "atlas/images/sample"
+NAMES_FOR_PARSER = 500
+"""Beyond this many entities the parser reads names as free words (the handlers still resolve them)."""
+EMPTY = (
+    'The catalogue is empty. Type "load the sample catalogue" (56 entities), add an image layer with '
+    '"add GFP to the catalogue as <name> in <domain>", or "import <file>.jsonl".'
+)
+
+
+# -- the ctx's atlas -------------------------------------------------------------------------
+
+
+def atlas_of(ctx: Context[Atlas]) -> Atlas:
+    return ctx.state
+
+
+def catalogue_of(ctx: Context[Atlas]) -> Catalogue:
+    try:
+        return atlas_of(ctx).catalogue
+    except CatalogueError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def filled(ctx: Context[Atlas]) -> Catalogue:
+    """The catalogue, with entities: an empty one takes the sample if its layer is open."""
+    if take_up(ctx):
+        load_sample(ctx)
+    return catalogue_of(ctx)
+
+
+def take_up(ctx: Context[Atlas]) -> bool:
+    """Whether the catalogue is empty and takes the sample, whose layer is open (seconds of work:
+    its pictures made, its entities embedded; a job does it off the GUI thread)."""
+    if catalogue_of(ctx).count() > 0:
+        return False
+    if layers.sample_layer_open(ctx):
+        return True
+    raise CommandError(EMPTY)
+
+
+def embedder_of(ctx: Context[Atlas]) -> Embedder:
+    """The catalogue's embedder (made once per session; a friendly error if it cannot be)."""
+    try:
+        return atlas_of(ctx).embedder(llm=ctx.llm.settings if ctx.llm is not None else None)
+    except EmbeddingError as exc:
+        raise CommandError(f'{exc} ("use the offline embedder" works without any server)') from None
+
+
+def batches(progress: Progress | None, what: str) -> Callable[[int, int], None] | None:
+    """Called after each batch embedded: reports how far it is, and stops the work when the
+    person pressed Stop (the batches already written by ``embed_missing`` stay: they are sound)."""
+    if progress is None:
+        return None
+    count = progress.counting(what)
+
+    def step(done: int, total: int) -> None:
+        if progress.cancelled:
+            raise CommandError(f"stopped after {done} of {total}")
+        count(done, total)
+
+    return step
+
+
+def fill_vectors(ctx: Context[Atlas], embedder: Embedder, progress: Progress | None = None) -> int:
+    """Give every entity a vector of ``embedder``'s model (reported to ``progress`` as it embeds)."""
+    report = batches(progress, f"embedding with {embedder.name}")
+    try:
+        return atlas_of(ctx).catalogue.embed_missing(embedder, report)
+    except EmbeddingError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def job(label: str, compute: Callable[[Progress], Result]) -> Job:
+    """Slow work that touches no layer: it runs off the GUI thread and its Result is the answer."""
+    return Job(label, compute, lambda result: result)
+
+
+def resolve_entity(catalogue: Catalogue, name: str) -> Entity:
+    entity = catalogue.get(name)
+    if entity is not None:
+        return entity
+    names = catalogue.names()
+    match = resolve_name(name, names)
+    if match.found is None:
+        shown = names if len(names) <= 12 else [*names[:12], "…"]
+        raise CommandError(describe_miss(match, "entity", shown))
+    found = catalogue.get(match.found)
+    if found is None:
+        raise CommandError(f"{match.found} left the catalogue meanwhile")
+    return found
+
+
+def reason(exc: Exception) -> str:
+    return str(exc).strip() or type(exc).__name__
+
+
+Prepared = tuple[list[Entity], np.ndarray, list[bytes | None], str]
+"""Entities ready to store: with their vectors, thumbnails, and the vectors' model."""
+
+
+def prepare(
+    ctx: Context[Atlas],
+    embedder: Embedder,
+    entities: list[Entity],
+    thumbnails: list[bytes | None],
+    progress: Progress | None = None,
+) -> Prepared:
+    """Embed entities to add (slow work), reporting to ``progress`` as it goes."""
+    report = batches(progress, f"embedding {len(entities)} entities")
+    try:
+        return entities, embed(embedder, entities, report), thumbnails, embedder.name
+    except EmbeddingError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def store_prepared(
+    catalogue: Catalogue,
+    prepared: Prepared,
+    workspace: Workspace | None = None,
+    files: Sequence[str] = (),
+) -> tuple[ImportReport, Changes]:
+    """Write prepared entities in one transaction; and the changes that take them out again,
+    with the image ``files`` napari-talk made for them (refused whole if one changed since)."""
+    entities, vectors, thumbnails, model = prepared
+    changes = Changes()  # undone newest first: the files are checked before anything changes
+    if workspace is not None and files:
+        made = [workspace.written(path) for path in files]
+        changes.add(lambda: workspace.take_back_all(made))
+    report = catalogue.add_many(entities, vectors, model, thumbnails=thumbnails)
+    changes.add(lambda: catalogue.restore(report.replaced))
+    changes.add(lambda: catalogue.delete_ids(report.added))
+    if workspace is not None and files:
+        changes.add(lambda: workspace.check_written(*made))
+    return report, changes
+
+
+def sample_prepared(
+    ctx: Context[Atlas], embedder: Embedder, progress: Progress | None = None
+) -> tuple[Prepared, Workspace, list[str]]:
+    """The sample's pictures written to the workspace, its entities embedded; the new files."""
+    workspace = ctx.workspace
+    made = samples.materialize(workspace, SAMPLE_IMAGES)
+    entities = [replace(e, image=path) for e, _, path, _ in made]
+    prepared = prepare(ctx, embedder, entities, [thumb for _, thumb, _, _ in made], progress)
+    return prepared, workspace, [path for _, _, path, new in made if new]
+
+
+def load_sample(ctx: Context[Atlas], progress: Progress | None = None) -> None:
+    """The sample straight into an empty catalogue (when its napari layer is open)."""
+    prepared, _, _ = sample_prepared(ctx, embedder_of(ctx), progress)
+    store_prepared(catalogue_of(ctx), prepared)
+
+
+SAMPLE_FIRST = "taking up the sample catalogue"
+
+
+def after_sample(ctx: Context[Atlas], progress: Progress, read: Callable[[], Any]) -> Result:
+    """A job's work: the sample into the empty catalogue, then the read that waited for it."""
+    load_sample(ctx, progress)
+    result = read()
+    assert isinstance(result, Result)
+    return result

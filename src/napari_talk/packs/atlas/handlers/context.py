@@ -1,0 +1,36 @@
+"""What the parser and a language model are told about the catalogue."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ....core.pack import Context
+from ..store import Atlas
+from .common import (
+    NAMES_FOR_PARSER,
+    atlas_of,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+def known_names(ctx: Context[Atlas]) -> dict[str, list[str]]:
+    names = atlas_of(ctx).names_now()
+    return {"entities": names} if 0 < len(names) <= NAMES_FOR_PARSER else {}
+
+
+def describe_context(ctx: Context[Atlas]) -> list[str]:
+    atlas = atlas_of(ctx)
+    if not atlas.exists():
+        return ['Atlas catalogue: not created yet ("load the sample catalogue" fills one).']
+    catalogue = atlas.catalogue
+    domains = ", ".join(f"{d} ({n})" for d, n in list(catalogue.domains().items())[:8])
+    model, _ = atlas.model(ctx.llm.settings if ctx.llm is not None else None)
+    lines = [
+        f"Atlas catalogue: {catalogue.count()} entities; domains: {domains or '(none)'}; embeddings: {model}"
+    ]
+    names = catalogue.names()
+    if names:
+        lines.append("Entities: " + ", ".join(names[:30]) + (", …" if len(names) > 30 else ""))
+    return lines

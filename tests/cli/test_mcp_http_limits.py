@@ -1,0 +1,112 @@
+"""The MCP server's HTTP side under connections that never finish a request: each request has a
+deadline to arrive whole, open connections stay under a cap, and a client that sends its request
+at once still gets through while the cap is reached. Real sockets on 127.0.0.1, bounded loops."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+
+import pytest
+from mcp_client import run_client
+
+from napari_talk.agents.http_limits import HttpLimits
+
+CAP = 16
+TIMEOUT = 1.0
+
+
+@pytest.fixture
+def service():
+    from napari_talk.agents.mcp_server import Bridge, HttpService
+    from napari_talk.core.session import Session
+
+    running = HttpService(
+        Bridge(Session(None)), limits=HttpLimits(request_timeout=TIMEOUT, max_connections=CAP)
+    ).start()
+    yield running
+    running.stop()
+
+
+def address(service) -> tuple[str, int]:
+    host_port = service.url.split("//", 1)[1].split("/", 1)[0]
+    host, port = host_port.rsplit(":", 1)
+    return host, int(port)
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def closed_by_the_server(sock: socket.socket, within: float) -> bool:
+    sock.settimeout(within)
+    try:
+        return sock.recv(1024) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def list_tools(service) -> list[str]:
+    async def script(client):
+        return [tool.name for tool in (await client.list_tools()).tools]
+
+    box = run_client(service.url, service.token, script)
+    assert box["done"].wait(30), "the request was answered"
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts file descriptors in /proc")
+def test_half_open_connections_are_capped_and_a_real_request_still_gets_through(service):
+    before = open_fds()
+    idle = [socket.create_connection(address(service), timeout=5) for _ in range(200)]
+    try:
+        time.sleep(0.3)  # the server accepts them all, and closes the oldest past the cap
+        held = open_fds() - before - len(idle)
+        assert held <= CAP + 4, f"the server holds {held} connections for {len(idle)} half-open ones"
+        assert "layer_visibility" in list_tools(service), "a request sent at once is answered"
+        closed = sum(closed_by_the_server(sock, TIMEOUT + 2) for sock in idle)
+        assert closed == len(idle), "every connection that sent nothing is closed"
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_a_request_that_trickles_in_is_cut_at_its_deadline(service):
+    with socket.create_connection(address(service), timeout=5) as sock:
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        started, cut = time.monotonic(), False
+        for _ in range(40):  # a byte of a header every 0.1 s: never a whole request
+            try:
+                sock.sendall(b"x")
+            except OSError:
+                cut = True
+                break
+            if closed_by_the_server(sock, 0.1):
+                cut = True
+                break
+        assert cut and time.monotonic() - started < TIMEOUT + 1.5
+
+
+def test_a_body_that_never_arrives_is_cut_at_its_deadline(service):
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {service.token}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    )
+    with socket.create_connection(address(service), timeout=5) as sock:
+        sock.sendall(head.encode() + b'{"jsonrpc":')
+        started = time.monotonic()
+        assert closed_by_the_server(sock, TIMEOUT + 2)
+        assert time.monotonic() - started < TIMEOUT + 1.5
+
+
+def test_a_slow_answer_is_not_cut(service):
+    """The deadline is for the request to arrive; the answer may take its time (a long command)."""
+    limits = service.limits
+    assert limits.request_timeout == TIMEOUT
+    time.sleep(TIMEOUT + 0.2)  # a server that has been idle still answers
+    assert "list_layers" in list_tools(service)

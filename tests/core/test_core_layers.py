@@ -1,0 +1,79 @@
+"""The core's layers: the contract at the bottom, the registry above it, help and the LLM road
+above the registry; no import circle, even among imports made only for type checking. And pack
+state typed end to end."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import napari_talk
+from napari_talk.core.session import Session
+from napari_talk.packs.files import FilesPack
+from napari_talk.packs.files.state import FilesState
+
+PACKAGE = Path(napari_talk.__file__).parent
+
+
+def _core_imports() -> dict[str, set[str]]:
+    modules = {}
+    for path in (PACKAGE / "core").rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+            target = base + ("." + node.module if node.module else "")
+            for alias in node.names:
+                found = f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules else target
+                if found in modules and found != name:
+                    graph[name].add(found)
+    return graph
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        for step in graph[todo.pop()] - seen:
+            if step == goal:
+                return True
+            seen.add(step)
+            todo.append(step)
+    return False
+
+
+def test_the_core_has_no_import_circle():
+    graph = _core_imports()
+    circles = sorted(name for name in graph if _reaches(graph, name, name))
+    assert circles == [], f"modules on an import circle: {circles}"
+
+
+def test_the_contract_imports_neither_the_registry_nor_the_llm_road():
+    graph = _core_imports()
+    for low, high in [
+        ("napari_talk.core.pack", "napari_talk.core.registry"),
+        ("napari_talk.core.pack", "napari_talk.core.llm.road"),
+        ("napari_talk.core.registry", "napari_talk.core.help"),
+        ("napari_talk.core.registry", "napari_talk.core.llm.road"),
+    ]:
+        assert not _reaches(graph, low, high), f"{low} reaches {high}"
+
+
+def test_pack_state_is_found_by_the_packs_class(tmp_path):
+    session = Session(workspace=tmp_path)
+    state = session.state(FilesPack)
+    assert isinstance(state, FilesState) and session.state(FilesPack) is state
+    assert session.state("files") is state
+
+    class Unregistered(FilesPack):
+        pass
+
+    with pytest.raises(KeyError, match="Unregistered"):
+        session.state(Unregistered)
