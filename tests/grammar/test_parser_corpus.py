@@ -19,6 +19,7 @@ CORPORA = [
     pytest.param(DATA / "phrasings_new.jsonl", id="new-commands"),
     pytest.param(DATA / "phrasings_fresh.jsonl", id="fresh"),  # lines written by another hand after the rules
     pytest.param(DATA / "phrasings_holdout2.jsonl", id="holdout2"),  # a hold-out, read before its mechanisms
+    pytest.param(DATA / "phrasings_families.jsonl", id="families"),  # slips, numbers, chains, routing
     pytest.param(
         SHARED_CORPUS,
         id="shared-example",

@@ -262,26 +262,32 @@ class Parser:
         if whole is not None and not _swallows_a_request(whole, line):
             memo[line] = [whole]
             return memo[line]
-        split = self._split(line, scope, budget, memo) if budget > 1 else None
+        split = self._split(line, scope, budget, memo, carry=whole is None) if budget > 1 else None
         if split is None and whole is not None and not _asks_again(whole, line):
             split = [whole]  # "rename GFP to salt and pepper": a name with "and" in it
         memo[line] = split
         return memo[line]
 
-    def _split(self, line: str, scope: _Scope, budget: int, memo: dict) -> list[Command] | None:
+    def _split(
+        self, line: str, scope: _Scope, budget: int, memo: dict, *, carry: bool = True
+    ) -> list[Command] | None:
         """The line as a first request and the rest; a pronoun in the rest ("rename A to B and
-        then hide it") stands for what the first request named last (B)."""
+        then hide it") stands for what the first request named last (B). ``carry=False`` when
+        the whole line reads as one request: then the rest must be a request of its own, not
+        the first one's words carried over ("apply a dark, rusty metal" is one material)."""
         for start, end in separators(line):
             left = self._clause(normalize(line[:start]), scope)
             if left is None:
                 continue
             rest = normalize(line[end:])
             right = self._about(left, rest, scope, budget)
+            if right and right[0] == left:
+                right = right[1:]  # "GFP is too bright, dim it": the second says the first again
             if right is None:
                 right = self._line(rest, scope, budget - 1, memo)
-            if right is None:
+            if right is None and carry:
                 right = self._carry_verb(line[:start], left, rest, scope, budget, memo)
-            if right is None:
+            if right is None and carry:
                 right = self._carry_frame(line[:start], left, rest, scope)
             if right is not None:
                 return [left, *right]

@@ -11,7 +11,7 @@ becomes must be the only one that close, else it is left alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from rapidfuzz.distance import OSA
@@ -129,7 +129,13 @@ def _nearest(word: str, known: tuple[frozenset[str], ...]) -> str | None:
     best = min(close.values())
     nearest = [w for w, score in close.items() if score == best]
     names = known[-1]
-    kept = (_same_letters, lambda w, _: w in names, _same_start, _same_length)
+    kept: tuple[Callable[[str, str], bool], ...] = (
+        _same_letters,
+        lambda w, _: w in names,
+        _one_dropped,
+        _same_start,
+        _same_length,
+    )
     for same in kept:  # what slips keep, most kept first; a live name over a grammar word
         if len(nearest) > 1:
             nearest = [w for w in nearest if same(w, word)] or nearest
@@ -145,6 +151,11 @@ def _swaps(word: str) -> list[str]:
 def _same_letters(a: str, b: str) -> bool:
     """Two letters swapped ("raed" → "read") is the commonest slip of all."""
     return sorted(a) == sorted(b)
+
+
+def _one_dropped(meant: str, typed: str) -> bool:
+    """A letter left out ("wich", "crosing") is the next commonest."""
+    return len(meant) == len(typed) + 1
 
 
 def _same_start(a: str, b: str) -> bool:

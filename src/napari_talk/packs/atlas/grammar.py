@@ -121,7 +121,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.FindSimilar,
-        r"(?:search|look|hunt)(?: (?:for|through))? {query:text}",
+        r"(?:search|look|hunt)(?: (?:for|through))? (?!['\"]){query:text}",
         when=("entities",),
         post=_plain_query,
         priority=PRIORITY,

@@ -78,7 +78,7 @@ ON_OFF = {
 }
 SHOW_HIDE = {"on": "show", "off": "hide", "toggle": "toggle"}
 DIMENSIONS = {
-    **dict.fromkeys(("2d", "2-d", "2 d", "two d", "2 dimensions", "2 dimensional"), 2),
+    **dict.fromkeys(("2d", "2-d", "2 d", "two d", "2 dimensions", "2 dimensional", "flat"), 2),
     **dict.fromkeys(("3d", "3-d", "3 d", "three d", "3 dimensions", "3 dimensional"), 3),
 }
 NDISPLAY = {**DIMENSIONS, "2": 2, "3": 3}
@@ -330,7 +330,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.SetNdisplay,
         r"(?:(?:switch|go|change|toggle|set|flip|move|turn)(?: it| the view| the viewer)?"
-        r"(?: (?:to|into|back to|in))? )?(?:a )?{ndisplay:dims}"
+        r"(?: (?:to|into|back to|in))? )?(?:a |the )?{ndisplay:dims}"
         r"(?: (?:view|mode|display|rendering|viewer))?",
         r"(?:view|show|display|render|see|look at)(?: (?:it|the \w+|everything|this|that|my \w+))?"
         r"(?: in)? {ndisplay:dims}",
@@ -340,7 +340,7 @@ RULES: tuple[Rule, ...] = (
         dims=DIMENSIONS,
         nd=NDISPLAY,
         priority=15,
-        requires=("2", "3", "two", "three"),
+        requires=("2", "3", "two", "three", "flat"),
     ),
     Rule(
         cmd.ZoomBy,
