@@ -80,7 +80,8 @@ def test_no_command_is_an_answer_and_nothing_runs(tmp_path, server):
 def test_steps_first_choose_then_fill_each_under_its_own_schema(tmp_path, server):
     session = session_with_model(tmp_path, server, mode="steps", schema_form="json_object")
     server.say(json.dumps({"commands": ["write_file"]}))
-    server.say(json.dumps({"commands": [{"action": "write_file", "path": "todo.txt", "content": "calibrate"}]}))
+    wire = {"action": "write_file", "path": "todo.txt", "content": "calibrate"}
+    server.say(json.dumps({"commands": [wire]}))
     outcome = session.ask_llm("jot down calibrate in todo.txt")
     assert [c.to_wire()["content"] for c in outcome.commands] == ["calibrate"]
     choose, fill = server.requests
@@ -158,7 +159,8 @@ def test_the_model_gets_the_names_the_line_holds_as_a_hint(tmp_path, server):
     (tmp_path / "todo.txt").write_text("x")
     server.say(json.dumps({"commands": []}))
     road = session.llm
-    assert road.hint("tone down GFP please", {"layers": ["GFP", "actin"]}) == "(Named in this line: layer 'GFP'.)"
+    hint = road.hint("tone down GFP please", {"layers": ["GFP", "actin"]})
+    assert hint == "(Named in this line: layer 'GFP'.)"
     session.ask_llm("jot this down somewhere")
     assert server.requests[0]["messages"][-1]["content"] == "jot this down somewhere"
 
@@ -178,6 +180,11 @@ def test_the_router_routes_typos_and_leaves_chat_and_questions_alone():
     assert router.route("colomap actin magma", names).action == "layer_colormap"
     for chat in ("the view from the top floor is great", "is the scale bar accurate?", "thanks, lovely"):
         assert router.route(chat, names).action is None, chat
+    glasses = [*names, "Main Prism"]
+    for unlike in ("rotate Main Prism by 15 degrees", "describe the scene"):
+        # near a command's phrasing, but naming what that command does not speak of
+        route = router.route(unlike, glasses)
+        assert route.action is None and route.score > 0.6, (unlike, route)
 
 
 def test_the_shortlist_offers_the_commands_nearest_by_example_even_without_a_shared_word(tmp_path, server):

@@ -70,6 +70,7 @@ FORMS: tuple[SchemaForm | None, ...] = ("json_schema", "json_object", None)
 """How a reply is held to a schema, in the order tried: OpenAI's ``json_schema``, a schema on
 ``json_object`` (llama.cpp, llama-cpp-python), then plain JSON mode (None)."""
 
+
 @dataclass
 class LLMOutcome:
     commands: list[Command] = field(default_factory=list)
