@@ -93,7 +93,7 @@ def test_schema_mode_holds_the_reply_to_the_commands_and_live_layer_names(
 def test_each_server_gets_the_schema_in_its_documented_form(llm_session, chat_server, form, where):
     _road(llm_session, mode="schema", schema_form=form)
     chat_server.say('{"commands": [{"action": "zoom_by", "factor": 2}]}')
-    turn = llm_session.run("can you get me closer, like twice")
+    turn = llm_session.run("double the apparent size of everything onscreen")
     assert turn.ok, turn.message
     assert "zoom_by" in _commands_in(where(chat_server.requests[0]))
 

@@ -170,10 +170,12 @@ class LLMRoad:
         ...) that a constrained reply may use."""
         outcome = LLMOutcome(model=self.settings.model)
         self._names_seen = self._names_seen or names
-        turn = Line(text, outcome, time.monotonic() + self.settings.timeout, cancelled or threading.Event())
         try:
             actions = self.offered(text, packs, names)
             client = self.client()
+            # the line's time with the model starts at its first request
+            deadline = time.monotonic() + self.settings.timeout
+            turn = Line(text, outcome, deadline, cancelled or threading.Event())
             if self.settings.mode == "steps":
                 self._steps(client, turn, context, actions, names or {}, execute)
             else:
