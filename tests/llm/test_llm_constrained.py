@@ -200,12 +200,15 @@ def test_a_constrained_reply_is_still_validated_and_reasked_under_the_same_schem
     assert layer.opacity == pytest.approx(0.5)
 
 
-def test_a_model_that_answers_in_words_is_heard_and_nothing_runs(llm_session, chat_server, cells_viewer):
+def test_a_model_that_answers_a_request_in_words_is_heard_as_a_suggestion_and_nothing_runs(
+    llm_session, chat_server, cells_viewer
+):
     _road(llm_session, mode="schema", schema_form="json_object")
     chat_server.say('{"say": "There is no T cell layer; the layers are nuclei, actin, GFP and the rest."}')
     before = [layer.visible for layer in cells_viewer.layers]
     turn = llm_session.run("hide the T cells")
-    assert turn.spoken.startswith("There is no T cell layer") and not turn.commands
+    assert turn.spoken is None and not turn.commands and not turn.ok
+    assert "The model suggested (nothing was done): There is no T cell layer" in turn.message
     assert [layer.visible for layer in cells_viewer.layers] == before
 
 

@@ -18,6 +18,7 @@ from napari_talk.core.llm.settings import LLMSettings
 from napari_talk.core.pack import Handlers, Pack
 from napari_talk.core.registry import Registry, installed_packs
 from napari_talk.core.result import Result
+from napari_talk.core.risk import Effect
 from napari_talk.core.session import Session
 
 
@@ -115,6 +116,8 @@ class Peek(Command, action="peek_url"):
 
     risk: ClassVar[Risk] = "read"
     url: str
+    examples: ClassVar = ("peek at https://example.org/",)
+    no_rule: ClassVar = "only a model asks for it, in these tests"
 
 
 PEEKS = Handlers[None]()
@@ -129,19 +132,22 @@ class PeekPack(Pack[None]):
     def risk(self, command, ctx) -> Risk:
         return "send"  # it reaches a host the person did not set up
 
+    def effects(self, command, ctx) -> tuple[Effect, ...]:
+        return (Effect.send("example.org"),)
+
 
 def test_a_lookup_that_needs_the_person_is_put_to_the_person_not_answered_to_the_model(tmp_path, server):
     registry = Registry([*installed_packs(), PeekPack("peek", (Peek,), handlers=PEEKS)])
     session = session_with_model(tmp_path, server, registry=registry, mode="tools", shortlist=0)
     server.say(tool_calls=[tool_call("peek_url", {"url": "https://example.org/?q=secret"})])
-    asked: list[list[str]] = []
+    asked: list[str] = []
 
-    def confirm(commands):
-        asked.append([c.action for c in commands])
+    def ask(approval):
+        asked.append(approval.action)
         return True
 
-    turn = session.run("look that page up for me", confirm=confirm)
-    assert asked == [["peek_url"]], "the person was asked"
+    turn = session.run("look that page up for me", ask=ask)
+    assert asked == ["peek_url"], "the person was asked"
     assert len(server.requests) == 1, "the model was not told to wait for the person"
     assert turn.ok and "peeked at https://example.org/?q=secret" in turn.message
 
@@ -150,7 +156,7 @@ def test_refused_by_the_person_it_does_not_run(tmp_path, server):
     registry = Registry([*installed_packs(), PeekPack("peek", (Peek,), handlers=PEEKS)])
     session = session_with_model(tmp_path, server, registry=registry, mode="tools", shortlist=0)
     server.say(tool_calls=[tool_call("peek_url", {"url": "https://example.org/"})])
-    turn = session.run("look that page up for me", confirm=lambda commands: False)
+    turn = session.run("look that page up for me", ask=lambda approval: False)
     assert not turn.ok and "not confirmed" in turn.message and "peeked" not in turn.message
 
 

@@ -92,10 +92,17 @@ def test_an_unknown_tool_is_refused(llm_session, chat_server):
     assert not turn.ok and "there is no command 'execute_code'" in turn.message
 
 
-def test_a_plain_answer_is_spoken(llm_session, chat_server):
+def test_a_plain_answer_to_a_request_is_a_suggestion_not_an_answer(llm_session, chat_server):
     chat_server.say("I can't blur images, but I can change contrast or colormaps.")
     turn = llm_session.run("blur the image")
-    assert turn.ok and turn.commands == [] and "can't blur" in turn.message
+    assert not turn.ok and turn.commands == [] and turn.spoken is None
+    assert "The model suggested (nothing was done): I can't blur images" in turn.message
+
+
+def test_a_plain_answer_to_a_question_is_spoken(llm_session, chat_server):
+    chat_server.say("Blurring is not something I can do; contrast and colormaps I can change.")
+    turn = llm_session.run("can the image be blurred here?")
+    assert turn.ok and turn.commands == [] and turn.spoken.startswith("Blurring is not")
 
 
 def test_read_only_commands_chain_for_two_rounds(llm_session, chat_server):
