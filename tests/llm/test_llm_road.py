@@ -26,7 +26,9 @@ def test_a_tool_call_runs_and_the_request_carries_tools_and_context(llm_session,
     assert "layer_visibility" in names and len(names) <= llm_session.llm.settings.shortlist
     assert "oneOf" not in json.dumps(request["tools"]) and '"null"' not in json.dumps(request["tools"])
     system = request["messages"][0]["content"]
-    assert "cell boundaries (image)" in system and "spots (points)" in system
+    # the facts a person sees: kind, colormap, contrast, shape, opacity; the camera
+    assert "cell boundaries (image, magenta, contrast " in system and "spots (60 points" in system
+    assert "Labels (labels, 512x512, opacity 0.4)" in system and "Camera: zoom " in system
     assert request["messages"][1] == {
         "role": "user",
         "content": "make the nuclei go away, I can't stand them",
