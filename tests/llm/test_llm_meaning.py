@@ -207,3 +207,26 @@ def test_a_misunderstood_line_gets_one_short_line_and_a_link_only_without_a_mode
     assert message.count('"') >= 2 and "docs/llm.md" in message and len(message) < 400
     with_model = session_with_model(tmp_path, server, mode="json")
     assert "docs/llm.md" not in with_model.not_understood("frobnicate the whatsit").message
+
+
+def test_a_layers_facts_are_what_a_person_sees():
+    import numpy as np
+
+    from napari_talk.core.viewer import layer_facts
+
+    class Image:  # read by duck typing, as napari's layers are
+        name = "nuclei (H2B)"
+        data = np.zeros((3, 64, 64))
+        colormap = type("Colormap", (), {"name": "blue"})()
+        contrast_limits = (12.0, 4480.0)
+        opacity = 0.5
+        visible = False
+
+    class Points:
+        name = "spots"
+        data = np.zeros((60, 2))
+        opacity = 1.0
+        visible = True
+
+    assert layer_facts(Image()) == "nuclei (H2B) (image, blue, contrast 12-4480, 3x64x64, opacity 0.5, hidden)"
+    assert layer_facts(Points()) == "spots (60 points)"
