@@ -228,5 +228,6 @@ def test_a_layers_facts_are_what_a_person_sees():
         opacity = 1.0
         visible = True
 
-    assert layer_facts(Image()) == "nuclei (H2B) (image, blue, contrast 12-4480, 3x64x64, opacity 0.5, hidden)"
+    seen = "nuclei (H2B) (image, blue, contrast 12-4480, 3x64x64, opacity 0.5, hidden)"
+    assert layer_facts(Image()) == seen
     assert layer_facts(Points()) == "spots (60 points)"
