@@ -187,6 +187,7 @@ def test_the_router_routes_typos_and_leaves_chat_and_questions_alone():
     for chat in ("the view from the top floor is great", "is the scale bar accurate?", "thanks, lovely"):
         assert router.route(chat, names).action is None, chat
     glasses = [*names, "Main Prism"]
+    assert not router.covers("open notes/protocol.md", names, "panel_toggle"), "a path is not a panel"
     for unlike in ("rotate Main Prism by 15 degrees", "describe the scene"):
         # near a command's phrasing, but naming what that command does not speak of
         route = router.route(unlike, glasses)

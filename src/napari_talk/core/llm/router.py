@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from ..registry import Registry
 
 _WORD = re.compile(r"[a-z0-9]+")
+_PATH = re.compile(r"[\w.-]+/[\w./-]+|\b[\w-]+\.[a-z][a-z0-9]{0,4}\b")
+"""A path-shaped word ("notes/a.md", "protocol.md"): a line with one asks a command taking a path."""
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 GRAMS = (3, 4)
 ROUTE_AT = 0.62
@@ -104,6 +106,9 @@ class Router:
                 phrasings.append((action, cls.description()))
         self.phrasings = phrasings
         self._takes_names = {a: bool(name_kinds(registry.schema(a))) for a in registry.commands}
+        self._takes_paths = {
+            a: any("path" in p for p in registry.schema(a).get("properties", {})) for a in registry.commands
+        }
         self._words = {
             action: {w for text in texts for w in _WORD.findall(text.casefold()) if len(w) >= 3}
             for action, texts in command_texts(registry).items()
@@ -174,15 +179,18 @@ class Router:
 
     def covers(self, text: str, names: Iterable[str], action: str) -> bool:
         """Whether everything ``text`` says is something ``action`` speaks of: each of its content
-        words (nearly) in the command's own vocabulary, and a live name only for a command that
-        takes one. "describe the scene" is not "describe the model"; "rotate Main Prism" (a glass)
-        is not "rotate the view"."""
+        words (nearly) in the command's own vocabulary, a live name only for a command that takes
+        one, and a path only for one that takes a path. "describe the scene" is not "describe the
+        model"; "rotate Main Prism" (a glass) is not "rotate the view"; "open notes/a.md" is not
+        "open the console"."""
         line = masked(text, names)
         if " name " in f" {line} " and not self._takes_names.get(action, False):
             return False
+        if _PATH.search(text) and not self._takes_paths.get(action, False):
+            return False
         vocabulary = self._words.get(action, set())
         for word in _WORD.findall(line):
-            if len(word) < 4 or word in _STOP or word == "name" or word.isdigit() or word in vocabulary:
+            if len(word) < 3 or word in _STOP or word == "name" or word.isdigit() or word in vocabulary:
                 continue
             if not any(
                 word[:5] == known[:5] or difflib.SequenceMatcher(None, word, known).ratio() >= SAME_WORD
