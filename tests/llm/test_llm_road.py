@@ -11,7 +11,7 @@ from chat_server import tool_call
 from conftest import SECRET_KEY
 
 from napari_talk.core.llm.client import LOCAL_REPLY_TOKENS
-from napari_talk.core.llm.road import LLMRoad
+from napari_talk.core.llm.road import REPLY_TOKENS, LLMRoad
 from napari_talk.core.viewer import camera
 
 
@@ -31,7 +31,7 @@ def test_a_tool_call_runs_and_the_request_carries_tools_and_context(llm_session,
     assert "Labels (labels, 512x512, opacity 0.4)" in system and "Camera: zoom " in system
     assert request["messages"][1] == {
         "role": "user",
-        "content": "make the nuclei go away, I can't stand them",
+        "content": "make the nuclei go away, I can't stand them (Named in this line: layer 'nuclei'.)",
     }
     assert chat_server.headers[0]["authorization"] == f"Bearer {SECRET_KEY}"
 
@@ -237,4 +237,4 @@ def test_a_local_server_is_asked_for_a_reply_of_bounded_length(llm_session, chat
     """A small local model held to a schema can otherwise generate until its context is full."""
     chat_server.say("GFP is a green fluorescent protein.")
     llm_session.run("what is GFP, in one sentence?")
-    assert chat_server.requests[0]["max_tokens"] == LOCAL_REPLY_TOKENS
+    assert chat_server.requests[0]["max_tokens"] == REPLY_TOKENS["reply"] <= LOCAL_REPLY_TOKENS
