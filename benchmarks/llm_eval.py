@@ -6,8 +6,9 @@
 
 The set (default ``benchmarks/data/understanding_eval.jsonl`` when present, else ``llm_eval.jsonl``)
 holds ``{"text", "expect": [wire, ...], "context"?: {"layers": [...], ...}}``; ``expect`` empty is
-chat that must give no command, and a wire may list ``or`` alternatives. Only lines the parser
-does not understand are sent (the road never gets the others); chat lines are all sent.
+chat that must give no command (``help`` aside), and a wire may list ``or`` alternatives. Only
+lines the parser does not understand are sent (the road never gets the others; ``--every-line``
+sends them all, to measure the router on more lines); chat lines are all sent.
 
 Per mode: right (the expected commands in order, counting the read-only commands the road ran
 during the turn), wrong (a command that is not the expected one), no command, chat lines that
@@ -201,6 +202,7 @@ def evaluate(scenes: Scenes, cases, mode: str, args, count) -> dict[str, Any]:
             tokens.append(road.spy.tokens)
             expect = case["expect"]
         times.append(time.perf_counter() - start)
+        wires = [w for w in wires if w.get("action") != "help"] if not case["expect"] else wires
         if not case["expect"]:
             tally["chat"] += 1
             tally["chat_quiet"] += not wires
@@ -248,6 +250,9 @@ def main() -> None:
     parser.add_argument("--form", default="json_schema", help="the schema form to start from")
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--limit", type=int, default=0, help="at most this many lines of each kind")
+    parser.add_argument(
+        "--every-line", action="store_true", help="send every line, not only those the parser misses"
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     count = counter()
@@ -257,15 +262,17 @@ def main() -> None:
         missed = []
         for case in every:
             session = scenes.session(case.get("context"))
-            if not case["expect"] or not session.parse(case["text"], names_of(session, case.get("context"))):
+            understood = session.parse(case["text"], names_of(session, case.get("context")))
+            if args.every_line or not case["expect"] or not understood:
                 missed.append(case)
         chat = [c for c in missed if not c["expect"]]
         lines = [c for c in missed if c["expect"]]
         if args.limit:
             chat, lines = chat[: args.limit], lines[: args.limit]
         print(
-            f"{args.set.name}: {len(every)} lines; the parser misses {len(lines)} command lines; "
-            f"{len(chat)} chat lines; evaluated: {len(lines)} + {len(chat)}",
+            f"{args.set.name}: {len(every)} lines; command lines sent "
+            f"({'every one' if args.every_line else 'those the parser misses'}): "
+            f"{len(lines)}; chat lines: {len(chat)}",
             flush=True,
         )
         for mode in args.modes.split(","):

@@ -93,7 +93,7 @@ def test_schema_mode_holds_the_reply_to_the_commands_and_live_layer_names(
 def test_each_server_gets_the_schema_in_its_documented_form(llm_session, chat_server, form, where):
     _road(llm_session, mode="schema", schema_form=form)
     chat_server.say('{"commands": [{"action": "zoom_by", "factor": 2}]}')
-    turn = llm_session.run("can you get me closer, like twice")
+    turn = llm_session.run("double the apparent size of everything onscreen")
     assert turn.ok, turn.message
     assert "zoom_by" in _commands_in(where(chat_server.requests[0]))
 
@@ -200,12 +200,15 @@ def test_a_constrained_reply_is_still_validated_and_reasked_under_the_same_schem
     assert layer.opacity == pytest.approx(0.5)
 
 
-def test_a_model_that_answers_in_words_is_heard_and_nothing_runs(llm_session, chat_server, cells_viewer):
+def test_a_model_that_answers_a_request_in_words_is_heard_as_a_suggestion_and_nothing_runs(
+    llm_session, chat_server, cells_viewer
+):
     _road(llm_session, mode="schema", schema_form="json_object")
     chat_server.say('{"say": "There is no T cell layer; the layers are nuclei, actin, GFP and the rest."}')
     before = [layer.visible for layer in cells_viewer.layers]
     turn = llm_session.run("hide the T cells")
-    assert turn.spoken.startswith("There is no T cell layer") and not turn.commands
+    assert turn.spoken is None and not turn.commands and not turn.ok
+    assert "The model suggested (nothing was done): There is no T cell layer" in turn.message
     assert [layer.visible for layer in cells_viewer.layers] == before
 
 

@@ -18,6 +18,7 @@ from napari_talk.core.llm.settings import LLMSettings
 from napari_talk.core.pack import Handlers, Pack
 from napari_talk.core.registry import Registry, installed_packs
 from napari_talk.core.result import Result
+from napari_talk.core.risk import Effect
 from napari_talk.core.session import Session
 
 
@@ -80,7 +81,8 @@ def test_no_command_is_an_answer_and_nothing_runs(tmp_path, server):
 def test_steps_first_choose_then_fill_each_under_its_own_schema(tmp_path, server):
     session = session_with_model(tmp_path, server, mode="steps", schema_form="json_object")
     server.say(json.dumps({"commands": ["write_file"]}))
-    server.say(json.dumps({"commands": [{"action": "write_file", "path": "todo.txt", "content": "calibrate"}]}))
+    wire = {"action": "write_file", "path": "todo.txt", "content": "calibrate"}
+    server.say(json.dumps({"commands": [wire]}))
     outcome = session.ask_llm("jot down calibrate in todo.txt")
     assert [c.to_wire()["content"] for c in outcome.commands] == ["calibrate"]
     choose, fill = server.requests
@@ -116,6 +118,8 @@ class Peek(Command, action="peek_url"):
     examples: ClassVar[tuple[str, ...]] = ("peek at https://example.org",)
     no_rule: ClassVar[str] = "only a model asks for it"
     url: str
+    examples: ClassVar = ("peek at https://example.org/",)
+    no_rule: ClassVar = "only a model asks for it, in these tests"
 
 
 PEEKS = Handlers[None]()
@@ -129,6 +133,9 @@ def _peek(command: Peek, ctx) -> Result:
 class PeekPack(Pack[None]):
     def risk(self, command, ctx) -> Risk:
         return "send"  # it reaches a host the person did not set up
+
+    def effects(self, command, ctx) -> tuple[Effect, ...]:
+        return (Effect.send("example.org"),)
 
 
 def test_a_lookup_that_needs_the_person_is_put_to_the_person_not_answered_to_the_model(tmp_path, server):
@@ -160,7 +167,8 @@ def test_the_model_gets_the_names_the_line_holds_as_a_hint(tmp_path, server):
     (tmp_path / "todo.txt").write_text("x")
     server.say(json.dumps({"commands": []}))
     road = session.llm
-    assert road.hint("tone down GFP please", {"layers": ["GFP", "actin"]}) == "(Named in this line: layer 'GFP'.)"
+    hint = road.hint("tone down GFP please", {"layers": ["GFP", "actin"]})
+    assert hint == "(Named in this line: layer 'GFP'.)"
     session.ask_llm("jot this down somewhere")
     assert server.requests[0]["messages"][-1]["content"] == "jot this down somewhere"
 
@@ -180,6 +188,12 @@ def test_the_router_routes_typos_and_leaves_chat_and_questions_alone():
     assert router.route("colomap actin magma", names).action == "layer_colormap"
     for chat in ("the view from the top floor is great", "is the scale bar accurate?", "thanks, lovely"):
         assert router.route(chat, names).action is None, chat
+    glasses = [*names, "Main Prism"]
+    assert not router.covers("open notes/protocol.md", names, "panel_toggle"), "a path is not a panel"
+    for unlike in ("rotate Main Prism by 15 degrees", "describe the scene"):
+        # near a command's phrasing, but naming what that command does not speak of
+        route = router.route(unlike, glasses)
+        assert route.action is None and route.score > 0.6, (unlike, route)
 
 
 def test_the_shortlist_offers_the_commands_nearest_by_example_even_without_a_shared_word(tmp_path, server):
@@ -196,3 +210,27 @@ def test_a_misunderstood_line_gets_one_short_line_and_a_link_only_without_a_mode
     assert message.count('"') >= 2 and "docs/llm.md" in message and len(message) < 400
     with_model = session_with_model(tmp_path, server, mode="json")
     assert "docs/llm.md" not in with_model.not_understood("frobnicate the whatsit").message
+
+
+def test_a_layers_facts_are_what_a_person_sees():
+    import numpy as np
+
+    from napari_talk.core.viewer import layer_facts
+
+    class Image:  # read by duck typing, as napari's layers are
+        name = "nuclei (H2B)"
+        data = np.zeros((3, 64, 64))
+        colormap = type("Colormap", (), {"name": "blue"})()
+        contrast_limits = (12.0, 4480.0)
+        opacity = 0.5
+        visible = False
+
+    class Points:
+        name = "spots"
+        data = np.zeros((60, 2))
+        opacity = 1.0
+        visible = True
+
+    seen = "nuclei (H2B) (image, blue, contrast 12-4480, 3x64x64, opacity 0.5, hidden)"
+    assert layer_facts(Image()) == seen
+    assert layer_facts(Points()) == "spots (60 points)"

@@ -11,7 +11,7 @@ from chat_server import tool_call
 from conftest import SECRET_KEY
 
 from napari_talk.core.llm.client import LOCAL_REPLY_TOKENS
-from napari_talk.core.llm.road import LLMRoad
+from napari_talk.core.llm.road import REPLY_TOKENS, LLMRoad
 from napari_talk.core.viewer import camera
 
 
@@ -26,10 +26,12 @@ def test_a_tool_call_runs_and_the_request_carries_tools_and_context(llm_session,
     assert "layer_visibility" in names and len(names) <= llm_session.llm.settings.shortlist
     assert "oneOf" not in json.dumps(request["tools"]) and '"null"' not in json.dumps(request["tools"])
     system = request["messages"][0]["content"]
-    assert "cell boundaries (image)" in system and "spots (points)" in system
+    # the facts a person sees: kind, colormap, contrast, shape, opacity; the camera
+    assert "cell boundaries (image, magenta, contrast " in system and "spots (60 points" in system
+    assert "Labels (labels, 512x512, opacity 0.4)" in system and "Camera: zoom " in system
     assert request["messages"][1] == {
         "role": "user",
-        "content": "make the nuclei go away, I can't stand them",
+        "content": "make the nuclei go away, I can't stand them (Named in this line: layer 'nuclei'.)",
     }
     assert chat_server.headers[0]["authorization"] == f"Bearer {SECRET_KEY}"
 
@@ -92,10 +94,17 @@ def test_an_unknown_tool_is_refused(llm_session, chat_server):
     assert not turn.ok and "there is no command 'execute_code'" in turn.message
 
 
-def test_a_plain_answer_is_spoken(llm_session, chat_server):
+def test_a_plain_answer_to_a_request_is_a_suggestion_not_an_answer(llm_session, chat_server):
     chat_server.say("I can't blur images, but I can change contrast or colormaps.")
     turn = llm_session.run("blur the image")
-    assert turn.ok and turn.commands == [] and "can't blur" in turn.message
+    assert not turn.ok and turn.commands == [] and turn.spoken is None
+    assert "The model suggested (nothing was done): I can't blur images" in turn.message
+
+
+def test_a_plain_answer_to_a_question_is_spoken(llm_session, chat_server):
+    chat_server.say("Blurring is not something I can do; contrast and colormaps I can change.")
+    turn = llm_session.run("can the image be blurred here?")
+    assert turn.ok and turn.commands == [] and turn.spoken.startswith("Blurring is not")
 
 
 def test_read_only_commands_chain_for_two_rounds(llm_session, chat_server):
@@ -228,4 +237,4 @@ def test_a_local_server_is_asked_for_a_reply_of_bounded_length(llm_session, chat
     """A small local model held to a schema can otherwise generate until its context is full."""
     chat_server.say("GFP is a green fluorescent protein.")
     llm_session.run("what is GFP, in one sentence?")
-    assert chat_server.requests[0]["max_tokens"] == LOCAL_REPLY_TOKENS
+    assert chat_server.requests[0]["max_tokens"] == REPLY_TOKENS["reply"] <= LOCAL_REPLY_TOKENS

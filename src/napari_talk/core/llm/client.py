@@ -230,7 +230,8 @@ def read_events(text: str, settings: LLMSettings) -> ChatReply:
             detail = error.get("message") if isinstance(error, dict) else error
             raise LLMError(f"{settings.base_url} answered without a reply: {str(detail)[:200]}")
         seen = True
-        model = event.get("model") if isinstance(event.get("model"), str) else model
+        if isinstance(event.get("model"), str):
+            model = event["model"]
         if isinstance(event.get("usage"), dict):
             usage = event["usage"]
         for choice in event.get("choices") or []:
@@ -242,7 +243,7 @@ def read_events(text: str, settings: LLMSettings) -> ChatReply:
             for part in delta.get("tool_calls") or []:
                 if not isinstance(part, dict):
                     continue
-                index = part.get("index") if isinstance(part.get("index"), int) else len(calls)
+                index: int = part["index"] if isinstance(part.get("index"), int) else len(calls)
                 call = calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
                 call["id"] = part.get("id") or call["id"]
                 function = part.get("function") or {}

@@ -70,6 +70,7 @@ FORMS: tuple[SchemaForm | None, ...] = ("json_schema", "json_object", None)
 """How a reply is held to a schema, in the order tried: OpenAI's ``json_schema``, a schema on
 ``json_object`` (llama.cpp, llama-cpp-python), then plain JSON mode (None)."""
 
+
 @dataclass
 class LLMOutcome:
     commands: list[Command] = field(default_factory=list)
@@ -169,10 +170,12 @@ class LLMRoad:
         ...) that a constrained reply may use."""
         outcome = LLMOutcome(model=self.settings.model)
         self._names_seen = self._names_seen or names
-        turn = Line(text, outcome, time.monotonic() + self.settings.timeout, cancelled or threading.Event())
         try:
             actions = self.offered(text, packs, names)
             client = self.client()
+            # the line's time with the model starts at its first request
+            deadline = time.monotonic() + self.settings.timeout
+            turn = Line(text, outcome, deadline, cancelled or threading.Event())
             if self.settings.mode == "steps":
                 self._steps(client, turn, context, actions, names or {}, execute)
             else:

@@ -22,10 +22,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .shortlist import _STOP, command_texts, name_kinds
+
 if TYPE_CHECKING:
     from ..registry import Registry
 
 _WORD = re.compile(r"[a-z0-9]+")
+_PATH = re.compile(r"[\w.-]+/[\w./-]+|\b[\w-]+\.[a-z][a-z0-9]{0,4}\b")
+"""A path-shaped word ("notes/a.md", "protocol.md"): a line with one asks a command taking a path."""
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 GRAMS = (3, 4)
 ROUTE_AT = 0.62
@@ -101,6 +105,14 @@ class Router:
                 phrasings += [(action, e) for e in cls.examples]
                 phrasings.append((action, cls.description()))
         self.phrasings = phrasings
+        self._takes_names = {a: bool(name_kinds(registry.schema(a))) for a in registry.commands}
+        self._takes_paths = {
+            a: any("path" in p for p in registry.schema(a).get("properties", {})) for a in registry.commands
+        }
+        self._words = {
+            action: {w for text in texts for w in _WORD.findall(text.casefold()) if len(w) >= 3}
+            for action, texts in command_texts(registry).items()
+        }
         self._openings: dict[str, set[str]] = {}
         for action, text in phrasings:
             if text != registry.commands[action].description():
@@ -117,17 +129,19 @@ class Router:
                 postings.setdefault(gram, []).append((row, weight / norms[row]))
         # an inverted index: a line's few dozen n-grams touch only the phrasings that share them
         self._postings = {
-            g: (np.array([r for r, _ in rows], dtype=np.intp), np.array([w for _, w in rows], dtype=np.float32))
-            for g, rows in postings.items()
+            gram: (
+                np.array([r for r, _ in rows], dtype=np.intp),
+                np.array([w for _, w in rows], dtype=np.float32),
+            )
+            for gram, rows in postings.items()
         }
         self._rows = total
         self._actions = [action for action, _ in phrasings]
 
     def similarity(self, text: str, names: Iterable[str] = ()) -> np.ndarray:
         """Cosine similarity of ``text`` to every phrasing."""
-        query = {
-            g: (1 + math.log(c)) * self._idf[g] for g, c in _grams(masked(text, names)).items() if g in self._idf
-        }
+        grams = _grams(masked(text, names))
+        query = {g: (1 + math.log(c)) * self._idf[g] for g, c in grams.items() if g in self._idf}
         scores = np.zeros(self._rows, dtype=np.float32)
         norm = math.sqrt(sum(w * w for w in query.values()))
         if not norm:
@@ -163,6 +177,28 @@ class Router:
             for word in self._openings.get(action, ())
         )
 
+    def covers(self, text: str, names: Iterable[str], action: str) -> bool:
+        """Whether everything ``text`` says is something ``action`` speaks of: each of its content
+        words (nearly) in the command's own vocabulary, a live name only for a command that takes
+        one, and a path only for one that takes a path. "describe the scene" is not "describe the
+        model"; "rotate Main Prism" (a glass) is not "rotate the view"; "open notes/a.md" is not
+        "open the console"."""
+        line = masked(text, names)
+        if " name " in f" {line} " and not self._takes_names.get(action, False):
+            return False
+        if _PATH.search(text) and not self._takes_paths.get(action, False):
+            return False
+        vocabulary = self._words.get(action, set())
+        for word in _WORD.findall(line):
+            if len(word) < 3 or word in _STOP or word == "name" or word.isdigit() or word in vocabulary:
+                continue
+            if not any(
+                word[:5] == known[:5] or difflib.SequenceMatcher(None, word, known).ratio() >= SAME_WORD
+                for known in vocabulary
+            ):
+                return False
+        return True
+
     def route(
         self,
         text: str,
@@ -177,5 +213,7 @@ class Router:
             return Route(None, 0.0, 0.0, ())
         top = found[0][1]
         gap = top - (found[1][1] if len(found) > 1 else 0.0)
-        chosen = found[0][0] if top >= at and gap >= margin and self.opens(text, found[0][0]) else None
+        best = found[0][0]
+        sure = top >= at and gap >= margin
+        chosen = best if sure and self.opens(text, best) and self.covers(text, names, best) else None
         return Route(chosen, top, gap, tuple(found))

@@ -52,29 +52,35 @@ def _schema_words(schema: Any) -> Iterable[str]:
             yield from _schema_words(item)
 
 
-def _name_kinds(schema: dict[str, Any]) -> set[str]:
+def name_kinds(schema: dict[str, Any]) -> set[str]:
+    """The kinds of live names (layers, glasses, ...) a command's parameters take."""
     return {p[NAMES_KEY] for p in schema.get("properties", {}).values() if NAMES_KEY in p}
+
+
+def command_texts(registry: Registry) -> dict[str, list[str]]:
+    """Everything the project says about each command: its name, description, parameters,
+    examples, and the words of its grammar rules."""
+    texts: dict[str, list[str]] = {}
+    for action, cls in registry.commands.items():
+        texts[action] = [
+            action.replace("_", " "),
+            cls.description(),
+            *cls.examples,
+            *_schema_words(registry.schema(action)),
+        ]
+    for rule in registry.rules:
+        if rule.action in texts:
+            texts[rule.action] += [_REGEX_SYNTAX.sub(" ", t) for t in rule.templates]
+            texts[rule.action] += [" ".join(map(str, words)) for words in rule.choices.values()]
+    return texts
 
 
 class Shortlist:
     """Built once per registry (a few ms); :meth:`choose` then takes microseconds."""
 
     def __init__(self, registry: Registry) -> None:
-        texts: dict[str, list[str]] = {}
-        self._kinds: dict[str, set[str]] = {}
-        for action, cls in registry.commands.items():
-            schema = registry.schema(action)
-            self._kinds[action] = _name_kinds(schema)
-            texts[action] = [
-                action.replace("_", " "),
-                cls.description(),
-                *cls.examples,
-                *_schema_words(schema),
-            ]
-        for rule in registry.rules:
-            if rule.action in texts:
-                texts[rule.action] += [_REGEX_SYNTAX.sub(" ", t) for t in rule.templates]
-                texts[rule.action] += [" ".join(words) for words in rule.choices.values()]
+        texts = command_texts(registry)
+        self._kinds = {action: name_kinds(registry.schema(action)) for action in registry.commands}
         self._vocab = {action: _stems(" ".join(parts)) for action, parts in texts.items()}
         spread = Counter(stem for stems in self._vocab.values() for stem in stems)
         total = len(self._vocab)
