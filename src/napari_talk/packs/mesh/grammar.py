@@ -14,6 +14,7 @@ from ...core.grammar.rules import Rule
 from ...core.grammar.tokens import NoMatch
 from . import commands as cmd
 from .commands import ALL, SELECTED
+from .formats import MODEL_SUFFIXES
 
 PRIMITIVE_WORDS = {
     **dict.fromkeys(("sphere", "ball", "orb", "globe", "uv sphere", "icosphere"), "Sphere"),
@@ -119,7 +120,7 @@ def _describes_a_material(values: dict[str, Any]) -> dict[str, Any]:
 
 def _mesh_file(values: dict[str, Any]) -> dict[str, Any]:
     path = str(values.get("path", "")).strip().strip("'\"")
-    if not path.lower().endswith((".glb", ".obj")):
+    if not path.lower().endswith(MODEL_SUFFIXES):
         raise NoMatch(path)
     return {**values, "path": path}
 
@@ -244,12 +245,12 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.ImportModel,
-        r"(?:import|load|open|bring in|read in)(?: the)?(?: (?:model|mesh|file|glb|obj))?"
+        r"(?:import|load|open|bring in|read in)(?: the)?(?: (?:model|mesh|file|glb|gltf|obj|stl|ply|off))?"
         r"(?: (?:from|file))? {path:path}",
         r"(?:import|load|use) {path:path} as (?:the |a )?(?:model|mesh)",
         post=_mesh_file,
         priority=25,
-        requires=(".glb", ".obj"),
+        requires=MODEL_SUFFIXES,
     ),
     Rule(
         cmd.ExportFinalModel,
