@@ -78,6 +78,8 @@ class Transcript(QTextBrowser):
             self.add("you", turn.text)
         if turn.road == "llm":
             self.add("road", f"answered by {turn.model or 'the model'}")
+        for note in turn.notes:
+            self.add("road", note)
         if turn.spoken:
             self.add("reply", turn.spoken)
         if turn.commands:

@@ -69,6 +69,8 @@ class Turn:
     spoken: str | None = None
     """What the model said besides its commands."""
     model: str = ""
+    notes: tuple[str, ...] = ()
+    """How the parser read the line, when not as typed ("read 'shwo' as 'show'")."""
 
     @property
     def ok(self) -> bool:
@@ -76,7 +78,8 @@ class Turn:
 
     @property
     def message(self) -> str:
-        return "\n".join([*([self.spoken] if self.spoken else []), *(r.message for r in self.results)])
+        said = [*self.notes, *([self.spoken] if self.spoken else []), *(r.message for r in self.results)]
+        return "\n".join(said)
 
 
 class Session:
@@ -240,7 +243,8 @@ class Session:
     def try_parser(self, text: str, ask: Ask | None = None) -> Turn | None:
         """The parser road alone: its turn, or None when the line is not understood."""
         names = self.known_names()
-        commands = self.parser.parse(text, names)
+        reading = self.parser.read(text, names)
+        commands = reading.commands
         if not commands:
             reason = self.parser.explain(text, names)
             if reason is None:
@@ -248,7 +252,7 @@ class Session:
             self.last_road = "parser"
             return Turn(text, "parser", results=[Result.error(reason)])
         self.last_road = "parser"
-        return Turn(text, "parser", commands, self.execute_all(commands, ask))
+        return Turn(text, "parser", commands, self.execute_all(commands, ask), notes=reading.notes)
 
     def not_understood_turn(self, text: str) -> Turn:
         self.last_road = "none"
