@@ -10,7 +10,7 @@ from pathlib import Path
 
 from napari_talk.core.registry import default_registry
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "understanding.py"
 DATA = ROOT / "benchmarks" / "data" / "understanding_eval.jsonl"
 PACKS = {"viewer", "files", "rays", "mesh", "atlas", "session", "chat"}

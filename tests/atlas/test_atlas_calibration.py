@@ -15,7 +15,7 @@ from napari_talk.packs.atlas.catalogue import Catalogue, Entity
 from napari_talk.packs.atlas.embeddings import HashedEmbedder, minilm_available
 from napari_talk.packs.atlas.tables import band
 
-RETRIEVAL = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "atlas_retrieval.jsonl"
+RETRIEVAL = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "atlas_retrieval.jsonl"
 CASES = [json.loads(line) for line in RETRIEVAL.read_text().splitlines() if line.strip()]
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from napari_talk.core.help import render_markdown
 from napari_talk.core.registry import default_registry
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def test_the_command_reference_is_current():
