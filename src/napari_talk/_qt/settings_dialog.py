@@ -4,6 +4,7 @@ private hosts URLs may be fetched from."""
 from __future__ import annotations
 
 import threading
+from typing import get_args
 
 from qtpy.QtCore import QObject, Signal
 from qtpy.QtWidgets import (
@@ -21,7 +22,7 @@ from qtpy.QtWidgets import (
 
 from ..core.llm.client import LLMError
 from ..core.llm.probe import Abilities, probe
-from ..core.llm.settings import SCHEMA_FORMS, LLMSettings
+from ..core.llm.settings import SCHEMA_FORMS, LLMSettings, Mode
 from ..core.settings import NetworkSettings, Settings, WorkspaceSettings
 
 PRESETS = {
@@ -58,7 +59,7 @@ class SettingsDialog(QDialog):
         self.session_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.session_key.setPlaceholderText("optional: used for this session only, never saved")
         self.mode = QComboBox()
-        self.mode.addItems(["tools", "json", "schema"])
+        self.mode.addItems(list(get_args(Mode)))
         self.mode.setCurrentText(settings.mode)
         self.mode.setToolTip(LLMSettings.model_fields["mode"].description)
         self.schema_form = QComboBox()
