@@ -347,14 +347,6 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY,
     ),
     Rule(
-        cmd.FresnelTransmittances,
-        r"(?:(?:what (?:is|are)|what's|give me|find) )?(?:the )?critical and brewster(?:'s)?"
-        rf" angles? (?:from|for|between) {N1} (?:{INTO}|and) {N2}",
-        requires=("critical",),
-        priority=PRIORITY,
-        theta_i_deg=0,
-    ),
-    Rule(
         cmd.OpticsAngle,
         *(
             ANGLE_ASK
