@@ -145,6 +145,31 @@ def model_url(folder: Path) -> str:
     return f"refused={refused} ({structured['meta'].get('error')}); requests reaching the host: {len(hits)}"
 
 
+@row("ray_scene", "rays: at most 2,000,000 rays a scene declares")
+def ray_scene(folder: Path) -> str:
+    """A 90-byte scene file whose beam asks for 5e7 rays (8 GB of rays if believed)."""
+    from napari_talk.core.session import Session
+
+    beam = {"type": "Beam", "p1": {"x": 0, "y": 0}, "p2": {"x": 0, "y": 1}, "numRays": 5e7}
+    (folder / "huge.json").write_text(json.dumps({"version": 5, "objs": [beam]}))
+    result = Session(workspace=folder).execute({"action": "load_scene", "path": "huge.json"}, origin="agent")
+    return f"refused={not result.ok}: {result.message[:90]}"
+
+
+@row("many_glasses", "rays: a scene of 5,000 glasses loads without a pairwise check")
+def many_glasses(folder: Path) -> str:
+    from napari_talk.packs.rays.scene_json import scene_from_dict
+
+    def glass(x: float, y: float) -> dict:
+        corners = [(x, y), (x + 5, y), (x + 5, y + 5)]
+        path = [{"x": a, "y": b, "arc": False} for a, b in corners]
+        return {"type": "Glass", "refIndex": 1.5, "path": path}
+
+    scene = {"version": 5, "objs": [glass(10 * (n % 100), 10 * (n // 100)) for n in range(5000)]}
+    loaded = scene_from_dict(scene)
+    return f"loaded {len(loaded.glasses):,} glasses"
+
+
 def _step():
     from napari_talk.core.history import Changes
 
