@@ -52,6 +52,9 @@ class Command(BaseModel):
     """What running it can cost the person (see :mod:`napari_talk.core.risk`); a pack may raise it for
     one command's parameters and the state it meets (:meth:`napari_talk.core.pack.Pack.risk`)."""
     examples: ClassVar[tuple[str, ...]] = ()
+    joined_as: ClassVar[str | None] = None
+    """The action a further name joined to this request reads as, when not this one again: "show
+    only GFP and nuclei" shows nuclei beside GFP (``layer_visibility``), it does not solo nuclei."""
 
     def __init_subclass__(cls, *, action: str | None = None, **kwargs: Any) -> None:
         if action is not None:

@@ -358,12 +358,13 @@ class Parser:
         """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two
         words): the same request again, never another one made of the first's words."""
         words = left_text.split()
+        wanted = type(left).joined_as or left.action
         for size in (1, 2):
             verb = " ".join(words[:size])
             if len(words) <= size or rest.casefold().startswith(verb.casefold()):
                 return None
             carried = self._line(f"{verb} {rest}", scope, budget - 1, memo)
-            if carried is not None and type(carried[0]) is type(left):
+            if carried is not None and carried[0].action == wanted:
                 return carried
         return None
 
