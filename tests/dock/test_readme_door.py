@@ -498,6 +498,7 @@ PACK_EFFECTS: dict[str, Check] = {
     },
     "rays inside Prism": _highlighted,
     "which rays cross edge N of Prism": _highlighted,
+    "critical angle from glass 1.5 to air": _reply_says("41.8103°", "total internal reflection"),
     "fresnel from 1 to 1.5 at 45 degrees": _reply_says(f"R_s = {_fresnel_rs(1, 1.5, 45):.6f}", "Brewster"),
     "segment it": _segmented,
     "apply dark rusty metal to segment 2": _material,
