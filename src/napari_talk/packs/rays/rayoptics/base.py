@@ -155,6 +155,13 @@ def crossed_segments(ray: Ray, a: np.ndarray, b: np.ndarray) -> list[int]:
     :func:`segment_hit` done for all segments at once (callers redo the exact test on these few)."""
     if not len(a):
         return []
+    crossed, _, _ = segment_crossings(ray, a, b)
+    return np.flatnonzero(crossed).tolist()
+
+
+def segment_crossings(ray: Ray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every segment ``a[i]``–``b[i]`` at once: whether the ray's line meets it ahead of the
+    ray, and where (x, y)."""
     (r1x, r1y), (r2x, r2y) = ray.p1, ray.p2
     with np.errstate(all="ignore"):
         big_a = r2x * r1y - r1x * r2y
@@ -168,7 +175,7 @@ def crossed_segments(ray: Ray, a: np.ndarray, b: np.ndarray) -> list[int]:
             (px - b[:, 0]) * (-xb) + (py - b[:, 1]) * (-yb) >= 0
         )
         ahead = (px - r1x) * xa + (py - r1y) * ya >= 0
-    return np.flatnonzero(on_seg & ahead).tolist()
+    return on_seg & ahead, px, py
 
 
 def circle_hit(ray: Ray, c: Point, r_sq: float, min_len_sq: float) -> Point | None:

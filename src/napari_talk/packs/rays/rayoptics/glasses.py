@@ -155,14 +155,18 @@ class Edge:
             lens.append(dist_sq(ray.p1, q))
         return list(pts), on, exist, lens
 
+    def nearest_on_arc(self, ray: Ray, min_sq: float) -> tuple[Point, float] | None:
+        """The nearer of the arc's crossings ahead of the ray, and its squared distance."""
+        pts, _, exist, lens = self.arc_points(ray, min_sq)
+        if exist[0] and (not exist[1] or lens[0] < lens[1]) and lens[0] > min_sq:
+            return pts[0], lens[0]
+        if exist[1] and (not exist[0] or lens[1] < lens[0]) and lens[1] > min_sq:
+            return pts[1], lens[1]
+        return None
+
     def hit(self, ray: Ray, min_sq: float) -> tuple[Point, float] | None:
         if self.center is not None:
-            pts, _, exist, lens = self.arc_points(ray, min_sq)
-            if exist[0] and (not exist[1] or lens[0] < lens[1]) and lens[0] > min_sq:
-                return pts[0], lens[0]
-            if exist[1] and (not exist[0] or lens[1] < lens[0]) and lens[1] > min_sq:
-                return pts[1], lens[1]
-            return None
+            return self.nearest_on_arc(ray, min_sq)
         p = lines_intersection(ray.p1, ray.p2, self.a, self.b)
         if on_segment(p, self.a, self.b) and on_ray(p, ray.p1, ray.p2):
             d = dist_sq(ray.p1, p)

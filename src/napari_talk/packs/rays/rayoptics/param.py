@@ -10,7 +10,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Incident, Point, Ray, SceneError, SceneObj, dist_sq, lines_intersection, on_ray, on_segment
+from .base import (
+    Incident,
+    Point,
+    Ray,
+    SceneError,
+    SceneObj,
+    dist_sq,
+    lines_intersection,
+    on_ray,
+    on_segment,
+    segment_crossings,
+)
 from .curves import latex_function
 from .custom_surfaces import DEFAULT_OUT_RAYS, CustomSurfaceBase
 from .glasses import GLASS_DEFAULTS, BaseGlass
@@ -86,22 +97,10 @@ class ParamCurve(SceneObj):
         a, b = self._a, self._b
         if not len(a):
             return np.zeros(0, dtype=int)
-        (r1x, r1y), (r2x, r2y) = ray.p1, ray.p2
+        crossed, px, py = segment_crossings(ray, a, b)
         with np.errstate(all="ignore"):
-            big_a = r2x * r1y - r1x * r2y
-            big_b = b[:, 0] * a[:, 1] - a[:, 0] * b[:, 1]
-            xa, ya = r2x - r1x, r2y - r1y
-            xb, yb = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
-            den = xa * yb - xb * ya
-            px = (big_a * xb - big_b * xa) / den
-            py = (big_a * yb - big_b * ya) / den
-            on_seg = ((px - a[:, 0]) * xb + (py - a[:, 1]) * yb >= 0) & (
-                (px - b[:, 0]) * (-xb) + (py - b[:, 1]) * (-yb) >= 0
-            )
-            ahead = (px - r1x) * xa + (py - r1y) * ya >= 0
-            dx, dy = r1x - px, r1y - py
-            far = dx * dx + dy * dy > 1e-10
-        return np.flatnonzero(on_seg & ahead & far)
+            far = (ray.p1[0] - px) ** 2 + (ray.p1[1] - py) ** 2 > 1e-10
+        return np.flatnonzero(crossed & far)
 
     def crossings(self, ray: Ray) -> list[Crossing]:
         out: list[Crossing] = []

@@ -312,12 +312,8 @@ class ArcMirror(Filtered):
         edge = self.edge
         if edge.center is None:
             return segment_hit(ray, self.p1, self.p2)
-        pts, _, exist, lens = edge.arc_points(ray, self.settings.min_len_sq)
-        if exist[0] and (not exist[1] or lens[0] < lens[1]):
-            return pts[0]
-        if exist[1] and (not exist[0] or lens[1] < lens[0]):
-            return pts[1]
-        return None
+        found = edge.nearest_on_arc(ray, self.settings.min_len_sq)
+        return found[0] if found is not None else None
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
         center = self.edge.center
@@ -358,12 +354,8 @@ class ConcaveDiffractionGrating(SceneObj):
         edge = self.edge
         if edge.center is None:
             return segment_hit(ray, self.p1, self.p2)
-        pts, _, exist, lens = edge.arc_points(ray, self.settings.min_len_sq)
-        if exist[0] and (not exist[1] or lens[0] < lens[1]):
-            return pts[0]
-        if exist[1] and (not exist[0] or lens[1] < lens[0]):
-            return pts[1]
-        return None
+        found = edge.nearest_on_arc(ray, self.settings.min_len_sq)
+        return found[0] if found is not None else None
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
         rx = ray.p1[0] - point[0]
