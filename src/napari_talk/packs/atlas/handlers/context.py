@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ....core.pack import Context
 from ..store import Atlas
 from .common import (
     NAMES_FOR_PARSER,
     atlas_of,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 def known_names(ctx: Context[Atlas]) -> dict[str, list[str]]:

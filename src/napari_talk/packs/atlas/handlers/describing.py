@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import TYPE_CHECKING
 
 from ....core.jobs import Job
 from ....core.llm.client import LLMError
@@ -20,10 +19,6 @@ from .common import (
     job,
     reason,
 )
-
-if TYPE_CHECKING:
-    pass
-
 
 # -- generate_description ------------------------------------------------------------------------
 

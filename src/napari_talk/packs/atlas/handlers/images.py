@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,10 +31,6 @@ from .common import (
     resolve_entity,
     store_prepared,
 )
-
-if TYPE_CHECKING:
-    pass
-
 
 # -- analyze_image -------------------------------------------------------------------------------
 

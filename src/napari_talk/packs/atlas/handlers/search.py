@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ....core.jobs import Job, Progress
 from ....core.pack import Context
 from ....core.result import CommandError, Result
@@ -24,10 +22,6 @@ from .common import (
     load_sample,
     take_up,
 )
-
-if TYPE_CHECKING:
-    pass
-
 
 # -- find_similar --------------------------------------------------------------------------------
 
