@@ -94,26 +94,20 @@ def run_parser(cases: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def speed(cases: list[dict[str, Any]], repeat: int = 3) -> dict[str, float]:
+    from run import best_of  # benchmarks/run.py, beside this script
+
     from napari_talk.core.grammar.parser import parse
     from napari_talk.core.grammar.text import normalize
 
     lines = [(c["text"], c.get("context") or {}) for c in cases]
-
-    def best(func: Any) -> float:
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            func()
-            times.append(time.perf_counter() - start)
-        return min(times)
 
     def parse_all() -> None:
         for text, context in lines:
             with contextlib.suppress(Exception):
                 parse(text, context)
 
-    parse_s = best(parse_all)
-    normalize_s = best(lambda: [normalize(t) for t, _ in lines])
+    parse_s = best_of(repeat, parse_all)
+    normalize_s = best_of(repeat, lambda: [normalize(t) for t, _ in lines])
     return {
         "lines_per_second": len(lines) / parse_s,
         "us_per_line": parse_s / len(lines) * 1e6,
