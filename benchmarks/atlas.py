@@ -121,7 +121,7 @@ def synthetic(count: int, seed: int = 1) -> list[dict]:
 
 
 def importing(count: int, root: Path) -> None:
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
     from napari_talk.packs.atlas.embeddings import OFFLINE, HashedEmbedder
 
     records = synthetic(count)
@@ -163,7 +163,7 @@ def command(count: int, root: Path, model: str = "offline") -> None:
     ``model``'s embedder (its stored vectors random), beside the catalogue's bare search and numpy
     on the same matrix; then the first command after a write (a remove through the command, an
     add through the catalogue)."""
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
     from napari_talk.packs.atlas.catalogue import Catalogue, Entity
     from napari_talk.packs.atlas.store import CATALOGUE_FILE, MODEL_KEY
 

@@ -46,7 +46,7 @@ def _peak_mib() -> float:
 @row("task_log", "assign_task: task log budget 16 MiB")
 def task_log(folder: Path) -> str:
     """10,000 assign_task calls of 3,990 two-byte characters each (80 MB asked for)."""
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     session = Session(workspace=folder)
     refused_at = None
@@ -64,7 +64,7 @@ def task_log(folder: Path) -> str:
 
 @row("hard_link", "gate: no read or write through a hard link leading outside")
 def hard_link(folder: Path) -> str:
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     root, outside = folder / "workspace", folder / "outside"
     root.mkdir()
@@ -80,8 +80,8 @@ def hard_link(folder: Path) -> str:
 
 @row("view_flood", "history: 200 view entries; data changes never pushed out")
 def view_flood(folder: Path) -> str:
-    from napari_talk.core.history import History
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.history import History
+    from napari_talk.core.running.session import Session
 
     session = Session(workspace=folder)
     history = History()
@@ -99,8 +99,8 @@ def undo_payloads(folder: Path) -> str:
     """40 changes each keeping 64 MiB for undo (2.5 GiB if all were kept)."""
     import numpy as np
 
-    from napari_talk.core.history import Changes, History
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.history import Changes, History
+    from napari_talk.core.running.session import Session
 
     session = Session(workspace=folder)
     history = History()
@@ -121,8 +121,8 @@ def model_url(folder: Path) -> str:
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     from napari_talk.agents.mcp_server import Bridge
-    from napari_talk.core.net import NetPolicy
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
+    from napari_talk.core.safety.net import NetPolicy
 
     hits: list[str] = []
 
@@ -148,7 +148,7 @@ def model_url(folder: Path) -> str:
 @row("ray_scene", "rays: at most 2,000,000 rays a scene declares")
 def ray_scene(folder: Path) -> str:
     """A 90-byte scene file whose beam asks for 5e7 rays (8 GB of rays if believed)."""
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     beam = {"type": "Beam", "p1": {"x": 0, "y": 0}, "p2": {"x": 0, "y": 1}, "numRays": 5e7}
     (folder / "huge.json").write_text(json.dumps({"version": 5, "objs": [beam]}))
@@ -171,7 +171,7 @@ def many_glasses(folder: Path) -> str:
 
 
 def _step():
-    from napari_talk.core.history import Changes
+    from napari_talk.core.running.history import Changes
 
     changes = Changes()
     changes.add(lambda: None)
@@ -183,7 +183,7 @@ def _step():
 
 def run_one(name: str) -> None:
     """In the child: import, note the baseline, run the row, print one JSON line."""
-    import napari_talk.core.session  # noqa: F401  (the baseline includes the core)
+    import napari_talk.core.running.session  # noqa: F401  (the baseline includes the core)
 
     baseline = _peak_mib()
     with tempfile.TemporaryDirectory() as scratch:

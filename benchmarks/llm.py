@@ -75,7 +75,7 @@ def sent(session, server, line: str, mode: str, shortlist: int) -> bytes:
 def prompt_tokens() -> None:
     import napari
 
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
     from napari_talk.samples import cells
 
     name, count = tokenizer()
@@ -120,7 +120,7 @@ def gui_and_overhead() -> None:
     from napari_talk._qt.dock import ChatDock
     from napari_talk.core.llm.road import LLMRoad
     from napari_talk.core.llm.settings import LLMSettings
-    from napari_talk.core.settings import FileStore, Settings
+    from napari_talk.core.running.settings import FileStore, Settings
     from napari_talk.samples import cells
 
     viewer = napari.Viewer(show=False)

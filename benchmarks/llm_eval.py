@@ -86,7 +86,7 @@ class Scenes:
         import napari
         import numpy as np
 
-        from napari_talk.core.session import Session
+        from napari_talk.core.running.session import Session
         from napari_talk.samples import cells
 
         viewer = napari.Viewer(show=False)

@@ -30,9 +30,9 @@ def main() -> None:
     import napari
     import trimesh
 
-    from napari_talk.core.jobs import Job, Progress
-    from napari_talk.core.result import Result
-    from napari_talk.core.session import Session
+    from napari_talk.core.contract.result import Result
+    from napari_talk.core.running.jobs import Job, Progress
+    from napari_talk.core.running.session import Session
 
     subdivisions = int(sys.argv[sys.argv.index("--subdivisions") + 1]) if "--subdivisions" in sys.argv else 7
     workspace = Path(tempfile.mkdtemp(prefix="napari-talk-mesh-memory-"))

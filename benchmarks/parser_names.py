@@ -49,8 +49,8 @@ def per_line_ms(parser, names: dict[str, list[str]], repeat: int = 7) -> tuple[f
 
 
 def main() -> None:
+    from napari_talk.core.contract.registry import default_registry
     from napari_talk.core.grammar.parser import Parser
-    from napari_talk.core.registry import default_registry
 
     options = argparse.ArgumentParser(description=__doc__)
     options.add_argument("--names", type=int, nargs="*", default=[1_000, 5_000, 10_000])

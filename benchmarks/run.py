@@ -32,9 +32,9 @@ def best_of(repeat: int, func) -> float:
 
 
 def parser_throughput() -> None:
+    from napari_talk.core.contract.registry import default_registry
     from napari_talk.core.grammar.parser import Parser, parse
     from napari_talk.core.grammar.text import normalize
-    from napari_talk.core.registry import default_registry
 
     cases = [json.loads(line) for path in CORPORA for line in path.read_text().splitlines() if line]
     lines = [(c["text"], c.get("context", {})) for c in cases]
@@ -91,7 +91,7 @@ def viewer_figures() -> None:
     from qtpy.QtWidgets import QTextBrowser, QWidget
 
     from napari_talk._qt.dock import ChatDock
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
     from napari_talk.samples import cells
 
     viewer = napari.Viewer(show=False)

@@ -21,7 +21,7 @@ __all__ = [
 @pytest.fixture(scope="session")
 def sample_template(tmp_path_factory) -> Path:
     """A workspace with the sample catalogue loaded, made once and copied for each test."""
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     root = tmp_path_factory.mktemp("atlas-template")
     session = Session(None, workspace=root)
@@ -41,7 +41,7 @@ def sample_workspace(sample_template, workspace) -> Path:
 @pytest.fixture
 def atlas_session(sample_workspace):
     """A session without a viewer over the sample catalogue."""
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     session = Session(None, workspace=sample_workspace)
     yield session

@@ -71,7 +71,7 @@ def cells_viewer(make_napari_viewer):
 
 @pytest.fixture
 def session(cells_viewer):
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     return Session(cells_viewer)
 

@@ -12,11 +12,11 @@ from .__about__ import __version__
 
 if TYPE_CHECKING:
     from .agents import get_agentic_tools
-    from .core.commands import Command
+    from .core.contract.commands import Command
+    from .core.contract.registry import Registry, default_registry
+    from .core.contract.result import Result
     from .core.grammar.parser import parse
-    from .core.registry import Registry, default_registry
-    from .core.result import Result
-    from .core.session import Session
+    from .core.running.session import Session
 
 _LAZY = {
     "get_agentic_tools": ".agents",

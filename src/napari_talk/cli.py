@@ -98,8 +98,8 @@ def _run_command(args: argparse.Namespace) -> int:
 
 
 def _commands_command(args: argparse.Namespace) -> int:
-    from .core.help import render_help, render_markdown
-    from .core.registry import default_registry
+    from .core.contract.registry import default_registry
+    from .core.help.topics import render_help, render_markdown
 
     registry = default_registry()
     if args.markdown:

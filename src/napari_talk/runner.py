@@ -20,7 +20,7 @@ def run_lines(
     display: bool | None = None,
 ) -> int:
     """Exit status 0 when every line was understood and ran, else 1."""
-    from .core.session import Session
+    from .core.running.session import Session
 
     display = has_display() if display is None else display
     if screenshot and not display:
@@ -82,9 +82,9 @@ def _absolute(path: str) -> str:
 
 def _configured_llm():
     """The LLM road when a model is set up (destructive commands then need allow_destructive)."""
+    from .core.contract.registry import default_registry
     from .core.llm.road import LLMRoad
-    from .core.registry import default_registry
-    from .core.settings import default_store
+    from .core.running.settings import default_store
 
     settings = default_store().load().llm
     return LLMRoad(default_registry(), settings) if settings.configured else None

@@ -12,8 +12,8 @@ from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 from atlas_servers import Route
 from PIL import Image
 
-from napari_talk.core.net import NetPolicy
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
+from napari_talk.core.safety.net import NetPolicy
 from napari_talk.packs.atlas import analysis, fetch
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 from napari_talk.packs.atlas import samples
 from napari_talk.packs.atlas.store import CATALOGUE_FILE
 

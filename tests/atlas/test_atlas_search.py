@@ -9,8 +9,8 @@ import pytest
 from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 from pydantic import ValidationError
 
+from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.grammar.parser import parse
-from napari_talk.core.registry import default_registry
 from napari_talk.packs.atlas.embeddings import HashedEmbedder, minilm_available
 from napari_talk.packs.atlas.tables import band
 

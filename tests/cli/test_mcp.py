@@ -11,10 +11,10 @@ import pytest
 from mcp_client import run_client
 from qtpy.QtCore import Qt
 
-from napari_talk.core.commands import Command, Risk
-from napari_talk.core.pack import Handlers, Pack
-from napari_talk.core.registry import Registry, default_registry
-from napari_talk.core.result import Result
+from napari_talk.core.contract.commands import Command, Risk
+from napari_talk.core.contract.pack import Handlers, Pack
+from napari_talk.core.contract.registry import Registry, default_registry
+from napari_talk.core.contract.result import Result
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ class Sleep(Command):
 def test_a_call_that_times_out_says_so_and_the_viewer_stays_usable(qtbot, make_napari_viewer):
     from napari_talk._qt.gui_thread import GuiThread
     from napari_talk.agents.mcp_server import Bridge, HttpService
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     viewer = make_napari_viewer()
     viewer.add_points([[1, 1]], name="dots")

@@ -20,7 +20,7 @@ TIMEOUT = 1.0
 @pytest.fixture
 def service():
     from napari_talk.agents.mcp_server import Bridge, HttpService
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     running = HttpService(
         Bridge(Session(None)), limits=HttpLimits(request_timeout=TIMEOUT, max_connections=CAP)

@@ -19,7 +19,7 @@ from napari_talk.agents import (
     json_schemas,
     openai_tools,
 )
-from napari_talk.core.registry import ALLOWED_ADAPTER, default_registry
+from napari_talk.core.contract.registry import ALLOWED_ADAPTER, default_registry
 
 REGISTRY = default_registry()
 ACTIONS = sorted(REGISTRY.commands)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import napari_talk
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 from napari_talk.packs.files import FilesPack
 from napari_talk.packs.files.state import FilesState
 
@@ -58,10 +58,10 @@ def test_the_core_has_no_import_circle():
 def test_the_contract_imports_neither_the_registry_nor_the_llm_road():
     graph = _core_imports()
     for low, high in [
-        ("napari_talk.core.pack", "napari_talk.core.registry"),
-        ("napari_talk.core.pack", "napari_talk.core.llm.road"),
-        ("napari_talk.core.registry", "napari_talk.core.help"),
-        ("napari_talk.core.registry", "napari_talk.core.llm.road"),
+        ("napari_talk.core.contract.pack", "napari_talk.core.contract.registry"),
+        ("napari_talk.core.contract.pack", "napari_talk.core.llm.road"),
+        ("napari_talk.core.contract.registry", "napari_talk.core.help.topics"),
+        ("napari_talk.core.contract.registry", "napari_talk.core.llm.road"),
     ]:
         assert not _reaches(graph, low, high), f"{low} reaches {high}"
 

@@ -10,7 +10,7 @@ from chat_server import tool_call
 from conftest import SECRET_KEY
 
 from napari_talk.agents.mcp_server import Bridge
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 
 
 @pytest.fixture

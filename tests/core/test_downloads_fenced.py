@@ -14,8 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import numpy as np
 import pytest
 
-from napari_talk.core.net import NetError, NetPolicy
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
+from napari_talk.core.safety.net import NetError, NetPolicy
 from napari_talk.packs.atlas import fetch
 
 LOCAL = NetPolicy.from_setting("127.0.0.1")

@@ -7,9 +7,9 @@ import subprocess
 import sys
 import textwrap
 
-from napari_talk.core.commands import Command
-from napari_talk.core.history import Changes, History
-from napari_talk.core.session import Session
+from napari_talk.core.contract.commands import Command
+from napari_talk.core.running.history import Changes, History
+from napari_talk.core.running.session import Session
 
 
 def _changes(size: int = 0) -> Changes:
@@ -76,8 +76,8 @@ def test_many_large_undo_entries_stay_within_the_budget_in_memory(tmp_path):
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))
         import numpy as np
-        from napari_talk.core.history import Changes, History
-        from napari_talk.core.session import Session
+        from napari_talk.core.running.history import Changes, History
+        from napari_talk.core.running.session import Session
 
         session = Session(workspace={str(tmp_path)!r})
         session.history = History(budget=256 * 2**20)

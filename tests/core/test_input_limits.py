@@ -8,7 +8,7 @@ import time
 import pytest
 
 from napari_talk.core.grammar.parser import MAX_COMMANDS, MAX_LINE
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 
 
 @pytest.mark.parametrize(

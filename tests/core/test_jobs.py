@@ -10,12 +10,12 @@ from typing import ClassVar
 import pytest
 from qtpy.QtCore import Qt, QTimer
 
-from napari_talk.core.commands import Command, Risk
+from napari_talk.core.contract.commands import Command, Risk
+from napari_talk.core.contract.pack import Context, Handlers, Pack
+from napari_talk.core.contract.registry import Registry, default_registry
+from napari_talk.core.contract.result import CommandError, Result
 from napari_talk.core.grammar.rules import Rule
-from napari_talk.core.jobs import Job
-from napari_talk.core.pack import Context, Handlers, Pack
-from napari_talk.core.registry import Registry, default_registry
-from napari_talk.core.result import CommandError, Result
+from napari_talk.core.running.jobs import Job
 
 
 class Crunch(Command, action="crunch_for_test"):
@@ -62,7 +62,7 @@ def registry_with_crunch() -> Registry:
 
 
 def test_without_a_gui_a_job_runs_in_turn_and_can_be_undone(cells_viewer):
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     session = Session(cells_viewer, registry=registry_with_crunch())
     turn = session.run("crunch for 0.1 s")

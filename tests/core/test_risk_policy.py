@@ -11,17 +11,17 @@ from chat_server import tool_call
 
 from napari_talk.agents import get_agentic_tools
 from napari_talk.agents.mcp_server import Bridge
-from napari_talk.core.commands import Command
-from napari_talk.core.history import Changes
-from napari_talk.core.layers import added
+from napari_talk.core.contract.commands import Command
+from napari_talk.core.contract.pack import Handlers, Pack
+from napari_talk.core.contract.registry import Registry, default_registry
+from napari_talk.core.contract.result import Result
 from napari_talk.core.llm.road import LLMRoad
 from napari_talk.core.llm.settings import LLMSettings
-from napari_talk.core.net import NetPolicy
-from napari_talk.core.pack import Handlers, Pack
-from napari_talk.core.registry import Registry, default_registry
-from napari_talk.core.result import Result
-from napari_talk.core.risk import Consent, Effect, NeedsApproval, RiskPolicy
-from napari_talk.core.session import Session
+from napari_talk.core.running.history import Changes
+from napari_talk.core.running.session import Session
+from napari_talk.core.safety.net import NetPolicy
+from napari_talk.core.safety.risk import Consent, Effect, NeedsApproval, RiskPolicy
+from napari_talk.core.viewer.layers import added
 
 
 def validated(session: Session, **wire):
@@ -311,8 +311,8 @@ def test_a_second_undo_waits_in_the_dock(
     from qtpy.QtCore import Qt
 
     from napari_talk._qt.dock import ChatDock
-    from napari_talk.core.settings import FileStore, Settings
-    from napari_talk.core.viewer import camera
+    from napari_talk.core.running.settings import FileStore, Settings
+    from napari_talk.core.viewer.access import camera
 
     viewer = make_napari_viewer_proxy()
     viewer.add_points([[1, 1]], name="dots")
@@ -343,7 +343,7 @@ def test_the_stdio_bridge_refuses_an_undo_of_a_file_and_a_screenshot_over_one(
     """``napari-talk mcp`` builds its bridge with bridge_for: the session judges each call."""
     from napari_talk._qt.dock import ChatDock
     from napari_talk._qt.mcp_stdio import bridge_for
-    from napari_talk.core.settings import FileStore
+    from napari_talk.core.running.settings import FileStore
 
     viewer = make_napari_viewer_proxy()
     viewer.add_points([[1, 1]], name="dots")
@@ -401,7 +401,7 @@ def test_the_persons_undo_of_a_layer_they_painted_waits_in_the_dock(
     from qtpy.QtCore import Qt
 
     from napari_talk._qt.dock import ChatDock
-    from napari_talk.core.settings import FileStore
+    from napari_talk.core.running.settings import FileStore
 
     viewer = make_napari_viewer_proxy()
     registry = Registry([*default_registry().packs, _labels_pack()])

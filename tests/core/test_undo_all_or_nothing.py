@@ -7,9 +7,9 @@ import pytest
 from napari.components import ViewerModel
 from napari.layers import Points
 
-from napari_talk.core.history import Changes
-from napari_talk.core.session import Session
-from napari_talk.core.viewer import camera
+from napari_talk.core.running.history import Changes
+from napari_talk.core.running.session import Session
+from napari_talk.core.viewer.access import camera
 
 
 class StuckPoints(Points):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from napari_talk.core.session import Session
-from napari_talk.core.workspace import SecurityError, Workspace, WorkspaceError
+from napari_talk.core.running.session import Session
+from napari_talk.core.safety.workspace import SecurityError, Workspace, WorkspaceError
 
 
 def files_under(folder: Path) -> list[str]:

@@ -102,8 +102,8 @@ def test_a_result_table_is_drawn_with_thumbnails(dock):
 
     from PIL import Image
 
-    from napari_talk.core.result import Result
-    from napari_talk.core.session import Turn
+    from napari_talk.core.contract.result import Result
+    from napari_talk.core.running.session import Turn
 
     buffer = io.BytesIO()
     Image.new("RGB", (4, 4), "orange").save(buffer, format="PNG")

@@ -80,7 +80,7 @@ def test_the_mesh_sample_is_the_model_the_mesh_lines_work_on(qtbot, door, worksp
 
 
 def test_the_prism_sample_opens_with_its_light_source_and_prism_in_view(door):
-    from napari_talk.core.viewer import camera, canvas_size
+    from napari_talk.core.viewer.access import camera, canvas_size
 
     door.viewer.open_sample("napari-talk", "prism_demo")
     cam = camera(door.viewer)
@@ -93,7 +93,7 @@ def test_the_prism_sample_opens_with_its_light_source_and_prism_in_view(door):
 
 def test_samples_open_drawn_as_their_packs_draw_them_before_any_line(door):
     """File > Open Sample gives layer data only: the dock sets up the camera a pack draws with."""
-    from napari_talk.core.viewer import camera
+    from napari_talk.core.viewer.access import camera
 
     door.viewer.open_sample("napari-talk", "prism_demo")
     assert tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d) == ("up", "right")
@@ -117,7 +117,7 @@ def test_a_ray_query_through_the_proxy_does_not_redraw_the_scene(qtbot, door):
 
 
 def test_a_ray_scene_is_drawn_with_y_up_so_north_is_on_top(qtbot, door):
-    from napari_talk.core.viewer import camera
+    from napari_talk.core.viewer.access import camera
 
     before = tuple(str(getattr(v, "value", v)) for v in camera(door.viewer).orientation2d)
     type_line(qtbot, door, "load the prism demo")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from napari_talk.core.workspace import Workspace
+from napari_talk.core.safety.workspace import Workspace
 from napari_talk.packs.files import samples
 
 

@@ -34,7 +34,7 @@ def test_the_manifests_settings_are_the_settings_models():
 
     import yaml
 
-    from napari_talk.core.settings import manifest_configurations
+    from napari_talk.core.running.settings import manifest_configurations
 
     manifest = yaml.safe_load(resources.files("napari_talk").joinpath("napari.yaml").read_text())
     expected = manifest_configurations()

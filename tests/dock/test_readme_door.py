@@ -130,7 +130,7 @@ def files_seen(root: Path) -> dict[str, str]:
 def seen(dock, root: Path) -> Seen:
     from qtpy.QtWidgets import QDockWidget
 
-    from napari_talk.core.viewer import camera, grid, scale_bar
+    from napari_talk.core.viewer.access import camera, grid, scale_bar
 
     viewer = dock.viewer
     cam = camera(viewer)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from napari_talk.core.help import render_markdown
-from napari_talk.core.registry import default_registry
+from napari_talk.core.contract.registry import default_registry
+from napari_talk.core.help.topics import render_markdown
 
 ROOT = Path(__file__).parents[2]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 
 SIZE = 8 * 1024 * 1024  # the largest text write_file accepts: 8 chunks
 OLD = b"o" * (SIZE // 2)
@@ -19,7 +19,7 @@ OLD = b"o" * (SIZE // 2)
 CHILD = rf"""
 import os, sys, time
 from napari_talk.core import workspace as gate
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 
 workspace, mode = sys.argv[1], sys.argv[2]
 session = Session(workspace=workspace)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 from napari_talk.packs.files.roles import ROLES, RoleGate
 from napari_talk.packs.files.tasks import TASKS_FILE
 

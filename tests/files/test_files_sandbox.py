@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from napari_talk.core.session import Session
-from napari_talk.core.workspace import SecurityError, resolve
+from napari_talk.core.running.session import Session
+from napari_talk.core.safety.workspace import SecurityError, resolve
 
 SECRET = "SECRET-OUTSIDE-THE-WORKSPACE"
 MARK = "written-by-a-hostile-path-test"
@@ -156,7 +156,7 @@ def test_the_root_is_created_on_first_use(tmp_path):
 
 
 def test_a_fifo_swapped_in_after_the_check_does_not_block_a_read(workspace):
-    from napari_talk.core.workspace import Workspace
+    from napari_talk.core.safety.workspace import Workspace
 
     os.mkfifo(workspace / "late")
     with pytest.raises(SecurityError, match="FIFO"):

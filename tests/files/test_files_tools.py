@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 from napari_talk.packs.files import handlers, limits
 from napari_talk.packs.files.envelope import envelope
 

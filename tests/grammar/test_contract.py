@@ -8,11 +8,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-from napari_talk.core.commands import Command
+from napari_talk.core.contract.commands import Command
+from napari_talk.core.contract.pack import Handlers, Pack
+from napari_talk.core.contract.registry import ContractError, Registry, check_contract, installed_packs
+from napari_talk.core.contract.result import Result
 from napari_talk.core.grammar.rules import Rule
-from napari_talk.core.pack import Handlers, Pack
-from napari_talk.core.registry import ContractError, Registry, check_contract, installed_packs
-from napari_talk.core.result import Result
 
 
 def test_every_installed_pack_registers_and_keeps_its_whole_contract():

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
+from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.grammar.parser import Parser
-from napari_talk.core.registry import default_registry
 
 LINES = (
     "hide nuclei",

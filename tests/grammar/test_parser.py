@@ -6,8 +6,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.grammar.parser import parse
-from napari_talk.core.registry import default_registry
 
 LAYERS = {"layers": ["nuclei", "cell boundaries", "actin", "GFP", "Labels", "spots"]}
 

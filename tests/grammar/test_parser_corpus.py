@@ -6,8 +6,8 @@ import pytest
 from conftest import DATA, SHARED_CORPUS
 from corpus import load, score
 
+from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.grammar.parser import parse
-from napari_talk.core.registry import default_registry
 
 REGISTERED = set(default_registry().commands)
 

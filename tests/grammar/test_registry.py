@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from napari_talk.core.commands import Command
-from napari_talk.core.help import render_help
-from napari_talk.core.pack import Pack
-from napari_talk.core.registry import Registry, default_registry
+from napari_talk.core.contract.commands import Command
+from napari_talk.core.contract.pack import Pack
+from napari_talk.core.contract.registry import Registry, default_registry
+from napari_talk.core.help.topics import render_help
 
 VIEWER_ACTIONS = {
     "layer_visibility", "panel_toggle", "zoom_box", "center_on", "set_zoom", "fit_to_layer",
@@ -98,7 +98,7 @@ def test_a_pack_cannot_take_over_another_packs_command():
 
 
 def test_help_is_short_for_the_packs_in_play_and_long_on_request():
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     session = Session(None)
     short = session.run("help").message
@@ -109,7 +109,7 @@ def test_help_is_short_for_the_packs_in_play_and_long_on_request():
 
 
 def test_undo_and_redo_say_in_words_what_they_undo(tmp_path):
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     session = Session(None, workspace=tmp_path)
     done = session.run("write notes.md with hello")

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from napari_talk.core.registry import default_registry
+from napari_talk.core.contract.registry import default_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "understanding.py"

@@ -10,12 +10,12 @@ import jsonschema
 import pytest
 from chat_server import Honours
 
+from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.llm.client import constrained_reply, strict_legal
 from napari_talk.core.llm.probe import TOKEN, probe
 from napari_talk.core.llm.road import LLMRoad
 from napari_talk.core.llm.settings import LLMSettings
 from napari_talk.core.llm.shortlist import Shortlist
-from napari_talk.core.registry import default_registry
 
 
 def _road(session, **update):

@@ -10,7 +10,7 @@ from chat_server import Honours, tool_call
 from conftest import SECRET_KEY
 from qtpy.QtCore import Qt, QTimer
 
-from napari_talk.core.settings import FileStore, Settings
+from napari_talk.core.running.settings import FileStore, Settings
 
 
 @pytest.fixture

@@ -11,15 +11,15 @@ from typing import ClassVar
 import pytest
 from chat_server import ChatServer, tool_call
 
-from napari_talk.core.commands import Command, Risk
+from napari_talk.core.contract.commands import Command, Risk
+from napari_talk.core.contract.pack import Handlers, Pack
+from napari_talk.core.contract.registry import Registry, installed_packs
+from napari_talk.core.contract.result import Result
 from napari_talk.core.llm.road import LLMRoad
 from napari_talk.core.llm.router import Router
 from napari_talk.core.llm.settings import LLMSettings
-from napari_talk.core.pack import Handlers, Pack
-from napari_talk.core.registry import Registry, installed_packs
-from napari_talk.core.result import Result
-from napari_talk.core.risk import Effect
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
+from napari_talk.core.safety.risk import Effect
 
 
 @pytest.fixture
@@ -180,7 +180,7 @@ def test_a_line_the_parser_understands_is_never_sent(tmp_path, server):
 
 
 def test_the_router_routes_typos_and_leaves_chat_and_questions_alone():
-    from napari_talk.core.registry import default_registry
+    from napari_talk.core.contract.registry import default_registry
 
     router = Router(default_registry(), {"layers": ["nuclei", "GFP", "spots"]})
     names = ["nuclei", "GFP", "actin"]
@@ -215,7 +215,7 @@ def test_a_misunderstood_line_gets_one_short_line_and_a_link_only_without_a_mode
 def test_a_layers_facts_are_what_a_person_sees():
     import numpy as np
 
-    from napari_talk.core.viewer import layer_facts
+    from napari_talk.core.viewer.access import layer_facts
 
     class Image:  # read by duck typing, as napari's layers are
         name = "nuclei (H2B)"

@@ -12,7 +12,7 @@ from conftest import SECRET_KEY
 
 from napari_talk.core.llm.client import LOCAL_REPLY_TOKENS
 from napari_talk.core.llm.road import REPLY_TOKENS, LLMRoad
-from napari_talk.core.viewer import camera
+from napari_talk.core.viewer.access import camera
 
 
 def test_a_tool_call_runs_and_the_request_carries_tools_and_context(llm_session, chat_server, cells_viewer):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from napari_talk.core.llm.settings import LLMSettings, MissingKeyError, resolve_key
-from napari_talk.core.settings import FileStore, Settings, WorkspaceSettings
+from napari_talk.core.running.settings import FileStore, Settings, WorkspaceSettings
 
 
 def test_file_store_round_trips_and_never_holds_a_key(tmp_path, monkeypatch):
@@ -46,7 +46,7 @@ def test_napari_plugin_settings_hold_the_llm_section(monkeypatch, tmp_path):
     napari_settings = pytest.importorskip("napari.settings")
     if not hasattr(napari_settings, "get_plugin_settings"):
         pytest.skip("napari < 0.9 has no plugin settings")
-    from napari_talk.core.settings import NapariPluginStore
+    from napari_talk.core.running.settings import NapariPluginStore
 
     store = NapariPluginStore()
     before = store.load()

@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 from napari_talk.packs.mesh import flows
 
 pytest.importorskip("trimesh")

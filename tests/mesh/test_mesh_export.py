@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 from napari_talk.packs.mesh import gltf
 from napari_talk.packs.mesh.importers import MeshFileError, load_bytes
 

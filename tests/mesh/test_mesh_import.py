@@ -12,7 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 from napari_talk.packs.mesh.importers import MeshFileError, import_bytes
 from napari_talk.packs.mesh.limits import MeshLimits
 

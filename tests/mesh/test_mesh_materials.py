@@ -117,7 +117,7 @@ def test_every_word_that_names_a_material_counts_not_the_files_order(description
 
 
 def test_car_paint_keeps_its_paint_through_the_grammar(tmp_path):
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     session = Session(None, workspace=tmp_path)
     assert session.run("spawn a cube").ok

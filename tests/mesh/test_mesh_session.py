@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from napari_talk.core.session import Session
-from napari_talk.core.viewer import camera
+from napari_talk.core.running.session import Session
+from napari_talk.core.viewer.access import camera
 from napari_talk.packs.mesh import humanoid
 from napari_talk.packs.mesh.display import to_napari
 

@@ -162,7 +162,7 @@ def test_get_agentic_tools_describes_every_wrapper(traced):
 
 def test_session_results_read_as_the_same_xml_for_agents():
     """A chat session's query results reach agents in the seed's XML, as the wrappers write it."""
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
     from napari_talk.packs.rays import PACK
 
     session = Session(None)

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from napari_talk.core.session import Session
+from napari_talk.core.running.session import Session
 from napari_talk.packs.rays import agent, display
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
 from napari_talk.packs.rays.display import LAYER_NAMES

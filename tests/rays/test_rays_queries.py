@@ -309,7 +309,7 @@ def test_angle_to_edge_matches_its_definition_on_random_and_placed_segments(labe
 def test_the_top_paths_are_told_apart_even_when_their_energy_and_steps_are_equal():
     """The prism demo's point source sends many rays that leave with the same energy by the same
     steps; each listed row says where its path ends and its last segment, so no two rows read alike."""
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     session = Session(None)
     assert session.run("load the prism demo").ok

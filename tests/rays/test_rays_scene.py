@@ -218,7 +218,7 @@ def test_glasses_that_only_touch_are_a_scene(second):
 
 
 def test_a_scene_file_with_nested_glasses_is_refused_by_the_session(workspace):
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     nested = {
         "version": 5,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from qtpy.QtCore import Qt
 
-from napari_talk.core.viewer import camera, canvas_size
+from napari_talk.core.viewer.access import camera, canvas_size
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 

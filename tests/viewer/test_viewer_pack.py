@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from napari_talk.core.viewer import camera, canvas_size
+from napari_talk.core.viewer.access import camera, canvas_size
 
 
 def run_ok(session, text):
@@ -122,7 +122,7 @@ def test_select_remove_rename_and_their_undo(session, cells_viewer):
 
 
 def test_ndisplay_slice_grid_and_scale_bar(session, cells_viewer):
-    from napari_talk.core.viewer import grid, scale_bar
+    from napari_talk.core.viewer.access import grid, scale_bar
 
     cells_viewer.add_image(np.zeros((10, 20, 20)), name="volume")
     run_ok(session, "3d")
@@ -162,7 +162,7 @@ def test_unknown_and_ambiguous_names_list_the_candidates(session, cells_viewer):
 
 def test_panels_open_and_close(cells_viewer):
     from napari_talk._qt.panels import ViewerWindow
-    from napari_talk.core.session import Session
+    from napari_talk.core.running.session import Session
 
     window = ViewerWindow(cells_viewer)
     session = Session(cells_viewer, window=window)

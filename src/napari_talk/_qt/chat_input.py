@@ -8,7 +8,7 @@ from qtpy.QtCore import QEvent, Qt, Signal
 from qtpy.QtGui import QKeyEvent
 from qtpy.QtWidgets import QLineEdit
 
-from ..core.completion import complete
+from ..core.help.completion import complete
 
 
 class ChatInput(QLineEdit):

@@ -24,15 +24,15 @@ from qtpy.QtWidgets import (
     QWidget,
 )
 
-from ..core.commands import Command
-from ..core.jobs import Job, Outcome, Progress, guarded
+from ..core.contract.commands import Command
+from ..core.contract.registry import Registry
+from ..core.contract.result import Result
 from ..core.llm.road import LLMRoad
 from ..core.llm.settings import LLMSettings
-from ..core.net import NetPolicy
-from ..core.registry import Registry
-from ..core.result import Result
-from ..core.session import ModelTurn, Session, Turn
-from ..core.settings import Settings, SettingsStore, default_store
+from ..core.running.jobs import Job, Outcome, Progress, guarded
+from ..core.running.session import ModelTurn, Session, Turn
+from ..core.running.settings import Settings, SettingsStore, default_store
+from ..core.safety.net import NetPolicy
 from .chat_input import ChatInput
 from .gui_thread import GuiThread
 from .jobs import qt_runner
@@ -307,7 +307,7 @@ class ChatDock(QWidget):
     # -- slow work -----------------------------------------------------------------------------
 
     def run_job(self, job: Job) -> Result:
-        """A waited job (:mod:`napari_talk.core.jobs`): its work in a thread of its own while the
+        """A waited job (:mod:`napari_talk.core.running.jobs`): its work in a thread of its own while the
         GUI keeps turning, its finish here; Stop abandons it."""
         loop = QEventLoop()
         relay = _Relay()

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from qtpy.QtCore import QObject, Signal
 
-from ..core.result import Result
+from ..core.contract.result import Result
 
 if TYPE_CHECKING:
-    from ..core.commands import Command
-    from ..core.risk import Approval
-    from ..core.session import Session
+    from ..core.contract.commands import Command
+    from ..core.running.session import Session
+    from ..core.safety.risk import Approval
 
 Ask = Callable[[str, Callable[[bool], None]], None]
 """``ask(question, answer)``: put a yes/no question to the person; ``answer`` gets the reply."""

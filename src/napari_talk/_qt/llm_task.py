@@ -11,7 +11,7 @@ from ..core.llm.road import LLMOutcome
 from .gui_thread import GuiThread
 
 if TYPE_CHECKING:
-    from ..core.session import Session
+    from ..core.running.session import Session
 
 
 class LLMTask(QObject):

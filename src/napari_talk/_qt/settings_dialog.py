@@ -23,7 +23,7 @@ from qtpy.QtWidgets import (
 from ..core.llm.client import LLMError
 from ..core.llm.probe import Abilities, probe
 from ..core.llm.settings import SCHEMA_FORMS, LLMSettings, Mode
-from ..core.settings import NetworkSettings, Settings, WorkspaceSettings
+from ..core.running.settings import NetworkSettings, Settings, WorkspaceSettings
 
 PRESETS = {
     "OpenAI": "https://api.openai.com/v1",

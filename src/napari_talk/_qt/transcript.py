@@ -12,7 +12,7 @@ from qtpy.QtCore import QUrl
 from qtpy.QtGui import QDesktopServices, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextOption
 from qtpy.QtWidgets import QTextBrowser
 
-from ..core.session import Turn
+from ..core.running.session import Turn
 from .rich_text import files_named, shortened, swatch, to_html
 
 STYLE = {

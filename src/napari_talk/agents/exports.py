@@ -15,8 +15,8 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..core.commands import Command
-    from ..core.registry import Registry
+    from ..core.contract.commands import Command
+    from ..core.contract.registry import Registry
 
 _STRICT_DROPPED = {"default", "title", "minLength", "maxLength"}
 

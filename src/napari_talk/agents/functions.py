@@ -20,10 +20,10 @@ from pydantic import ValidationError
 from .exports import from_tool_arguments
 
 if TYPE_CHECKING:
-    from ..core.commands import Command
-    from ..core.result import Result
-    from ..core.risk import Approval
-    from ..core.session import Session
+    from ..core.contract.commands import Command
+    from ..core.contract.result import Result
+    from ..core.running.session import Session
+    from ..core.safety.risk import Approval
 
 Within = Callable[[Callable[[], "Result"]], "Result"]
 Ask = Callable[["Approval"], bool]
@@ -39,13 +39,13 @@ def get_agentic_tools(
     """``[{name, function, description, parameters}]`` for every command (or those of ``packs``).
 
     Each call runs as an agent's through the session, judged by what it would do as it runs
-    (:mod:`napari_talk.core.risk`). ``ask`` is put what the person must agree to (replacing their
+    (:mod:`napari_talk.core.safety.risk`). ``ask`` is put what the person must agree to (replacing their
     file, sending to a host they did not configure); without it, or when they say no, the tool
     answers a structured refusal (``meta["error"] == "needs_approval"``, ``meta["approval"]``
     saying what and why) that the agent can show its person. ``within(work)`` calls ``work``
     where the live objects are (default: in the caller's thread).
     """
-    from ..core.session import Session
+    from ..core.running.session import Session
 
     session = session if session is not None else Session()
     registry = session.registry
@@ -77,7 +77,7 @@ def _tool_function(session: Session, cls: type[Command], pack: Any, within, ask)
     action = cls.action_name()
 
     def tool(**arguments: Any) -> str:
-        from ..core.result import Result
+        from ..core.contract.result import Result
 
         try:
             command = from_tool_arguments(session.registry, action, arguments)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ..headless import model_viewer, open_sample
 
 if TYPE_CHECKING:
-    from ..core.result import Result
+    from ..core.contract.result import Result
     from .mcp_server import Bridge
 
 
@@ -22,7 +22,7 @@ def one_at_a_time() -> Callable[[Callable[[], Result], str, float], Result]:
     lock = threading.Lock()
 
     def within(work: Callable[[], Result], action: str, timeout: float) -> Result:
-        from ..core.result import Result
+        from ..core.contract.result import Result
 
         if not lock.acquire(timeout=timeout):
             return Result.error(f"{action} waited {timeout:g} s for the calls before it; nothing ran")
@@ -35,7 +35,7 @@ def one_at_a_time() -> Callable[[Callable[[], Result], str, float], Result]:
 
 
 def headless_bridge(sample: str | None) -> Bridge:
-    from ..core.session import Session
+    from ..core.running.session import Session
     from .mcp_server import Bridge
 
     viewer = model_viewer()

@@ -2,7 +2,7 @@
 
 Built on the official ``mcp`` SDK's low-level server, so each tool's input schema is exactly the
 command's schema. Every call runs through the session as an agent's: the session judges it by the
-one risk policy (:mod:`napari_talk.core.risk`) as it runs, and ``confirm`` asks the person when it
+one risk policy (:mod:`napari_talk.core.safety.risk`) as it runs, and ``confirm`` asks the person when it
 says so. Where a call runs is the caller's: ``within`` calls the work within a time limit (the
 dock's on the GUI thread). There is no code-execution tool.
 """
@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..__about__ import __version__
-from ..core.risk import RiskPolicy
+from ..core.safety.risk import RiskPolicy
 from .exports import from_tool_arguments
 from .functions import result_text
 from .http_limits import HttpLimits
 
 if TYPE_CHECKING:
-    from ..core.registry import Registry
-    from ..core.result import Result
-    from ..core.risk import Approval
-    from ..core.session import Session
+    from ..core.contract.registry import Registry
+    from ..core.contract.result import Result
+    from ..core.running.session import Session
+    from ..core.safety.risk import Approval
 
 Within = Callable[[Callable[[], "Result"], str, float], "Result"]
 """``within(work, action, timeout)``: call ``work`` where the live objects are, within ``timeout`` s."""
@@ -73,7 +73,7 @@ class Bridge:
 
     def call(self, name: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any], bool]:
         """(text, structured result, is_error) for one tool call; blocking, never raises."""
-        from ..core.result import Result
+        from ..core.contract.result import Result
 
         if name not in self.registry.commands:
             result = Result.error(f"no tool {name!r}; tools are the napari-talk commands")

@@ -19,8 +19,8 @@ from .lookup import KnownNames, known, mark
 from .text import BASE_VERBS, normalize, quoted_spans, rephrase, says_just, separators
 
 if TYPE_CHECKING:
-    from ..commands import Command
-    from ..registry import Registry
+    from ..contract.commands import Command
+    from ..contract.registry import Registry
     from .rules import Pass, Rule
 
 log = logging.getLogger(__name__)
@@ -465,7 +465,7 @@ def parse(text: str, context: Mapping[str, Sequence[str]] | None = None) -> list
 
 def read(text: str, context: Mapping[str, Sequence[str]] | None = None) -> Reading:
     """Read a line with the default registry: its commands and the notes for the reply."""
-    from ..registry import default_registry
+    from ..contract.registry import default_registry
 
     return _parser_for(default_registry()).read(text, context)
 

@@ -43,7 +43,7 @@ _rule_ids = itertools.count()
 
 MAX_WORDS_AROUND_NAME = 3
 if TYPE_CHECKING:
-    from ..commands import Command
+    from ..contract.commands import Command
 
 Context = Mapping[str, Sequence[str]]
 Post = Callable[[dict[str, Any]], dict[str, Any]]

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ..secrets import redact as redact  # the core's one redaction, importable here as before
+from ..safety.secrets import redact as redact  # the core's one redaction, importable here as before
 from .settings import LLMSettings, MissingKeyError, SchemaForm, resolve_key
 
 

@@ -8,10 +8,10 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..commands import NAMES_KEY
+from ..contract.commands import NAMES_KEY
 
 if TYPE_CHECKING:
-    from ..registry import Registry
+    from ..contract.registry import Registry
 
 RULES = """You drive a napari viewer for a scientist: call the functions that do what they ask, \
 in order, with names from the context (case-insensitive; a unique part is enough; a layer may be \

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..help import not_understood_line, suggest
+from ..help.topics import not_understood_line, suggest
 from .client import Cancelled, ChatClient, LLMError, constrained_reply, json_reply, mentions_reply_format
 from .prompt import (
     ANSWER,
@@ -45,9 +45,9 @@ from .shortlist import Shortlist
 from .words import claims_action, is_question
 
 if TYPE_CHECKING:
-    from ..commands import Command
-    from ..registry import Registry
-    from ..result import Result
+    from ..contract.commands import Command
+    from ..contract.registry import Registry
+    from ..contract.result import Result
 
 log = logging.getLogger(__name__)
 

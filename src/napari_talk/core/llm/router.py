@@ -25,7 +25,7 @@ import numpy as np
 from .shortlist import _STOP, command_texts, name_kinds
 
 if TYPE_CHECKING:
-    from ..registry import Registry
+    from ..contract.registry import Registry
 
 _WORD = re.compile(r"[a-z0-9]+")
 _PATH = re.compile(r"[\w.-]+/[\w./-]+|\b[\w-]+\.[a-z][a-z0-9]{0,4}\b")

@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..commands import NAMES_KEY
+from ..contract.commands import NAMES_KEY
 
 if TYPE_CHECKING:
-    from ..registry import Registry
+    from ..contract.registry import Registry
 
 _WORD = re.compile(r"[a-z]{3,}")
 _STOP_WORDS = """the and for with from into onto that this then than them they what when which while

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 
 if TYPE_CHECKING:
-    from ...core.workspace import Workspace
+    from ...core.safety.workspace import Workspace
     from .store import Atlas
 
 

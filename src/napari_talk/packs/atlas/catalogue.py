@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.result import CommandError
+from ...core.contract.result import CommandError
 from . import calibration
 from . import sref as srefs
 from .calibration import Calibration

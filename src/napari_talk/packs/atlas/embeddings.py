@@ -255,7 +255,7 @@ class OpenAIEmbedder:
         """The SDK's error in one line, the key hidden (a server may echo the header it got)."""
         from ...core.llm.client import explain
         from ...core.llm.settings import LLMSettings
-        from ...core.secrets import redact
+        from ...core.safety.secrets import redact
 
         settings = LLMSettings(
             model=self.config.model,

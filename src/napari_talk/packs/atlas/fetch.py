@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from ...core.net import Download, NetError, NetPolicy
+from ...core.safety.net import Download, NetError, NetPolicy
 
 MAX_BYTES = 20 * 1024 * 1024
 TIMEOUT = 10.0

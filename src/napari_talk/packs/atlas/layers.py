@@ -1,7 +1,7 @@
 """What the atlas pack does with napari: pictures from layers, files from pictures.
 
 Only the viewer's and layers' public attributes are used. Slow work reports its progress through
-its job's :class:`~napari_talk.core.jobs.Progress`; the dock shows it, on the GUI thread.
+its job's :class:`~napari_talk.core.running.jobs.Progress`; the dock shows it, on the GUI thread.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.result import CommandError
+from ...core.contract.result import CommandError
 from .samples import SAMPLE_ROLE
 
 if TYPE_CHECKING:
-    from ...core.pack import Context
+    from ...core.contract.pack import Context
     from .store import Atlas
 
 Picture = tuple[np.ndarray, dict[str, Any]]
@@ -97,6 +97,6 @@ def image_layer(ctx: Context[Any], name: str | None) -> Any:
         raise CommandError("no viewer is attached to this ctx: there is no image layer to add")
     if name is None:
         return selected_image(viewer)
-    from ...core.viewer import find_layer
+    from ...core.viewer.access import find_layer
 
     return find_layer(viewer, name)

@@ -9,7 +9,7 @@ clients' writes are seen through a revision counter that every write transaction
 
 The URL is the person's setting (``atlas.database``); its password is best left out of it and
 given as libpq reads it (``$PGPASSWORD`` or ``~/.pgpass``). Whichever way it comes, every message
-that names the database hides it (:func:`~napari_talk.core.secrets.redact`).
+that names the database hides it (:func:`~napari_talk.core.safety.secrets.redact`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import numpy as np
 
-from ...core.secrets import redact
+from ...core.safety.secrets import redact
 from . import sref as srefs
 from .catalogue import (
     FIELDS,

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.result import CommandError
+from ...core.contract.result import CommandError
 from .catalogue import Entity
 from .store import slug
 
 if TYPE_CHECKING:
-    from ...core.workspace import Workspace
+    from ...core.safety.workspace import Workspace
 
 IMAGE_SIZE = 128
 

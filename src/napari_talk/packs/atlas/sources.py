@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...core.contract.result import CommandError
 from ...core.grammar.names import resolve_name
-from ...core.result import CommandError
 from . import fetch, layers
 
 if TYPE_CHECKING:
-    from ...core.net import NetPolicy
-    from ...core.pack import Context
-    from ...core.workspace import Workspace
+    from ...core.contract.pack import Context
+    from ...core.safety.net import NetPolicy
+    from ...core.safety.workspace import Workspace
     from .store import Atlas
 
 IMAGE_MAX_BYTES = 200 * 1024 * 1024

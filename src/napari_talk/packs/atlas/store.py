@@ -32,7 +32,7 @@ from .embeddings import (
 from .postgres import PostgresCatalogue, is_database_url, shown
 
 if TYPE_CHECKING:
-    from ...core.workspace import PinnedFile, Workspace
+    from ...core.safety.workspace import PinnedFile, Workspace
 
 CATALOGUE_FILE = "atlas/catalogue.sqlite"
 IMAGES_DIR = "atlas/images"

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Handlers, Pack
 from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import RULES
 from .state import FilesState
 
 if TYPE_CHECKING:
-    from ...core.commands import Command
-    from ...core.result import Result
-    from ...core.risk import Effect
-    from ...core.workspace import Workspace
+    from ...core.contract.commands import Command
+    from ...core.contract.result import Result
+    from ...core.safety.risk import Effect
+    from ...core.safety.workspace import Workspace
 
 
 class FilesPack(Pack[FilesState]):

@@ -1,6 +1,6 @@
 """The files pack's commands (seed 003): a sandboxed workspace folder, and delegation to roles.
 
-Every path is relative to the workspace root; the sandbox (``napari_talk.core.workspace``) refuses
+Every path is relative to the workspace root; the sandbox (``napari_talk.core.safety.workspace``) refuses
 anything else when the command runs, so a refusal is a security error, not a validation error.
 """
 
@@ -10,7 +10,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from ...core.commands import Command, Risk
+from ...core.contract.commands import Command, Risk
 from .limits import SEARCH_DEFAULT_RESULTS, SEARCH_MAX_RESULTS
 
 FilePath = Annotated[

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.result import Result
+from ...core.contract.result import Result
 
 
 def envelope(result: Result) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.workspace import WorkspaceError
+from ...core.safety.workspace import WorkspaceError
 
 
 class FilesError(WorkspaceError):

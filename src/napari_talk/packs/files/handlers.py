@@ -11,11 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...core.history import Changes
-from ...core.jobs import Job, Progress
-from ...core.pack import Context, Handlers
-from ...core.result import Result
-from ...core.workspace import Workspace, WorkspaceError, human_size, relative_to_root
+from ...core.contract.pack import Context, Handlers
+from ...core.contract.result import Result
+from ...core.running.history import Changes
+from ...core.running.jobs import Job, Progress
+from ...core.safety.workspace import Workspace, WorkspaceError, human_size, relative_to_root
 from . import commands as cmd
 from .envelope import envelope
 from .errors import FilesError

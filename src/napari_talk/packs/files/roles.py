@@ -16,10 +16,10 @@ from .envelope import envelope
 from .errors import FilesError
 
 if TYPE_CHECKING:
-    from ...core.commands import Command
-    from ...core.registry import Registry
-    from ...core.result import Result
-    from ...core.session import Session
+    from ...core.contract.commands import Command
+    from ...core.contract.registry import Registry
+    from ...core.contract.result import Result
+    from ...core.running.session import Session
 
 ROLES: dict[str, frozenset[str]] = {
     "architect": frozenset(
@@ -50,7 +50,7 @@ class RoleGate:
     """The commands one role may call, and the only door through which it calls them."""
 
     def __init__(self, role: str, registry: Registry | None = None) -> None:
-        from ...core.registry import default_registry
+        from ...core.contract.registry import default_registry
 
         self.role = role_name(role)
         self.registry = registry or default_registry()
@@ -88,7 +88,7 @@ class RoleGate:
 
     def execute(self, session: Session, command: Command | Mapping[str, Any]) -> Result:
         """Run the command for this role through ``session``; never raises."""
-        from ...core.result import Result
+        from ...core.contract.result import Result
 
         try:
             permitted = self.permit(command)

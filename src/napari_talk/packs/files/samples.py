@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from ...core.workspace import Workspace
+    from ...core.safety.workspace import Workspace
 
 FOLDER = "sample"
 MARK = ".napari-talk-sample"
@@ -44,7 +44,7 @@ def sample_folder(workspace: Workspace) -> str:
 
 
 def _free_or_ours(workspace: Workspace, name: str) -> bool:
-    from ...core.result import CommandError
+    from ...core.contract.result import CommandError
 
     try:
         return not workspace.exists(name) or workspace.exists(f"{name}/{MARK}")
@@ -96,8 +96,8 @@ def card(root: Path, folder: str) -> np.ndarray:
 
 def files_sample() -> list[tuple[np.ndarray, dict[str, Any], str]]:
     """napari sample-data contribution: the sample folder made in the workspace, and its card."""
-    from ...core.settings import default_store
-    from ...core.workspace import Workspace
+    from ...core.running.settings import default_store
+    from ...core.safety.workspace import Workspace
 
     workspace = Workspace(default_store().load().workspace.path())
     folder, written = make(workspace)

@@ -12,8 +12,8 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-from ...core.risk import OverBudget
-from ...core.workspace import Workspace, human_size
+from ...core.safety.risk import OverBudget
+from ...core.safety.workspace import Workspace, human_size
 from .limits import TASKS_BUDGET_BYTES, TASKS_MAX_BYTES
 
 TASKS_FILE = ".napari-talk/tasks.jsonl"

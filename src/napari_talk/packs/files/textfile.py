@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.workspace import human_size
+from ...core.safety.workspace import human_size
 from .errors import FilesError
 
 

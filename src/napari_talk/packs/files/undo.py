@@ -11,7 +11,7 @@ import threading
 from collections import deque
 from dataclasses import dataclass
 
-from ...core.workspace import human_size
+from ...core.safety.workspace import human_size
 from .errors import FilesError
 
 

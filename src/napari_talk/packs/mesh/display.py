@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.layers import added, has_layer, remove_layer, same_layer, set_attributes
-from ...core.viewer import camera, camera_state, canvas_size, restore_camera
+from ...core.viewer.access import camera, camera_state, canvas_size, restore_camera
+from ...core.viewer.layers import added, has_layer, remove_layer, same_layer, set_attributes
 from .appearance import display_rgba, segment_materials, segment_rgba
 from .mesh import TriMesh, crease_groups, split_by_groups
 from .state import MeshPackState, ModelState
 
 if TYPE_CHECKING:
-    from ...core.history import Changes
+    from ...core.running.history import Changes
 
 MODEL_LAYER = "model"
 ROLE = "napari_talk_mesh"

@@ -27,7 +27,7 @@ Renderer = Callable[[str, float, float], np.ndarray]
 """``renderer(view_name, azimuth, elevation)`` → an RGB(A) uint8 image."""
 
 if TYPE_CHECKING:
-    from ...core.workspace import Workspace
+    from ...core.safety.workspace import Workspace
 
 
 @dataclass(frozen=True)

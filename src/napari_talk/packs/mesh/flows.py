@@ -20,7 +20,7 @@ from .mesh import TriMesh
 from .workflows import fill, load, titled
 
 if TYPE_CHECKING:
-    from ...core.workspace import Workspace
+    from ...core.safety.workspace import Workspace
 
 NEGATIVE = "blurry, low quality, deformed, extra limbs, text, watermark, signature"
 CONCEPTS = 3

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.result import CommandError
+from ...core.contract.result import CommandError
 from .materials import Material
 from .mesh import TriMesh
 
 if TYPE_CHECKING:
-    from ...core.workspace import Workspace
+    from ...core.safety.workspace import Workspace
 
 STATE_FILE = "mesh/state.json"
 HISTORY_LIMIT = 200

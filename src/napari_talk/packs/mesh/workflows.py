@@ -24,7 +24,7 @@ OVERRIDE_FOLDER = "mesh/workflows"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
 if TYPE_CHECKING:
-    from ...core.workspace import Workspace
+    from ...core.safety.workspace import Workspace
 
 
 class WorkflowError(ValueError):

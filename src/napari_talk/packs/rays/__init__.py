@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 from .state import RaysPackState
 
 if TYPE_CHECKING:
-    from ...core.commands import Command
-    from ...core.result import Result
-    from ...core.risk import Risk
-    from ...core.workspace import Workspace
+    from ...core.contract.commands import Command
+    from ...core.contract.result import Result
+    from ...core.safety.risk import Risk
+    from ...core.safety.workspace import Workspace
 
 
 class RaysPack(Pack[RaysPackState]):

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.commands import Command
+from ...core.contract.commands import Command
 from ...core.grammar.names import resolve_name
 from . import analysis, lineage
 from . import commands as cmd

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.layers import added, has_layer, index_of, remove_layer, same_layer, set_attributes
-from ...core.result import CommandError
+from ...core.contract.result import CommandError
+from ...core.viewer.layers import added, has_layer, index_of, remove_layer, same_layer, set_attributes
 from . import display
 from .scene import Scene
 from .scene_json import SceneFormatError
 
 if TYPE_CHECKING:
-    from ...core.history import Changes
+    from ...core.running.history import Changes
 
 
 def layers_with(viewer: Any, role: str) -> list[Any]:
@@ -94,21 +94,21 @@ def sync_glass_layer(layer: Any, scene: Scene, changes: Changes | None = None) -
 
 def orientation(viewer: Any) -> Any:
     """The 2-D camera's axis orientation, where napari has one (≥ 0.5), else None."""
-    from ...core.viewer import camera
+    from ...core.viewer.access import camera
 
     return getattr(camera(viewer), "orientation2d", None)
 
 
 def physics_up(viewer: Any, changes: Changes | None = None) -> None:
     """Draw +y upwards, as optics does (edge "N" on top); napari's default puts rows downwards."""
-    from ...core.viewer import camera
+    from ...core.viewer.access import camera
 
     if orientation(viewer) is not None:
         set_attributes(camera(viewer), changes, orientation2d=("up", "right"))
 
 
 def set_orientation(viewer: Any, value: Any) -> None:
-    from ...core.viewer import camera
+    from ...core.viewer.access import camera
 
     if value is not None:
         camera(viewer).orientation2d = value

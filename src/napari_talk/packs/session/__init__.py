@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ...core.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Handlers, Pack
 from .commands import COMMANDS
 from .grammar import RULES
 
 if TYPE_CHECKING:
-    from ...core.registry import Registry
-    from ...core.result import Result
-    from ...core.risk import Consent
-    from ...core.workspace import Workspace
+    from ...core.contract.registry import Registry
+    from ...core.contract.result import Result
+    from ...core.safety.risk import Consent
+    from ...core.safety.workspace import Workspace
 
 
 class SessionControls(Protocol):

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from ...core.commands import Command, Risk
+from ...core.contract.commands import Command, Risk
 
 
 class Help(Command, action="help"):

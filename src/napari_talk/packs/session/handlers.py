@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.help import render_help
-from ...core.pack import Context, Handlers
-from ...core.result import Result
+from ...core.contract.pack import Context, Handlers
+from ...core.contract.result import Result
+from ...core.help.topics import render_help
 from . import commands as cmd
 
 if TYPE_CHECKING:

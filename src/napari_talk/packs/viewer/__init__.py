@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Handlers, Pack
 from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import BUILTIN_PANELS, RULES
 
 if TYPE_CHECKING:
-    from ...core.commands import Command
-    from ...core.risk import Effect
+    from ...core.contract.commands import Command
+    from ...core.safety.risk import Effect
 
 
 class ViewerPack(Pack[None]):

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core.pack import Context
-from ...core.result import CommandError, Result
-from ...core.viewer import camera, camera_state, canvas_size, restore_camera
+from ...core.contract.pack import Context
+from ...core.contract.result import CommandError, Result
+from ...core.viewer.access import camera, camera_state, canvas_size, restore_camera
 from . import commands as cmd
 from .handlers import HANDLERS, image_layer, viewer_of
 

@@ -12,14 +12,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ...core.commands import shown_name
+from ...core.contract.commands import shown_name
+from ...core.contract.pack import Context, Handlers
+from ...core.contract.result import CommandError, Result
 from ...core.grammar.names import describe_miss, resolve_name
-from ...core.history import Changes
-from ...core.jobs import Job, Progress
-from ...core.layers import has_layer, set_attributes
-from ...core.pack import Context, Handlers
-from ...core.result import CommandError, Result
-from ...core.viewer import (
+from ...core.running.history import Changes
+from ...core.running.jobs import Job, Progress
+from ...core.viewer.access import (
     camera,
     camera_facts,
     camera_state,
@@ -31,7 +30,8 @@ from ...core.viewer import (
     scale_bar,
     set_center,
 )
-from ...core.window import panels_of
+from ...core.viewer.layers import has_layer, set_attributes
+from ...core.viewer.window import panels_of
 from . import commands as cmd
 
 HANDLERS = Handlers[None]()

@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ....core.contract.pack import Context, Handlers
+from ....core.contract.result import CommandError, Result
 from ....core.grammar.names import describe_miss, resolve_name
-from ....core.history import Changes
-from ....core.jobs import Job, Progress
-from ....core.pack import Context, Handlers
-from ....core.result import CommandError, Result
+from ....core.running.history import Changes
+from ....core.running.jobs import Job, Progress
 from .. import layers, samples
 from ..catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed
 from ..embeddings import Embedder, EmbeddingError
 from ..store import Atlas
 
 if TYPE_CHECKING:
-    from ....core.workspace import Workspace
+    from ....core.safety.workspace import Workspace
 
 
 HANDLERS = Handlers[Atlas]()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ....core.pack import Context
+from ....core.contract.pack import Context
 from ..store import Atlas
 from .common import (
     NAMES_FOR_PARSER,

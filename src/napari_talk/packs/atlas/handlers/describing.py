@@ -5,10 +5,10 @@ from __future__ import annotations
 import contextlib
 import time
 
-from ....core.jobs import Job
+from ....core.contract.pack import Context
+from ....core.contract.result import CommandError, Result
 from ....core.llm.client import LLMError
-from ....core.pack import Context
-from ....core.result import CommandError, Result
+from ....core.running.jobs import Job
 from .. import analysis, describe, fetch
 from .. import commands as cmd
 from ..store import Atlas

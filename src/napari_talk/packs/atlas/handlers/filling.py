@@ -6,10 +6,10 @@ import io
 import time
 from typing import TYPE_CHECKING
 
-from ....core.history import Changes
-from ....core.jobs import Job, Progress
-from ....core.pack import Context
-from ....core.result import CommandError, Result
+from ....core.contract.pack import Context
+from ....core.contract.result import CommandError, Result
+from ....core.running.history import Changes
+from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import jsonl
 from ..embeddings import Embedder, EmbeddingError
@@ -30,7 +30,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ....core.workspace import Workspace
+    from ....core.safety.workspace import Workspace
 
 
 @HANDLERS.on(cmd.ImportCatalogue)

@@ -8,12 +8,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from ....core.history import Changes
-from ....core.jobs import Job, Progress
-from ....core.layers import has_layer, index_of
+from ....core.contract.pack import Context
+from ....core.contract.result import CommandError, Result
 from ....core.llm.client import LLMError
-from ....core.pack import Context
-from ....core.result import CommandError, Result
+from ....core.running.history import Changes
+from ....core.running.jobs import Job, Progress
+from ....core.viewer.layers import has_layer, index_of
 from .. import analysis, describe, fetch, layers, sources
 from .. import commands as cmd
 from ..catalogue import Entity, tidy

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ....core.jobs import Job, Progress
-from ....core.pack import Context
-from ....core.result import CommandError, Result
+from ....core.contract.pack import Context
+from ....core.contract.result import CommandError, Result
+from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import samples, tables
 from .. import sref as srefs

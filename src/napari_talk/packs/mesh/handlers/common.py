@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ....core.history import Changes
-from ....core.pack import Context, Handlers
-from ....core.result import CommandError, Result
+from ....core.contract.pack import Context, Handlers
+from ....core.contract.result import CommandError, Result
+from ....core.running.history import Changes
 from .. import commands as cmd
 from .. import display, primitives, samples
 from ..mesh import TriMesh, pick_face
 from ..state import MeshPackState, ModelState
 
 if TYPE_CHECKING:
-    from ....core.workspace import Workspace
+    from ....core.safety.workspace import Workspace
 
 HANDLERS = Handlers[MeshPackState]()
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ....core.jobs import Job, Progress
-from ....core.pack import Context
-from ....core.result import CommandError, Result
+from ....core.contract.pack import Context
+from ....core.contract.result import CommandError, Result
+from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import display, flows
 from ..comfyui import Cancelled, ComfyClient, ComfyError, server_url

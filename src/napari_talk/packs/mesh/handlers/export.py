@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from ....core.jobs import Job, Progress
-from ....core.pack import Context
-from ....core.result import Result
+from ....core.contract.pack import Context
+from ....core.contract.result import Result
+from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import display
 from ..state import MeshPackState

@@ -5,7 +5,7 @@ and the viewer. The session's state is the only place a scene lives."""
 
 from __future__ import annotations
 
-from ....core.pack import Context
+from ....core.contract.pack import Context
 from ..edges import get_side_descriptions
 from ..state import RaysPackState
 from . import appearance, edits, queries, scene_io  # noqa: F401  (each binds its handlers)

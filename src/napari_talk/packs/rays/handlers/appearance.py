@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ....core.history import Changes
-from ....core.layers import remove_layer
-from ....core.result import CommandError, Result
+from ....core.contract.result import CommandError, Result
+from ....core.running.history import Changes
+from ....core.viewer.layers import remove_layer
 from .. import analysis, display, editing, layers
 from .. import commands as cmd
 from ..state import RaysState

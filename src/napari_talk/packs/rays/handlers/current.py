@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from ....core.history import Changes
-from ....core.jobs import Job, Progress
-from ....core.layers import has_layer, same_layer, set_attributes
-from ....core.pack import Context, Handlers
-from ....core.result import CommandError, Result
+from ....core.contract.pack import Context, Handlers
+from ....core.contract.result import CommandError, Result
+from ....core.running.history import Changes
+from ....core.running.jobs import Job, Progress
+from ....core.viewer.layers import has_layer, same_layer, set_attributes
 from .. import display, layers
 from ..scene import Scene
 from ..simulation import Segments, SimulationResult
@@ -143,7 +143,7 @@ def retrace(
                 before(changes)
             state = show(ctx, state, changes, glasses=glasses)
             if frame and ctx.viewer is not None:
-                from ....core.viewer import camera
+                from ....core.viewer.access import camera
 
                 view = camera(ctx.viewer)
                 set_attributes(view, changes, center=view.center, zoom=view.zoom)

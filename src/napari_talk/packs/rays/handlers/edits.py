@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
-from ....core.jobs import Job
-from ....core.result import CommandError
+from ....core.contract.result import CommandError
+from ....core.running.jobs import Job
 from .. import commands as cmd
 from .. import editing
 from ..scene import Scene

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ....core.result import CommandError, Result
+from ....core.contract.result import CommandError, Result
 from .. import analysis, editing, lineage
 from .. import commands as cmd
 from ..edges import get_side_descriptions

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ....core.history import Changes
-from ....core.jobs import Job
-from ....core.result import CommandError, Result
+from ....core.contract.result import CommandError, Result
+from ....core.running.history import Changes
+from ....core.running.jobs import Job
 from .. import commands as cmd
 from .. import editing
 from ..samples import SAMPLES

@@ -10,8 +10,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .llm.settings import LLMSettings
-from .workspace import default_workspace
+from ..llm.settings import LLMSettings
+from ..safety.workspace import default_workspace
 
 PLUGIN_NAME = "napari-talk"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .commands import shown_name
-from .grammar.names import describe_miss, resolve_name
-from .result import CommandError
+from ..contract.commands import shown_name
+from ..contract.result import CommandError
+from ..grammar.names import describe_miss, resolve_name
 
 
 def camera(viewer: Any) -> Any:

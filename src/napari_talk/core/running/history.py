@@ -19,8 +19,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .commands import Command
-    from .risk import Effect, Risk
+    from ..contract.commands import Command
+    from ..safety.risk import Effect, Risk
 
 Step = Callable[[], "str | None"]
 """Undoes one change; may return a sentence for what that did beyond the view."""

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from .errors import CommandError as CommandError  # where handlers have always found it
 
 if TYPE_CHECKING:
-    from .history import Changes
-    from .risk import Approval
+    from ..running.history import Changes
+    from ..safety.risk import Approval
 
 Status = Literal["success", "error"]
 
@@ -29,11 +29,11 @@ class Result:
     undo: Changes | None = field(default=None, repr=False, compare=False)
     """Set by a handler whose command changed state: what it changed, to be undone."""
     approval: Approval | None = field(default=None, repr=False, compare=False)
-    """Set when nothing ran because the person must agree first (see :mod:`napari_talk.core.risk`)."""
+    """Set when nothing ran because the person must agree first (see :mod:`napari_talk.core.safety.risk`)."""
 
     def __post_init__(self) -> None:
         if self.undo is not None:
-            from .history import as_changes
+            from ..running.history import as_changes
 
             self.undo = as_changes(self.undo)
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from .errors import CommandError
+from ..contract.errors import CommandError
 from .net import NetPolicy
 
 Risk = Literal["read", "view", "data", "send"]

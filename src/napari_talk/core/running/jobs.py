@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .result import CommandError, Result
+from ..contract.result import CommandError, Result
 
 if TYPE_CHECKING:
-    from .commands import Command
+    from ..contract.commands import Command
 
 Work = Callable[[], Any]
 Done = Callable[[Any], None]

@@ -4,7 +4,7 @@ A pack subclasses :class:`Pack`, typed by its state (``Pack[RaysState]``), and o
 it needs. Its handlers are bound to their command classes in a :class:`Handlers` table (the action
 name is written once, in the command's class line) and receive a narrow :class:`Context`: the
 viewer, the workspace gate, the pack's own state, the session's jobs, and little else. Undo is a
-Result's ``undo`` (:class:`~napari_talk.core.history.Changes`); only the session records it.
+Result's ``undo`` (:class:`~napari_talk.core.running.history.Changes`); only the session records it.
 Consent is the Context's ``consent``: a handler that finds, at the act, that it would replace
 something of the person's calls ``ctx.consent.require(effect)`` before changing anything. Handler
 modules are imported on first use, so ``import napari_talk`` stays fast.
@@ -20,16 +20,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    from ..grammar.rules import Rule
+    from ..llm.client import ChatClient
+    from ..llm.settings import LLMSettings
+    from ..running.jobs import Job, Jobs
+    from ..safety.net import NetPolicy
+    from ..safety.risk import Consent, Effect, Risk
+    from ..safety.workspace import Workspace
+    from ..viewer.window import Window
     from .commands import Command
-    from .grammar.rules import Rule
-    from .jobs import Job, Jobs
-    from .llm.client import ChatClient
-    from .llm.settings import LLMSettings
-    from .net import NetPolicy
     from .result import Result
-    from .risk import Consent, Effect, Risk
-    from .window import Window
-    from .workspace import Workspace
 
 S = TypeVar("S")
 C = TypeVar("C", bound="Command")
@@ -66,13 +66,13 @@ class Context(Generic[S]):
 
 
 def _no_private_hosts() -> NetPolicy:
-    from .net import NetPolicy
+    from ..safety.net import NetPolicy
 
     return NetPolicy()
 
 
 def _person() -> Consent:
-    from .risk import Consent
+    from ..safety.risk import Consent
 
     return Consent()
 
@@ -152,10 +152,10 @@ class Pack(Generic[S]):
 
     def effects(self, command: Command, ctx: Context[S]) -> tuple[Effect, ...]:
         """What this command would do, now, that the person may have to agree to (see
-        :mod:`napari_talk.core.risk`); by default its :meth:`risk` in words. A pack that knows
+        :mod:`napari_talk.core.safety.risk`); by default its :meth:`risk` in words. A pack that knows
         better says exactly what (the file it would replace), or nothing here and checks at the act
         (``ctx.consent.require``)."""
-        from .risk import usual_effects
+        from ..safety.risk import usual_effects
 
         return usual_effects(self.risk(command, ctx))
 

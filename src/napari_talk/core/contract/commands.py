@@ -13,7 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from .risk import Risk
+from ..safety.risk import Risk
 
 NonBlank = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"\S")]
 """Text that must say something: surrounding spaces dropped; the schema says so too (``pattern``)."""
@@ -36,7 +36,7 @@ def shown_name(name: str) -> str:
 
 def names(kind: str) -> dict[str, Any]:
     """``Field(json_schema_extra=names("layers"))``: the parameter names a live object of ``kind``
-    (a key of :meth:`napari_talk.core.session.Session.known_names`), so a model whose reply is
+    (a key of :meth:`napari_talk.core.running.session.Session.known_names`), so a model whose reply is
     constrained to a schema is offered the live names as an enum."""
     return {NAMES_KEY: kind}
 
@@ -49,8 +49,8 @@ class Command(BaseModel):
 
     action: str
     risk: ClassVar[Risk] = "view"
-    """What running it can cost the person (see :mod:`napari_talk.core.risk`); a pack may raise it for
-    one command's parameters and the state it meets (:meth:`napari_talk.core.pack.Pack.risk`)."""
+    """What running it can cost the person (see :mod:`napari_talk.core.safety.risk`); a pack may raise it for
+    one command's parameters and the state it meets (:meth:`napari_talk.core.contract.pack.Pack.risk`)."""
     examples: ClassVar[tuple[str, ...]] = ()
     joined_as: ClassVar[str | None] = None
     """The action a further name joined to this request reads as, when not this one again: "show

@@ -18,16 +18,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from pydantic import ValidationError
 
-from .commands import MAX_NAME_CHARS, Command, shown_name
-from .grammar.parser import Parser
-from .help import not_understood_line, suggest
-from .history import Entry, History
-from .jobs import Job, Jobs
-from .net import NetPolicy
-from .pack import Context, Pack
-from .registry import Registry, default_registry
-from .result import CommandError, Result
-from .risk import (
+from ..contract.commands import MAX_NAME_CHARS, Command, shown_name
+from ..contract.pack import Context, Pack
+from ..contract.registry import Registry, default_registry
+from ..contract.result import CommandError, Result
+from ..grammar.parser import Parser
+from ..help.topics import not_understood_line, suggest
+from ..safety.net import NetPolicy
+from ..safety.risk import (
     Approval,
     Consent,
     ConsentedNet,
@@ -39,13 +37,15 @@ from .risk import (
     destination,
     urls_in,
 )
-from .workspace import Workspace, default_workspace, human_size
+from ..safety.workspace import Workspace, default_workspace, human_size
+from .history import Entry, History
+from .jobs import Job, Jobs
 
 if TYPE_CHECKING:
     import threading
 
-    from .llm.road import Execute, LLMOutcome, LLMRoad
-    from .window import Window
+    from ..llm.road import Execute, LLMOutcome, LLMRoad
+    from ..viewer.window import Window
 
 S = TypeVar("S")
 
@@ -98,7 +98,7 @@ class Session:
         self.history = History()
         self._workspace = Workspace(workspace if workspace is not None else default_workspace())
         self.window = window
-        """The window's panels (:mod:`napari_talk.core.window`), when the caller has a window."""
+        """The window's panels (:mod:`napari_talk.core.viewer.window`), when the caller has a window."""
         self.llm = llm
         """The LLM road, when a model is set up; None keeps the session offline."""
         self.generative_prompt: str | None = None
@@ -389,7 +389,7 @@ class Session:
     ) -> Result:
         """Validate and run one command; never raises.
 
-        Consent is judged as it runs, against the state as it is then (:mod:`napari_talk.core.risk`).
+        Consent is judged as it runs, against the state as it is then (:mod:`napari_talk.core.safety.risk`).
         When the person must agree, ``ask(approval)`` is asked (the dock's question) and the command
         run with their word, judged again (what changed meanwhile is asked about again); without
         ``ask``, or when they say no, nothing runs and the Result is a structured refusal

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from .result import CommandError
+from ..contract.result import CommandError
 from .risk import Effect
 
 MAX_PATH_CHARS = 4096

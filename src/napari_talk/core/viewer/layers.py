@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .history import Changes
-    from .risk import Effect
+    from ..running.history import Changes
+    from ..safety.risk import Effect
 
 
 def layer_key(layer: Any) -> str:
@@ -61,7 +61,7 @@ FINGERPRINT_BYTES = 64 * 1024 * 1024
 def data_watch(viewer: Any, layer: Any) -> Callable[[], list[Effect]]:
     """A guard for an undo step that removes ``layer``: what that would now replace of the
     person's (the layer, when its data changed since napari-talk made it)."""
-    from .risk import Effect
+    from ..safety.risk import Effect
 
     changed = {"by_event": False}
     for name in ("data", "paint", "set_data"):

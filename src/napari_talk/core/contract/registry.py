@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 from pydantic import Field, TypeAdapter
 
 if TYPE_CHECKING:
+    from ..grammar.rules import Rule
     from .commands import Command
-    from .grammar.rules import Rule
     from .pack import Handler, Pack
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class ContractError(ValueError):
 
 def check_contract(pack: Pack, *, handlers: bool = False) -> None:
     """Raise :class:`ContractError` naming the first missing part of ``pack``'s contract."""
-    from .risk import RISKS
+    from ..safety.risk import RISKS
 
     own = set(pack.commands)
     for rule in pack.rules:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .registry import Registry
+    from ..contract.registry import Registry
 
 LLM_HINT = "To understand more phrasings, connect a model: docs/llm.md."
 SHOWN_CHARS = 80

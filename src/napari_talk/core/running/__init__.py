@@ -1,0 +1,1 @@
+"""Running a line: the session, its one undo history, slow work as jobs, and the settings."""
