@@ -26,6 +26,8 @@ class Scripted:
     """Seconds between the body's bytes (a server that keeps a connection alive a byte at a time)."""
     flood: int = 0
     """Bytes of junk sent before the reply (a body far beyond any model's answer)."""
+    stall: float = 0.0
+    """Seconds of silence after the headers, before any byte of the body (a server that hangs mid-reply)."""
     generating: float = 0.0
     """Seconds of generation before the reply, streamed as empty pieces: a client that gives up
     closes the connection and the server stops (see :attr:`ChatServer.abandoned`)."""
@@ -197,6 +199,9 @@ class ChatServer:
                     if not (scripted.generating or scripted.flood):
                         self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
+                    if scripted.stall:
+                        self.wfile.flush()
+                        time.sleep(scripted.stall)
                     if scripted.generating:
                         until = time.monotonic() + scripted.generating
                         while time.monotonic() < until:

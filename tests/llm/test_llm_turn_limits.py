@@ -104,6 +104,15 @@ def test_a_client_that_gives_up_closes_the_stream_and_the_server_stops(tmp_path,
     assert server.abandoned == 1, "the server went on generating for a line nobody waits for"
 
 
+def test_a_server_silent_after_its_headers_ends_the_turn_at_its_deadline_with_a_sentence(tmp_path, server):
+    session = offline_session(tmp_path, server, timeout=1)
+    server.say('{"commands": []}', stall=10)
+    started = time.monotonic()
+    outcome = session.ask_llm("what have I got in the workspace folder?")
+    assert outcome.error is not None and "did not answer within 1 s" in outcome.error, outcome.error
+    assert time.monotonic() - started < 8, "the turn waited for the server instead of its deadline"
+
+
 def test_replies_are_bounded_per_step_on_a_local_server(tmp_path, server):
     session = offline_session(tmp_path, server, mode="steps")
     server.say('{"commands": ["list_files"]}')

@@ -120,7 +120,7 @@ class ChatClient:
                     **options,
                 ) as response:
                     kind = response.headers.get("content-type", "")
-                    body = read_stream(response.iter_bytes(), deadline, cancelled, self.settings)
+                    body = self._read(response, deadline, cancelled)
                     if body is None:
                         raise (
                             self._deadline()
@@ -144,6 +144,21 @@ class ChatClient:
                 return read_completion(body, self.settings)
             except LLMError as exc:
                 raise LLMError(redact(str(exc), self._key)) from None
+
+    def _read(self, response: Any, deadline: float, cancelled: threading.Event | None) -> str | None:
+        """The streamed body; the HTTP library's own errors while reading (the SDK wraps only
+        those before the reply starts) said as the road says them."""
+        try:
+            return read_stream(response.iter_bytes(), deadline, cancelled, self.settings)
+        except LLMError:
+            raise
+        except Exception as exc:
+            if "timeout" in type(exc).__name__.casefold():  # its read timeout is the turn's deadline
+                raise self._deadline() from None
+            raise LLMError(
+                f"{self.settings.base_url} broke off its reply ({type(exc).__name__}); nothing ran. "
+                "Try again; if it keeps happening, check the server's log"
+            ) from None
 
     def _deadline(self) -> DeadlineError:
         return DeadlineError(
