@@ -239,6 +239,19 @@ def report(mode: str, t: dict[str, Any]) -> str:
     )
 
 
+def whole(parsed: dict[str, int], road: dict[str, Any]) -> str:
+    """The line a person sees: the parser first, the road on what it misses, over the whole set."""
+    lines = max(parsed["lines"], 1)
+    right_ = parsed["right"] + road["right"]
+    wrong = parsed["wrong"] + road["wrong"]
+    chat = max(road["chat"], 1)
+    return (
+        f"{'  whole set':<16} right {right_}/{parsed['lines']} ({right_ / lines:.1%}), wrong {wrong} "
+        f"({wrong / lines:.1%}); chat gave no command {road['chat_quiet']}/{road['chat']} "
+        f"({road['chat_quiet'] / chat:.0%})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -260,9 +273,15 @@ def main() -> None:
         scenes = Scenes(Path(folder))
         every = load(args.set)
         missed = []
+        parsed = {"right": 0, "wrong": 0, "lines": 0}
         for case in every:
             session = scenes.session(case.get("context"))
             understood = session.parse(case["text"], names_of(session, case.get("context")))
+            if case["expect"]:
+                parsed["lines"] += 1
+                if understood:
+                    wires = [c.to_wire() for c in understood]
+                    parsed["right" if right(case["expect"], wires) else "wrong"] += 1
             if args.every_line or not case["expect"] or not understood:
                 missed.append(case)
         chat = [c for c in missed if not c["expect"]]
@@ -278,7 +297,10 @@ def main() -> None:
         for mode in args.modes.split(","):
             if mode != "router" and not args.url:
                 continue
-            print(report(mode, evaluate(scenes, lines + chat, mode, args, count)), flush=True)
+            tally = evaluate(scenes, lines + chat, mode, args, count)
+            print(report(mode, tally), flush=True)
+            if not args.every_line:
+                print(whole(parsed, tally), flush=True)
         scenes.close()
 
 

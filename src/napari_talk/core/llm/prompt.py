@@ -5,6 +5,7 @@ names."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -24,15 +25,23 @@ JSON_RULES = """Reply with one JSON object and nothing else:
 asks for nothing (a remark, chat); {"say": "<one sentence>"} to answer a question in words. \
 Available commands, name(parameters): description"""
 
-CHOOSE_RULES = """You read one line a scientist typed into a napari viewer and say which commands \
-it asks for, in order, from the list below. A remark, a story or chat that asks for nothing: \
-["no_command"]. A question to answer in words, which no command answers: ["answer"]. \
-Reply with JSON {"commands": [...]}. Commands:"""
+STEPS_RULES = """You read lines a scientist types into napari-talk, a plugin of the napari viewer, and \
+say what each asks for in two steps: first which commands, then their parameters. Use names from the \
+context (case-insensitive; a unique part is enough; a layer may be named by its colour or kind as the \
+context shows it). Points are world [x, y], x = column. A remark, a story, a complaint or chat asks \
+for nothing: no_command. A question that no command answers: answer. Commands:"""
 
-FILL_RULES = """Write the parameters of the commands for the scientist's line, with names from the \
-context (a layer may be named by its colour or kind as the context shows it). Points are world \
-[x, y], x = column. Reply with JSON {"commands": [...]}; if the line asks for none of these, \
-{"commands": [{"action": "no_command"}]}. Commands:"""
+CHOOSE_QUESTION = """Line: {line}
+Step 1: which commands does it ask for, in order? Reply {{"commands": [names]}}: ["no_command"] if \
+it asks for nothing, ["answer"] if it is a question to answer in words."""
+
+FILL_QUESTION = """Step 2: their parameters.
+{signatures}
+Reply {{"commands": [{{"action": name, ...parameters}}]}}, or [{{"action": "no_command"}}] if the \
+line asks for none of these after all."""
+
+WORDS_QUESTION = """Step 2: answer the question in one or two sentences, from the context. Never say \
+you did something."""
 
 NO_COMMAND = "no_command"
 ANSWER = "answer"
@@ -268,29 +277,39 @@ def fill_schema(registry: Registry, actions: Sequence[str], names: Names) -> dic
     }
 
 
-def step_prompt(
-    registry: Registry,
-    rules: str,
-    actions: Iterable[str],
-    context: Sequence[str],
-    *,
-    signatures: bool,
-    examples: Sequence[tuple[str, str]] = (),
-) -> str:
-    """A step's system prompt: its rules, the commands (one line each; with their parameters when
-    ``signatures``), worked examples, and the session's context."""
-    lines = [rules]
-    for a in actions:
-        described = registry.commands[a].description()
-        if signatures:
-            lines.append(f"- {a}({_signature(compact(registry.schema(a)))}): {described}")
-        else:
-            lines.append(f"- {a}: {described}")
-    lines += worked(examples)
+BRIEF_WORDS = 9
+"""Words of a command's description the steps' shared prompt shows: its name says the rest."""
+
+
+def brief(description: str) -> str:
+    """The first clause of ``description``, at most :data:`BRIEF_WORDS` words."""
+    head = re.split(r"[.:;]\s|\s\(|,\s", description, maxsplit=1)[0].rstrip(".")
+    words = head.split()
+    return " ".join(words[:BRIEF_WORDS]) + (" …" if len(words) > BRIEF_WORDS else "")
+
+
+def steps_prompt(registry: Registry, actions: Iterable[str], context: Sequence[str]) -> str:
+    """The system prompt both steps share: the rules, every command in play in one line, the context.
+
+    It depends on the packs in play and their objects, not on the line, so a local server that
+    keeps the last prompt's prefix evaluated (llama.cpp, llama-cpp-python) reads only the line and
+    the step's question for each new line and step."""
+    lines = [STEPS_RULES]
+    lines += [f"- {a}: {brief(registry.commands[a].description())}" for a in actions]
     if context:
         lines.append("Context:")
         lines += [f"- {line}" for line in context]
     return "\n".join(lines)
+
+
+def choose_question(line: str) -> str:
+    return CHOOSE_QUESTION.format(line=json.dumps(line, ensure_ascii=False))
+
+
+def fill_question(registry: Registry, actions: Sequence[str], names: Names) -> str:
+    """The second step's question: the chosen commands with their parameters (live names listed)."""
+    signatures = "\n".join(f"- {a}({_signature(compact(registry.schema(a), names))})" for a in actions)
+    return FILL_QUESTION.format(signatures=signatures)
 
 
 def worked(examples: Sequence[tuple[str, str]]) -> list[str]:

@@ -26,17 +26,19 @@ from ..help.topics import not_understood_line, suggest
 from .client import Cancelled, ChatClient, LLMError, constrained_reply, json_reply, mentions_reply_format
 from .prompt import (
     ANSWER,
-    CHOOSE_RULES,
-    FILL_RULES,
     NO_COMMAND,
+    WORDS_QUESTION,
     Names,
     choice_schema,
+    choose_question,
+    fill_question,
     fill_schema,
     reply_schema,
     results_message,
-    step_prompt,
+    steps_prompt,
     system_prompt,
     tool_schemas,
+    worked,
 )
 from .replies import Reading, read_reply
 from .router import Route, Router
@@ -60,9 +62,6 @@ RESULT_CHARS = 4000
 REPLY_TOKENS = {"choose": 40, "fill": 200, "reply": 320, "words": 120}
 """A reply's length at most per step on a local server: enough for what the step asks, and a
 bound on a grammar-held generation that crawls."""
-WORDS_RULES = (
-    "Answer the scientist's question in one or two sentences, from the context. Never say you did something."
-)
 ROUTED_FROM_EXAMPLES = 3
 """Commands the semantic router adds to the word shortlist (the line may share no word with them)."""
 
@@ -171,15 +170,14 @@ class LLMRoad:
         outcome = LLMOutcome(model=self.settings.model)
         self._names_seen = self._names_seen or names
         try:
-            actions = self.offered(text, packs, names)
             client = self.client()
             # the line's time with the model starts at its first request
             deadline = time.monotonic() + self.settings.timeout
             turn = Line(text, outcome, deadline, cancelled or threading.Event())
             if self.settings.mode == "steps":
-                self._steps(client, turn, context, actions, names or {}, execute)
+                self._steps(client, turn, context, self.pool(packs), names or {}, execute)
             else:
-                request = self.request(text, context, actions, names or {})
+                request = self.request(text, context, self.offered(text, packs, names), names or {})
                 self._converse(client, request, execute, turn)
         except Cancelled:
             outcome.error = "stopped"
@@ -192,13 +190,21 @@ class LLMRoad:
             self._judge_words(text, outcome, packs)
         return outcome
 
+    def pool(self, packs: Sequence[str] | None = None) -> tuple[str, ...]:
+        """Every command of ``packs`` (default: every pack's), in the registry's order."""
+        return tuple(
+            cls.action_name()
+            for pack in self.registry.packs
+            if packs is None or pack.name in packs
+            for cls in pack.commands
+        )
+
     def offered(
         self, text: str, packs: Sequence[str] | None = None, names: Names | None = None
     ) -> tuple[str, ...]:
         """The commands the model is offered for ``text``: those sharing its words, and those whose
         example phrasings it is nearest to (it may share no word with them)."""
-        chosen = [p for p in self.registry.packs if packs is None or p.name in packs]
-        pool = tuple(cls.action_name() for pack in chosen for cls in pack.commands)
+        pool = self.pool(packs)
         if self._shortlist is None:
             self._shortlist = Shortlist(self.registry)
         keep = self.settings.shortlist
@@ -380,6 +386,8 @@ class LLMRoad:
             if not reads_only:
                 outcome.commands = commands
                 return
+            if all(any(c == done for done, _ in outcome.read) for c in commands):
+                return  # asked again for what it has read: what was read is the answer
             if read_calls + len(commands) > MAX_READ_CALLS:
                 outcome.error = (
                     f"the model wanted more than {MAX_READ_CALLS} lookups for one request, so it was "
@@ -405,82 +413,53 @@ class LLMRoad:
         client: ChatClient,
         turn: Line,
         context: Sequence[str],
-        actions: tuple[str, ...],
+        pool: tuple[str, ...],
         names: Names,
         execute: Execute,
     ) -> None:
-        """Two small questions: which commands (or none, or an answer in words), then the chosen
-        commands' parameters, each under its own schema. The semantic router may answer the first."""
+        """Two small questions in one conversation: which commands (or none, or an answer in
+        words), then the chosen commands' parameters, each reply held to its own schema. The
+        conversation only grows, so a local server reads each step's new words, not the prompt
+        again. The semantic router may answer the first step."""
         outcome = turn.outcome
-        user = {"role": "user", "content": " ".join(p for p in (turn.text, self.hint(turn.text, names)) if p)}
+        line = " ".join(p for p in (turn.text, self.hint(turn.text, names)) if p)
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": steps_prompt(self.registry, pool, context)},
+            {"role": "user", "content": choose_question(line)},
+        ]
         chosen: list[str] | None = None
         if self.routes:
-            route = self.route(turn.text, names, actions)
+            route = self.route(turn.text, names, pool)
             if self.routable(turn.text, route) and route.action is not None:
                 chosen = [route.action]
+                messages.append({"role": "assistant", "content": json.dumps({"commands": chosen})})
         if chosen is None:
-            chosen = self._choose(client, turn, context, actions, user)
+            choose = Request(messages, schema=choice_schema(pool), max_tokens=REPLY_TOKENS["choose"])
+            choose.reply_format = self._held(choose.schema or {})
+            reply = self._ask(client, choose, turn)
+            chosen = self._chosen(reply.content, pool)
+            messages.append(reply.as_message())
         if chosen is None or NO_COMMAND in chosen:
             outcome.understood = False
             return
         if ANSWER in chosen:
             words = Request(
-                [
-                    {
-                        "role": "system",
-                        "content": step_prompt(self.registry, WORDS_RULES, (), context, signatures=False),
-                    },
-                    user,
-                ],
-                max_tokens=REPLY_TOKENS["words"],
+                [*messages, {"role": "user", "content": WORDS_QUESTION}], max_tokens=REPLY_TOKENS["words"]
             )
             outcome.spoken = (self._ask(client, words, turn).content or "").strip() or None
             if outcome.spoken is None:
                 outcome.understood = False
             return
+        question = fill_question(self.registry, chosen, names)
+        examples = worked(self.worked_examples(turn.text, chosen, names))
         fill = Request(
-            [
-                {
-                    "role": "system",
-                    "content": step_prompt(
-                        self.registry,
-                        FILL_RULES,
-                        chosen,
-                        context,
-                        signatures=True,
-                        examples=self.worked_examples(turn.text, chosen, names),
-                    ),
-                },
-                user,
-            ],
+            [*messages, {"role": "user", "content": "\n".join([question, *examples])}],
             actions=tuple(chosen),
             schema=fill_schema(self.registry, chosen, names),
             max_tokens=REPLY_TOKENS["fill"],
         )
         fill.reply_format = self._held(fill.schema or {})
         self._converse(client, fill, execute, turn)
-
-    def _choose(
-        self,
-        client: ChatClient,
-        turn: Line,
-        context: Sequence[str],
-        actions: tuple[str, ...],
-        user: dict[str, Any],
-    ) -> list[str] | None:
-        choose = Request(
-            [
-                {
-                    "role": "system",
-                    "content": step_prompt(self.registry, CHOOSE_RULES, actions, context, signatures=False),
-                },
-                user,
-            ],
-            schema=choice_schema(actions),
-            max_tokens=REPLY_TOKENS["choose"],
-        )
-        choose.reply_format = self._held(choose.schema or {})
-        return self._chosen(self._ask(client, choose, turn).content, actions)
 
     @staticmethod
     def _chosen(content: str | None, actions: Sequence[str]) -> list[str] | None:
