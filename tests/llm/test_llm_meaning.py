@@ -70,7 +70,7 @@ def test_a_question_answered_in_words_is_an_answer(tmp_path, server):
 def test_no_command_is_an_answer_and_nothing_runs(tmp_path, server):
     session = session_with_model(tmp_path, server, mode="schema", schema_form="json_object")
     server.say(json.dumps({"commands": []}))
-    turn = session.run("I had a zoom meeting about the samples this morning")
+    turn = session.run("zoom meeting notes from this morning")
     assert turn.commands == [] and not turn.ok
     assert turn.message.startswith("I did not understand")
     schema = server.requests[0]["response_format"]["schema"]
@@ -98,7 +98,7 @@ def test_steps_no_command_runs_nothing(tmp_path, server, first):
     session = session_with_model(tmp_path, server, mode="steps", schema_form="json_object")
     server.say(json.dumps({"commands": first}))
     server.say("Lovely, isn't it.")
-    turn = session.run("that looks lovely today")
+    turn = session.run("lovely colours today")
     assert turn.commands == [] and not turn.ok
     assert len(server.requests) == (1 if first == ["no_command"] else 2)
 

@@ -133,12 +133,23 @@ def test_the_model_sees_the_tools_of_the_packs_in_play(llm_session, chat_server)
     assert "find_rays_crossing_edge" in second and "layer_visibility" in second
 
 
+LOOKUPS = ("list_layers", "list_files", "list_tasks", "help")
+
+
 def test_at_most_three_lookups_per_request(llm_session, chat_server):
+    for i, action in enumerate(LOOKUPS):
+        chat_server.say(tool_calls=[tool_call(action, {}, f"call_{i}")])
+    turn = llm_session.run("tell me everything about everything, over and over")
+    assert len(chat_server.requests) == 4 and [c.action for c in turn.commands] == list(LOOKUPS[:3])
+    assert not turn.ok and "more than 3 lookups" in turn.message
+
+
+def test_a_model_asking_again_for_what_it_read_ends_its_turn_with_what_it_read(llm_session, chat_server):
     for i in range(4):
         chat_server.say(tool_calls=[tool_call("list_layers", {}, f"call_{i}")])
     turn = llm_session.run("tell me everything about everything, over and over")
-    assert len(chat_server.requests) == 4 and [c.action for c in turn.commands] == ["list_layers"] * 3
-    assert not turn.ok and "more than 3 lookups" in turn.message
+    assert len(chat_server.requests) == 2 and [c.action for c in turn.commands] == ["list_layers"]
+    assert turn.ok and "nuclei" in turn.message
 
 
 def test_a_destructive_command_waits_for_confirmation(llm_session, chat_server, cells_viewer):

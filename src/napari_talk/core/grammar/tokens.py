@@ -95,6 +95,19 @@ def numbers_in(text: str) -> list[float]:
     return [float(n) for n in _NUMBER_RE.findall(text)]
 
 
+def every_number(text: str) -> list[float]:
+    """The numbers ``text`` says, in digits or in words ("one point three three", "a quarter",
+    "twice"), in no particular order."""
+    found = numbers_in(text)
+    for match in _WORD_NUMBER_RE.finditer(text):
+        value = _spelled(match.group())
+        if value is not None:
+            found.append(value)
+    folded = text.casefold()
+    found += [v for w, v in {**FRACTIONS, **MULTIPLES}.items() if re.search(rf"\b{w}\b", folded)]
+    return found
+
+
 def _spelled(text: str) -> float | None:
     """The value of a number spelled out in ``text`` ("three hundred and five" → 305), or None."""
     found = _WORD_NUMBER_RE.search(text)

@@ -34,6 +34,13 @@ def not_understood_line(
     return " ".join(parts)
 
 
+def remark_line(text: str) -> str:
+    """The reply to a line that tells or reacts rather than asks: nothing is done, and why."""
+    typed = " ".join(text.split())
+    shown = typed if len(typed) <= SHOWN_CHARS else typed[: SHOWN_CHARS - 1] + "…"
+    return f'Nothing to do for {shown!r}: it reads as a remark, not a request ("help" lists what I can do).'
+
+
 def render_help(registry: Registry, topic: str | None = None, packs: Sequence[str] | None = None) -> str:
     """Without a topic, a short page: a line of examples for each pack in ``packs`` (default:
     all), and how to ask for the others; ``help <pack>`` lists that pack; ``help <word>`` finds."""

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..help.topics import not_understood_line, suggest
+from ..help.topics import not_understood_line, remark_line, suggest
 from .client import Cancelled, ChatClient, LLMError, constrained_reply, json_reply, mentions_reply_format
+from .grounding import ungrounded
 from .prompt import (
     ANSWER,
     NO_COMMAND,
@@ -44,7 +45,7 @@ from .replies import Reading, read_reply
 from .router import Route, Router
 from .settings import LLMSettings, SchemaForm
 from .shortlist import Shortlist
-from .words import claims_action, is_question
+from .words import claims_action, is_question, is_remark
 
 if TYPE_CHECKING:
     from ..contract.commands import Command
@@ -169,13 +170,18 @@ class LLMRoad:
         ...) that a constrained reply may use."""
         outcome = LLMOutcome(model=self.settings.model)
         self._names_seen = self._names_seen or names
+        if is_remark(text):
+            outcome.understood = False  # it tells or reacts: no command is in it to find
+            outcome.error = remark_line(text)
+            return outcome
         try:
             client = self.client()
             # the line's time with the model starts at its first request
             deadline = time.monotonic() + self.settings.timeout
             turn = Line(text, outcome, deadline, cancelled or threading.Event())
             if self.settings.mode == "steps":
-                self._steps(client, turn, context, self.pool(packs), names or {}, execute)
+                offered = self.offered(text, packs, names)
+                self._steps(client, turn, context, self.pool(packs), offered, names or {}, execute)
             else:
                 request = self.request(text, context, self.offered(text, packs, names), names or {})
                 self._converse(client, request, execute, turn)
@@ -381,6 +387,11 @@ class LLMRoad:
                 reasked = True
                 messages += self._reask(reply, reading, problems, request.actions)
                 continue
+            refused = self._ungrounded(commands, turn)
+            if refused is not None:
+                outcome.understood = False
+                outcome.error = refused
+                return
             outcome.spoken = reading.spoken
             reads_only = commands and all(c.risk == "read" for c in commands)
             if not reads_only:
@@ -414,13 +425,15 @@ class LLMRoad:
         turn: Line,
         context: Sequence[str],
         pool: tuple[str, ...],
+        offered: tuple[str, ...],
         names: Names,
         execute: Execute,
     ) -> None:
         """Two small questions in one conversation: which commands (or none, or an answer in
         words), then the chosen commands' parameters, each reply held to its own schema. The
         conversation only grows, so a local server reads each step's new words, not the prompt
-        again. The semantic router may answer the first step."""
+        again. The prompt lists every command in play (``pool``); the first reply may name only
+        the likeliest (``offered``). The semantic router may answer the first step."""
         outcome = turn.outcome
         line = " ".join(p for p in (turn.text, self.hint(turn.text, names)) if p)
         messages: list[dict[str, Any]] = [
@@ -429,15 +442,15 @@ class LLMRoad:
         ]
         chosen: list[str] | None = None
         if self.routes:
-            route = self.route(turn.text, names, pool)
+            route = self.route(turn.text, names, offered)
             if self.routable(turn.text, route) and route.action is not None:
                 chosen = [route.action]
                 messages.append({"role": "assistant", "content": json.dumps({"commands": chosen})})
         if chosen is None:
-            choose = Request(messages, schema=choice_schema(pool), max_tokens=REPLY_TOKENS["choose"])
+            choose = Request(messages, schema=choice_schema(offered), max_tokens=REPLY_TOKENS["choose"])
             choose.reply_format = self._held(choose.schema or {})
             reply = self._ask(client, choose, turn)
-            chosen = self._chosen(reply.content, pool)
+            chosen = self._chosen(reply.content, offered)
             messages.append(reply.as_message())
         if chosen is None or NO_COMMAND in chosen:
             outcome.understood = False
@@ -478,6 +491,23 @@ class LLMRoad:
         if NO_COMMAND in chosen or ANSWER in chosen:
             return [NO_COMMAND] if NO_COMMAND in chosen else [ANSWER]
         return chosen
+
+    def _ungrounded(self, commands: Sequence[Command], turn: Line) -> str | None:
+        """The line a person gets when the model's commands say what the line does not (see
+        :mod:`.grounding`), or ask to change something in answer to a question; None when they
+        may run."""
+        live = [n for found in (self._names_seen or {}).values() for n in found]
+        question = is_question(turn.text)
+        for command in commands:
+            wire = {"action": command.action, **command.model_dump(exclude={"action"}, exclude_defaults=True)}
+            why = ungrounded(wire, turn.text, live)
+            if why is None and question and command.risk != "read":
+                why = "a question changes nothing"
+            if why is not None:
+                nearest = suggest(self.registry, turn.text)
+                said = f"{command.summary()} ({why})"
+                return not_understood_line(turn.text, nearest, offer_model=False, suggestion=said)
+        return None
 
     def _judge_words(self, text: str, outcome: LLMOutcome, packs: Sequence[str] | None) -> None:
         """Words answer questions only, and never claim what no command did."""

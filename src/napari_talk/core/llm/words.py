@@ -5,6 +5,9 @@ only commands do things.
   tell", ...); a model may answer it in words.
 - :func:`claims_action`: words that say something was done ("The yellow dots have been removed.",
   "I've hidden GFP", "Done!"); such words are never shown as fact when no command did it.
+- :func:`is_remark`: a line that tells rather than asks ("my zoom meeting ran long", "we should
+  spawn more seedlings next week", "thanks!"): a subject and a verb that tells (a tense, a modal,
+  a time), or social words only. No model is asked to find a command in it.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import re
 
 _QUESTION_START = re.compile(
     r"^\s*(?:(?:hey|hi|ok|okay|so|and|but|well|please|quick question)[,!.:]?\s+)*"
-    r"(?:what|what's|whats|which|who|whose|whom|why|how|when|where|is|are|was|were|am|do|does|did|"
+    r"(?:what|what's|whats|which|who|whose|whom|why|how|when|where|is|are|was|were|am|"
+    r"(?:do|does|did)\s+(?:i|you|we|they|it|he|she|anyone|anybody|napari)\b|"
     r"has|have|had|should|shall|will|would|could|might|may|isn't|aren't|doesn't|don't|"
     r"can\s+(?:i|we|it|this|that|these|those|the|a|an|there|my|our)|"
     r"tell me|explain|describe why|any idea|i wonder|i'm wondering|im wondering)\b",
@@ -47,3 +51,66 @@ def is_question(text: str) -> bool:
 def claims_action(words: str) -> bool:
     """Whether ``words`` say that something was done."""
     return bool(_CLAIM.search(words))
+
+
+_SOCIAL_WORDS = """thanks thank thx ty cheers lol haha ha hah hmm hm wow nice cool great good fine ok
+okay sorry hi hello hey bye goodbye morning night evening afternoon brb whatever welcome awesome
+perfect interesting excellent super lovely yay yes no nope yep yeah sure alright right you a lot so
+much very all oh ah well pretty really"""
+_SOCIAL = frozenset(_SOCIAL_WORDS.split())
+"""Words of a line that only greets, thanks or reacts."""
+_SUBJECT = re.compile(
+    r"^\s*(?:(?:and|but|also|honestly|anyway|btw|fyi|ugh|sorry|[a-z]+)[,!.]+\s+|"
+    r"(?:ok|okay|so|hmm|well|oh|ah|and|but|also|honestly|anyway)\s+)*"
+    r"(?:(?P<person>i|i'm|im|i've|i'll|i'd|we|we're|we've|we'll|we'd|you|you're|he|she|they|they're|"
+    r"he's|she's)|(?P<thing>it's|it|its|this|that's|that|these|those|there's|there|my|our|your|his|her|"
+    r"their|the|a|an|some|nobody|everyone|everybody)|(?P<name>[A-Z][a-z]+))\b"
+)
+_ASKING = re.compile(
+    r"(?:i|we)(?:'d|\s+would)\s+(?:really\s+|rather\s+)?(?:like|love|prefer|want|rather|go with|take|"
+    r"appreciate|have)\b|(?:i|we)\s+(?:really\s+|just\s+|only\s+)?(?:want|wanna|need|wish)\b|"
+    r"(?:i|we)'ll\s+(?:take|go with|have)\b"
+)
+"""How a person asks for something in the first person: "I want the nuclei hidden", "I'd like a
+screenshot", "I'll take concept 2"."""
+_TELLING = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|being|has|have|had|do|does|did|will|would|should|could|shall|"
+    r"must|might|may|can't|cannot|won't|wouldn't|shouldn't|isn't|aren't|wasn't|weren't|don't|doesn't|"
+    r"didn't|'s|'re|'ve|'ll|'d|"
+    r"yesterday|today|tonight|tomorrow|earlier|later|ago|last\s+(?:week|month|year|night|time)|"
+    r"next\s+(?:week|month|year|time)|this\s+(?:morning|afternoon|evening|week|month)|"
+    r"(?:on|by|until|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"ran|took|went|got|made|said|says|sent|spent|grew|came|left|saw|told|thought|felt|kept|broke|"
+    r"fell|found|gave|knew|lost|met|paid|wrote|drove|ate|drank|slept|woke|"
+    r"[a-z]{3,}ed)\b",
+    re.IGNORECASE,
+)
+"""What makes a clause tell something: a tense, a modal, a time, a verb in the past."""
+
+
+_NAME_DID = re.compile(r"\s+(?:[a-z]+s|[a-z]{3,}ed|is|was|has|had|will|would)\b")
+"""After a capitalized first word, what makes it someone who did something ("Priya rotated")."""
+
+
+def is_remark(text: str) -> bool:
+    """Whether ``text`` tells or reacts rather than asks: a subject, then a verb that tells (not
+    "I want ..."), or only social words ("thanks, that's perfect", "lol", "good morning!")."""
+    line = text.strip()
+    if not line or is_question(line) or _REQUEST_START.search(line):
+        return False
+    words = re.findall(r"[a-z']+", line.casefold())
+    if words and all(w.strip("'") in _SOCIAL for w in words) and not re.search(r"\d", line):
+        return True
+    subject = _SUBJECT.search(line) or _SUBJECT.search(line.casefold())
+    if subject is None:
+        return False
+    if subject.group("person") and _ASKING.match(line.casefold(), subject.start("person")):
+        return False
+    rest = line[subject.end() :]
+    if subject.group("name") and not re.match(
+        r"\s+(?:[a-z]+s|[a-z]{3,}ed|is|was|has|had|will|would)\b", rest
+    ):
+        return False  # "Nuclei in grey" or "Lens 2 up by 20": a name, not someone who did something
+    if subject.group("person") or "'" in (subject.group("thing") or ""):
+        return True  # "we hid ...", "that's perfect": a clause
+    return bool(_TELLING.search(rest))
