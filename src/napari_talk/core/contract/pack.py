@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..safety.net import NetPolicy
     from ..safety.risk import Consent, Effect, Risk
     from ..safety.workspace import Workspace
+    from ..viewer.protocols import Layer, Viewer
     from ..viewer.window import Window
     from .commands import Command
     from .result import Result
@@ -48,7 +49,7 @@ class LanguageModel(Protocol):
 class Context(Generic[S]):
     """What a handler may touch. ``viewer`` is None without one (scripts, agents, tests)."""
 
-    viewer: Any
+    viewer: Viewer | None
     workspace: Workspace
     state: S
     jobs: Jobs
@@ -177,7 +178,7 @@ class Pack(Generic[S]):
         """Slow set-up worth doing before the first line, off the GUI thread (loading a model):
         a GUI runs it once in the background; without it, the first command pays instead."""
 
-    def layer_added(self, ctx: Context[S], layer: Any) -> None:
+    def layer_added(self, ctx: Context[S], layer: Layer) -> None:
         """A layer came into the viewer (File > Open Sample among others): set up what a sample's
         layer data cannot, such as the camera the pack draws with. Runs on the GUI thread: cheap."""
 

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     import threading
 
     from ..llm.road import Execute, LLMOutcome, LLMRoad
+    from ..viewer.protocols import Layer, Viewer
     from ..viewer.window import Window
 
 S = TypeVar("S")
@@ -85,7 +86,7 @@ class Turn:
 class Session:
     def __init__(
         self,
-        viewer: Any = None,
+        viewer: Viewer | None = None,
         *,
         registry: Registry | None = None,
         workspace: Path | str | None = None,
@@ -210,7 +211,7 @@ class Session:
             except Exception:  # the first command will meet the problem and say it plainly
                 log.debug("pack %s could not prepare", pack.name, exc_info=True)
 
-    def layer_added(self, layer: Any) -> None:
+    def layer_added(self, layer: Layer) -> None:
         """Tell every pack of a layer that came into the viewer (see :meth:`Pack.layer_added`)."""
         for pack in self.registry.packs:
             try:

@@ -9,32 +9,35 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from ..running.history import Changes
     from ..safety.risk import Effect
+    from .protocols import Layer, Viewer
+
+L = TypeVar("L", bound="Layer")
 
 
-def layer_key(layer: Any) -> str:
+def layer_key(layer: Layer) -> str:
     return str(getattr(layer, "unique_id", None) or f"name:{layer.name}")
 
 
-def same_layer(a: Any, b: Any) -> bool:
+def same_layer(a: Layer | None, b: Layer | None) -> bool:
     return a is not None and b is not None and layer_key(a) == layer_key(b)
 
 
-def find_same(layers: Iterable[Any], layer: Any) -> Any | None:
+def find_same(layers: Iterable[L], layer: Layer | None) -> L | None:
     """The entry of ``layers`` that is ``layer``, or None when it is gone."""
     key = layer_key(layer) if layer is not None else None
     return next((candidate for candidate in layers if layer_key(candidate) == key), None)
 
 
-def has_layer(layers: Iterable[Any], layer: Any) -> bool:
+def has_layer(layers: Iterable[Layer], layer: Layer | None) -> bool:
     return layer is not None and find_same(layers, layer) is not None
 
 
-def index_of(layers: Iterable[Any], layer: Any) -> int:
+def index_of(layers: Iterable[Layer], layer: Layer) -> int:
     """The position of ``layer`` in ``layers``; ValueError when it is gone."""
     key = layer_key(layer)
     for index, candidate in enumerate(layers):
@@ -46,7 +49,7 @@ def index_of(layers: Iterable[Any], layer: Any) -> int:
 # -- changes that can be taken back (see history.Changes) -----------------------------------------
 
 
-def added(viewer: Any, layer: Any, changes: Changes | None) -> Any:
+def added(viewer: Viewer, layer: L, changes: Changes | None) -> L:
     """Note that ``layer`` was just added: taking it back removes it (if it is still there). An
     undo that would remove it after its data changed (the person painted on it) asks first."""
     if changes is not None:
@@ -58,7 +61,7 @@ FINGERPRINT_BYTES = 64 * 1024 * 1024
 """Layer data up to this size is fingerprinted by content; larger data by napari's events alone."""
 
 
-def data_watch(viewer: Any, layer: Any) -> Callable[[], list[Effect]]:
+def data_watch(viewer: Viewer, layer: Layer) -> Callable[[], list[Effect]]:
     """A guard for an undo step that removes ``layer``: what that would now replace of the
     person's (the layer, when its data changed since napari-talk made it)."""
     from ..safety.risk import Effect
@@ -82,7 +85,7 @@ def data_watch(viewer: Any, layer: Any) -> Callable[[], list[Effect]]:
     return guard
 
 
-def fingerprint(layer: Any) -> str:
+def fingerprint(layer: Layer) -> str:
     """A digest of the layer's data when it is small enough to read whole; else its shape."""
     import hashlib
 
@@ -102,7 +105,9 @@ def fingerprint(layer: Any) -> str:
     return found.hexdigest()
 
 
-def remove_layer(viewer: Any, layer: Any, changes: Changes | None = None, *, instead_of: Any = None) -> None:
+def remove_layer(
+    viewer: Viewer, layer: Layer, changes: Changes | None = None, *, instead_of: Layer | None = None
+) -> None:
     """Remove ``layer``; taking it back puts that very layer where it was (after removing
     ``instead_of``, the layer that took its place and its name, if that is still there)."""
     index = index_of(viewer.layers, layer)
@@ -127,6 +132,6 @@ def set_attributes(target: Any, changes: Changes | None, **values: Any) -> None:
             changes.add(functools.partial(setattr, target, name, old))
 
 
-def _pop(viewer: Any, layer: Any) -> None:
+def _pop(viewer: Viewer, layer: Layer) -> None:
     if has_layer(viewer.layers, layer):
         viewer.layers.pop(index_of(viewer.layers, layer))

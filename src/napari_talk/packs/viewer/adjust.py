@@ -14,6 +14,7 @@ import numpy as np
 from ...core.contract.pack import Context
 from ...core.contract.result import CommandError, Result
 from ...core.viewer.access import camera, camera_state, canvas_size, restore_camera
+from ...core.viewer.protocols import ImageLayer, Viewer
 from . import commands as cmd
 from .handlers import HANDLERS, image_layer, viewer_of
 
@@ -29,7 +30,7 @@ SIDES = {
 }
 
 
-def _view_change(viewer: Any) -> Any:
+def _view_change(viewer: Viewer) -> Any:
     """The undo of a camera move that may also switch the view to 3-D."""
     before, ndisplay = camera_state(viewer), viewer.dims.ndisplay
 
@@ -71,7 +72,7 @@ def layer_gamma(command: cmd.LayerGamma, ctx: Context[None]) -> Result:
     )
 
 
-def _limits(layer: Any, low: float, high: float, what: str) -> Any:
+def _limits(layer: ImageLayer, low: float, high: float, what: str) -> Any:
     before = tuple(layer.contrast_limits)
     if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
         raise CommandError(f"{layer.name}: that would leave no contrast window ({what} too far)")

@@ -39,7 +39,7 @@ def color_rays(command: cmd.ColorRays, ctx: Ctx) -> Any:
 def clear_ray_selection(command: cmd.ClearRaySelection, ctx: Ctx) -> Result:
     viewer = ctx.viewer
     removed = layers.layers_with(viewer, "selection") if viewer is not None else []
-    if not removed:
+    if viewer is None or not removed:
         return Result.success("No rays are highlighted.")
     with Changes() as changes:
         for layer in removed:
