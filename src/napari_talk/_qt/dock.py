@@ -247,7 +247,7 @@ class ChatDock(QWidget):
         on the GUI thread; then, back there, the parser's rules for the names there are."""
         for pack in self.session.registry.packs:
             try:
-                pack.handlers()
+                pack.checked_handlers()
             except Exception:  # the pack's first command meets the problem and says it plainly
                 log.debug("could not import the handlers of pack %s", pack.name, exc_info=True)
         self._warm.done.emit()

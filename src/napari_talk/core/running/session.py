@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from pydantic import ValidationError
 
 from ..contract.commands import MAX_NAME_CHARS, Command, shown_name
+from ..contract.errors import ContractError
 from ..contract.pack import Context, Pack
 from ..contract.registry import Registry, default_registry
 from ..contract.result import CommandError, Result
@@ -467,7 +468,10 @@ class Session:
             result.meta["undo_dropped"] = [entry.command.to_wire() for entry in dropped]
 
     def _dispatch(self, command: Command, consent: Consent) -> Result:
-        pack, handler = self.registry.handler(command)
+        try:
+            pack, handler = self.registry.handler(command)
+        except ContractError as exc:  # a pack whose handlers, loaded now, lack this one or another
+            raise CommandError(str(exc)) from None
         if handler is None:
             raise CommandError(f"{command.action} is not available here (pack {pack.name!r})")
         outcome = handler(command, self.context(pack, consent))
