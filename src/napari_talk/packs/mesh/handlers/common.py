@@ -105,7 +105,7 @@ def commit(
             display.frame(viewer, reframe, *angles)
     if before.mesh is not None and before.mesh is not state.mesh:
         before.mesh.forget_derived()  # the undo entry keeps the model's arrays, not what they gave
-    return Result.success(message, data, undo=undo.undo)
+    return Result.success(message, data, undo=undo)
 
 
 def resolve(ctx: Context[MeshPackState], state: ModelState, ref: str, *, whole_if_none: bool) -> list[int]:

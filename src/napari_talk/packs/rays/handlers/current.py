@@ -149,7 +149,7 @@ def retrace(
                 view = camera(ctx.viewer)
                 set_attributes(view, changes, center=view.center, zoom=view.zoom)
                 ctx.viewer.reset_view()
-        return Result.success(said(state), state.result.summary, undo=changes.undo)
+        return Result.success(said(state), state.result.summary, undo=changes)
 
     return Job(f"tracing {scene.name}", work, finish)
 
