@@ -331,11 +331,7 @@ class ChatDock(QWidget):
         self.input.setEnabled(True)
         self.input.setFocus()
         self._show_state()
-        if progress.cancelled or not outcomes:
-            return Result.error(f"{job.label}: stopped")
-        if outcomes[0].error is not None:
-            raise outcomes[0].error
-        return job.finish(outcomes[0].value)
+        return job.settle(outcomes[0] if outcomes else None, progress)
 
     def _show_progress(self, status: str, fraction: float | None) -> None:
         """What a waited job's work reported (on the GUI thread): in the status line, and in the
