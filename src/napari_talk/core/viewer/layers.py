@@ -8,6 +8,7 @@ then. Layers are compared by the identity napari keeps (``unique_id``), else by 
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -63,26 +64,55 @@ FINGERPRINT_BYTES = 64 * 1024 * 1024
 
 def data_watch(viewer: Viewer, layer: Layer) -> Callable[[], list[Effect]]:
     """A guard for an undo step that removes ``layer``: what that would now replace of the
-    person's (the layer, when its data changed since napari-talk made it)."""
-    from ..safety.risk import Effect
+    person's (the layer, when its data changed since napari-talk made it). Data napari-talk
+    itself sets later (:func:`set_attributes`, and taking that back) is not the person's."""
+    watch = _Watch(viewer, layer)
+    for gone in [key for key, watches in _WATCHES.items() if not watches]:
+        del _WATCHES[gone]
+    _WATCHES.setdefault(layer_key(layer), weakref.WeakSet()).add(watch)
+    return watch
 
-    changed = {"by_event": False}
-    for name in ("data", "paint", "set_data"):
-        emitter = getattr(getattr(layer, "events", None), name, None)
-        if emitter is not None:
-            emitter.connect(lambda *_: changed.update(by_event=True))
-    before = fingerprint(layer)
 
-    def guard() -> list[Effect]:
-        if not has_layer(viewer.layers, layer):
+class _Watch:
+    def __init__(self, viewer: Viewer, layer: Layer) -> None:
+        self.viewer, self.layer = viewer, layer
+        self.by_event = False
+        for name in ("data", "paint"):  # not set_data: napari sends it at every redraw
+            emitter = getattr(getattr(layer, "events", None), name, None)
+            if emitter is not None:
+                emitter.connect(self._changed)
+        self.before = fingerprint(layer)
+
+    def _changed(self, *_: object) -> None:
+        self.by_event = True
+
+    def rebase(self) -> None:
+        """The layer's data as it is now is napari-talk's own."""
+        self.by_event, self.before = False, fingerprint(self.layer)
+
+    def __call__(self) -> list[Effect]:
+        from ..safety.risk import Effect
+
+        if not has_layer(self.viewer.layers, self.layer):
             return []
-        now = fingerprint(layer)
-        if changed["by_event"] or now != before:
-            what = f"layer {layer.name!r}, whose data changed since napari-talk made it"
-            return [Effect.replace(what, f"{layer_key(layer)}:{now}", named=False)]
+        now = fingerprint(self.layer)
+        if self.by_event or now != self.before:
+            what = f"layer {self.layer.name!r}, whose data changed since napari-talk made it"
+            return [Effect.replace(what, f"{layer_key(self.layer)}:{now}", named=False)]
         return []
 
-    return guard
+
+_WATCHES: dict[str, weakref.WeakSet[_Watch]] = {}
+"""The data watches of each layer, by :func:`layer_key`, for as long as an undo step keeps them."""
+
+
+def _set_own(target: Any, name: str, value: Any) -> None:
+    """Set an attribute; new data set so is napari-talk's, not the person's, to every watch."""
+    setattr(target, name, value)
+    if name == "data":
+        watches = _WATCHES.get(layer_key(target))
+        for watch in list(watches or ()):
+            watch.rebase()
 
 
 def fingerprint(layer: Layer) -> str:
@@ -127,9 +157,9 @@ def set_attributes(target: Any, changes: Changes | None, **values: Any) -> None:
     """Set attributes one by one; taking them back restores each old value."""
     for name, value in values.items():
         old = getattr(target, name)
-        setattr(target, name, value)
+        _set_own(target, name, value)
         if changes is not None:
-            changes.add(functools.partial(setattr, target, name, old))
+            changes.add(functools.partial(_set_own, target, name, old))
 
 
 def _pop(viewer: Viewer, layer: Layer) -> None:
