@@ -7,7 +7,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from napari_talk.core.contract.commands import Command
+from napari_talk.core.contract.result import Result
 from napari_talk.core.running.history import Changes, History
 from napari_talk.core.running.session import Session
 
@@ -98,3 +101,16 @@ def test_many_large_undo_entries_stay_within_the_budget_in_memory(tmp_path):
     dropped, size, peak_mib = map(int, done.stdout.split())
     assert dropped >= 36 and size <= 256 * 2**20
     assert peak_mib < 1024, f"peak {peak_mib} MiB"
+
+
+def test_undo_is_recorded_only_as_changes(tmp_path):
+    """A bare function says neither what it keeps alive nor what undoing it now would replace."""
+    session = Session(workspace=tmp_path)
+    with pytest.raises(TypeError, match="undo is recorded as Changes, not function"):
+        Result.success("done", undo=lambda: None)  # type: ignore[arg-type]
+    command = _command(session, action="set_zoom", zoom=2)
+    with pytest.raises(TypeError, match="undo is recorded as Changes, not function"):
+        session.history.record(command, lambda: None)  # type: ignore[arg-type]
+    assert not session.history.can_undo
+    session.history.record(command, _changes())
+    assert session.history.can_undo

@@ -15,7 +15,9 @@ from napari_talk.core.contract.pack import Context, Handlers, Pack
 from napari_talk.core.contract.registry import Registry, default_registry
 from napari_talk.core.contract.result import CommandError, Result
 from napari_talk.core.grammar.rules import Rule
+from napari_talk.core.running.history import Changes
 from napari_talk.core.running.jobs import Job
+from napari_talk.core.viewer.layers import set_attributes
 
 
 class Crunch(Command, action="crunch_for_test"):
@@ -45,9 +47,9 @@ def crunch(command: Crunch, ctx: Context[None]) -> Job:
         return 42
 
     def finish(value: int) -> Result:
-        old = layer.name
-        layer.name = f"crunched {value}"
-        return Result.success(f"crunched on {threads[0]}", undo=lambda: setattr(layer, "name", old))
+        with Changes() as changes:
+            set_attributes(layer, changes, name=f"crunched {value}")
+        return Result.success(f"crunched on {threads[0]}", undo=changes)
 
     return Job("crunching", work, finish)
 

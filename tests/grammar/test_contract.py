@@ -21,6 +21,7 @@ def test_every_installed_pack_registers_and_keeps_its_whole_contract():
     registry = Registry(packs)
     for pack in registry.packs:
         check_contract(pack, handlers=True)
+        assert pack.handlers_at_hand
     assert all(rule.command in registry.commands.values() for rule in registry.rules)
 
 
@@ -78,11 +79,37 @@ def test_a_stated_reason_stands_in_for_a_rule():
     Registry().register(_pack(Quiet, rules=()))
 
 
-def test_a_missing_handler_is_named_when_handlers_are_checked():
-    pack = _pack(Beep, handled=False)
-    Registry().register(pack)
-    with pytest.raises(ContractError, match=r"has no handler: bind one with @handlers.on\(Beep\)"):
+NO_HANDLER = (
+    r"pack 'broken': command 'beep_for_test' \(Beep\) has no handler: bind one with @handlers.on\(Beep\)"
+)
+
+
+def test_a_pack_missing_a_handler_is_refused_at_register():
+    with pytest.raises(ContractError, match=NO_HANDLER):
+        Registry().register(_pack(Beep, handled=False))
+
+
+class LazyPack(Pack[None]):
+    """A pack that imports its handlers on first use, as the bundled ones do."""
+
+    loads = 0
+
+    def handlers(self) -> Handlers[None]:
+        type(self).loads += 1
+        return Handlers[None]()  # the module it would import binds no handler
+
+
+def test_a_lazy_pack_missing_a_handler_is_refused_when_its_handlers_load_not_at_import():
+    from napari_talk.core.running.session import Session
+
+    pack = LazyPack("broken", (Beep,), (Rule(Beep, "beep"),))
+    registry = Registry([pack])
+    assert LazyPack.loads == 0 and not pack.handlers_at_hand  # registering imported nothing
+    with pytest.raises(ContractError, match=NO_HANDLER):
         check_contract(pack, handlers=True)
+    turn = Session(registry=registry).run("beep")
+    assert not turn.ok
+    assert "command 'beep_for_test' (Beep) has no handler" in turn.message
 
 
 def test_a_rule_takes_a_command_class_not_a_name():

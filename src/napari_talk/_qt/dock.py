@@ -247,7 +247,7 @@ class ChatDock(QWidget):
         on the GUI thread; then, back there, the parser's rules for the names there are."""
         for pack in self.session.registry.packs:
             try:
-                pack.handlers()
+                pack.checked_handlers()
             except Exception:  # the pack's first command meets the problem and says it plainly
                 log.debug("could not import the handlers of pack %s", pack.name, exc_info=True)
         self._warm.done.emit()
@@ -331,11 +331,7 @@ class ChatDock(QWidget):
         self.input.setEnabled(True)
         self.input.setFocus()
         self._show_state()
-        if progress.cancelled or not outcomes:
-            return Result.error(f"{job.label}: stopped")
-        if outcomes[0].error is not None:
-            raise outcomes[0].error
-        return job.finish(outcomes[0].value)
+        return job.settle(outcomes[0] if outcomes else None, progress)
 
     def _show_progress(self, status: str, fraction: float | None) -> None:
         """What a waited job's work reported (on the GUI thread): in the status line, and in the

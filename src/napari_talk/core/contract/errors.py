@@ -1,4 +1,5 @@
-"""The error whose message is meant for the person: the bottom of the core, importing nothing."""
+"""The errors of the contract: the one meant for the person, and the one meant for a pack's
+author. The bottom of the core, importing nothing."""
 
 from __future__ import annotations
 
@@ -10,3 +11,7 @@ class CommandError(Exception):
     """
 
     kind: str | None = None
+
+
+class ContractError(ValueError):
+    """A pack that lacks a part of the contract; the message names the pack, command and part."""

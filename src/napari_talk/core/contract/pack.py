@@ -6,8 +6,15 @@ name is written once, in the command's class line) and receive a narrow :class:`
 viewer, the workspace gate, the pack's own state, the session's jobs, and little else. Undo is a
 Result's ``undo`` (:class:`~napari_talk.core.running.history.Changes`); only the session records it.
 Consent is the Context's ``consent``: a handler that finds, at the act, that it would replace
-something of the person's calls ``ctx.consent.require(effect)`` before changing anything. Handler
-modules are imported on first use, so ``import napari_talk`` stays fast.
+something of the person's calls ``ctx.consent.require(effect)`` before changing anything.
+
+Handler modules are imported on first use, so ``import napari_talk`` stays fast and a session
+(made on the GUI thread as the dock opens) imports none: a third of a second per pack that the
+dock spends in a thread instead. So every command's handler is checked when the table is first
+loaded (:meth:`Pack.checked_handlers`), before any command of the pack runs: at ``register()``
+for a pack whose table is already at hand, on first use (the dock's warm-up, or the first
+command) for one that imports it. A test loads every installed pack's table, so a missing
+handler fails there, not in front of the person.
 
 This module is the bottom of the core: it imports no registry, help or LLM road (the Context's
 ``llm`` is typed by the small :class:`LanguageModel` protocol).
@@ -19,6 +26,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from .errors import ContractError
+
 if TYPE_CHECKING:
     from ..grammar.rules import Rule
     from ..llm.client import ChatClient
@@ -27,6 +36,7 @@ if TYPE_CHECKING:
     from ..safety.net import NetPolicy
     from ..safety.risk import Consent, Effect, Risk
     from ..safety.workspace import Workspace
+    from ..viewer.protocols import Layer, Viewer
     from ..viewer.window import Window
     from .commands import Command
     from .result import Result
@@ -48,7 +58,7 @@ class LanguageModel(Protocol):
 class Context(Generic[S]):
     """What a handler may touch. ``viewer`` is None without one (scripts, agents, tests)."""
 
-    viewer: Any
+    viewer: Viewer | None
     workspace: Workspace
     state: S
     jobs: Jobs
@@ -108,9 +118,16 @@ class Handlers(Generic[S]):
         return command_class in self._bound
 
 
+def part_of(pack: Pack[Any], command: type[Command]) -> str:
+    """Where a contract error is: ``pack 'rays': command 'trace' (Trace)``."""
+    return f"pack {pack.name!r}: command {command.action_name()!r} ({command.__name__})"
+
+
 class Pack(Generic[S]):
     """A pack: a small one is an instance (``Pack("ping", (Ping,), handlers=table)``); one with
     state or hooks is a subclass that overrides what it offers."""
+
+    _checked: Handlers[S] | None = None
 
     def __init__(
         self,
@@ -139,8 +156,25 @@ class Pack(Generic[S]):
         on first use, not at import time."""
         return self._handlers
 
+    @property
+    def handlers_at_hand(self) -> bool:
+        """Whether the handler table costs nothing to check: given to the constructor, or loaded."""
+        return self._checked is not None or type(self).handlers is Pack.handlers
+
+    def checked_handlers(self) -> Handlers[S]:
+        """The handler table, checked whole when first loaded: :class:`ContractError` names the
+        first command without a handler."""
+        if self._checked is None:
+            table = self.handlers()
+            for command in self.commands:
+                if command not in table:
+                    bind = f"@handlers.on({command.__name__})"
+                    raise ContractError(f"{part_of(self, command)} has no handler: bind one with {bind}")
+            self._checked = table
+        return self._checked
+
     def handler(self, command_class: type[Command]) -> Handler | None:
-        return self.handlers().get(command_class)
+        return self.checked_handlers().get(command_class)
 
     def new_state(self, workspace: Workspace) -> S:
         """The pack's state for a new session (``None`` for packs that keep none)."""
@@ -177,7 +211,7 @@ class Pack(Generic[S]):
         """Slow set-up worth doing before the first line, off the GUI thread (loading a model):
         a GUI runs it once in the background; without it, the first command pays instead."""
 
-    def layer_added(self, ctx: Context[S], layer: Any) -> None:
+    def layer_added(self, ctx: Context[S], layer: Layer) -> None:
         """A layer came into the viewer (File > Open Sample among others): set up what a sample's
         layer data cannot, such as the camera the pack draws with. Runs on the GUI thread: cheap."""
 

@@ -6,9 +6,10 @@ and agents get, the parser's rule list, and the help text all come from the regi
 A pack joins only if its contract holds (as a plugin manifest is validated when it loads): every
 command has a description, a known risk, help examples, and a grammar rule or a stated reason why
 none (``no_rule = "agents pass scene files, nobody types one"`` on the class); every rule reads
-one of the pack's own commands. :func:`check_contract` with ``handlers=True`` also checks that
-each command has a handler: that imports the pack's handler modules, so registering leaves it
-to the tests and to the first command that runs.
+one of the pack's own commands; and every command has a handler. That last part is checked here
+when the pack's handler table is at hand, else when it is first loaded (see
+:meth:`~napari_talk.core.contract.pack.Pack.checked_handlers`: importing handler modules here
+would cost the GUI thread a third of a second per pack as the dock opens).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
+from .errors import ContractError as ContractError
+from .pack import part_of
+
 if TYPE_CHECKING:
     from ..grammar.rules import Rule
     from .commands import Command
@@ -30,12 +34,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class ContractError(ValueError):
-    """A pack that lacks a part of the contract; the message names the pack, command and part."""
-
-
 def check_contract(pack: Pack, *, handlers: bool = False) -> None:
-    """Raise :class:`ContractError` naming the first missing part of ``pack``'s contract."""
+    """Raise :class:`ContractError` naming the first missing part of ``pack``'s contract; with
+    ``handlers``, load its handler table and check that too."""
     from ..safety.risk import RISKS
 
     own = set(pack.commands)
@@ -46,7 +47,7 @@ def check_contract(pack: Pack, *, handlers: bool = False) -> None:
             )
     ruled = {rule.command for rule in pack.rules}
     for command in pack.commands:
-        where = f"pack {pack.name!r}: command {command.action_name()!r} ({command.__name__})"
+        where = part_of(pack, command)
         if not command.description():
             raise ContractError(f"{where} has no description: give its class a docstring")
         if getattr(command, "risk", None) not in RISKS:
@@ -58,8 +59,8 @@ def check_contract(pack: Pack, *, handlers: bool = False) -> None:
             raise ContractError(
                 f'{where} has no grammar rule: add a Rule for it, or say why none (no_rule = "...")'
             )
-        if handlers and pack.handler(command) is None:
-            raise ContractError(f"{where} has no handler: bind one with @handlers.on({command.__name__})")
+    if handlers:
+        pack.checked_handlers()
 
 
 PACK_ENTRY_POINT_GROUP = "napari_talk.packs"
@@ -74,8 +75,8 @@ class Registry:
             self.register(pack)
 
     def register(self, pack: Pack) -> Callable[[], None]:
-        """Join ``pack`` once its contract holds (:func:`check_contract`); returns the function
-        that takes it out again."""
+        """Join ``pack`` once its contract holds (:func:`check_contract`, its handlers too when
+        they are at hand); returns the function that takes it out again."""
         with self._lock:
             if pack.name in self._packs:
                 raise ValueError(f"a pack named {pack.name!r} is already registered")
@@ -83,7 +84,7 @@ class Registry:
             clashes = [c.action_name() for c in pack.commands if c.action_name() in taken]
             if clashes:
                 raise ValueError(f"pack {pack.name!r} redefines commands {clashes}")
-            check_contract(pack)
+            check_contract(pack, handlers=pack.handlers_at_hand)
             self._packs[pack.name] = pack
             self._derived.clear()
 

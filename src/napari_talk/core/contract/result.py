@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -33,9 +32,9 @@ class Result:
 
     def __post_init__(self) -> None:
         if self.undo is not None:
-            from ..running.history import as_changes
+            from ..running.history import require_changes
 
-            self.undo = as_changes(self.undo)
+            require_changes(self.undo)
 
     @property
     def ok(self) -> bool:
@@ -47,10 +46,10 @@ class Result:
         message: str,
         data: Any = None,
         *,
-        undo: Changes | Callable[[], str | None] | None = None,
+        undo: Changes | None = None,
         **meta: Any,
     ) -> Result:
-        return cls("success", message, data, dict(meta), undo)  # type: ignore[arg-type]
+        return cls("success", message, data, dict(meta), undo)
 
     @classmethod
     def error(cls, message: str, data: Any = None, **meta: Any) -> Result:

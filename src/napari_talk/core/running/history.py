@@ -74,9 +74,6 @@ class Changes:
     def size(self) -> int:
         return ENTRY_OVERHEAD + sum(size for _, _, size in self._steps)
 
-    def __call__(self) -> str | None:
-        return self.undo()
-
     def __bool__(self) -> bool:
         return bool(self._steps)
 
@@ -90,13 +87,12 @@ class Changes:
             self.undo()
 
 
-def as_changes(undo: Changes | Step) -> Changes:
-    """A bare undo function (code written before :class:`Changes`) as one step."""
-    if isinstance(undo, Changes):
-        return undo
-    changes = Changes()
-    changes.add(undo)
-    return changes
+def require_changes(undo: object) -> Changes:
+    """``undo`` itself when it is :class:`Changes`, the one way to record undo; else TypeError
+    (a bare function says neither what it keeps alive nor what undoing it now would replace)."""
+    if not isinstance(undo, Changes):
+        raise TypeError(f"undo is recorded as Changes, not {type(undo).__name__}: changes.add(step) instead")
+    return undo
 
 
 @dataclass(frozen=True)
@@ -147,7 +143,7 @@ class History:
 
         Returns the data changes that had to go to keep within the budget (oldest first); an
         entry larger than the whole budget is not kept, and is returned too."""
-        entry = Entry(command, changes, risk, said or command.summary())
+        entry = Entry(command, require_changes(changes), risk, said or command.summary())
         if not redoing:
             self._undone.clear()
         if entry.size > self.budget:

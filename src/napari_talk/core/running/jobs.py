@@ -67,6 +67,16 @@ class Job:
     def run_here(self, progress: Progress | None = None) -> Result:
         return self.finish(self.work(progress or Progress()))
 
+    def settle(self, outcome: Outcome | None, progress: Progress) -> Result:
+        """A waited job's Result, once its work ran elsewhere (a GUI's thread): stopped when the
+        person cancelled it (or it never ended), its error raised for the session to tell, else
+        its finish."""
+        if progress.cancelled or outcome is None:
+            return Result.error(f"{self.label}: stopped")
+        if outcome.error is not None:
+            raise outcome.error
+        return self.finish(outcome.value)
+
 
 @dataclass(frozen=True)
 class Outcome:

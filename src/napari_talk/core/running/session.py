@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from pydantic import ValidationError
 
 from ..contract.commands import MAX_NAME_CHARS, Command, shown_name
+from ..contract.errors import ContractError
 from ..contract.pack import Context, Pack
 from ..contract.registry import Registry, default_registry
 from ..contract.result import CommandError, Result
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     import threading
 
     from ..llm.road import Execute, LLMOutcome, LLMRoad
+    from ..viewer.protocols import Layer, Viewer
     from ..viewer.window import Window
 
 S = TypeVar("S")
@@ -85,7 +87,7 @@ class Turn:
 class Session:
     def __init__(
         self,
-        viewer: Any = None,
+        viewer: Viewer | None = None,
         *,
         registry: Registry | None = None,
         workspace: Path | str | None = None,
@@ -210,7 +212,7 @@ class Session:
             except Exception:  # the first command will meet the problem and say it plainly
                 log.debug("pack %s could not prepare", pack.name, exc_info=True)
 
-    def layer_added(self, layer: Any) -> None:
+    def layer_added(self, layer: Layer) -> None:
         """Tell every pack of a layer that came into the viewer (see :meth:`Pack.layer_added`)."""
         for pack in self.registry.packs:
             try:
@@ -466,7 +468,10 @@ class Session:
             result.meta["undo_dropped"] = [entry.command.to_wire() for entry in dropped]
 
     def _dispatch(self, command: Command, consent: Consent) -> Result:
-        pack, handler = self.registry.handler(command)
+        try:
+            pack, handler = self.registry.handler(command)
+        except ContractError as exc:  # a pack whose handlers, loaded now, lack this one or another
+            raise CommandError(str(exc)) from None
         if handler is None:
             raise CommandError(f"{command.action} is not available here (pack {pack.name!r})")
         outcome = handler(command, self.context(pack, consent))

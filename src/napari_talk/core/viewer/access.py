@@ -6,38 +6,51 @@ every handler goes through these helpers so that feature detection lives in one 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..contract.commands import shown_name
 from ..contract.result import CommandError
 from ..grammar.names import describe_miss, resolve_name
 
+if TYPE_CHECKING:
+    from .protocols import Camera, Grid, Layer, Overlay, TextOverlay, Viewer
 
-def camera(viewer: Any) -> Any:
+
+def camera(viewer: Viewer) -> Camera:
     scene = getattr(viewer, "scene", None)
-    return scene.camera if scene is not None and hasattr(scene, "camera") else viewer.camera
+    holder: Any = scene if scene is not None and hasattr(scene, "camera") else viewer  # napari < 0.9
+    return cast("Camera", holder.camera)
 
 
-def canvas_size(viewer: Any) -> tuple[float, float]:
+def canvas_size(viewer: Viewer) -> tuple[float, float]:
     """(height, width) of the canvas in screen pixels."""
     canvas = getattr(viewer, "canvas", None)
     size = getattr(canvas, "size", None) or getattr(viewer, "_canvas_size", None) or (600, 800)
     return float(size[0]), float(size[1])
 
 
-def grid(viewer: Any) -> Any:
+def grid(viewer: Viewer) -> Grid:
     canvas = getattr(viewer, "canvas", None)
-    return canvas.grid if canvas is not None and hasattr(canvas, "grid") else viewer.grid
+    holder: Any = canvas if canvas is not None and hasattr(canvas, "grid") else viewer  # napari < 0.9
+    return cast("Grid", holder.grid)
 
 
-def scale_bar(viewer: Any) -> Any:
+def _overlay(viewer: Viewer, key: str, legacy: str) -> Any:
     overlays = getattr(getattr(viewer, "canvas", None), "overlays", None)
-    if overlays is not None and "scale_bar" in overlays:
-        return overlays["scale_bar"]
-    return viewer.scale_bar
+    if overlays is not None and key in overlays:
+        return overlays[key]
+    return getattr(viewer, legacy)
 
 
-def find_layer(viewer: Any, name: str) -> Any:
+def scale_bar(viewer: Viewer) -> Overlay:
+    return cast("Overlay", _overlay(viewer, "scale_bar", "scale_bar"))
+
+
+def text_overlay(viewer: Viewer) -> TextOverlay:
+    return cast("TextOverlay", _overlay(viewer, "text", "text_overlay"))
+
+
+def find_layer(viewer: Viewer, name: str) -> Layer:
     names = [layer.name for layer in viewer.layers]
     match = resolve_name(name, names)
     if match.found is None:
@@ -45,17 +58,17 @@ def find_layer(viewer: Any, name: str) -> Any:
     return viewer.layers[match.found]
 
 
-def camera_state(viewer: Any) -> dict[str, Any]:
+def camera_state(viewer: Viewer) -> dict[str, Any]:
     cam = camera(viewer)
     return {"center": tuple(cam.center), "zoom": cam.zoom, "angles": tuple(cam.angles)}
 
 
-def restore_camera(viewer: Any, state: dict[str, Any]) -> None:
+def restore_camera(viewer: Viewer, state: dict[str, Any]) -> None:
     cam = camera(viewer)
     cam.center, cam.zoom, cam.angles = state["center"], state["zoom"], state["angles"]
 
 
-def set_center(viewer: Any, row: float, col: float) -> None:
+def set_center(viewer: Viewer, row: float, col: float) -> None:
     """Centre on (row, col), keeping the depth of a 3-D view."""
     cam = camera(viewer)
     cam.center = (*tuple(cam.center)[:-2], row, col)
@@ -65,7 +78,7 @@ def _short(value: float) -> str:
     return f"{value:.3g}" if abs(value) < 100 else f"{value:.0f}"
 
 
-def layer_facts(layer: Any) -> str:
+def layer_facts(layer: Layer) -> str:
     """What a person sees of ``layer``, compactly: its kind, colormap or colour, opacity (when not
     full), contrast limits, data shape, and whether it is hidden. Read by duck typing, so any
     napari version (and no napari at all, for a stand-in) will do."""
@@ -91,7 +104,7 @@ def layer_facts(layer: Any) -> str:
     return f"{shown_name(layer.name)} ({', '.join(facts)})"
 
 
-def camera_facts(viewer: Any) -> str:
+def camera_facts(viewer: Viewer) -> str:
     """Where the camera looks: zoom, centre and (in 3-D) angles."""
     cam = camera(viewer)
     center = ", ".join(_short(float(c)) for c in tuple(cam.center)[-2:])

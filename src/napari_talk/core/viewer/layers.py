@@ -8,33 +8,37 @@ then. Layers are compared by the identity napari keeps (``unique_id``), else by 
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from ..running.history import Changes
     from ..safety.risk import Effect
+    from .protocols import Layer, Viewer
+
+L = TypeVar("L", bound="Layer")
 
 
-def layer_key(layer: Any) -> str:
+def layer_key(layer: Layer) -> str:
     return str(getattr(layer, "unique_id", None) or f"name:{layer.name}")
 
 
-def same_layer(a: Any, b: Any) -> bool:
+def same_layer(a: Layer | None, b: Layer | None) -> bool:
     return a is not None and b is not None and layer_key(a) == layer_key(b)
 
 
-def find_same(layers: Iterable[Any], layer: Any) -> Any | None:
+def find_same(layers: Iterable[L], layer: Layer | None) -> L | None:
     """The entry of ``layers`` that is ``layer``, or None when it is gone."""
     key = layer_key(layer) if layer is not None else None
     return next((candidate for candidate in layers if layer_key(candidate) == key), None)
 
 
-def has_layer(layers: Iterable[Any], layer: Any) -> bool:
+def has_layer(layers: Iterable[Layer], layer: Layer | None) -> bool:
     return layer is not None and find_same(layers, layer) is not None
 
 
-def index_of(layers: Iterable[Any], layer: Any) -> int:
+def index_of(layers: Iterable[Layer], layer: Layer) -> int:
     """The position of ``layer`` in ``layers``; ValueError when it is gone."""
     key = layer_key(layer)
     for index, candidate in enumerate(layers):
@@ -46,7 +50,7 @@ def index_of(layers: Iterable[Any], layer: Any) -> int:
 # -- changes that can be taken back (see history.Changes) -----------------------------------------
 
 
-def added(viewer: Any, layer: Any, changes: Changes | None) -> Any:
+def added(viewer: Viewer, layer: L, changes: Changes | None) -> L:
     """Note that ``layer`` was just added: taking it back removes it (if it is still there). An
     undo that would remove it after its data changed (the person painted on it) asks first."""
     if changes is not None:
@@ -58,31 +62,60 @@ FINGERPRINT_BYTES = 64 * 1024 * 1024
 """Layer data up to this size is fingerprinted by content; larger data by napari's events alone."""
 
 
-def data_watch(viewer: Any, layer: Any) -> Callable[[], list[Effect]]:
+def data_watch(viewer: Viewer, layer: Layer) -> Callable[[], list[Effect]]:
     """A guard for an undo step that removes ``layer``: what that would now replace of the
-    person's (the layer, when its data changed since napari-talk made it)."""
-    from ..safety.risk import Effect
+    person's (the layer, when its data changed since napari-talk made it). Data napari-talk
+    itself sets later (:func:`set_attributes`, and taking that back) is not the person's."""
+    watch = _Watch(viewer, layer)
+    for gone in [key for key, watches in _WATCHES.items() if not watches]:
+        del _WATCHES[gone]
+    _WATCHES.setdefault(layer_key(layer), weakref.WeakSet()).add(watch)
+    return watch
 
-    changed = {"by_event": False}
-    for name in ("data", "paint", "set_data"):
-        emitter = getattr(getattr(layer, "events", None), name, None)
-        if emitter is not None:
-            emitter.connect(lambda *_: changed.update(by_event=True))
-    before = fingerprint(layer)
 
-    def guard() -> list[Effect]:
-        if not has_layer(viewer.layers, layer):
+class _Watch:
+    def __init__(self, viewer: Viewer, layer: Layer) -> None:
+        self.viewer, self.layer = viewer, layer
+        self.by_event = False
+        for name in ("data", "paint"):  # not set_data: napari sends it at every redraw
+            emitter = getattr(getattr(layer, "events", None), name, None)
+            if emitter is not None:
+                emitter.connect(self._changed)
+        self.before = fingerprint(layer)
+
+    def _changed(self, *_: object) -> None:
+        self.by_event = True
+
+    def rebase(self) -> None:
+        """The layer's data as it is now is napari-talk's own."""
+        self.by_event, self.before = False, fingerprint(self.layer)
+
+    def __call__(self) -> list[Effect]:
+        from ..safety.risk import Effect
+
+        if not has_layer(self.viewer.layers, self.layer):
             return []
-        now = fingerprint(layer)
-        if changed["by_event"] or now != before:
-            what = f"layer {layer.name!r}, whose data changed since napari-talk made it"
-            return [Effect.replace(what, f"{layer_key(layer)}:{now}", named=False)]
+        now = fingerprint(self.layer)
+        if self.by_event or now != self.before:
+            what = f"layer {self.layer.name!r}, whose data changed since napari-talk made it"
+            return [Effect.replace(what, f"{layer_key(self.layer)}:{now}", named=False)]
         return []
 
-    return guard
+
+_WATCHES: dict[str, weakref.WeakSet[_Watch]] = {}
+"""The data watches of each layer, by :func:`layer_key`, for as long as an undo step keeps them."""
 
 
-def fingerprint(layer: Any) -> str:
+def _set_own(target: Any, name: str, value: Any) -> None:
+    """Set an attribute; new data set so is napari-talk's, not the person's, to every watch."""
+    setattr(target, name, value)
+    if name == "data":
+        watches = _WATCHES.get(layer_key(target))
+        for watch in list(watches or ()):
+            watch.rebase()
+
+
+def fingerprint(layer: Layer) -> str:
     """A digest of the layer's data when it is small enough to read whole; else its shape."""
     import hashlib
 
@@ -102,7 +135,9 @@ def fingerprint(layer: Any) -> str:
     return found.hexdigest()
 
 
-def remove_layer(viewer: Any, layer: Any, changes: Changes | None = None, *, instead_of: Any = None) -> None:
+def remove_layer(
+    viewer: Viewer, layer: Layer, changes: Changes | None = None, *, instead_of: Layer | None = None
+) -> None:
     """Remove ``layer``; taking it back puts that very layer where it was (after removing
     ``instead_of``, the layer that took its place and its name, if that is still there)."""
     index = index_of(viewer.layers, layer)
@@ -122,11 +157,11 @@ def set_attributes(target: Any, changes: Changes | None, **values: Any) -> None:
     """Set attributes one by one; taking them back restores each old value."""
     for name, value in values.items():
         old = getattr(target, name)
-        setattr(target, name, value)
+        _set_own(target, name, value)
         if changes is not None:
-            changes.add(functools.partial(setattr, target, name, old))
+            changes.add(functools.partial(_set_own, target, name, old))
 
 
-def _pop(viewer: Any, layer: Any) -> None:
+def _pop(viewer: Viewer, layer: Layer) -> None:
     if has_layer(viewer.layers, layer):
         viewer.layers.pop(index_of(viewer.layers, layer))

@@ -7,11 +7,12 @@ its job's :class:`~napari_talk.core.running.jobs.Progress`; the dock shows it, o
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ...core.contract.result import CommandError
+from ...core.viewer.protocols import ImageLayer, Layer, Viewer
 from .samples import SAMPLE_ROLE
 
 if TYPE_CHECKING:
@@ -33,14 +34,16 @@ def sample_layer_open(ctx: Context[Any]) -> bool:
     return any(role(layer) == SAMPLE_ROLE for layer in layers)
 
 
-def role(layer: Any) -> str | None:
+def role(layer: Layer) -> str | None:
     meta = getattr(layer, "metadata", None) or {}
     talk = meta.get("napari_talk") if isinstance(meta, dict) else None
     return talk.get("role") if isinstance(talk, dict) else None
 
 
-def layer_pixels(viewer: Any, layer: Any) -> tuple[np.ndarray, dict[str, Any]]:
+def layer_pixels(viewer: Viewer | None, layer: Layer) -> tuple[np.ndarray, dict[str, Any]]:
     """The 2-D picture a layer shows now (its current slice), and how it is displayed."""
+    if viewer is None:
+        raise CommandError("no viewer is attached to this session: there is no layer to read")
     if layer.__class__.__name__ != "Image":
         raise CommandError(f"{layer.name!r} is a {layer.__class__.__name__.lower()} layer, not an image")
     data = layer.data[-1] if getattr(layer, "multiscale", False) else layer.data
@@ -53,15 +56,16 @@ def layer_pixels(viewer: Any, layer: Any) -> tuple[np.ndarray, dict[str, Any]]:
     pixels = np.asarray(data)
     display: dict[str, Any] = {}
     if not rgb:
-        display = {"limits": tuple(layer.contrast_limits), "colormap": layer.colormap.map}
+        image = cast("ImageLayer", layer)
+        display = {"limits": tuple(image.contrast_limits), "colormap": image.colormap.map}
     return pixels, display
 
 
-def image_layers(viewer: Any) -> list[Any]:
+def image_layers(viewer: Viewer) -> list[Layer]:
     return [layer for layer in viewer.layers if layer.__class__.__name__ == "Image"]
 
 
-def selected_image(viewer: Any) -> Any:
+def selected_image(viewer: Viewer) -> Layer:
     active = viewer.layers.selection.active
     if active is not None and active.__class__.__name__ == "Image":
         return active
@@ -91,7 +95,7 @@ def save_pixels(atlas: Atlas, name: str, pixels: np.ndarray) -> str:
     return path
 
 
-def image_layer(ctx: Context[Any], name: str | None) -> Any:
+def image_layer(ctx: Context[Any], name: str | None) -> Layer:
     viewer = ctx.viewer
     if viewer is None:
         raise CommandError("no viewer is attached to this ctx: there is no image layer to add")

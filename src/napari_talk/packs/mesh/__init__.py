@@ -7,9 +7,10 @@ concept-to-model generation through a ComfyUI server. Domain modules are free of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.contract.pack import Context, Handlers, Pack
+from ...core.viewer.protocols import Layer
 from .commands import COMMANDS
 from .grammar import RULES
 
@@ -39,7 +40,7 @@ class MeshPack(Pack["MeshPackState"]):
 
         return ctx.state.model.mesh is not None or sample_layer(ctx.viewer) is not None
 
-    def layer_added(self, ctx: Context[MeshPackState], layer: Any) -> None:
+    def layer_added(self, ctx: Context[MeshPackState], layer: Layer) -> None:
         """The mesh sample opens in 3-D, as the pack shows every model."""
         from .samples import SAMPLE_KEY
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from ...core.viewer.access import camera, camera_state, canvas_size, restore_camera
 from ...core.viewer.layers import added, has_layer, remove_layer, same_layer, set_attributes
+from ...core.viewer.protocols import Layer, SurfaceLayer, Viewer
 from .appearance import display_rgba, segment_materials, segment_rgba
 from .mesh import TriMesh, crease_groups, split_by_groups
 from .state import MeshPackState, ModelState
@@ -99,20 +100,26 @@ def _display_mesh(pack: MeshPackState, state: ModelState) -> tuple[np.ndarray, n
     return prepared[1]
 
 
-def _alive(viewer: Any, layer: Any) -> bool:
+def _alive(viewer: Viewer, layer: Layer) -> bool:
     """Whether the layer is still in the viewer (by napari's identity: a plugin's viewer is a proxy
     whose every access makes a new object, so ``is`` is never true through it)."""
     return has_layer(viewer.layers, layer)
 
 
-def _remove(viewer: Any, layer: Any, changes: Changes | None = None) -> None:
+def _remove(viewer: Viewer, layer: Layer, changes: Changes | None = None) -> None:
     if _alive(viewer, layer):
         remove_layer(viewer, layer, changes)
 
 
 def _surface(
-    viewer: Any, pack: MeshPackState, key: str, name: str, data, colors: np.ndarray, changes: Changes | None
-) -> Any:
+    viewer: Viewer,
+    pack: MeshPackState,
+    key: str,
+    name: str,
+    data,
+    colors: np.ndarray,
+    changes: Changes | None,
+) -> SurfaceLayer:
     """Add the layer, or update the one shown before (even if the person renamed it)."""
     layer = pack.view.get(key)
     if layer is not None and _alive(viewer, layer):
@@ -132,7 +139,7 @@ def _surface(
     return layer
 
 
-def sync(viewer: Any, pack: MeshPackState, changes: Changes | None = None) -> None:
+def sync(viewer: Viewer, pack: MeshPackState, changes: Changes | None = None) -> None:
     """Make the viewer's mesh layers show ``pack.model``, adding or removing them as needed;
     ``changes`` gets each step, so a sync that fails half-way can be taken back whole."""
     if viewer is None:
@@ -174,7 +181,7 @@ def isolated_mesh(state: ModelState, segment_id: int) -> TriMesh:
 
 
 def _sync_isolated(
-    viewer: Any, pack: MeshPackState, state: ModelState, changes: Changes | None = None
+    viewer: Viewer, pack: MeshPackState, state: ModelState, changes: Changes | None = None
 ) -> None:
     if not state.isolated:
         _remove(viewer, pack.view.pop("isolated", None), changes)
@@ -190,7 +197,7 @@ def _sync_isolated(
 
 
 def _sync_concepts(
-    viewer: Any, pack: MeshPackState, state: ModelState, changes: Changes | None = None
+    viewer: Viewer, pack: MeshPackState, state: ModelState, changes: Changes | None = None
 ) -> None:
     shown: dict[int, tuple[Any, str]] = pack.view.setdefault("concepts", {})
     wanted = {c.option: c for c in state.concepts}
@@ -228,16 +235,16 @@ def read_image(path) -> np.ndarray:
 # -- camera ---------------------------------------------------------------------------------------
 
 
-def view_state(viewer: Any) -> dict[str, Any]:
+def view_state(viewer: Viewer) -> dict[str, Any]:
     return {"ndisplay": viewer.dims.ndisplay, "camera": camera_state(viewer)}
 
 
-def restore_view(viewer: Any, saved: dict[str, Any]) -> None:
+def restore_view(viewer: Viewer, saved: dict[str, Any]) -> None:
     viewer.dims.ndisplay = saved["ndisplay"]
     restore_camera(viewer, saved["camera"])
 
 
-def look(viewer: Any, azimuth: float, elevation: float) -> None:
+def look(viewer: Viewer, azimuth: float, elevation: float) -> None:
     """Point the camera at the model from (azimuth, elevation), model's up on top."""
     az, el = np.radians(azimuth), np.radians(elevation)
     towards_camera = np.array([np.sin(az) * np.cos(el), np.sin(el), np.cos(az) * np.cos(el)])
@@ -249,7 +256,7 @@ def look(viewer: Any, azimuth: float, elevation: float) -> None:
 
 
 def frame(
-    viewer: Any,
+    viewer: Viewer,
     target: TriMesh | np.ndarray,
     azimuth: float = 30.0,
     elevation: float = 15.0,
@@ -287,13 +294,13 @@ def concept_box(state: ModelState) -> np.ndarray:
 # -- pictures -------------------------------------------------------------------------------------
 
 
-def screenshot(viewer: Any, size: int | None = None) -> np.ndarray:
+def screenshot(viewer: Viewer, size: int | None = None) -> np.ndarray:
     image = viewer.screenshot(canvas_only=True, size=(size, size) if size else None)
     return np.asarray(image)[..., :3].astype(np.uint8)
 
 
 @contextlib.contextmanager
-def only_mesh_layers(viewer: Any, pack: MeshPackState):
+def only_mesh_layers(viewer: Viewer, pack: MeshPackState):
     """Hide every layer but the model (shown fully) while pictures are taken."""
     model = pack.view.get("model")
     saved = [(layer, layer.visible, layer.opacity) for layer in viewer.layers]
@@ -311,7 +318,7 @@ def only_mesh_layers(viewer: Any, pack: MeshPackState):
         restore_view(viewer, view)
 
 
-def renders(viewer: Any, pack: MeshPackState, views: dict[str, tuple[float, float]], size: int = 512):
+def renders(viewer: Viewer, pack: MeshPackState, views: dict[str, tuple[float, float]], size: int = 512):
     """Screenshots of the model alone from each named (azimuth, elevation)."""
     mesh = pack.model.mesh
     assert mesh is not None
@@ -337,12 +344,12 @@ def picked_point(event: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return from_napari(position), from_napari(direction)
 
 
-def install_picking(viewer: Any, pack: MeshPackState, on_pick) -> None:
+def install_picking(viewer: Viewer, pack: MeshPackState, on_pick) -> None:
     """A click (press and release without dragging) on the model calls ``on_pick(ray)``."""
     if pack.view.get("picking") is viewer:
         return
 
-    def on_click(_viewer: Any, event: Any):
+    def on_click(_viewer: Viewer, event: Any):
         ray = picked_point(event)
         dragged = False
         yield

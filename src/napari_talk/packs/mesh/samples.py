@@ -3,7 +3,10 @@ first mesh line, so "segment it" works on what the person sees, in the same laye
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...core.viewer.protocols import Layer, Viewer
 
 SAMPLE_PRIMITIVE = "Body"
 SAMPLE_KEY = "napari_talk_mesh_sample"
@@ -31,7 +34,7 @@ def body_sample() -> list[tuple[Any, dict[str, Any], str]]:
     return [((vertices, faces), kwargs, "surface")]
 
 
-def sample_layer(viewer: Any) -> Any | None:
+def sample_layer(viewer: Viewer | None) -> Layer | None:
     """The sample's layer in the viewer, if it was opened and is still there."""
     if viewer is None:
         return None

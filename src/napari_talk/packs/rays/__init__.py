@@ -9,9 +9,10 @@ scene saved as ray-optics JSON), ``xml``, ``agent`` (seed 001's ``_xml`` tools),
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.contract.pack import Context, Handlers, Pack
+from ...core.viewer.protocols import Layer
 from .commands import COMMANDS
 from .grammar import RULES
 from .state import RaysPackState
@@ -45,7 +46,7 @@ class RaysPack(Pack[RaysPackState]):
     def live(self, ctx: Context[RaysPackState]) -> bool:
         return ctx.state.current is not None or bool(self.names(ctx).get("scene_objects"))
 
-    def layer_added(self, ctx: Context[RaysPackState], layer: Any) -> None:
+    def layer_added(self, ctx: Context[RaysPackState], layer: Layer) -> None:
         """A scene's glasses (the Prism demo opened from File > Open Sample) are drawn +y up from
         the start, as the pack draws every scene, not only once the first rays line takes it up."""
         from . import display, layers

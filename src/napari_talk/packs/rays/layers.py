@@ -3,10 +3,11 @@ with the same role, and the glasses layer read back into a scene (with the polyg
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core.contract.result import CommandError
 from ...core.viewer.layers import added, has_layer, index_of, remove_layer, same_layer, set_attributes
+from ...core.viewer.protocols import Layer, ShapesLayer, Viewer
 from . import display
 from .scene import Scene
 from .scene_json import SceneFormatError
@@ -15,17 +16,19 @@ if TYPE_CHECKING:
     from ...core.running.history import Changes
 
 
-def layers_with(viewer: Any, role: str) -> list[Any]:
+def layers_with(viewer: Viewer, role: str) -> list[Layer]:
     return [layer for layer in viewer.layers if display.layer_role(getattr(layer, "metadata", None)) == role]
 
 
-def glass_layer(viewer: Any) -> Any:
+def glass_layer(viewer: Viewer) -> ShapesLayer | None:
     found = layers_with(viewer, "glasses")
-    return found[-1] if found else None
+    return cast("ShapesLayer", found[-1]) if found else None
 
 
-def scene_of(layer: Any) -> Scene:
+def scene_of(layer: ShapesLayer | None) -> Scene:
     """The scene a glasses layer holds now, with its polygons as edited."""
+    if layer is None:
+        raise CommandError("there is no glasses layer to read a scene from")
     features = layer.features
     count = len(layer.data)
     names = list(features["name"]) if "name" in features else [""] * count
@@ -40,7 +43,7 @@ IN_PLACE = {"vectors": ("edge_color", "edge_width", "metadata")}
 """Layer types whose data napari replaces quickly: such a layer is updated, not added anew."""
 
 
-def put(viewer: Any, layer_data: display.LayerData, role: str, changes: Changes | None = None) -> Any:
+def put(viewer: Viewer, layer_data: display.LayerData, role: str, changes: Changes | None = None) -> Layer:
     """Add a layer, in place of the one with the same role (keeping its position and visibility);
     ``changes`` gets the steps that take it back (the old layer itself returns)."""
     data, kwargs, kind = layer_data
@@ -62,12 +65,12 @@ def put(viewer: Any, layer_data: display.LayerData, role: str, changes: Changes 
     return new
 
 
-def remove(viewer: Any, role: str, changes: Changes | None = None) -> None:
+def remove(viewer: Viewer, role: str, changes: Changes | None = None) -> None:
     for layer in layers_with(viewer, role):
         remove_layer(viewer, layer, changes)
 
 
-def sync_glass_layer(layer: Any, scene: Scene, changes: Changes | None = None) -> None:
+def sync_glass_layer(layer: ShapesLayer, scene: Scene, changes: Changes | None = None) -> None:
     """Store the traced scene on the layer, and name shapes that were drawn without a name."""
     stored = display.glass_layer(scene)[1]["metadata"][display.ROLE_KEY]
     metadata = layer.metadata
@@ -92,14 +95,14 @@ def sync_glass_layer(layer: Any, scene: Scene, changes: Changes | None = None) -
         set_attributes(layer, changes, features=features)
 
 
-def orientation(viewer: Any) -> Any:
+def orientation(viewer: Viewer) -> Any:
     """The 2-D camera's axis orientation, where napari has one (≥ 0.5), else None."""
     from ...core.viewer.access import camera
 
     return getattr(camera(viewer), "orientation2d", None)
 
 
-def physics_up(viewer: Any, changes: Changes | None = None) -> None:
+def physics_up(viewer: Viewer, changes: Changes | None = None) -> None:
     """Draw +y upwards, as optics does (edge "N" on top); napari's default puts rows downwards."""
     from ...core.viewer.access import camera
 
@@ -107,7 +110,7 @@ def physics_up(viewer: Any, changes: Changes | None = None) -> None:
         set_attributes(camera(viewer), changes, orientation2d=("up", "right"))
 
 
-def set_orientation(viewer: Any, value: Any) -> None:
+def set_orientation(viewer: Viewer, value: Any) -> None:
     from ...core.viewer.access import camera
 
     if value is not None:

@@ -4,9 +4,10 @@ the agent tools of seed 001 keep their own context, which a session never writes
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ...core.viewer.protocols import ShapesLayer
     from .scene import Scene
     from .simulation import SimulationResult
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 class RaysState:
     scene: Scene
     result: SimulationResult
-    glass_layer: Any = None
+    glass_layer: ShapesLayer | None = None
     """The viewer's glasses layer this scene was drawn into or read from."""
     color_by: str = "brightness"
 

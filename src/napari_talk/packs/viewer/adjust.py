@@ -13,7 +13,10 @@ import numpy as np
 
 from ...core.contract.pack import Context
 from ...core.contract.result import CommandError, Result
+from ...core.running.history import Changes
 from ...core.viewer.access import camera, camera_state, canvas_size, restore_camera
+from ...core.viewer.layers import set_attributes
+from ...core.viewer.protocols import ImageLayer, Viewer
 from . import commands as cmd
 from .handlers import HANDLERS, image_layer, viewer_of
 
@@ -29,7 +32,7 @@ SIDES = {
 }
 
 
-def _view_change(viewer: Any) -> Any:
+def _view_change(viewer: Viewer) -> Changes:
     """The undo of a camera move that may also switch the view to 3-D."""
     before, ndisplay = camera_state(viewer), viewer.dims.ndisplay
 
@@ -37,7 +40,9 @@ def _view_change(viewer: Any) -> Any:
         viewer.dims.ndisplay = ndisplay
         restore_camera(viewer, before)
 
-    return undo
+    changes = Changes()
+    changes.add(undo)
+    return changes
 
 
 @HANDLERS.on(cmd.Pan)
@@ -64,22 +69,21 @@ def pan(command: cmd.Pan, ctx: Context[None]) -> Result:
 def layer_gamma(command: cmd.LayerGamma, ctx: Context[None]) -> Result:
     layer = image_layer(viewer_of(ctx), command.name, "gamma")
     before = layer.gamma
-    layer.gamma = command.gamma
-    return Result.success(
-        f"{layer.name} gamma set to {command.gamma:g} (was {before:g}).",
-        undo=lambda: setattr(layer, "gamma", before),
-    )
+    with Changes() as changes:
+        set_attributes(layer, changes, gamma=command.gamma)
+    return Result.success(f"{layer.name} gamma set to {command.gamma:g} (was {before:g}).", undo=changes)
 
 
-def _limits(layer: Any, low: float, high: float, what: str) -> Any:
+def _limits(layer: ImageLayer, low: float, high: float, what: str) -> tuple[tuple[float, ...], Changes]:
     before = tuple(layer.contrast_limits)
     if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
         raise CommandError(f"{layer.name}: that would leave no contrast window ({what} too far)")
     range_low, range_high = tuple(layer.contrast_limits_range)
-    if high > range_high or low < range_low:  # let the window go beyond the data's range
-        layer.contrast_limits_range = (min(low, range_low), max(high, range_high))
-    layer.contrast_limits = (low, high)
-    return before, lambda: setattr(layer, "contrast_limits", before)
+    with Changes() as changes:
+        if high > range_high or low < range_low:  # let the window go beyond the data's range
+            set_attributes(layer, changes, contrast_limits_range=(min(low, range_low), max(high, range_high)))
+        set_attributes(layer, changes, contrast_limits=(low, high))
+    return before, changes
 
 
 @HANDLERS.on(cmd.AdjustBrightness)

@@ -10,7 +10,7 @@ import difflib
 import functools
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from ...core.contract.commands import shown_name
 from ...core.contract.pack import Context, Handlers
@@ -31,6 +31,7 @@ from ...core.viewer.access import (
     set_center,
 )
 from ...core.viewer.layers import has_layer, set_attributes
+from ...core.viewer.protocols import ImageLayer, Layer, Viewer
 from ...core.viewer.window import panels_of
 from . import commands as cmd
 
@@ -41,13 +42,13 @@ FRAME_MARGIN = 0.05
 """The share of the canvas left around framed data, as napari's own fit_to_view leaves."""
 
 
-def viewer_of(ctx: Context[None]) -> Any:
+def viewer_of(ctx: Context[None]) -> Viewer:
     if ctx.viewer is None:
         raise CommandError("no viewer is attached to this session")
     return ctx.viewer
 
 
-def _camera_change(viewer: Any, change, message: str) -> Result:
+def _camera_change(viewer: Viewer, change, message: str) -> Result:
     before = camera_state(viewer)
     with Changes() as changes:
         change()
@@ -55,13 +56,13 @@ def _camera_change(viewer: Any, change, message: str) -> Result:
     return Result.success(message, _camera_data(viewer), undo=changes)
 
 
-def _camera_data(viewer: Any) -> dict[str, Any]:
+def _camera_data(viewer: Viewer) -> dict[str, Any]:
     cam = camera(viewer)
     center = tuple(cam.center)
     return {"center_xy": [center[-1], center[-2]], "zoom": cam.zoom}
 
 
-def _frame(viewer: Any, rows: tuple[float, float], cols: tuple[float, float]) -> None:
+def _frame(viewer: Viewer, rows: tuple[float, float], cols: tuple[float, float]) -> None:
     """Centre on a world rectangle and zoom so it fills the canvas less the margin."""
     height, width = canvas_size(viewer)
     box_h, box_w = abs(rows[1] - rows[0]), abs(cols[1] - cols[0])
@@ -71,18 +72,18 @@ def _frame(viewer: Any, rows: tuple[float, float], cols: tuple[float, float]) ->
         camera(viewer).zoom = (1 - FRAME_MARGIN) * min(fits)
 
 
-def _layer_kind(layer: Any) -> str:
+def _layer_kind(layer: Layer) -> str:
     return layer.__class__.__name__.lower()
 
 
-def _layer_summary(layer: Any) -> str:
+def _layer_summary(layer: Layer) -> str:
     return f"{shown_name(layer.name)} ({_layer_kind(layer)}, {'visible' if layer.visible else 'hidden'})"
 
 
 # -- visibility ----------------------------------------------------------------------------------
 
 
-def _set_visible(layers: list[Any], visible: list[bool]) -> Changes:
+def _set_visible(layers: list[Layer], visible: list[bool]) -> Changes:
     """All or nothing: a layer that refuses puts back those already changed."""
     with Changes() as changes:
         for layer, value in zip(layers, visible, strict=True):
@@ -224,17 +225,17 @@ def list_layers(command: cmd.ListLayers, ctx: Context[None]) -> Result:
     return Result.success(f"{len(layers)} layers, top first: {listing}.", data)
 
 
-def _setter(layer: Any, attribute: str, value: Any) -> Changes:
+def _setter(layer: Layer, attribute: str, value: Any) -> Changes:
     with Changes() as changes:
         set_attributes(layer, changes, **{attribute: value})
     return changes
 
 
-def image_layer(viewer: Any, name: str, what: str) -> Any:
+def image_layer(viewer: Viewer, name: str, what: str) -> ImageLayer:
     layer = find_layer(viewer, name)
     if not hasattr(layer, "contrast_limits"):
         raise CommandError(f"{layer.name} is a {_layer_kind(layer)} layer; {what} applies to image layers.")
-    return layer
+    return cast("ImageLayer", layer)
 
 
 @HANDLERS.on(cmd.LayerOpacity)
@@ -301,7 +302,7 @@ def select_layer(command: cmd.SelectLayer, ctx: Context[None]) -> Result:
     return Result.success(f"{layer.name} is the active layer.", undo=changes)
 
 
-def _selection_restorer(viewer: Any) -> Callable[[], None]:
+def _selection_restorer(viewer: Viewer) -> Callable[[], None]:
     """Puts the layer selection back as it is now (layers gone since are left out)."""
     selection = viewer.layers.selection
     before_selected, before_active = set(selection), selection.active
@@ -330,7 +331,7 @@ def remove_layer(command: cmd.RemoveLayer, ctx: Context[None]) -> Result:
     return Result.success(f"{layer.name} removed (undo brings it back).", undo=changes)
 
 
-def _data_bytes(layer: Any) -> int:
+def _data_bytes(layer: Layer) -> int:
     data = getattr(layer, "data", None)
     parts = data if isinstance(data, list | tuple) else [data]
     return sum(int(getattr(part, "nbytes", 0) or 0) for part in parts)
@@ -367,7 +368,7 @@ _CONVENTIONAL_AXES = {
 """Axes people name by convention when the data's axes carry no such labels: (t,) z, y, x."""
 
 
-def _slider_axis(viewer: Any, axis: int | str | None) -> int:
+def _slider_axis(viewer: Viewer, axis: int | str | None) -> int:
     dims = viewer.dims
     sliders = list(dims.not_displayed)
     labels = [str(label) for label in dims.axis_labels]

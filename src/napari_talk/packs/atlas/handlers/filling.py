@@ -61,7 +61,7 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
             f"{len(report.replaced)} replaced) in {time.perf_counter() - started:.1f} s{skipped}."
         )
         data = {"added": len(report.added), "replaced": len(report.replaced), "skipped": errors}
-        return Result.success(message, data, undo=changes.undo)
+        return Result.success(message, data, undo=changes)
 
     return Job(f"importing {command.path}", work, finish)
 
@@ -80,7 +80,7 @@ def export_catalogue(command: cmd.ExportCatalogue, ctx: Context[Atlas]) -> Resul
     ours = workspace.written(command.path, data)
     changes.add(lambda: workspace.take_back(ours))
     message = f"exported {count} entities to {command.path}."
-    return Result.success(message, {"exported": count, "path": command.path}, undo=changes.undo)
+    return Result.success(message, {"exported": count, "path": command.path}, undo=changes)
 
 
 @HANDLERS.on(cmd.LoadSampleCatalogue)
@@ -95,7 +95,7 @@ def load_sample_catalogue(command: cmd.LoadSampleCatalogue, ctx: Context[Atlas])
             f"replaced, {total} in all, in {len(catalogue.domains())} domains."
         )
         data = {"added": len(report.added), "replaced": len(report.replaced), "total": total}
-        return Result.success(message, data, undo=changes.undo)
+        return Result.success(message, data, undo=changes)
 
     return Job("loading the sample catalogue", lambda p: sample_prepared(ctx, embedder_of(ctx), p), finish)
 
@@ -110,7 +110,7 @@ def remove_from_catalogue(command: cmd.RemoveFromCatalogue, ctx: Context[Atlas])
     return Result.success(
         f"removed {entity.name} from the catalogue.",
         {"removed": entity.name},
-        undo=changes.undo,
+        undo=changes,
     )
 
 
@@ -141,7 +141,7 @@ def set_embedding_model(command: cmd.SetEmbeddingModel, ctx: Context[Atlas]) -> 
         return Result.success(
             f"embedding model is now {embedder.name}: {did}.",
             {"model": embedder.name, "embedded": embedded},
-            undo=changes.undo,
+            undo=changes,
         )
 
     return Job(f"embedding with {model}", work, finish)

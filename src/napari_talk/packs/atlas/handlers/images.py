@@ -116,7 +116,7 @@ def add_to_catalogue(command: cmd.AddToCatalogue, ctx: Context[Atlas]) -> Job:
         message = (
             f"added {entity.name} ({entity.domain}) from layer {layer.name}; image: {entity.image}{note}."
         )
-        return Result.success(message, {"success": True, "entity": entity.record()}, undo=changes.undo)
+        return Result.success(message, {"success": True, "entity": entity.record()}, undo=changes)
 
     return Job(f"adding {command.name} to the catalogue", work, finish)
 
@@ -150,6 +150,6 @@ def open_entity_image(command: cmd.OpenEntityImage, ctx: Context[Atlas]) -> Job:
                 viewer.layers.pop(index_of(viewer.layers, layer))
 
         changes.add(take_away)
-        return Result.success(f"opened the image of {entity.name} as layer {layer.name}.", undo=changes.undo)
+        return Result.success(f"opened the image of {entity.name} as layer {layer.name}.", undo=changes)
 
     return Job(f"opening the image of {entity.name}", work, finish)

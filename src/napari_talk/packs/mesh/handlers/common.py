@@ -37,7 +37,7 @@ def pack_of(ctx: Context[MeshPackState]) -> MeshPackState:
 def _adopt_sample(ctx: Context[MeshPackState], pack: MeshPackState) -> None:
     """The sample opened from the File menu becomes the model, shown in its own layer, in 3-D."""
     layer = samples.sample_layer(ctx.viewer)
-    if layer is None:
+    if layer is None or ctx.viewer is None:
         return
     name = layer.metadata[samples.SAMPLE_KEY]
     if name not in primitives.builders():
@@ -92,7 +92,7 @@ def commit(
 
     undo = Changes()
     undo.add(put_back)
-    if view is not None:
+    if viewer is not None and view is not None:
         undo.add(lambda: display.restore_view(viewer, view))
 
     with Changes() as changes:  # the layers, state.json and the camera show all of it, or none
@@ -100,12 +100,12 @@ def commit(
         changes.add(lambda: setattr(pack, "model", before))
         show(ctx, changes)
         changes.add(lambda: pack.file.write(before))
-        if view is not None and reframe is not None:
+        if viewer is not None and view is not None and reframe is not None:
             changes.add(lambda: display.restore_view(viewer, view))
             display.frame(viewer, reframe, *angles)
     if before.mesh is not None and before.mesh is not state.mesh:
         before.mesh.forget_derived()  # the undo entry keeps the model's arrays, not what they gave
-    return Result.success(message, data, undo=undo.undo)
+    return Result.success(message, data, undo=undo)
 
 
 def resolve(ctx: Context[MeshPackState], state: ModelState, ref: str, *, whole_if_none: bool) -> list[int]:

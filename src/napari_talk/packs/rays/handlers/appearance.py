@@ -29,7 +29,7 @@ def color_rays(command: cmd.ColorRays, ctx: Ctx) -> Any:
             else "brightness"
         )
         return Result.success(
-            f"Rays are coloured by {shown}; their opacity follows brightness.", undo=changes.undo
+            f"Rays are coloured by {shown}; their opacity follows brightness.", undo=changes
         )
 
     return with_trace(ctx, recolor)
@@ -39,12 +39,12 @@ def color_rays(command: cmd.ColorRays, ctx: Ctx) -> Any:
 def clear_ray_selection(command: cmd.ClearRaySelection, ctx: Ctx) -> Result:
     viewer = ctx.viewer
     removed = layers.layers_with(viewer, "selection") if viewer is not None else []
-    if not removed:
+    if viewer is None or not removed:
         return Result.success("No rays are highlighted.")
     with Changes() as changes:
         for layer in removed:
             remove_layer(viewer, layer, changes)
-    return Result.success("Cleared the ray highlight.", undo=changes.undo)
+    return Result.success("Cleared the ray highlight.", undo=changes)
 
 
 def _detector(state: RaysState, name: str | None) -> editing.SceneObject:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import cast
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress
 from ....core.viewer.layers import has_layer, same_layer, set_attributes
+from ....core.viewer.protocols import ShapesLayer
 from .. import display, layers
 from ..scene import Scene
 from ..simulation import Segments, SimulationResult
@@ -43,7 +44,7 @@ def traced(scene: Scene) -> SimulationResult:
         raise CommandError(f"cannot trace {scene.name!r}: {exc}") from None
 
 
-def _untaken_layer(ctx: Ctx) -> Any:
+def _untaken_layer(ctx: Ctx) -> ShapesLayer | None:
     """A glasses layer in the viewer that the session's scene did not come from (a sample just
     opened), or None."""
     viewer = ctx.viewer
@@ -56,7 +57,7 @@ def _untaken_layer(ctx: Ctx) -> Any:
     return None
 
 
-def scene_now(ctx: Ctx) -> tuple[Scene, Any]:
+def scene_now(ctx: Ctx) -> tuple[Scene, ShapesLayer | None]:
     """The scene as it stands, without tracing, and its glasses layer: the glasses as the person
     may have reshaped them in the viewer."""
     layer = _untaken_layer(ctx)
@@ -107,7 +108,7 @@ def show(ctx: Ctx, state: RaysState, changes: Changes, *, glasses: bool) -> Rays
         layers.physics_up(viewer, changes)
         if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
             layer = layers.put(viewer, display.glass_layer(state.scene), "glasses", changes)
-            state = replace(state, glass_layer=layer)
+            state = replace(state, glass_layer=cast("ShapesLayer", layer))
         else:
             layers.sync_glass_layer(state.glass_layer, state.scene, changes)
         layers.put(viewer, display.edge_label_layer(state.scene), "edge labels", changes)
@@ -123,7 +124,7 @@ def retrace(
     said: Callable[[RaysState], str],
     *,
     glasses: bool = True,
-    glass_layer: Any = None,
+    glass_layer: ShapesLayer | None = None,
     frame: bool = False,
     before: Callable[[Changes], None] | None = None,
 ) -> Job:
@@ -148,7 +149,7 @@ def retrace(
                 view = camera(ctx.viewer)
                 set_attributes(view, changes, center=view.center, zoom=view.zoom)
                 ctx.viewer.reset_view()
-        return Result.success(said(state), state.result.summary, undo=changes.undo)
+        return Result.success(said(state), state.result.summary, undo=changes)
 
     return Job(f"tracing {scene.name}", work, finish)
 

@@ -81,5 +81,5 @@ def save_scene(command: cmd.SaveScene, ctx: Ctx) -> Result:
         f"Saved {scene.name!r} ({objects} objects) as a ray-optics scene: "
         f"{workspace.resolve(relative)}{replaced}.",
         {"path": str(workspace.resolve(relative)), "objects": objects},
-        undo=changes.undo,
+        undo=changes,
     )
