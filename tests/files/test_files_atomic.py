@@ -18,7 +18,7 @@ OLD = b"o" * (SIZE // 2)
 
 CHILD = rf"""
 import os, sys, time
-from napari_talk.core import workspace as gate
+from napari_talk.core.safety import workspace as gate
 from napari_talk.core.running.session import Session
 
 workspace, mode = sys.argv[1], sys.argv[2]
