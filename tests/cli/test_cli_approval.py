@@ -14,7 +14,7 @@ import sys
 import pytest
 from chat_server import ChatServer
 
-from napari_talk.cli import EXIT_NOT_APPROVED
+from napari_talk.cli import EXIT_CODES, EXIT_NOT_APPROVED
 
 LINE = "tidy up the wording of my notes please"
 REPLY = json.dumps({"commands": [{"action": "write_file", "path": "notes.txt", "content": "tidied"}]})
@@ -51,6 +51,7 @@ def test_without_a_terminal_or_yes_the_command_stops_with_a_sentence_and_status_
     server.say(REPLY)
     done = run(env)
     assert done.returncode == EXIT_NOT_APPROVED == 5, (done.stdout, done.stderr)
+    assert "  5    run: a command needed your approval" in EXIT_CODES, "documented in --help"
     assert "notes.txt, which napari-talk did not write" in done.stdout
     assert "run again with --yes" in done.stderr and "Traceback" not in done.stderr
     assert notes(env) == "the person's own words"
