@@ -183,8 +183,12 @@ def tiff_bomb(folder: Path) -> str:
     tifffile.imwrite(path, (page for _ in range(16)), shape=(16, 4000, 5000), dtype=np.float32,
                      compression="zlib")  # fmt: skip
     del page
-    result = Session(workspace=folder).execute({"action": "analyze_image", "image_url": "bomb.tif"})
-    return f"{path.stat().st_size / 1e6:.1f} MB file; refused={not result.ok}: {result.message[:80]}"
+    session = Session(workspace=folder)
+    started = time.perf_counter()
+    result = session.execute({"action": "analyze_image", "image_url": "bomb.tif"})
+    took = time.perf_counter() - started
+    size = path.stat().st_size / 1e6
+    return f"{size:.1f} MB file (made in the row); refused in {took:.2f} s: {result.message[:80]}"
 
 
 @row("gltf_instances", "mesh: at most 2,000,000 faces, every instance counted")
@@ -218,8 +222,11 @@ def gltf_instances(folder: Path) -> str:
     body += struct.pack("<II", len(binary), 0x004E4942) + binary
     path = folder / "instanced.glb"
     path.write_bytes(b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body)
-    result = Session(workspace=folder).execute({"action": "import_model", "path": "instanced.glb"})
-    return f"{path.stat().st_size / 1e6:.2f} MB file; refused={not result.ok}: {result.message[:90]}"
+    session = Session(workspace=folder)
+    started = time.perf_counter()
+    result = session.execute({"action": "import_model", "path": "instanced.glb"})
+    took = time.perf_counter() - started
+    return f"{path.stat().st_size / 1e6:.2f} MB file; refused in {took:.2f} s: {result.message[:90]}"
 
 
 @row("llm_flood", "LLM reply: at most 2,000,000 bytes, capped while read")
@@ -237,8 +244,10 @@ def llm_flood(folder: Path) -> str:
         settings = LLMSettings(model="scripted", base_url=server.url, timeout=60, max_retries=0)
         session.llm = LLMRoad(session.registry, settings)
         server.replies.append(Scripted(raw=b"", flood=600 * 10**6))
+        started = time.perf_counter()
         turn = session.run("what have I got in the workspace folder?")
-    return f"600 MB sent; ok={turn.ok}: {turn.message[:80]}"
+        took = time.perf_counter() - started
+    return f"600 MB offered; the line ended in {took:.2f} s, ok={turn.ok}: {turn.message[:80]}"
 
 
 @row("half_open", "MCP HTTP: 64 connections open, 10 s for a request to arrive")
