@@ -170,6 +170,143 @@ def many_glasses(folder: Path) -> str:
     return f"loaded {len(loaded.glasses):,} glasses"
 
 
+@row("tiff_bomb", "images: at most 512 MiB decoded, 25 M pixels a plane")
+def tiff_bomb(folder: Path) -> str:
+    """A TIFF of 16 compressed float pages, about 1.6 MB, declaring 1.28 GB of values."""
+    import numpy as np
+    import tifffile
+
+    from napari_talk.core.running.session import Session
+
+    page = np.zeros((4000, 5000), np.float32)
+    path = folder / "bomb.tif"
+    tifffile.imwrite(path, (page for _ in range(16)), shape=(16, 4000, 5000), dtype=np.float32,
+                     compression="zlib")  # fmt: skip
+    del page
+    session = Session(workspace=folder)
+    started = time.perf_counter()
+    result = session.execute({"action": "analyze_image", "image_url": "bomb.tif"})
+    took = time.perf_counter() - started
+    size = path.stat().st_size / 1e6
+    return f"{size:.1f} MB file (made in the row); refused in {took:.2f} s: {result.message[:80]}"
+
+
+@row("gltf_instances", "mesh: at most 2,000,000 faces, every instance counted")
+def gltf_instances(folder: Path) -> str:
+    """A GLB of one 20,480-face sphere instanced 160,000 times (3.3 G faces) by accessors with a
+    buffer view that holds them: about 2.4 MB on disk."""
+    import struct
+
+    import trimesh
+
+    from napari_talk.core.running.session import Session
+
+    data = trimesh.creation.icosphere(subdivisions=5).export(file_type="glb")
+    (length,) = struct.unpack_from("<I", data, 12)
+    document = json.loads(data[20 : 20 + length])
+    (stored,) = struct.unpack_from("<I", data, 20 + length)
+    binary = data[28 + length : 28 + length + stored]
+    copies = 160_000
+    document["buffers"][0]["byteLength"] = len(binary) + 12 * copies
+    document["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 12 * copies})
+    view = len(document["bufferViews"]) - 1
+    document["accessors"].append({"bufferView": view, "componentType": 5126, "count": copies, "type": "VEC3"})
+    instancing = {"attributes": {"TRANSLATION": len(document["accessors"]) - 1}}
+    document["nodes"] = [{"mesh": 0, "extensions": {"EXT_mesh_gpu_instancing": instancing}}]
+    document["scenes"] = [{"nodes": [0]}]
+    document["extensionsUsed"] = ["EXT_mesh_gpu_instancing"]
+    text = json.dumps(document).encode()
+    text += b" " * (-len(text) % 4)
+    binary += bytes(12 * copies)
+    body = struct.pack("<II", len(text), 0x4E4F534A) + text
+    body += struct.pack("<II", len(binary), 0x004E4942) + binary
+    path = folder / "instanced.glb"
+    path.write_bytes(b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body)
+    session = Session(workspace=folder)
+    started = time.perf_counter()
+    result = session.execute({"action": "import_model", "path": "instanced.glb"})
+    took = time.perf_counter() - started
+    return f"{path.stat().st_size / 1e6:.2f} MB file; refused in {took:.2f} s: {result.message[:90]}"
+
+
+@row("llm_flood", "LLM reply: at most 2,000,000 bytes, capped while read")
+def llm_flood(folder: Path) -> str:
+    """A real Chat Completions server on 127.0.0.1 answering with a 600 MB body."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from chat_server import ChatServer, Scripted
+
+    from napari_talk.core.llm.road import LLMRoad
+    from napari_talk.core.llm.settings import LLMSettings
+    from napari_talk.core.running.session import Session
+
+    with ChatServer() as server:
+        session = Session(None, workspace=folder)
+        settings = LLMSettings(model="scripted", base_url=server.url, timeout=60, max_retries=0)
+        session.llm = LLMRoad(session.registry, settings)
+        server.replies.append(Scripted(raw=b"", flood=600 * 10**6))
+        started = time.perf_counter()
+        turn = session.run("what have I got in the workspace folder?")
+        took = time.perf_counter() - started
+    return f"600 MB offered; the line ended in {took:.2f} s, ok={turn.ok}: {turn.message[:80]}"
+
+
+@row("half_open", "MCP HTTP: 64 connections open, 10 s for a request to arrive")
+def half_open(folder: Path) -> str:
+    """1,100 connections that send nothing to an MCP HTTP server in a process of its own limited to
+    1,024 file descriptors; then a client that sends its request at once."""
+    import resource
+    import socket
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from mcp_client import run_client
+
+    def nofile() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    script = (
+        "import sys, time\n"
+        "from napari_talk.agents.mcp_server import Bridge, HttpService\n"
+        "from napari_talk.core.running.session import Session\n"
+        "service = HttpService(Bridge(Session(None))).start()\n"
+        "print(service.url, service.token, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=nofile,
+    )  # fmt: skip
+    idle: list[socket.socket] = []
+    try:
+        url, token = (server.stdout.readline() if server.stdout else "").split()
+        host, port = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+        opening = time.perf_counter()
+        for _ in range(1100):
+            idle.append(socket.create_connection((host, int(port)), timeout=30))
+        opening = time.perf_counter() - opening
+        time.sleep(1.0)
+        held = len(os.listdir(f"/proc/{server.pid}/fd"))
+        started = time.perf_counter()
+
+        async def tools(client) -> int:
+            return len((await client.list_tools()).tools)
+
+        box = run_client(url, token, tools)
+        answered = box["done"].wait(60) and "value" in box
+        waited = time.perf_counter() - started
+        status = Path(f"/proc/{server.pid}/status").read_text()
+        peak = next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))
+    finally:
+        for sock in idle:
+            sock.close()
+        server.kill()
+        _, log = server.communicate(timeout=30)
+    return (
+        f"1,100 idle sockets opened in {opening:.0f} s; the server holds {held} descriptors; "
+        f"a real request answered={answered} in {waited:.2f} s; "
+        f"server peak {int(peak) / 1024:.0f} MiB; its log {len(log.splitlines())} lines"
+    )
+
+
 def _step():
     from napari_talk.core.running.history import Changes
 
@@ -201,17 +338,17 @@ def main() -> None:
     if args.one:
         run_one(args.one)
         return
-    print(f"{'row':<14} {'time':>8} {'peak MiB':>9} {'baseline':>9}  limit → outcome")
+    print(f"{'row':<15} {'time':>8} {'peak MiB':>9} {'baseline':>9}  limit → outcome")
     for name in args.rows or list(ROWS):
         done = subprocess.run(
             [sys.executable, __file__, "--one", name], capture_output=True, text=True, timeout=900
         )
         if done.returncode != 0:
-            print(f"{name:<14} failed: {done.stderr.strip().splitlines()[-1:]}")
+            print(f"{name:<15} failed: {done.stderr.strip().splitlines()[-1:]}")
             continue
         found = json.loads(done.stdout.strip().splitlines()[-1])
         print(
-            f"{name:<14} {found['seconds']:>7.2f}s {found['peak']:>9.0f} {found['baseline']:>9.0f}  "
+            f"{name:<15} {found['seconds']:>7.2f}s {found['peak']:>9.0f} {found['baseline']:>9.0f}  "
             f"{ROWS[name][0]} → {found['outcome']}"
         )
 

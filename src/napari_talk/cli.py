@@ -21,6 +21,9 @@ EXIT_UNAVAILABLE = 3
 """What was asked needs something missing here: a display, a free port, a sample of that name."""
 EXIT_ERROR = 4
 """Something went wrong inside napari-talk (NAPARI_TALK_DEBUG=1 shows where)."""
+EXIT_NOT_APPROVED = 5
+"""A command needed the person's approval (it replaces something of theirs, or sends to a host
+they did not configure) and did not get it: nothing of it ran. ``--yes`` approves."""
 EXIT_INTERRUPTED = 130
 
 EXIT_CODES = f"""exit status:
@@ -29,6 +32,7 @@ EXIT_CODES = f"""exit status:
   {EXIT_USAGE}    wrong arguments, or a file named in them cannot be read
   {EXIT_UNAVAILABLE}    needs something missing here (a display, a free port, a sample of that name)
   {EXIT_ERROR}    an error inside napari-talk (set NAPARI_TALK_DEBUG=1 to see where)
+  {EXIT_NOT_APPROVED}    run: a command needed your approval and did not get it (nothing of it ran)
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
 Every failure is said in a sentence on stderr."""
 
@@ -77,6 +81,27 @@ def _quoted(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
+def _approver(yes: bool):
+    """How ``run`` asks the person: ``--yes`` agrees to everything, a terminal is asked y/N, and
+    without either (a pipe, a script) nothing needing approval runs."""
+    if yes:
+
+        def agreed(approval) -> bool:
+            print(f"approved (--yes): {approval.question}", file=sys.stderr, flush=True)
+            return True
+
+        return agreed
+    if not sys.stdin.isatty():
+        return None
+
+    def prompt(approval) -> bool:
+        print(f"{approval.question}\nRun it? [y/N] ", end="", file=sys.stderr, flush=True)
+        answer = sys.stdin.readline()
+        return answer.strip().casefold() in ("y", "yes")
+
+    return prompt
+
+
 def _run_command(args: argparse.Namespace) -> int:
     from .runner import run_lines
 
@@ -91,8 +116,14 @@ def _run_command(args: argparse.Namespace) -> int:
             ) from exc
     if not lines and not args.screenshot:
         raise UsageError("give lines to run, or --script FILE")
-    status = run_lines(lines, sample=args.sample, screenshot=args.screenshot)
-    if status != EXIT_OK:
+    status = run_lines(lines, sample=args.sample, screenshot=args.screenshot, ask=_approver(args.yes))
+    if status == EXIT_NOT_APPROVED:
+        how = "you said no" if sys.stdin.isatty() and not args.yes else "nobody could be asked"
+        fail(
+            f"a command needed your approval and did not get it ({how}), so nothing of it ran; "
+            "run again with --yes to approve such commands, or at a terminal to be asked for each"
+        )
+    elif status != EXIT_OK:
         fail("a line was not understood or did not run (marked ✗ above)")
     return status
 
@@ -270,6 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--sample", help="open a sample first (cells, prism_demo, mesh, atlas, files)")
     r.add_argument("--script", help="a file of lines to run first (# starts a comment)")
     r.add_argument("--screenshot", help="save a PNG of the canvas at the end (needs a display)")
+    r.add_argument(
+        "--yes",
+        action="store_true",
+        help="approve every command that needs your approval (one that replaces a file or layer of "
+        "yours, or sends to a host you did not configure); without it a terminal asks y/N, and "
+        f"anything else stops such a command with exit status {EXIT_NOT_APPROVED}",
+    )
     r.set_defaults(func=_run_command)
 
     add_rays_command(sub)

@@ -6,10 +6,14 @@ canvas); without one it is napari's ``ViewerModel`` (see :mod:`napari_talk.headl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
+from .cli import EXIT_FAILED, EXIT_NOT_APPROVED, EXIT_OK
 from .headless import Unavailable, has_display, model_viewer, open_sample
+
+if TYPE_CHECKING:
+    from .core.safety.risk import Approval
 
 
 def run_lines(
@@ -18,8 +22,10 @@ def run_lines(
     sample: str | None = None,
     screenshot: str | None = None,
     display: bool | None = None,
+    ask: Callable[[Approval], bool] | None = None,
 ) -> int:
-    """Exit status 0 when every line was understood and ran, else 1."""
+    """Exit status 0 when every line was understood and ran; 5 (``EXIT_NOT_APPROVED``) when a command
+    needed the person's approval and ``ask`` did not give it (or there was no ``ask``); else 1."""
     from .core.running.session import Session
 
     display = has_display() if display is None else display
@@ -34,16 +40,17 @@ def run_lines(
             open_sample(viewer, sample)
         session = Session(viewer, llm=_configured_llm(), window=window)
         _tell_packs_of_layers(session, viewer)
-        failures = 0
+        failures = unapproved = 0
         for line in lines:
-            turn = session.run(line)
+            turn = session.run(line, ask=ask)
             failures += not turn.ok
+            unapproved += any(result.approval is not None for result in turn.results)
             marker = "✓" if turn.ok else "✗"
             print(f"› {line}\n{marker} {turn.message}", flush=True)
         if screenshot:
             viewer.screenshot(path=screenshot, canvas_only=True)
             print(f"screenshot saved to {_absolute(screenshot)}")
-        return 1 if failures else 0
+        return EXIT_NOT_APPROVED if unapproved else EXIT_FAILED if failures else EXIT_OK
     finally:
         if display:
             viewer.close()

@@ -5,6 +5,7 @@ at once still gets through while the cap is reached. Real sockets on 127.0.0.1, 
 from __future__ import annotations
 
 import os
+import select
 import socket
 import time
 
@@ -110,3 +111,63 @@ def test_a_slow_answer_is_not_cut(service):
     assert limits.request_timeout == TIMEOUT
     time.sleep(TIMEOUT + 0.2)  # a server that has been idle still answers
     assert "list_layers" in list_tools(service)
+
+
+SERVER = """
+import time
+from napari_talk.agents.mcp_server import Bridge, HttpService
+from napari_talk.core.running.session import Session
+service = HttpService(Bridge(Session(None))).start()
+print(service.url, service.token, flush=True)
+time.sleep(300)
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts file descriptors in /proc")
+def test_1100_half_open_connections_leave_a_1024_descriptor_server_answering(tmp_path):
+    """The default limits, in a server process of its own allowed 1,024 descriptors (a common
+    default): 1,100 connections that send nothing neither use them up nor flood its log, and a
+    client that sends its request at once is answered."""
+    import resource
+    import subprocess
+    import sys
+    from types import SimpleNamespace
+
+    def few_descriptors() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    log = tmp_path / "server.log"
+    with log.open("w") as stderr:
+        server = subprocess.Popen(
+            [sys.executable, "-c", SERVER], stdout=subprocess.PIPE, stderr=stderr, text=True,
+            preexec_fn=few_descriptors,
+        )  # fmt: skip
+    idle: list[socket.socket] = []
+    try:
+        assert server.stdout is not None
+        url, token = server.stdout.readline().split()
+        running = SimpleNamespace(url=url, token=token)
+        idle = [socket.socket() for _ in range(1100)]
+        for sock in idle:  # all at once: the kernel queues what the server has not taken yet
+            sock.setblocking(False)
+            sock.connect_ex(address(running))
+        poll = select.poll()
+        for sock in idle:
+            poll.register(sock, select.POLLOUT)
+        most, pending, deadline = 0, {sock.fileno() for sock in idle}, time.monotonic() + 30
+        while pending and time.monotonic() < deadline:
+            for fd, _ in poll.poll(200):
+                poll.unregister(fd)
+                pending.discard(fd)
+            most = max(most, len(os.listdir(f"/proc/{server.pid}/fd")))
+        assert not pending, f"{len(pending)} connections never opened"
+        limits = HttpLimits()
+        assert most < limits.max_connections + 2 * limits.backlog + 32, f"{most} descriptors held"
+        assert "layer_visibility" in list_tools(running), "a request sent at once is answered"
+    finally:
+        for sock in idle:
+            sock.close()
+        server.kill()
+        server.wait(30)
+    said = log.read_text()
+    assert "out of system resource" not in said and len(said.splitlines()) < 20, said[-2000:]

@@ -38,6 +38,7 @@ def test_the_readme_gives_the_command_lines_exit_statuses():
         (cli.EXIT_USAGE, "wrong arguments or an unreadable file"),
         (cli.EXIT_UNAVAILABLE, "something missing here"),
         (cli.EXIT_ERROR, "an error inside napari-talk"),
+        (cli.EXIT_NOT_APPROVED, "a command that needed your approval did not get it"),
     ):
         assert f"{status} {meaning}" in readme, (status, meaning)
         assert f"  {status}  " in cli.EXIT_CODES

@@ -139,18 +139,23 @@ def test_undo_and_redo_a_write(files, workspace):
     assert files.redo().ok and target.read_text() == "new"
 
 
-def test_undo_memory_is_bounded_and_an_old_snapshot_says_it_was_released(files, workspace, monkeypatch):
-    monkeypatch.setattr(handlers, "UNDO_BUDGET_BYTES", 100)
-    monkeypatch.setattr(limits, "UNDO_BUDGET_BYTES", 100)  # the session's snapshot budget
-    (workspace / "a.txt").write_text("a" * 60)
-    (workspace / "b.txt").write_text("b" * 60)
-    ok(files, "write_file", path="a.txt", content="A")
-    ok(files, "write_file", path="b.txt", content="B")
-    assert files.state("files").snapshots.size <= 100
-    assert files.undo().ok and (workspace / "b.txt").read_text() == "b" * 60
-    released = files.execute({"action": "undo_last_action"})
-    assert not released.ok and "released" in released.message
-    assert (workspace / "a.txt").read_text() == "A"
+def test_earlier_contents_count_in_the_history_budget_and_the_oldest_goes_with_a_plain_message(
+    files, workspace
+):
+    """Each overwrite keeps the file's earlier 1 MiB for undo: those bytes count in the history's
+    budget, so once they would pass it the oldest write's undo goes, and the reply says which."""
+    files.history.budget = 4 * 2**20
+    for n in range(6):
+        (workspace / f"{n}.txt").write_bytes(bytes([65 + n]) * 2**20)
+    replies = [ok(files, "write_file", path=f"{n}.txt", content="new") for n in range(6)]
+    assert all("had to go" not in reply.message for reply in replies[:3])
+    said = "(4 MiB): the oldest change that could be undone had to go: “wrote 3 bytes to 0.txt.”"
+    assert said in replies[3].message, replies[3].message
+    assert replies[3].meta["undo_dropped"][0]["path"] == "0.txt"
+    assert files.history.size <= files.history.budget
+    undone = [files.undo() for _ in range(6)]
+    kept = [n for n in range(6) if (workspace / f"{n}.txt").read_bytes()[:1] == bytes([65 + n])]
+    assert kept == [3, 4, 5] and [u.ok for u in undone] == [True] * 3 + [False] * 3
 
 
 # -- edit_file ------------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_a_server_trickling_a_byte_at_a_time_is_cut_off_at_the_lines_deadline(tm
 
 def test_a_huge_body_is_refused_while_it_is_read(tmp_path, server):
     session = offline_session(tmp_path, server, timeout=30)
-    flood = 64 * MAX_REPLY_CHARS  # 128 MB, never read whole
+    flood = 300 * MAX_REPLY_CHARS  # 600 MB, never read whole
     server.replies.append(Scripted(raw=b"", flood=flood))
     started = time.monotonic()
     turn = session.run("what have I got in the workspace folder?")

@@ -147,21 +147,55 @@ def test_a_gltf_that_points_at_other_files_is_refused(workspace):
     assert not turn.ok and "separate files" in turn.message
 
 
-def test_a_small_gltf_asking_for_gigabytes_is_refused_within_a_memory_limit(tmp_path):
-    """50,000 nodes sharing a 20,000-face mesh would need ~30 GB; under a 1.5 GB address-space
-    limit the import refuses it from the counts, its peak memory growing by less than 100 MB."""
-    sphere = trimesh.creation.icosphere(subdivisions=5)  # 20,480 faces
-    data = sphere.export(file_type="glb")
+def _sphere_glb(document_change) -> bytes:
+    """A 20,480-face sphere as GLB, its JSON changed by ``document_change(document, binary)``,
+    which returns the binary chunk to write."""
+    data = trimesh.creation.icosphere(subdivisions=5).export(file_type="glb")
     (length,) = struct.unpack_from("<I", data, 12)
     document = json.loads(data[20 : 20 + length])
-    document["nodes"] = [{"mesh": 0}] * 50_000
-    document["scenes"] = [{"nodes": list(range(50_000))}]
+    (stored,) = struct.unpack_from("<I", data, 20 + length)
+    binary = document_change(document, data[28 + length : 28 + length + stored])
     text = json.dumps(document).encode()
     text += b" " * (-len(text) % 4)
-    body = struct.pack("<II", len(text), 0x4E4F534A) + text + data[20 + length :]
+    body = (
+        struct.pack("<II", len(text), 0x4E4F534A)
+        + text
+        + struct.pack("<II", len(binary), 0x004E4942)
+        + binary
+    )
+    return b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body
+
+
+def _shared_by_nodes(document, binary: bytes) -> bytes:
+    """50,000 nodes sharing the mesh: ~30 GB if each were made."""
+    document["nodes"] = [{"mesh": 0}] * 50_000
+    document["scenes"] = [{"nodes": list(range(50_000))}]
+    return binary
+
+
+def _instanced(document, binary: bytes) -> bytes:
+    """One node instanced 160,000 times by ``EXT_mesh_gpu_instancing``, its translations in a
+    buffer view that really holds them: 3.3 billion faces."""
+    copies = 160_000
+    document["buffers"][0]["byteLength"] = len(binary) + 12 * copies
+    document["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 12 * copies})
+    view = len(document["bufferViews"]) - 1
+    document["accessors"].append({"bufferView": view, "componentType": 5126, "count": copies, "type": "VEC3"})
+    instancing = {"attributes": {"TRANSLATION": len(document["accessors"]) - 1}}
+    document["nodes"] = [{"mesh": 0, "extensions": {"EXT_mesh_gpu_instancing": instancing}}]
+    document["scenes"] = [{"nodes": [0]}]
+    document["extensionsUsed"] = ["EXT_mesh_gpu_instancing"]
+    return binary + bytes(12 * copies)
+
+
+@pytest.mark.parametrize("change", [_shared_by_nodes, _instanced], ids=["shared-by-nodes", "instanced"])
+def test_a_small_gltf_asking_for_gigabytes_is_refused_within_a_memory_limit(tmp_path, change):
+    """A GLB of a few MB whose nodes or instances would need tens of gigabytes: under a 1.5 GB
+    address-space limit the import refuses it from the counts (the default limits), its peak
+    memory growing by less than 100 MB."""
     path = tmp_path / "bomb.glb"
-    path.write_bytes(b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body)
-    assert path.stat().st_size < 2_000_000
+    path.write_bytes(_sphere_glb(change))
+    assert path.stat().st_size < 3_000_000
     script = textwrap.dedent(
         f"""
         import resource
@@ -178,7 +212,7 @@ def test_a_small_gltf_asking_for_gigabytes_is_refused_within_a_memory_limit(tmp_
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "refused:" in run.stdout and "max_faces" in run.stdout
+    assert "refused:" in run.stdout and "max_faces" in run.stdout, run.stdout
     before = int(run.stdout.split("before KiB", 1)[1].split()[0])
     peak = int(run.stdout.rsplit("peak KiB", 1)[1])
     assert peak - before < 100_000, f"the import grew the peak by {peak - before} KiB"

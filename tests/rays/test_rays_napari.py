@@ -199,6 +199,37 @@ def test_load_a_scene_file_from_the_workspace_and_undo(make_napari_viewer, works
     assert session.known_names()["glasses"] == ["Main Prism"]
 
 
+def test_a_scene_of_more_glasses_than_the_label_limit_is_drawn_without_labels_and_says_so(
+    make_napari_viewer, workspace, monkeypatch
+):
+    """napari lays out every label (a Shapes layer's text at a cost growing with the square of its
+    shapes), so past the setting's number of glasses their names and edge labels are not drawn;
+    the reply says so and how to raise it, names only the first glasses, and the glasses stay
+    queryable by name."""
+    monkeypatch.setenv(display.LABELS_VARIABLE, "50")
+    glasses = [
+        {"type": "Glass", "refIndex": 1.5, "path": [{"x": x, "y": y, "arc": False} for x, y in corners]}
+        for n in range(60)
+        for corners in [[(10 * n, 0), (10 * n + 5, 0), (10 * n + 5, 5)]]
+    ]
+    beam = {"type": "Beam", "p1": {"x": -20, "y": 0}, "p2": {"x": -20, "y": 5}, "numRays": 5}
+    (workspace / "many.json").write_text(json.dumps({"version": 5, "objs": [beam, *glasses]}))
+    viewer = make_napari_viewer()
+    session = Session(viewer)
+    turn = run_ok(session, "load scene many.json")
+    assert f"{display.LABELS_VARIABLE}=60" in turn.message and "not drawn for more than 50" in turn.message
+    assert "and 20 more (60 glasses)" in turn.message and len(turn.message) < 1500
+    shown = roles(viewer)
+    assert len(shown["glasses"].data) == 60 and len(shown["edge labels"].data) == 0
+    assert not shown["glasses"].text.values.any(), "no name is laid out"
+    assert len(session.known_names()["glasses"]) == 60
+    monkeypatch.setenv(display.LABELS_VARIABLE, "60")
+    turn = run_ok(session, "load scene many.json")
+    assert "not drawn" not in turn.message
+    shown = roles(viewer)
+    assert len(shown["edge labels"].data) == 180 and shown["glasses"].text.values[59] == "Glass 60"
+
+
 def test_big_traces_are_drawn_as_vectors(make_napari_viewer):
     scene = prism_demo_scene(n_rays=8000)
     data, kwargs, kind = display.ray_layer(scene, trace(scene))

@@ -564,9 +564,9 @@ class ModelTurn:
             asked, self._asking = self._asking, None
             if not agreed:
                 rest = "".join(f"; {c.summary()}" for c in self._waiting[1:])
-                self.turn.results.append(
-                    Result.error(f"not run, as it was not confirmed: {asked.question}{rest}")
-                )
+                refused = Result.refused(asked)  # the structured refusal, so a caller knows why
+                refused.message = f"not run, as it was not confirmed: {asked.question}{rest}"
+                self.turn.results.append(refused)
                 self._waiting.clear()
                 return None
             tokens = asked.tokens

@@ -25,7 +25,7 @@ from .limits import (
     SEARCH_FILE_MAX_BYTES,
     SHOWN_CHARS,
     TEXT_MAX_BYTES,
-    UNDO_BUDGET_BYTES,
+    UNDO_MAX_FILE_BYTES,
 )
 from .listing import list_entries
 from .locks import path_lock
@@ -34,7 +34,6 @@ from .search import SearchTimeout, compile_finder, search, search_isolated
 from .state import FilesState
 from .tasks import TaskLog
 from .textfile import as_text
-from .undo import Snapshot
 
 HANDLERS = Handlers[FilesState]()
 
@@ -65,8 +64,8 @@ def _read_text(ctx: Context[FilesState], relative: str) -> str:
     return as_text(ctx.workspace.read_bytes(relative, limit=TEXT_MAX_BYTES, what="text files"), relative)
 
 
-Previous = Snapshot | None | bool
-"""What undo restores: a snapshot, None (there was no file: remove it), False (no undo)."""
+Previous = bytes | None | bool
+"""What undo restores: the earlier content, None (there was no file: remove it), False (no undo)."""
 
 
 def _previous(ctx: Context[FilesState], relative: str, data: bytes | None = None) -> Previous:
@@ -74,24 +73,26 @@ def _previous(ctx: Context[FilesState], relative: str, data: bytes | None = None
         if not ctx.workspace.exists(relative):
             return None
         try:
-            data = ctx.workspace.read_bytes(relative, limit=UNDO_BUDGET_BYTES)
+            data = ctx.workspace.read_bytes(relative, limit=UNDO_MAX_FILE_BYTES)
         except WorkspaceError:
             return False
-    return ctx.state.snapshots.keep(relative, data) or False
+    return data
 
 
-def _restorer(workspace: Workspace, relative: str, previous: Snapshot | None, written: bytes) -> Changes:
+def _restorer(workspace: Workspace, relative: str, previous: bytes | None, written: bytes) -> Changes:
     """Put the earlier content back, but only over what this session wrote: a file someone
-    changed since is left as it is, and the undo refused (it stays in the history)."""
+    changed since is left as it is, and the undo refused (it stays in the history). The earlier
+    content's bytes count in the history's memory budget, which lets the oldest change go (and
+    says so) when they would pass it."""
     ours = workspace.written(relative, written)
 
     def undo() -> None:
         with path_lock(workspace.resolve(relative)):  # resolved again: the tree may have changed since
             workspace.check_written(ours)
-            workspace.take_back(ours, None if previous is None else previous.take())
+            workspace.take_back(ours, previous)
 
     changes = Changes()
-    changes.add(undo)  # the earlier content is counted by the pack's own snapshot budget
+    changes.add(undo, size=len(previous or b""))
     return changes
 
 

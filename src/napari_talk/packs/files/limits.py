@@ -6,8 +6,9 @@ MIB = 1024 * 1024
 
 TEXT_MAX_BYTES = 8 * MIB
 """The largest file read_file returns, write_file writes and edit_file edits."""
-UNDO_BUDGET_BYTES = 128 * MIB
-"""Per session: earlier contents kept in memory so writes and edits can be undone (oldest go first)."""
+UNDO_MAX_FILE_BYTES = 128 * MIB
+"""The largest earlier content kept so a write or an edit can be undone (a larger file is replaced
+without undo, and the reply says so). What is kept counts in the history's memory budget."""
 SEARCH_FILE_MAX_BYTES = 8 * MIB
 """Larger files are skipped by search_code (and counted in meta)."""
 SEARCH_DEFAULT_RESULTS = 200

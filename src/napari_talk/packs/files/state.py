@@ -1,14 +1,11 @@
-"""What the files pack keeps for a session."""
+"""What the files pack keeps for a session: nothing of its own (earlier contents kept for undo
+live in the history's entries, within its memory budget)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from . import limits
-from .undo import Snapshots
+from dataclasses import dataclass
 
 
 @dataclass
 class FilesState:
-    snapshots: Snapshots = field(default_factory=lambda: Snapshots(limits.UNDO_BUDGET_BYTES))
-    """Earlier contents of files this session changed, for undo."""
+    pass

@@ -11,6 +11,7 @@ which is how a scene opened as sample data reaches the chat session.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +34,35 @@ LAYER_NAMES = {
 SHAPES_LIMIT = 5000
 """Above this many segments rays are drawn as a Vectors layer: a Shapes layer takes seconds to
 build 20,000 lines, a Vectors layer a tenth of a second."""
+LABELS_VARIABLE = "NAPARI_TALK_RAYS_MAX_LABELLED_GLASSES"
+LABELLED_GLASSES = 500
+"""Up to this many glasses (the setting ``NAPARI_TALK_RAYS_MAX_LABELLED_GLASSES`` raises it) the
+glasses' names and edge labels are drawn; above it they are not, and the reply says so. napari
+lays out every label, and a Shapes layer's text costs it time growing with the square of the
+shapes: 5,000 glasses' names held the viewer for about a minute."""
+
+
+def labelled_glasses() -> int:
+    """How many glasses may have their names and edge labels drawn (the setting, else the default)."""
+    raw = os.environ.get(LABELS_VARIABLE, "").replace("_", "").replace(",", "").strip()
+    return int(raw) if raw.isdigit() else LABELLED_GLASSES
+
+
+def labels_shown(scene: Scene) -> bool:
+    return len(scene.glasses) <= labelled_glasses()
+
+
+def labels_note(scene: Scene) -> str:
+    """What the reply says when a scene has too many glasses for their labels to be drawn."""
+    if labels_shown(scene):
+        return ""
+    return (
+        f"(names and edge labels are not drawn for more than {labelled_glasses():,} glasses; "
+        f"`describe_scene` still lists them; to draw them, start napari with {LABELS_VARIABLE}="
+        f"{len(scene.glasses)})"
+    )
+
+
 GLASS_COLOR = (0.55, 0.8, 1.0)
 MIRROR_COLOR = (0.82, 0.84, 0.88)
 """Silver."""
@@ -84,12 +114,13 @@ def glass_layer(scene: Scene) -> LayerData:
             "ref_index": [glass.ref_index for glass in scene.glasses] + [np.nan] * len(lines),
         },
         "feature_defaults": {"name": "", "ref_index": 1.5},
-        "text": {"string": "{name}", "color": "white", "size": 11, "anchor": "center"},
         "face_color": [*GLASS_COLOR, 0.18],
         "edge_color": [*GLASS_COLOR, 1.0],
         "edge_width": line_width(scene),
         "metadata": _meta("glasses", scene=scene_to_dict(scene)),
     }
+    if labels_shown(scene):
+        kwargs["text"] = {"string": "{name}", "color": "white", "size": 11, "anchor": "center"}
     if lines:
         edge = [[*GLASS_COLOR, 1.0]] * len(polygons) + [[*kind_color(o.kind), 1.0] for o in others]
         widths = [line_width(scene)] * len(polygons) + [
@@ -125,7 +156,7 @@ def _detail(value: Any) -> str:
 def edge_label_layer(scene: Scene) -> LayerData:
     points, labels, glasses = [], [], []
     offset = 0.025 * scene.scale
-    for glass in scene.glasses:
+    for glass in scene.glasses if labels_shown(scene) else ():
         for edge in get_side_descriptions(glass):
             x, y = np.add(edge.midpoint, np.multiply(edge.normal, offset))
             points.append((y, x))

@@ -120,7 +120,7 @@ def show(ctx: Ctx, state: RaysState, changes: Changes, *, glasses: bool) -> Rays
 
 def retrace(
     ctx: Ctx,
-    scene: Scene,
+    scene: Scene | Callable[[], Scene],
     said: Callable[[RaysState], str],
     *,
     glasses: bool = True,
@@ -130,15 +130,20 @@ def retrace(
 ) -> Job:
     """A job that traces ``scene`` off the GUI thread, then shows it as the session's scene, all
     of it undoable as one change (``before(changes)`` runs first, for steps of the command's own);
-    ``frame`` fits the view to the scene."""
+    ``frame`` fits the view to the scene. ``scene`` may be a function that reads it (a scene file
+    of thousands of glasses takes seconds to check): it is called off the GUI thread too."""
     color_by = ctx.state.current.color_by if ctx.state.current is not None else "brightness"
+    read: list[Scene] = [scene] if isinstance(scene, Scene) else []
 
     def work(progress: Progress) -> SimulationResult:
-        progress.report(f"tracing {scene.name}")
-        return traced(scene)
+        if not read:
+            progress.report("reading the scene")
+            read.append(cast(Callable[[], Scene], scene)())
+        progress.report(f"tracing {read[0].name}")
+        return traced(read[0])
 
     def finish(result: SimulationResult) -> Result:
-        state = RaysState(scene, result, glass_layer, color_by)
+        state = RaysState(read[0], result, glass_layer, color_by)
         with Changes() as changes:  # all of it, or nothing
             if before is not None:
                 before(changes)
@@ -151,17 +156,25 @@ def retrace(
                 ctx.viewer.reset_view()
         return Result.success(said(state), state.result.summary, undo=changes)
 
-    return Job(f"tracing {scene.name}", work, finish)
+    return Job(f"tracing {scene.name}" if isinstance(scene, Scene) else "reading a scene", work, finish)
+
+
+NAMED_IN_REPLY = 40
+"""Glasses a reply names; a larger scene's reply counts the rest (describe_scene lists them all)."""
 
 
 def summary_line(state: RaysState) -> str:
     summary = state.result.summary
-    glasses = ", ".join(state.scene.names) or "no glasses"
+    names = state.scene.names
+    glasses = ", ".join(names[:NAMED_IN_REPLY]) or "no glasses"
+    if len(names) > NAMED_IN_REPLY:
+        glasses += f" and {len(names) - NAMED_IN_REPLY:,} more ({len(names):,} glasses)"
     line = (
         f"{state.scene.name}: {glasses}; {len(state.scene.sources)} light source(s); "
         f"{summary['segments']} segments traced in {summary['trace_seconds'] * 1000:.1f} ms"
     )
-    return "\n".join([line, *(f"Warning: {w}" for w in summary["warnings"])])
+    note = display.labels_note(state.scene)
+    return "\n".join([line, *(f"Warning: {w}" for w in summary["warnings"]), *([note] if note else [])])
 
 
 def edited(ctx: Ctx, state: RaysState) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
 from ....core.running.jobs import Job
@@ -20,8 +22,9 @@ UNDO_KEEP_BYTES = 32 * 1024 * 1024
 """A saved scene over an existing file keeps the old bytes for undo up to this size."""
 
 
-def _show_new(ctx: Ctx, scene: Scene, source: str) -> Job:
-    """A new scene: traced off the GUI thread, then drawn whole and framed, as one change."""
+def _show_new(ctx: Ctx, scene: Scene | Callable[[], Scene], source: str) -> Job:
+    """A new scene (or a function reading it): read and traced off the GUI thread, then drawn
+    whole and framed, as one change."""
 
     def said(state: RaysState) -> str:
         return f"Loaded {source}. {summary_line(state)}"
@@ -32,11 +35,14 @@ def _show_new(ctx: Ctx, scene: Scene, source: str) -> Job:
 @HANDLERS.on(cmd.LoadScene)
 def load_scene(command: cmd.LoadScene, ctx: Ctx) -> Job:
     text = ctx.workspace.read_text(command.path, limit=SCENE_MAX_BYTES, what="scene files")
-    try:
-        scene = scene_from_text(text, command.path.rsplit("/", 1)[-1])
-    except (SceneFormatError, ValueError) as exc:
-        raise CommandError(f"cannot load {command.path!r}: {exc}") from None
-    return _show_new(ctx, scene, repr(command.path))
+
+    def read() -> Scene:
+        try:
+            return scene_from_text(text, command.path.rsplit("/", 1)[-1])
+        except (SceneFormatError, ValueError) as exc:
+            raise CommandError(f"cannot load {command.path!r}: {exc}") from None
+
+    return _show_new(ctx, read, repr(command.path))
 
 
 @HANDLERS.on(cmd.LoadSampleScene)

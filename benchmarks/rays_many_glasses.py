@@ -1,0 +1,79 @@
+"""Loading a ray scene of many glasses into a real napari viewer: where the time goes.
+
+    xvfb-run -a python benchmarks/rays_many_glasses.py            # 100, 1,000 and 5,000 glasses
+    xvfb-run -a python benchmarks/rays_many_glasses.py 5000
+
+Each size is loaded through the session as a typed ``load_scene`` would be, into a napari viewer
+whose window is laid out but not shown, then drawn once. Printed per size: the whole command, the
+time napari takes to add each layer (its share of the command), the first draw of the canvas, and
+the reply's length. The 100-glass row is the baseline the larger ones are read against.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def glass(x: float, y: float) -> dict[str, Any]:
+    corners = [(x, y), (x + 5, y), (x + 5, y + 5)]
+    return {"type": "Glass", "refIndex": 1.5, "path": [{"x": a, "y": b, "arc": False} for a, b in corners]}
+
+
+def scene(glasses: int) -> dict[str, Any]:
+    beam = {"type": "Beam", "p1": {"x": -20, "y": 0}, "p2": {"x": -20, "y": 40}, "numRays": 20}
+    return {"version": 5, "objs": [beam] + [glass(10 * (n % 100), 10 * (n // 100)) for n in range(glasses)]}
+
+
+def load(glasses: int) -> None:
+    import napari
+    from napari.layers import Layer
+    from qtpy.QtWidgets import QApplication
+
+    from napari_talk.core.running.session import Session
+    from napari_talk.packs.rays import display
+    from napari_talk.packs.rays.scene_json import scene_from_dict
+    from napari_talk.packs.rays.tracer import trace
+
+    folder = Path(tempfile.mkdtemp())
+    (folder / "many.json").write_text(json.dumps(scene(glasses)))
+    started = time.perf_counter()
+    loaded = scene_from_dict(scene(glasses))
+    result = trace(loaded)
+    traced = time.perf_counter() - started
+    shares = []
+    for data, kwargs, kind in display.scene_layers(loaded, result):
+        started = time.perf_counter()
+        Layer.create(data, kwargs, kind)
+        shares.append(f"{kwargs['name'].removeprefix('rays: ')} {time.perf_counter() - started:.2f}s")
+    viewer = napari.Viewer(show=False)
+    session = Session(viewer, workspace=folder)
+    started = time.perf_counter()
+    reply = session.execute({"action": "load_scene", "path": "many.json"})
+    whole = time.perf_counter() - started
+    started = time.perf_counter()
+    QApplication.processEvents()
+    viewer.window._qt_viewer.canvas._scene_canvas.render()
+    drawn = time.perf_counter() - started
+    print(
+        f"{glasses:>6,} glasses: load_scene {whole:6.2f}s; of it: reading and tracing {traced:.2f}s, "
+        f"napari making each layer: {', '.join(shares)}; first draw {drawn:5.2f}s; "
+        f"reply {len(reply.message):,} characters, ok={reply.ok}",
+        flush=True,
+    )
+    viewer.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sizes", nargs="*", type=int, default=[100, 1000, 5000])
+    for size in parser.parse_args().sizes:
+        load(size)
+
+
+if __name__ == "__main__":
+    main()
