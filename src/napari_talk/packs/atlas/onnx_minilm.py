@@ -217,19 +217,26 @@ class OnnxMiniLM:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or os.cpu_count() or 1
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # no spinning between runs: on a busy machine (or beside numpy's search right after a
-        # query) spinning threads cost a third more CPU for less speed
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(
-            str(model_file(quantized)),
-            options,
-            providers=["CPUExecutionProvider"],
-            disabled_optimizers=list(disabled_fusions),
-        )
+        def session(threads: int) -> Any:
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # no spinning between runs: on a busy machine (or beside numpy's search right after a
+            # query) spinning threads cost a third more CPU for less speed
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            return ort.InferenceSession(
+                str(model_file(quantized)),
+                options,
+                providers=["CPUExecutionProvider"],
+                disabled_optimizers=list(disabled_fusions),
+            )
+
+        threads = threads or os.cpu_count() or 1
+        self._session = session(threads)
+        # one typed query is a few tokens: splitting it over threads costs more than it saves
+        # (11.7 ms on two threads, 4.2 ms on one: atlas_runtime.py)
+        self._query_session = session(1) if threads > 1 else self._session
         self.batch = batch
         self._tokenizer = Tokenizer.from_file(str(weights_dir() / "tokenizer.json"))
         self._tokenizer.enable_truncation(max_tokens)
@@ -252,7 +259,8 @@ class OnnxMiniLM:
                 n = len(encoded[r].ids)
                 ids[i, :n] = encoded[r].ids
                 mask[i, :n] = 1
-            (pooled,) = self._session.run(None, {"input_ids": ids, "attention_mask": mask})
+            run = self._query_session.run if len(texts) == 1 else self._session.run
+            (pooled,) = run(None, {"input_ids": ids, "attention_mask": mask})
             out[rows] = pooled
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms > 0, norms, 1)
