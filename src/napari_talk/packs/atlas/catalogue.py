@@ -296,6 +296,21 @@ class Catalogue:
             row = self._db.execute("SELECT thumbnail FROM entities WHERE id = ?", (entity_id,)).fetchone()
         return row[0] if row else None
 
+    def thumbnails(self, ids: Sequence[int]) -> dict[int, bytes]:
+        """The thumbnails of the entities ``ids`` that have one, in one query (a round trip each
+        cost a shared catalogue more than its search)."""
+        found: dict[int, bytes] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = [int(i) for i in ids[start : start + 500]]
+                marks = ", ".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT id, thumbnail FROM entities WHERE id IN ({marks}) AND thumbnail IS NOT NULL",
+                    chunk,
+                ).fetchall()
+                found.update((row[0], bytes(row[1])) for row in rows)
+        return found
+
     def setting(self, key: str) -> str | None:
         with self._lock:
             row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
