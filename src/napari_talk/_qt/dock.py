@@ -31,7 +31,7 @@ from ..core.llm.road import LLMRoad
 from ..core.llm.settings import LLMSettings
 from ..core.running.jobs import Job, Outcome, Progress, guarded
 from ..core.running.session import ModelTurn, Session, Turn
-from ..core.running.settings import Settings, SettingsStore, default_store
+from ..core.running.settings import SettingsStore, default_store
 from ..core.safety.net import NetPolicy
 from .chat_input import ChatInput
 from .gui_thread import GuiThread
@@ -79,6 +79,7 @@ class ChatDock(QWidget):
             workspace=settings.workspace.path(),
         )
         self.session.net = NetPolicy.from_setting(settings.network.allowed_hosts)
+        self.session.settings = settings
         self._session_key: str | None = None
         self.task: LLMTask | None = None
         self._questions: list[tuple[str, Callable[[bool], None]]] = []
@@ -364,13 +365,16 @@ class ChatDock(QWidget):
 
         stored = self._store.load()
         llm = self.session.llm.settings if self.session.llm is not None else stored.llm
-        current = Settings(llm=llm, workspace=stored.workspace, network=stored.network)
+        current = self.session.settings.model_copy(
+            update={"llm": llm, "workspace": stored.workspace, "network": stored.network}
+        )
         dialog = SettingsDialog(current, self._session_key, self)
         if dialog.exec():
             settings = dialog.settings()
             self._store.save(settings)
             self.session.workspace = settings.workspace.path()
             self.session.net = NetPolicy.from_setting(settings.network.allowed_hosts)
+            self.session.settings = settings
             self.apply_settings(settings.llm, dialog.typed_key() or "")
             self._show_state()
 

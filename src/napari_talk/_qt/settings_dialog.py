@@ -1,11 +1,13 @@
-"""The settings dialog: the language model (with a connection test), the workspace folder and the
-private hosts URLs may be fetched from."""
+"""The settings dialog: the language model (with a connection test), the workspace folder, the
+private hosts URLs may be fetched from and the atlas's catalogue database (the mesh limits are
+kept as they are: napari's Preferences page shows them)."""
 
 from __future__ import annotations
 
 import threading
 from typing import get_args
 
+from pydantic import ValidationError
 from qtpy.QtCore import QObject, Signal
 from qtpy.QtWidgets import (
     QCheckBox,
@@ -23,6 +25,7 @@ from qtpy.QtWidgets import (
 from ..core.llm.client import LLMError
 from ..core.llm.probe import Abilities, probe
 from ..core.llm.settings import SCHEMA_FORMS, LLMSettings, Mode
+from ..core.running.pack_settings import AtlasSettings
 from ..core.running.settings import NetworkSettings, Settings, WorkspaceSettings
 
 PRESETS = {
@@ -49,6 +52,10 @@ class SettingsDialog(QDialog):
         self.allowed_hosts = QLineEdit(current.network.allowed_hosts)
         self.allowed_hosts.setPlaceholderText("none: only public hosts (e.g. localhost, 192.168.1.20)")
         self.allowed_hosts.setToolTip(NetworkSettings.model_fields["allowed_hosts"].description)
+        self._current = current
+        self.database = QLineEdit(current.atlas.database)
+        self.database.setPlaceholderText("empty: the workspace's SQLite file; or postgresql://user@host/db")
+        self.database.setToolTip(AtlasSettings.model_fields["database"].description)
         self.model = QLineEdit(settings.model)
         self.model.setPlaceholderText("gpt-4o-mini, llama3.1, qwen2.5:7b … (empty: no LLM)")
         self.preset = QComboBox()
@@ -90,6 +97,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.allow_destructive)
         form.addRow("Workspace folder", self.workspace)
         form.addRow("Allowed hosts", self.allowed_hosts)
+        form.addRow("Catalogue database", self.database)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -106,11 +114,23 @@ class SettingsDialog(QDialog):
         self._probe = _Probe()
         self._probe.done.connect(self._show_test_result)
 
+    def accept(self) -> None:
+        """A database that is not a postgresql:// URL is said at once; the dialog stays open."""
+        try:
+            AtlasSettings(database=self.database.text())
+        except ValidationError as exc:
+            self.test_result.setText(str(exc.errors()[0]["msg"]).removeprefix("Value error, "))
+            return
+        super().accept()
+
     def settings(self) -> Settings:
-        return Settings(
-            llm=self.llm_settings(),
-            workspace=WorkspaceSettings(root=self.workspace.text().strip()),
-            network=NetworkSettings(allowed_hosts=self.allowed_hosts.text().strip()),
+        return self._current.model_copy(
+            update={
+                "llm": self.llm_settings(),
+                "workspace": WorkspaceSettings(root=self.workspace.text().strip()),
+                "network": NetworkSettings(allowed_hosts=self.allowed_hosts.text().strip()),
+                "atlas": AtlasSettings(database=self.database.text()),
+            }
         )
 
     def llm_settings(self) -> LLMSettings:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ..llm.client import ChatClient
     from ..llm.settings import LLMSettings
     from ..running.jobs import Job, Jobs
+    from ..running.settings import Settings
     from ..safety.net import NetPolicy
     from ..safety.risk import Consent, Effect, Risk
     from ..safety.workspace import Workspace
@@ -73,12 +74,20 @@ class Context(Generic[S]):
     ``consent`` (a host the person did not configure, asked for by a model, waits for them)."""
     consent: Consent = field(default_factory=lambda: _person())
     """Who asked for the command running now, and what the person agreed to."""
+    settings: Settings = field(default_factory=lambda: _defaults())
+    """The person's settings (the sections packs read: ``atlas``, ``mesh``)."""
 
 
 def _no_private_hosts() -> NetPolicy:
     from ..safety.net import NetPolicy
 
     return NetPolicy()
+
+
+def _defaults() -> Settings:
+    from ..running.settings import Settings
+
+    return Settings()
 
 
 def _person() -> Consent:
@@ -176,7 +185,11 @@ class Pack(Generic[S]):
     def handler(self, command_class: type[Command]) -> Handler | None:
         return self.checked_handlers().get(command_class)
 
-    def new_state(self, workspace: Workspace) -> S:
+    settings_section: str | None = None
+    """The section of the settings the pack's state is made from: when it changes, the session
+    makes the state anew (the atlas's catalogue database)."""
+
+    def new_state(self, workspace: Workspace, settings: Settings) -> S:
         """The pack's state for a new session (``None`` for packs that keep none)."""
         return None  # type: ignore[return-value]
 

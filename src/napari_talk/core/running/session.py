@@ -41,6 +41,7 @@ from ..safety.risk import (
 from ..safety.workspace import Workspace, default_workspace, human_size
 from .history import Entry, History
 from .jobs import Job, Jobs
+from .settings import Settings
 
 if TYPE_CHECKING:
     import threading
@@ -110,7 +111,21 @@ class Session:
         self.jobs = Jobs(self._record)
         self.net = NetPolicy()
         """Which private hosts URLs may be fetched from (the person's settings; none by default)."""
+        self._settings = Settings()
         self._states: dict[str, object] = {"session": self}
+
+    @property
+    def settings(self) -> Settings:
+        """The person's settings, as packs read them (their ``atlas`` and ``mesh`` sections)."""
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        for pack in self.registry.packs:
+            section = pack.settings_section
+            if section and getattr(settings, section) != getattr(self._settings, section):
+                self._states.pop(pack.name, None)  # made anew from the new section on next use
+        self._settings = settings
 
     @property
     def workspace(self) -> Workspace:
@@ -135,7 +150,7 @@ class Session:
         the pack or its class (``session.state(AtlasPack)`` is the ``Atlas``)."""
         found = self._pack(pack)
         if found.name not in self._states:
-            self._states[found.name] = found.new_state(self._workspace)
+            self._states[found.name] = found.new_state(self._workspace, self._settings)
         return self._states[found.name]
 
     def _pack(self, pack: Pack[S] | type[Pack[S]] | str) -> Pack[S]:
@@ -161,6 +176,7 @@ class Session:
             generative_prompt=self.generative_prompt,
             net=ConsentedNet(self.net.allowed_hosts, consent),
             consent=consent,
+            settings=self._settings,
         )
 
     @property

@@ -1,5 +1,7 @@
 """The plugin's settings and where they live: napari's plugin settings (napari ≥ 0.9: the
-Preferences page, auto-saved) or a JSON file in the user's config folder. No secret is stored."""
+Preferences page, auto-saved) or a JSON file in the user's config folder. No secret is stored:
+the LLM key is read from an environment variable, a password in the catalogue database's URL is
+kept for the session and left out of what is saved."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..llm.settings import LLMSettings
 from ..safety.workspace import default_workspace
+from .pack_settings import AtlasSettings, MeshSettings
 
 PLUGIN_NAME = "napari-talk"
 
@@ -47,6 +50,28 @@ class Settings(BaseModel):
     llm: LLMSettings = Field(default_factory=lambda: LLMSettings(), title="Language model")
     workspace: WorkspaceSettings = Field(default_factory=lambda: WorkspaceSettings(), title="Workspace")
     network: NetworkSettings = Field(default_factory=lambda: NetworkSettings(), title="Network")
+    atlas: AtlasSettings = Field(default_factory=lambda: AtlasSettings(), title="Atlas")
+    mesh: MeshSettings = Field(default_factory=lambda: MeshSettings(), title="Mesh import limits")
+
+    def stored(self) -> Settings:
+        """What may be saved: these settings without any secret."""
+        return self.model_copy(update={"atlas": self.atlas.stored()})
+
+    @classmethod
+    def from_sections(cls, sections: dict[str, Any]) -> Settings:
+        """Settings from saved sections; a section that no longer validates (edited by hand, or
+        saved by another version) falls back to its defaults, the others are kept."""
+        try:
+            return cls.model_validate(sections)
+        except ValidationError:
+            kept = {}
+            for name, field in cls.model_fields.items():
+                model: type[BaseModel] = field.annotation  # type: ignore[assignment]
+                try:
+                    kept[name] = model.model_validate(sections.get(name, {}))
+                except ValidationError:
+                    continue
+            return cls.model_validate(kept)
 
 
 def manifest_configurations() -> dict[str, Any]:
@@ -80,14 +105,15 @@ class FileStore:
 
     def load(self) -> Settings:
         try:
-            return Settings.model_validate(json.loads(self.path.read_text()))
-        except (OSError, ValueError, ValidationError):
+            sections = json.loads(self.path.read_text())
+        except (OSError, ValueError):
             return Settings()
+        return Settings.from_sections(sections) if isinstance(sections, dict) else Settings()
 
     def save(self, settings: Settings) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(settings.model_dump(), indent=2))
+        tmp.write_text(json.dumps(settings.stored().model_dump(), indent=2))
         tmp.replace(self.path)
 
 
@@ -105,10 +131,10 @@ class NapariPluginStore:
             section = getattr(self._settings, name)
             model: type[BaseModel] = field.annotation  # type: ignore[assignment]
             sections[name] = {key: getattr(section, key) for key in model.model_fields}
-        return Settings.model_validate(sections)
+        return Settings.from_sections(sections)
 
     def save(self, settings: Settings) -> None:
-        for name, values in settings.model_dump().items():
+        for name, values in settings.stored().model_dump().items():
             section = getattr(self._settings, name)
             for key, value in values.items():
                 setattr(section, key, value)

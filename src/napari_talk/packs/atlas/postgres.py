@@ -77,10 +77,6 @@ def available() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in ("psycopg", "pgvector"))
 
 
-def is_database_url(text: str) -> bool:
-    return urlsplit(text.strip()).scheme.lower() in ("postgresql", "postgres")
-
-
 def password_of(url: str) -> str:
     """The password the connection will use: the URL's, else libpq's ``$PGPASSWORD``."""
     return unquote(urlsplit(url).password or "") or os.environ.get("PGPASSWORD", "")

@@ -8,16 +8,14 @@ cannot send anything to a server of its choosing.
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 import unicodedata
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
 from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
+from ...core.running.pack_settings import AtlasSettings
 from .catalogue import Catalogue
 from .embeddings import (
     LOCAL_MODELS,
@@ -29,7 +27,7 @@ from .embeddings import (
     default_model,
     make_embedder,
 )
-from .postgres import PostgresCatalogue, is_database_url, shown
+from .postgres import PostgresCatalogue, shown
 
 if TYPE_CHECKING:
     from ...core.safety.workspace import PinnedFile, Workspace
@@ -44,41 +42,11 @@ MODEL_ALIASES = {
 }
 
 
-DATABASE_ENV = "NAPARI_TALK_ATLAS_DATABASE"
-
-
-class AtlasSettings(BaseModel):
-    """The atlas's settings (the ``atlas`` section of the plugin's settings)."""
-
-    model_config = ConfigDict(extra="ignore", validate_assignment=True)
-
-    database: str = Field(
-        "",
-        title="Catalogue database",
-        description="Where the catalogue lives: empty for the workspace's SQLite file "
-        "(atlas/catalogue.sqlite), or a postgresql:// URL for a catalogue shared on PostgreSQL with "
-        "pgvector (leave the password out: it is read from $PGPASSWORD or ~/.pgpass, and hidden in "
-        "every message). "
-        f"${DATABASE_ENV} sets it too.",
-    )
-
-    @field_validator("database")
-    @classmethod
-    def _a_database_url(cls, value: str) -> str:
-        value = value.strip()
-        if value and not is_database_url(value):
-            raise ValueError("the catalogue database is a postgresql:// URL, or empty for the SQLite file")
-        return value
-
-    @classmethod
-    def from_environment(cls) -> AtlasSettings:
-        return cls(database=os.environ.get(DATABASE_ENV, ""))
-
-
 class Atlas:
     def __init__(self, workspace: Workspace, settings: AtlasSettings | None = None) -> None:
         self.workspace = workspace
-        self.config = settings or AtlasSettings.from_environment()
+        self.config = (settings or AtlasSettings()).resolved()
+        """The person's atlas settings, ``$NAPARI_TALK_ATLAS_DATABASE`` applied."""
         self._catalogue: Catalogue | None = None
         self._pinned: PinnedFile | None = None
         self.remote: RemoteConfig | None = None

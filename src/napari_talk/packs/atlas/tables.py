@@ -4,6 +4,7 @@ thumbnails for a dock that draws them."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Sequence
 from typing import Any
 
 from .catalogue import Catalogue, Entity
@@ -28,9 +29,13 @@ def band(similarity: float) -> str:
     return "related" if similarity >= RELATED else "distant"
 
 
-def thumbnail_url(catalogue: Catalogue, entity: Entity) -> str | None:
-    png = catalogue.thumbnail(entity.id) if entity.id is not None else None
-    return "data:image/png;base64," + base64.b64encode(png).decode() if png else None
+def thumbnail_urls(catalogue: Catalogue, entities: Sequence[Entity]) -> list[str | None]:
+    """Each entity's thumbnail as a data URL (None without one), read in one query."""
+    pngs = catalogue.thumbnails([e.id for e in entities if e.id is not None])
+    return [
+        "data:image/png;base64," + base64.b64encode(pngs[e.id]).decode() if e.id in pngs else None
+        for e in entities
+    ]
 
 
 def table(columns: list[str], rows: list[list[Any]], thumbnails: list[str | None]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from .state import FilesState
 if TYPE_CHECKING:
     from ...core.contract.commands import Command
     from ...core.contract.result import Result
+    from ...core.running.settings import Settings
     from ...core.safety.risk import Effect
     from ...core.safety.workspace import Workspace
 
@@ -23,7 +24,7 @@ class FilesPack(Pack[FilesState]):
 
         return HANDLERS
 
-    def new_state(self, workspace: Workspace) -> FilesState:
+    def new_state(self, workspace: Workspace, settings: Settings) -> FilesState:
         return FilesState()
 
     def effects(self, command: Command, ctx: Context[FilesState]) -> tuple[Effect, ...]:

@@ -15,6 +15,7 @@ from .commands import COMMANDS
 from .grammar import RULES
 
 if TYPE_CHECKING:
+    from ...core.running.settings import Settings
     from ...core.safety.workspace import Workspace
     from .state import MeshPackState
 
@@ -25,7 +26,7 @@ class MeshPack(Pack["MeshPackState"]):
 
         return HANDLERS
 
-    def new_state(self, workspace: Workspace) -> MeshPackState:
+    def new_state(self, workspace: Workspace, settings: Settings) -> MeshPackState:
         from .state import MeshPackState  # numpy: not at the pack's import
 
         return MeshPackState.new(workspace)

@@ -20,6 +20,7 @@ from .state import RaysPackState
 if TYPE_CHECKING:
     from ...core.contract.commands import Command
     from ...core.contract.result import Result
+    from ...core.running.settings import Settings
     from ...core.safety.risk import Risk
     from ...core.safety.workspace import Workspace
 
@@ -30,7 +31,7 @@ class RaysPack(Pack[RaysPackState]):
 
         return HANDLERS
 
-    def new_state(self, workspace: Workspace) -> RaysPackState:
+    def new_state(self, workspace: Workspace, settings: Settings) -> RaysPackState:
         return RaysPackState()
 
     def names(self, ctx: Context[RaysPackState]) -> dict[str, list[str]]:

@@ -11,6 +11,7 @@ from .grammar import RULES
 if TYPE_CHECKING:
     from ...core.contract.registry import Registry
     from ...core.contract.result import Result
+    from ...core.running.settings import Settings
     from ...core.safety.risk import Consent
     from ...core.safety.workspace import Workspace
 
@@ -31,7 +32,7 @@ class SessionPack(Pack["SessionControls"]):
 
         return HANDLERS
 
-    def new_state(self, workspace: Workspace) -> SessionControls:
+    def new_state(self, workspace: Workspace, settings: Settings) -> SessionControls:
         raise RuntimeError("the session pack's state is the session itself: Session provides it")
 
     def live(self, ctx: Context[SessionControls]) -> bool:

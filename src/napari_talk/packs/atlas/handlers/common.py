@@ -60,7 +60,7 @@ def filled(ctx: Context[Atlas]) -> Catalogue:
 def take_up(ctx: Context[Atlas]) -> bool:
     """Whether the catalogue is empty and takes the sample, whose layer is open (seconds of work:
     its pictures made, its entities embedded; a job does it off the GUI thread)."""
-    if catalogue_of(ctx).count() > 0:
+    if not catalogue_of(ctx).empty():
         return False
     if layers.sample_layer_open(ctx):
         return True

