@@ -214,3 +214,17 @@ def test_a_module_loop_is_bounded(tmp_path):
     done = rays("check", str(write(tmp_path, scene)), timeout=60)
     assert done.returncode == 1
     assert "more than 1000" in done.stdout
+
+
+def test_dark_sources_are_traced_not_a_crash(tmp_path):
+    scene = {
+        "version": 5,
+        "objs": [
+            {"type": "Beam", "p1": {"x": 0, "y": 0}, "p2": {"x": 0, "y": 100}, "brightness": 0},
+            {"type": "PointSource", "x": 50, "y": 50, "brightness": 0},
+            {"type": "AngleSource", "p1": {"x": 5, "y": 5}, "p2": {"x": 6, "y": 5}, "brightness": 0},
+        ],
+    }
+    done = rays("check", str(write(tmp_path, scene)))
+    assert done.returncode == 0, done.stderr
+    assert "rays emitted: " in done.stdout and "rays emitted: 0" not in done.stdout

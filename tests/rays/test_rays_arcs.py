@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from tracers import both_tracers
 
-from napari_talk.packs.rays import outline
+from napari_talk.packs.rays import engine, outline
 from napari_talk.packs.rays.analysis import find_rays_crossing_edge
 from napari_talk.packs.rays.edges import edge_labels, edges_table, resolve_edge
 from napari_talk.packs.rays.outline import MAX_SAGITTA, Outline
@@ -148,15 +148,20 @@ def test_a_scene_file_with_arcs_and_circles_loads_without_warnings_and_writes_th
         assert first.outline == second.outline and np.array_equal(first.vertices, second.vertices)
 
 
-def test_a_spherical_lens_saved_by_its_parameters_only_is_left_out_with_a_warning():
+def test_a_spherical_lens_saved_by_its_parameters_only_is_kept_and_traced_by_the_simulator():
     lens = {
         "type": "SphericalLens",
         "p1": point(0, -20),
         "p2": point(0, 20),
-        "params": {"d": 5, "r1": 50, "r2": 50},
+        "params": {"d": 5, "r1": 50, "r2": -50},
     }
-    scene = scene_from_dict({"version": 5, "objs": [lens]})
-    assert scene.glasses == () and any("SphericalLens without a path" in w for w in scene.warnings)
+    ray = {"type": "SingleRay", "p1": point(-50, 10), "p2": point(-40, 10)}
+    scene = scene_from_dict({"version": 5, "objs": [lens, ray]})
+    assert scene.glasses == () and [o.type for o in scene.others] == ["SphericalLens"]
+    assert not scene.warnings
+    segments = engine.trace(scene).segments
+    leaving = segments.p2[-1] - segments.p1[-1]
+    assert len(segments) >= 3 and leaving[1] < 0  # refracted twice, bent towards the axis
 
 
 def test_tessellated_arcs_stay_on_their_circle_with_the_promised_sagitta():
@@ -189,11 +194,17 @@ def test_an_arc_walked_either_way_gives_the_same_facets_so_cemented_glasses_shar
     assert not (segments.interaction[children] == REFLECT).any()
 
 
-def test_overlapping_curved_glasses_are_refused_and_touching_circles_are_not():
-    with pytest.raises(ValueError, match="overlap"):
-        scene_with(ball(), {**ball(), "name": "Other", "p1": point(60, 0), "p2": point(60, 20)})
-    with pytest.raises(ValueError, match="overlap"):  # a circle inside the lens's arc region
-        scene_with(plano_convex(), {**ball(), "p1": point(1, 0), "p2": point(1, 0.5)})
+def test_overlapping_curved_glasses_are_left_to_the_simulator_and_touching_circles_are_not():
+    """ray-optics merges overlapping glasses; the scene model keeps its glasses apart, so the
+    overlapping ones are kept as the file gives them, for the simulator."""
+    both = scene_from_dict(
+        {"version": 5, "objs": [ball(), {**ball(), "name": "Other", "p1": point(60, 0), "p2": point(60, 20)}]}
+    )
+    assert both.glasses == () and [o.name for o in both.others] == ["Ball", "Other"]
+    inside = scene_from_dict(
+        {"version": 5, "objs": [plano_convex(), {**ball(), "p1": point(1, 0), "p2": point(1, 0.5)}]}
+    )
+    assert inside.glasses == () and len(inside.others) == 2
     touching = scene_with(ball(), {**ball(), "name": "Other", "p1": point(2 * R, 0), "p2": point(3 * R, 0)})
     assert touching.names == ["Ball", "Other"]
 

@@ -11,9 +11,9 @@ from door import open_door, type_line
 
 from napari_talk.packs.rays import agent, display, editing
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
+from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.samples import prism_demo_scene
 from napari_talk.packs.rays.scene_json import load_scene
-from napari_talk.packs.rays.tracer import trace
 
 
 def roles(viewer) -> dict[str, object]:

@@ -12,10 +12,10 @@ from napari_talk.core.running.session import Session
 from napari_talk.packs.rays import agent, display
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
 from napari_talk.packs.rays.display import LAYER_NAMES
+from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.samples import prism_demo, prism_demo_scene
 from napari_talk.packs.rays.scene import Glass
 from napari_talk.packs.rays.scene_json import scene_to_dict
-from napari_talk.packs.rays.tracer import trace
 
 
 def roles(viewer) -> dict[str, object]:

@@ -73,7 +73,8 @@ def test_a_ray_optics_scene_loads_with_its_defaults(tmp_path):
         Mirror((0.0, 0.0), (1.0, 1.0)),
         IdealLens((600.0, 300.0), (600.0, 400.0), 100.0),
     )
-    assert any("BeamSplitter" in w for w in scene.warnings)
+    assert [o.type for o in scene.others] == ["BeamSplitter"]  # kept for the simulator, not dropped
+    assert not any("BeamSplitter" in w for w in scene.warnings)
     assert not any("arc" in w or "Glass" in w for w in scene.warnings)
     origins, directions, _ = beam.emit()
     assert np.allclose(directions, [[1, 0]])  # ray-optics: p1 → p2 downward, rays go right
@@ -217,7 +218,7 @@ def test_glasses_that_only_touch_are_a_scene(second):
     assert Scene((_square("A", 0, 0, 10), second)).names == ["A", "B"]
 
 
-def test_a_scene_file_with_nested_glasses_is_refused_by_the_session(workspace):
+def test_a_scene_file_with_nested_glasses_is_traced_as_ray_optics_merges_them(workspace):
     from napari_talk.core.running.session import Session
 
     nested = {
@@ -252,8 +253,11 @@ def test_a_scene_file_with_nested_glasses_is_refused_by_the_session(workspace):
     (workspace / "nested.json").write_text(json.dumps(nested))
     session = Session(workspace=workspace)
     turn = session.run("load scene nested.json")
-    assert not turn.ok and "'Outer' and 'Core' overlap" in turn.message
-    assert session.state("rays").current is None and not session.history.can_undo
+    assert turn.ok, turn.message
+    state = session.state("rays").current
+    assert [o.name for o in state.scene.others] == ["Outer", "Core"]
+    segments = state.result.segments
+    assert (segments.end_glass == -2).sum() >= 4  # into Outer, into Core, out of Core, out of Outer
 
 
 def beam_scene(length: float, brightness: float = 0.5, **settings) -> Scene:

@@ -1,7 +1,10 @@
-"""The rays pack: 2-D ray-optics scenes, a vectorized tracer, its analysis and agent tools.
+"""The rays pack: 2-D ray-optics scenes traced by the ray-optics simulator, their analysis and
+agent tools.
 
-Domain modules (no napari, no Qt): ``scene`` (data model), ``scene_json`` (ray-optics JSON v5),
-``fresnel``, ``tracer``, ``simulation`` (segments, lineage), ``edges``, ``analysis`` (queries),
+Domain modules (no napari, no Qt): ``scene`` (data model), ``file_object`` (objects kept as the
+file gives them), ``scene_json`` (ray-optics JSON v5), ``engine`` (the scene traced by
+``rayoptics``, the one engine), ``fresnel``, ``tracer`` (the earlier vectorized tracer, for its
+tests and benchmarks), ``simulation`` (segments, lineage), ``edges``, ``analysis`` (queries),
 ``lineage`` (paths, energy), ``editing`` (objects by name, moved, turned, added), ``writer`` (a
 scene saved as ray-optics JSON), ``xml``, ``agent`` (seed 001's ``_xml`` tools), ``samples`` and
 ``display`` (layer-data tuples). ``handlers/`` joins them to a session and a viewer.

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .edges import get_side_descriptions
+from .file_object import FileObject
 from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
 from .scene_json import scene_from_dict, scene_to_dict
 from .simulation import Segments, SimulationResult
@@ -102,8 +103,12 @@ def glass_layer(scene: Scene) -> LayerData:
     from .editing import objects, points_of
 
     polygons = [glass.vertices[:, ::-1].copy() for glass in scene.glasses]
-    others = [o for o in objects(scene) if o.group not in ("glasses", "sources")]
-    lines = [points_of(o.value)[:, ::-1].copy() for o in others]
+    others = [
+        o
+        for o in objects(scene)
+        if o.group not in ("glasses", "sources") and not _decoration(o.value) and len(points_of(o.value))
+    ]
+    lines = [_drawn(o.value)[:, ::-1].copy() for o in others]
     kinds = ["line" if len(line) == 2 else "path" for line in lines]
     names = [o.name + _detail(o.value) for o in others]
     kwargs: dict[str, Any] = {
@@ -140,8 +145,21 @@ KIND_COLORS = (
     ("detector", DETECTOR_COLOR),
     ("blocker", BLOCKER_COLOR),
     ("aperture", BLOCKER_COLOR),
+    ("glass", GLASS_COLOR),
 )
 """ray-optics' palette by kind, first match of a word of the kind: mirrors silvered, blockers dark."""
+
+
+def _decoration(value: Any) -> bool:
+    return isinstance(value, FileObject) and (
+        value.decoration or "Source" in value.type or value.type == "Beam"
+    )
+
+
+def _drawn(value: Any) -> np.ndarray:
+    from .editing import points_of
+
+    return value.outline() if isinstance(value, FileObject) else points_of(value)
 
 
 def kind_color(kind: str) -> tuple[float, float, float]:

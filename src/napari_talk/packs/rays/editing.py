@@ -9,6 +9,7 @@ napari. Coordinates are the scene's, y up; angles are counter-clockwise from +x.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .file_object import FileObject
 from .outline import Outline
 from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
 
@@ -46,6 +48,8 @@ class SceneObject:
 
 def kind_of(value: Any) -> str:
     """An object's kind in words: ``PointSource`` → "point source"."""
+    if isinstance(value, FileObject):
+        return value.kind
     if isinstance(value, Glass):
         return "circle glass" if value.outline is not None and value.outline.circle is not None else "glass"
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", type(value).__name__).lower()
@@ -254,6 +258,11 @@ def rotate(scene: Scene, name: str, degrees: float) -> tuple[Scene, SceneObject]
 def set_index(scene: Scene, name: str, index: float) -> tuple[Scene, SceneObject, float]:
     """The scene with a glass's refractive index changed; the glass and its index before."""
     found = find(scene, name)
+    if isinstance(found.value, FileObject) and "refIndex" in found.value.to_dict():
+        data = found.value.to_dict()
+        before = float(data["refIndex"])
+        data["refIndex"] = float(index)
+        return _put(scene, found, replace(found.value, data=json.dumps(data))), found, before
     if not any(spec.name == "ref_index" for spec in fields(found.value)):
         raise ValueError(f"{found.name} is a {found.kind}: it has no refractive index")
     before = float(found.value.ref_index)

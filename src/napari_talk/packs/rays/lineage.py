@@ -62,7 +62,8 @@ def check_energy_conservation(lineage: RayLineage) -> dict[str, Any]:
     total = segments.total
     parents = segments.parent
     child = parents >= 0
-    children_sum = np.bincount(parents[child], weights=total[child], minlength=len(segments))
+    share = total if segments.weight is None else total * segments.weight
+    children_sum = np.bincount(parents[child], weights=share[child], minlength=len(segments))
     interacted = (lineage.child_count > 0) | (segments.lost > 0)
     checked = np.flatnonzero(interacted & (total > 1e-12))
     parent_energy = total[checked]

@@ -14,6 +14,7 @@ from typing import Literal
 
 import numpy as np
 
+from .file_object import FileObject
 from .outline import Outline
 
 GREEN_NM = 540.0
@@ -234,7 +235,7 @@ def points_in_polygon(points: np.ndarray, vertices: np.ndarray) -> np.ndarray:
     return inside
 
 
-def _interiors_meet(a: np.ndarray, b: np.ndarray) -> bool:
+def interiors_meet(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two simple polygons overlap, not merely touch: an edge of one properly crosses an
     edge of the other, or a point just inside one is inside the other (nesting, equal shapes).
     Glasses sharing an edge, or touching at a corner, do not overlap."""
@@ -433,7 +434,7 @@ def _check_segment(what: str, p1: Point, p2: Point) -> None:
         raise ValueError(f"{what} needs two different end points")
 
 
-def _boxes_meeting(outlines: list[np.ndarray]) -> list[tuple[int, int]]:
+def boxes_meeting(outlines: list[np.ndarray]) -> list[tuple[int, int]]:
     """Pairs (i < j) of outlines whose bounding boxes meet: the only pairs that can overlap.
 
     A sweep over the boxes sorted by their left edge, so thousands of separate glasses cost
@@ -466,10 +467,15 @@ class Scene:
     elements: tuple[Element, ...] = ()
     """Mirrors and ideal lenses."""
     detectors: tuple[Detector, ...] = ()
-    """Lines that measure the light crossing them; no ray meets them."""
+    """Lines that measure the light crossing them."""
+    others: tuple[FileObject, ...] = ()
+    """Objects of every other kind, kept as the scene file gives them (the simulator traces them)."""
+    settings: str = "{}"
+    """The file's scene-wide settings other than its objects (JSON), written back as read."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "detectors", tuple(self.detectors))
+        object.__setattr__(self, "others", tuple(self.others))
         object.__setattr__(self, "glasses", tuple(self.glasses))
         object.__setattr__(self, "sources", tuple(self.sources))
         object.__setattr__(self, "elements", tuple(self.elements))
@@ -478,9 +484,9 @@ class Scene:
             if glass.name in seen:
                 raise ValueError(f"two glasses are named {glass.name!r}; glass names must be unique")
             seen.add(glass.name)
-        for i, j in _boxes_meeting([glass.vertices for glass in self.glasses]):
+        for i, j in boxes_meeting([glass.vertices for glass in self.glasses]):
             first, second = self.glasses[i], self.glasses[j]
-            if _interiors_meet(first.vertices, second.vertices):
+            if interiors_meet(first.vertices, second.vertices):
                 raise ValueError(
                     f"glasses {first.name!r} and {second.name!r} overlap (one inside the other, or "
                     "crossing): light is traced as if air were outside every glass, so overlapping "
@@ -505,6 +511,8 @@ class Scene:
             else:
                 points.append(np.array([source.p1, source.p2], dtype=float))
         points += [np.array([element.p1, element.p2], dtype=float) for element in self.elements]
+        points += [np.array([d.p1, d.p2], dtype=float) for d in self.detectors]
+        points += [np.array(o.points, dtype=float) for o in self.others if o.points and not o.decoration]
         if not points:
             return np.zeros(2), np.ones(2)
         stacked = np.concatenate(points)

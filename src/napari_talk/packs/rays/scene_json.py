@@ -4,9 +4,11 @@ Understood objects: ``Glass`` (``path`` of ``{x, y, arc}``, straight sides and c
 ``refIndex``, ``cauchyB``), ``CircleGlass`` (centre ``p1``, rim point ``p2``), ``SphericalLens``
 saved with its ``path`` (read as the ``Glass`` it is, and written back as one), ``SingleRay``,
 ``PointSource``, ``Beam``, ``Mirror`` (flat, ``p1``, ``p2``) and ``IdealLens`` (``p1``, ``p2``,
-``focalLength``, default 100). Arcs are traced as fine straight facets (see ``outline``) and
-written back as the arcs and circles they were read as. Anything else (curved mirrors, beam
-splitters, blockers, a spherical lens given only by its parameters) is left out with a warning.
+``focalLength``, default 100), ``Detector``. Arcs are traced as ray-optics traces them (see
+``engine``) and written back as the arcs and circles they were read as. Every other object
+(blockers, curved mirrors, gratings, GRIN glass, modules, glasses with holes or overlapping
+another, spread beams) is kept as a :class:`FileObject`, traced by the simulator and written back
+unchanged; a kind the simulator does not know is kept and named in the trace's warnings.
 
 Ray counts and brightness follow ray-optics' default colour mode: a point source emits
 ``int(500 × density)`` rays (at least 1) of ``min(brightness / density, 1)``; a beam emits a ray at
@@ -30,7 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from .file_object import DECORATIONS, FileObject
 from .outline import Outline
+from .rayoptics.loader import coerce_numbers
+from .rayoptics.registry import TYPES as TRACED_TYPES
 from .scene import (
     GREEN_NM,
     AngleSource,
@@ -44,6 +49,8 @@ from .scene import (
     PointSource,
     Scene,
     SingleRay,
+    boxes_meeting,
+    interiors_meet,
 )
 
 FORMAT_VERSION = 5
@@ -82,6 +89,7 @@ def scene_from_text(text: str, filename: str) -> Scene:
 def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_SOURCE_RAYS) -> Scene:
     if not isinstance(data, dict) or not isinstance(data.get("objs"), list):
         raise SceneFormatError("a ray-optics scene is a JSON object with an 'objs' list")
+    data = coerce_numbers(data)  # ray-optics reads numbers written as strings ("refIndex": "1.5")
     version = data.get("version")
     warnings: list[str] = []
     if not isinstance(version, (int, float)) or version < FORMAT_VERSION:
@@ -104,18 +112,29 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
     sources: list[LightSource] = []
     elements: list[Element] = []
     detectors: list[Detector] = []
-    skipped: dict[str, int] = {}
+    others: list[FileObject] = []
+    glass_data: list[dict] = []
     taken: set[str] = set()
     declared = 0
-    for position, obj in enumerate(data["objs"]):
-        if not isinstance(obj, dict):
+    exact_sources = data.get("colorMode", "default") == "default" and data.get("mode", "rays") != "observer"
+    for position, raw in enumerate(data["objs"]):
+        if not isinstance(raw, dict):
             raise SceneFormatError(f"objs[{position}] is not an object")
+        obj = raw
         kind = obj.get("type")
         try:
-            if kind in GLASS_TYPES and (kind != "SphericalLens" or obj.get("path")):
-                glasses.append(_glass(obj, len(glasses) + 1, taken))
-                taken.add(glasses[-1].name)
-            elif kind in SOURCE_TYPES:
+            if kind in GLASS_TYPES and (kind != "SphericalLens" or obj.get("path")) and _plain(obj):
+                try:
+                    glass = _glass(obj, len(glasses) + 1, taken)
+                except ValueError as exc:  # holes, a path crossing itself: read by the simulator
+                    if "3 distinct" in str(exc):
+                        raise
+                    others.append(FileObject.of(obj))
+                    continue
+                glasses.append(glass)
+                glass_data.append(obj)
+                taken.add(glass.name)
+            elif kind in SOURCE_TYPES and exact_sources and not _spread_beam(obj):
                 sources.append(_source(kind, obj, density, length_scale, warnings))
                 declared += getattr(sources[-1], "n_rays", 1)
                 if declared > max_rays:
@@ -123,9 +142,7 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
                         f"the light sources declare {declared:,} rays, more than the limit of {max_rays:,}; "
                         "lower the ray density (rayModeDensity) or numRays, or raise the limit (max_rays)"
                     )
-            elif kind == "Mirror":
-                if obj.get("filter"):
-                    warnings.append("a mirror's wavelength filter is not modelled: it reflects every ray")
+            elif kind == "Mirror" and not obj.get("filter"):
                 elements.append(Mirror(_point(obj["p1"]), _point(obj["p2"])))
             elif kind == "Detector":
                 size = _number(obj.get("binSize", 1.0), "binSize")
@@ -135,15 +152,17 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
                 focal = _number(obj.get("focalLength", 100.0), "focalLength")
                 elements.append(IdealLens(_point(obj["p1"]), _point(obj["p2"]), focal))
             else:
-                if kind == "SphericalLens":
-                    kind = "SphericalLens without a path (saved before it was built)"
-                skipped[str(kind)] = skipped.get(str(kind), 0) + 1
+                others.append(FileObject.of(obj))
+                if kind not in TRACED_TYPES and kind not in DECORATIONS and kind != "ModuleObj":
+                    warnings.append(f"{kind}: not traced (an object type the simulator does not know); kept")
         except (KeyError, TypeError, ValueError) as exc:
             detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
             raise SceneFormatError(f"objs[{position}] ({kind}): {detail}") from None
-    if skipped:
-        listed = ", ".join(f"{kind} × {n}" if n > 1 else kind for kind, n in skipped.items())
-        warnings.append(f"left out objects the tracer does not model: {listed}")
+    settings = {key: value for key, value in data.items() if key not in ("objs", "version", "name")}
+    merged = _overlapping(glasses)
+    if merged:  # ray-optics merges overlapping glasses; the model keeps glasses apart, the simulator merges
+        others = [FileObject.of(glass_data[i]) for i in merged] + others
+        glasses = [glass for i, glass in enumerate(glasses) if i not in merged]
     return Scene(
         glasses=tuple(glasses),
         sources=tuple(sources),
@@ -152,7 +171,28 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
         warnings=tuple(warnings),
         elements=tuple(elements),
         detectors=tuple(detectors),
+        others=tuple(others),
+        settings=json.dumps(settings, allow_nan=False),
     )
+
+
+def _overlapping(glasses: list[Glass]) -> set[int]:
+    """The glasses that overlap another."""
+    found: set[int] = set()
+    for i, j in boxes_meeting([glass.vertices for glass in glasses]):
+        if interiors_meet(glasses[i].vertices, glasses[j].vertices):
+            found |= {i, j}
+    return found
+
+
+def _plain(obj: dict) -> bool:
+    """A glass the scene model holds whole (it has no partial-reflection switch)."""
+    return obj.get("partialReflect", True) is not False
+
+
+def _spread_beam(obj: dict) -> bool:
+    """A beam the scene model does not emit as ray-optics does (kept for the simulator)."""
+    return obj.get("type") == "Beam" and bool(obj.get("emisAngle") or obj.get("lambert") or obj.get("random"))
 
 
 def _glass(obj: dict, number: int, taken: set[str]) -> Glass:
@@ -244,6 +284,8 @@ def _point(value: Any) -> tuple[float, float]:
 def scene_to_dict(scene: Scene) -> dict[str, Any]:
     """The scene as version 5 JSON data, with this project's keys for exact ray counts."""
     objs: list[dict[str, Any]] = []
+    settings = json.loads(scene.settings)
+    density = settings.get("rayModeDensity", DEFAULT_DENSITY)
     for glass in scene.glasses:
         labels = glass.labels if isinstance(glass.labels, str) else [list(pair) for pair in glass.labels]
         shape: dict[str, Any]
@@ -283,7 +325,7 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
                     "type": "AngleSource",
                     "p1": _xy(source.p1),
                     "p2": _xy(source.p2),
-                    "brightness": source.brightness * DEFAULT_DENSITY,
+                    "brightness": source.brightness * density,
                     "wavelength": source.wavelength,
                     "emisAngle": source.emis_angle,
                     "symmetric": source.symmetric,
@@ -293,7 +335,7 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
             )
             continue
         common = {
-            "brightness": source.brightness * DEFAULT_DENSITY,
+            "brightness": source.brightness * density,
             "wavelength": source.wavelength,
             "numRays": source.n_rays,
             "rayBrightness": source.brightness,
@@ -326,10 +368,12 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
                 "twoSided": detector.two_sided,
             }
         )
+    objs += [other.to_dict() for other in scene.others]
     return {
+        **settings,
         "version": FORMAT_VERSION,
         "name": scene.name,
-        "rayModeDensity": DEFAULT_DENSITY,
+        "rayModeDensity": density,
         "simulateColors": scene.simulate_colors,
         "objs": objs,
     }

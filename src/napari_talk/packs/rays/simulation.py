@@ -44,6 +44,9 @@ class Segments:
     lost: np.ndarray
     """Energy that left the trace at this segment's end: children below the brightness threshold,
     or children the ray limit stopped."""
+    weight: np.ndarray | None = None
+    """The share of its brightness a segment takes from its parent: 1, or 1/amp for a faint
+    partial reflection ray-optics keeps one in ``amp`` of, ``amp`` times brighter (None: all 1)."""
     run_id: uuidlib.UUID = field(default_factory=uuidlib.uuid4)
 
     def __len__(self) -> int:
@@ -52,13 +55,13 @@ class Segments:
     def take(self, which: np.ndarray | slice) -> Segments:
         """The segments selected by a boolean mask or an array of positions."""
         if isinstance(which, slice):
-            arrays = {f.name: getattr(self, f.name)[which] for f in fields(self) if f.name != "run_id"}
+            arrays = {f.name: getattr(self, f.name)[which] for f in fields(self) if _array(self, f.name)}
             return replace(self, **arrays)
         which = np.asarray(which)
         # positions once, then np.take: a boolean mask applied to each of the arrays costs ~3x more
         rows = np.flatnonzero(which) if which.dtype == bool else which
         arrays = {
-            f.name: np.take(getattr(self, f.name), rows, axis=0) for f in fields(self) if f.name != "run_id"
+            f.name: np.take(getattr(self, f.name), rows, axis=0) for f in fields(self) if _array(self, f.name)
         }
         return replace(self, **arrays)
 
@@ -138,10 +141,14 @@ class Segments:
 
     @classmethod
     def concatenate(cls, chunks: list[dict[str, np.ndarray]], run_id: uuidlib.UUID | None = None) -> Segments:
-        names = [f.name for f in fields(cls) if f.name not in ("ids", "run_id")]
+        names = [f.name for f in fields(cls) if f.name not in ("ids", "run_id", "weight")]
         arrays = {name: np.concatenate([chunk[name] for chunk in chunks]) for name in names}
         ids = np.arange(len(arrays["parent"]), dtype=np.int64)
         return cls(ids=ids, **arrays, run_id=run_id or uuidlib.uuid4())
+
+
+def _array(segments: Segments, name: str) -> bool:
+    return name != "run_id" and getattr(segments, name) is not None
 
 
 class RayLineage:
@@ -194,6 +201,8 @@ class SimulationResult:
     name: str
     segments: Segments
     summary: dict[str, Any]
+    readings: dict[int, Any] = field(default_factory=dict)
+    """What each detector of the scene measured (a ``DetectorReading``), by its index."""
 
     @cached_property
     def lineage(self) -> RayLineage:

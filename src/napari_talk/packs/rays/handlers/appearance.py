@@ -73,7 +73,9 @@ def _detector(state: RaysState, name: str | None) -> editing.SceneObject:
 def detector_readings(command: cmd.DetectorReadings, ctx: Ctx) -> Any:
     def answer(state: RaysState) -> Result:
         detector = _detector(state, command.name)
-        reading = analysis.detector_reading(state.result.segments, detector.value)
+        reading = state.result.readings.get(detector.index)
+        if reading is None:
+            raise CommandError(f"{detector.name} was not traced: trace the scene again")
         if ctx.viewer is not None:
             layers.put(
                 ctx.viewer, display.irradiance_layer(state.scene, detector.value, reading), "irradiance"

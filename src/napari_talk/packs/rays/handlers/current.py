@@ -23,10 +23,10 @@ from ....core.running.jobs import Job, Progress
 from ....core.viewer.layers import has_layer, same_layer, set_attributes
 from ....core.viewer.protocols import ShapesLayer
 from .. import display, layers
+from ..engine import trace
 from ..scene import Scene
 from ..simulation import Segments, SimulationResult
 from ..state import RaysPackState, RaysState
-from ..tracer import trace
 
 Ctx = Context[RaysPackState]
 HANDLERS = Handlers[RaysPackState]()

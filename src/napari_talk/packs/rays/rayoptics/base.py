@@ -22,7 +22,7 @@ GREEN_WAVELENGTH = 540.0
 class Ray:
     """A ray from ``p1`` through ``p2``; brightness in its two polarisations, as ray-optics keeps it."""
 
-    __slots__ = ("body", "bp", "bs", "depth", "gap", "is_new", "p1", "p2", "wl")
+    __slots__ = ("amp", "body", "bp", "bs", "depth", "gap", "is_new", "p1", "p2", "wl")
 
     def __init__(
         self,
@@ -37,6 +37,8 @@ class Ray:
         self.depth: int | None = None
         self.body: Any = None
         self.is_new = True
+        self.amp = 1
+        """A faint partial reflection ray-optics kept one in ``amp`` of, ``amp`` times brighter."""
 
     @property
     def brightness(self) -> float:

@@ -101,6 +101,7 @@ class BaseGlass(SceneObj):
                 if amp != math.inf and index % amp == 0:
                     reflected.bs *= amp
                     reflected.bp *= amp
+                    reflected.amp = int(amp)
                     new_rays.append(reflected)
         if negative:
             n1 = -n1

@@ -56,6 +56,8 @@ SCENE_KEYS = {
     "randomSeed",
     "theme",
 }
+PROJECT_KEYS = {"edgeLabels", "numRays", "rayBrightness", "raySpacing"}
+"""Keys this project writes (ray-optics ignores them): read without a warning."""
 COLOR_MODES = {"default", "linear", "linearRGB", "reinhard", "colorizedIntensity"}
 _NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 _TEXT_KEYS = {"type", "name", "module", "randomSeed", "colorMode", "mode"}
@@ -72,6 +74,9 @@ class LoadedScene:
     warnings: list[str] = field(default_factory=list)
     kinds: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
+    origins: list[int] = field(default_factory=list)
+    """For each of ``objs``: the position in the file's ``objs`` it comes from (a module's, for
+    the objects a module expands to)."""
 
     def detectors(self) -> list[Any]:
         return [o for o in self.objs if o.type == "Detector"]
@@ -182,8 +187,9 @@ def load_dict(data: Any, name: str = "scene") -> LoadedScene:
     return scene
 
 
-def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int) -> None:
+def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int, origin: int | None = None) -> None:
     for i, raw in enumerate(items):
+        top = i if origin is None else origin
         if not isinstance(raw, dict):
             scene.warnings.append(f"object {i + 1} is not a JSON object; skipped")
             continue
@@ -200,7 +206,7 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int) -> No
                 continue
             if len(scene.objs) + len(expanded) > MAX_OBJECTS:
                 raise SceneError(f"modules expand past {MAX_OBJECTS:,} objects")
-            _build(expanded, modules, scene, depth + 1)
+            _build(expanded, modules, scene, depth + 1, top)
             continue
         if kind in DECORATIONS:
             scene.skipped[kind] = scene.skipped.get(kind, 0) + 1
@@ -216,7 +222,7 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int) -> No
             scene.warnings.append(f"{label}: {known}; left out")
             scene.skipped[str(kind)] = scene.skipped.get(str(kind), 0) + 1
             continue
-        unknown_keys = sorted(set(raw) - set(cls.defaults) - {"type", "name", "locked"})
+        unknown_keys = sorted(set(raw) - set(cls.defaults) - {"type", "name", "locked"} - PROJECT_KEYS)
         if unknown_keys:
             scene.warnings.append(f"{label}: unknown properties ignored: {', '.join(unknown_keys[:6])}")
         try:
@@ -225,6 +231,7 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int) -> No
             scene.warnings.append(f"{label} left out: {exc}")
             continue
         scene.objs.append(obj)
+        scene.origins.append(top)
         scene.kinds[cls.type] = scene.kinds.get(cls.type, 0) + 1
 
 

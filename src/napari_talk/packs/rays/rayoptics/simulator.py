@@ -14,10 +14,30 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .base import Ray, SceneObj, Settings, dist_sq
+from .base import Point, Ray, SceneObj, Settings, dist_sq
 
 DEFAULT_SEGMENT_BUDGET = 5_000_000
 UNDEFINED_THRESHOLD = 0.001
+
+
+class Recorder:
+    """Every segment a simulation traces, in the order traced: where it starts, where it ends (NaN
+    when it meets nothing), its brightness, wavelength, depth, the object it ends on (-1: none),
+    the segment it continues (-1: a source's ray), the object that emitted it, and ``amp`` (a
+    sampled faint reflection stands for 1/amp of its brightness)."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[float, ...]] = []
+
+    def add(self, ray: Ray, hit: Point | None, obj: int, parent: int, source: int) -> int:
+        (x1, y1), (x2, y2) = ray.p1, ray.p2
+        hx, hy = hit if hit is not None else (math.nan, math.nan)
+        wl = math.nan if ray.wl is None else float(ray.wl)
+        self.rows.append(
+            (x1, y1, x2, y2, hx, hy, ray.bs, ray.bp, wl, ray.depth or 0, obj, parent, source, ray.amp)
+        )
+        ray.amp = 1  # the ray's next segments are its own light, not a sample
+        return len(self.rows) - 1
 
 
 class BudgetExceeded(RuntimeError):
@@ -51,12 +71,16 @@ def simulate(
     *,
     max_depth: float = math.inf,
     budget: int = DEFAULT_SEGMENT_BUDGET,
+    record: Recorder | None = None,
 ) -> Outcome:
-    """Trace every source's rays through ``objs`` (the optical objects, modules expanded)."""
+    """Trace every source's rays through ``objs`` (the optical objects, modules expanded);
+    ``record`` keeps every segment with its lineage."""
     out = Outcome()
     settings.objs = objs
     pending: list[Ray | None] = []
-    for obj in objs:
+    lineage: list[tuple[int, int]] = []
+    """Per slot of ``pending``: the segment its ray continues (-1 for none) and its source."""
+    for position, obj in enumerate(objs):
         started = obj.start()
         if not started:
             continue
@@ -65,6 +89,7 @@ def simulate(
             if ray.depth is None:
                 ray.depth = 0
             pending.append(ray)
+            lineage.append((-1, position))
         if scale:
             if out.brightness_scale == 0:
                 out.brightness_scale = scale
@@ -138,6 +163,11 @@ def simulate(
             out.undefined += ray.bs + ray.bp
             if not out.undefined_objs:
                 out.undefined_objs = [o.name or o.type for o in undefined_objs]
+        segment = -1
+        if record is not None:
+            parent, source = lineage[j]
+            segment = record.add(ray, hit, hit_index, parent, source)
+            lineage[j] = (segment, source)
         if last_obj != hit_index:
             ray.gap = True
         ray.is_new = False
@@ -163,6 +193,7 @@ def simulate(
                 if new.depth is None:
                     new.depth = depth
                 pending.append(new)
+                lineage.append((segment, lineage[j][1]))
             out.truncation += result.truncation
         if pending[j] is not None:
             left += 1

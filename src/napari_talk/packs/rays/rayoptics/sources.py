@@ -33,6 +33,11 @@ def _density_for(
     return density
 
 
+def _scale(each: float, full: float) -> float:
+    """The share of its brightness a source's rays carry; 0 (no scale) for a dark source."""
+    return each / full if full else 0.0
+
+
 class _Source(SceneObj):
     def _density(self) -> float:
         s = self.settings
@@ -91,7 +96,7 @@ class PointSource(_Source):
                 )
             )
             angle = angle + step
-        return rays, each / (self.brightness / density)
+        return rays, _scale(each, self.brightness / density)
 
 
 class AngleSource(_Source):
@@ -138,7 +143,7 @@ class AngleSource(_Source):
                 )
             )
             angle = angle + step
-        return rays, each / (self.brightness / density)
+        return rays, _scale(each, self.brightness / density)
 
 
 class Beam(_Source):
@@ -221,4 +226,4 @@ class Beam(_Source):
                 )
                 i += 1
         full = self.brightness * s.length_scale / density * per_ray
-        return rays, each / full
+        return rays, _scale(each, full)
