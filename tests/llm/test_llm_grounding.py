@@ -123,3 +123,27 @@ def test_names_are_matched_loosely_but_not_invented():
         "move Lens 2 by 0, 25",
         ["Lens 2"],
     )
+
+
+def test_a_reply_that_leaves_out_what_the_line_names_is_refused(talk, server):
+    zoom = talk.viewer.camera.zoom
+    server.say(json.dumps({"commands": [{"action": "zoom_by", "factor": 2}]}))
+    turn = talk.run("enlarge GFP twice over")
+    assert not turn.ok and "the line names 'GFP', which the reply does not act on" in turn.message
+    assert talk.viewer.camera.zoom == zoom
+
+
+def test_a_pronoun_refers_to_what_the_line_names_not_to_anything(talk, server):
+    server.say(
+        json.dumps(
+            {
+                "commands": [
+                    {"action": "rename_layer", "name": "spots", "new_name": "dots"},
+                    {"action": "layer_visibility", "name": "actin", "op": "hide"},
+                ]
+            }
+        )
+    )
+    turn = talk.run("christen spots dots, then banish them from sight")
+    assert not turn.ok and "the line does not name 'actin'" in turn.message
+    assert "spots" in talk.viewer.layers and talk.viewer.layers["actin"].visible

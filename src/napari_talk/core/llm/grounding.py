@@ -10,6 +10,9 @@ from a signature). Such a command is refused, not run: wrong is worse than not u
   ("30%" is 0.3) or with its sign turned. A line with no number leaves the model free ("zoom in a
   bit").
 - No value is a JSON type's name ("string", "number"): that is a signature copied, not a value.
+- What the line names is acted on: a reply that leaves out a live object the line names ("rotate
+  Wedge B 10 degrees" answered by turning the view) says something else; a pronoun or a
+  description points at an unnamed object only in a line that names none.
 """
 
 from __future__ import annotations
@@ -83,12 +86,29 @@ def _near(value: float, said: Sequence[float]) -> bool:
     return False
 
 
+def mentioned(line: str, live: Iterable[str]) -> list[str]:
+    """The live names ``line`` says whole (as words, without case)."""
+    folded = f" {' '.join(_words(line))} "
+    return [n for n in live if _words(n) and f" {' '.join(_words(n))} " in folded]
+
+
+def left_out(wires: Sequence[Mapping[str, Any]], line: str, live: Iterable[str]) -> str | None:
+    """The live name ``line`` says that no command of the reply acts on, if any."""
+    used = {text.strip().casefold() for wire in wires for v in wire.values() for text in _strings(v)}
+    for name in mentioned(line, live):
+        if name.casefold() not in used:
+            return f"the line names {name!r}, which the reply does not act on"
+    return None
+
+
 def ungrounded(wire: Mapping[str, Any], line: str, live: Iterable[str]) -> str | None:
     """Why the command ``wire`` says something ``line`` does not (None: it says only what the line
     says). ``live``: the names of the objects in play."""
+    live = list(live)
     live_names = {n.casefold(): n for n in live if n}
     folded = line.casefold()
-    pointing = bool(POINTING.search(folded) or DESCRIBING.search(folded))
+    # a pronoun or a description points at something only when the line names nothing itself
+    pointing = not mentioned(line, live) and bool(POINTING.search(folded) or DESCRIBING.search(folded))
     said = every_number(line)
     for key, value in wire.items():
         if key == "action":

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from ..help.topics import not_understood_line, remark_line, suggest
 from .client import Cancelled, ChatClient, LLMError, constrained_reply, json_reply, mentions_reply_format
-from .grounding import ungrounded
+from .grounding import left_out, ungrounded
 from .prompt import (
     ANSWER,
     NO_COMMAND,
@@ -498,16 +498,22 @@ class LLMRoad:
         may run."""
         live = [n for found in (self._names_seen or {}).values() for n in found]
         question = is_question(turn.text)
-        for command in commands:
-            wire = {"action": command.action, **command.model_dump(exclude={"action"}, exclude_defaults=True)}
+        wires = [
+            {"action": c.action, **c.model_dump(exclude={"action"}, exclude_defaults=True)} for c in commands
+        ]
+        for command, wire in zip(commands, wires, strict=True):
             why = ungrounded(wire, turn.text, live)
             if why is None and question and command.risk != "read":
                 why = "a question changes nothing"
             if why is not None:
-                nearest = suggest(self.registry, turn.text)
-                said = f"{command.summary()} ({why})"
-                return not_understood_line(turn.text, nearest, offer_model=False, suggestion=said)
+                return self._refused(turn.text, f"{command.summary()} ({why})")
+        missing = left_out(wires, turn.text, live)
+        if missing is not None:
+            return self._refused(turn.text, f"{'; '.join(c.summary() for c in commands)} ({missing})")
         return None
+
+    def _refused(self, text: str, said: str) -> str:
+        return not_understood_line(text, suggest(self.registry, text), offer_model=False, suggestion=said)
 
     def _judge_words(self, text: str, outcome: LLMOutcome, packs: Sequence[str] | None) -> None:
         """Words answer questions only, and never claim what no command did."""
