@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .lookup import SEP, SPACE, is_marked, known, mark, unmark
+from .lookup import SEP, SPACE, SomeNames, is_marked, known, mark, unmark
 from .names import resolve_name
 from .tokens import NUMBER, SLOTS, NoMatch, name_pattern
 
@@ -283,6 +283,15 @@ def _says_something(text: str) -> bool:
     return text.split(maxsplit=1)[0].casefold() in _CLAUSE_WORDS
 
 
+def _as_typed(text: str, quoted: bool) -> str:
+    """Free words as a name, when no name of the kind is known to hold them."""
+    if not quoted and (_NUMERIC.fullmatch(text) or text.casefold() in _NOT_NAMES):
+        raise NoMatch(text)  # "zoom to 0" is a bad zoom, not a layer named "0"
+    if not quoted and " " in text and _says_something(text):
+        raise NoMatch(text)  # "why is it 50% transparent" asks; it names no layer "why is it"
+    return text
+
+
 def _resolve(text: str, names: Sequence[str]) -> str:
     text = text.strip()
     if is_marked(text):  # a live name found by lookup: what was typed, the kinds already checked
@@ -301,11 +310,10 @@ def _resolve(text: str, names: Sequence[str]) -> str:
     if quoted:
         text = text[1:-1]
     if not names:
-        if not quoted and (_NUMERIC.fullmatch(text) or text.casefold() in _NOT_NAMES):
-            raise NoMatch(text)  # "zoom to 0" is a bad zoom, not a layer named "0"
-        if not quoted and " " in text and _says_something(text):
-            raise NoMatch(text)  # "why is it 50% transparent" asks; it names no layer "why is it"
-        return text
+        return _as_typed(text, quoted)
+    if isinstance(names, SomeNames):
+        found = resolve_name(text, names).found
+        return found if found is not None else _as_typed(text, quoted)
     if not quoted and text.casefold() in _NOT_NAMES:
         raise NoMatch(text)  # "it" is said of a name, it is none: the parser puts the name in its place
     match = resolve_name(text, names)
