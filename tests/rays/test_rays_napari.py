@@ -44,7 +44,7 @@ def demo_viewer(make_napari_viewer):
 def test_the_prism_demo_sample_is_glasses_labels_and_rays():
     layers = prism_demo()
     assert [(kwargs["name"], kind) for _, kwargs, kind in layers] == [
-        ("rays: segments", "shapes"),
+        ("rays: segments", "vectors"),
         ("rays: glasses", "shapes"),
         ("rays: edge labels", "points"),
         ("rays: light sources", "points"),
@@ -202,7 +202,7 @@ def test_load_a_scene_file_from_the_workspace_and_undo(make_napari_viewer, works
 def test_big_traces_are_drawn_as_vectors(make_napari_viewer):
     scene = prism_demo_scene(n_rays=8000)
     data, kwargs, kind = display.ray_layer(scene, trace(scene))
-    assert kind == "vectors" and len(data) > display.SHAPES_LIMIT
+    assert kind == "vectors" and len(data) > 5000
     layer = make_napari_viewer().add_vectors(data, **kwargs)
     assert np.allclose(layer.edge_color[:, 3], kwargs["edge_color"][:, 3])
 
