@@ -118,6 +118,11 @@ def test_every_query_runs_in_the_viewer(demo_viewer):
     ):
         turn = run_ok(session, line)
         json.dumps(turn.results[0].data)
+    ranked = run_ok(session, "top 3 paths by energy").results[0]
+    assert ranked.meta["chart"]["image"].startswith("data:image/png;base64,")
+    assert "energy of each path" in ranked.meta["chart"]["caption"]
+    listed = run_ok(session, "rays inside Main Prism").results[0]
+    assert "energy of each segment listed" in listed.meta["chart"]["caption"]
     assert "Energy is conserved" in session.run("check energy conservation").message
     assert "R_s = 0.105773" in session.run("fresnel from 1.5 to 1 at 30 degrees").message
     failed = session.run("rays crossing edge Q of Main Prism")
