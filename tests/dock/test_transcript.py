@@ -112,11 +112,12 @@ def test_a_chart_is_shown_inline_with_its_caption(qtbot, door):
 
     shown = chart([0.4, 0.2, 0.1], "energy of each path")
     door.transcript.add_turn(Turn("top 3 paths", "parser", results=[Result.success("3 paths", chart=shown)]))
-    assert door.transcript.entries[-1].kind == "chart"
-    assert "<img" in door.transcript.toHtml() and "energy of each path" in door.transcript.toPlainText()
-    bad = {"image": "file:///etc/passwd", "caption": "no"}
+    assert door.transcript.entries[-1].text == "3 paths", "the chart goes with the reply"
+    assert door.transcript.toHtml().count("<img") == 1
+    assert "energy of each path" in door.transcript.toPlainText()
+    bad = {"image": "file:///etc/passwd", "caption": "not shown"}
     door.transcript.add_turn(Turn("top 3 paths", "parser", results=[Result.success("3 paths", chart=bad)]))
-    assert door.transcript.entries[-1].kind != "chart"
+    assert door.transcript.toHtml().count("<img") == 1 and "not shown" not in door.transcript.toPlainText()
     fits(qtbot, door)
 
 

@@ -96,8 +96,8 @@ class Transcript(QTextBrowser):
                 self.add_table(table)
 
     def add_chart(self, image: str, caption: str) -> None:
-        """A pack's chart (``meta["chart"]``: a PNG data URL and what it shows), at its own size."""
-        self.entries.append(Entry("chart", caption))
+        """A pack's chart (``meta["chart"]``: a PNG data URL and what it shows), at its own size:
+        shown with the reply before it, not an entry of its own."""
         self._append_html(
             f'<img src="{image}"><br><span style="{STYLE["reply"]}">{html.escape(caption)}</span>'
         )
