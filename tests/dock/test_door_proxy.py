@@ -107,9 +107,11 @@ def test_a_ray_query_through_the_proxy_does_not_redraw_the_scene(qtbot, door):
     names = [layer.name for layer in door.viewer.layers]
     entry = type_line(qtbot, door, "which rays cross edge N of Main Prism")
     assert entry.kind == "reply" and "cross or touch edge N" in entry.text
-    last_row = door.transcript.document().lastBlock()  # the ray list: fixed-width, its spaces kept
+    last_line = entry.text.splitlines()[-1]  # the ray list: fixed-width, its spaces kept
+    last_row = door.transcript.document().find(last_line).block()
     assert "monospace" in (last_row.charFormat().fontFamilies() or [])
-    assert last_row.text() == entry.text.splitlines()[-1]
+    assert last_row.text() == last_line
+    assert "energy of each segment listed" in door.transcript.document().lastBlock().text(), "then its chart"
     type_line(qtbot, door, "rays inside Main Prism")
     after = [layer.name for layer in door.viewer.layers]
     assert [n for n in after if n in names] == names, "the sample's layers stay, in place"

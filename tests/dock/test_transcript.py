@@ -105,6 +105,22 @@ def test_colour_swatches_in_a_table(qtbot, door):
     fits(qtbot, door)
 
 
+def test_a_chart_is_shown_inline_with_its_caption(qtbot, door):
+    from napari_talk.core.contract.chart import chart
+    from napari_talk.core.contract.result import Result
+    from napari_talk.core.running.session import Turn
+
+    shown = chart([0.4, 0.2, 0.1], "energy of each path")
+    door.transcript.add_turn(Turn("top 3 paths", "parser", results=[Result.success("3 paths", chart=shown)]))
+    assert door.transcript.entries[-1].text == "3 paths", "the chart goes with the reply"
+    assert door.transcript.toHtml().count("<img") == 1
+    assert "energy of each path" in door.transcript.toPlainText()
+    bad = {"image": "file:///etc/passwd", "caption": "not shown"}
+    door.transcript.add_turn(Turn("top 3 paths", "parser", results=[Result.success("3 paths", chart=bad)]))
+    assert door.transcript.toHtml().count("<img") == 1 and "not shown" not in door.transcript.toPlainText()
+    fits(qtbot, door)
+
+
 def test_a_relative_path_in_data_is_not_linked(qtbot, door):
     from napari_talk.core.contract.result import Result
     from napari_talk.core.running.session import Turn

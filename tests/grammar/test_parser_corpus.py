@@ -21,6 +21,9 @@ CORPORA = [
     pytest.param(DATA / "phrasings_holdout2.jsonl", id="holdout2"),  # a hold-out, read before its mechanisms
     pytest.param(DATA / "phrasings_families.jsonl", id="families"),  # slips, numbers, chains, routing
     pytest.param(
+        DATA / "phrasings_order.jsonl", id="order"
+    ),  # layer order, slider places, rays edits, angles
+    pytest.param(
         SHARED_CORPUS,
         id="shared-example",
         marks=pytest.mark.skipif(not SHARED_CORPUS.exists(), reason="shared/ is not beside this checkout"),

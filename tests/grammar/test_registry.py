@@ -15,7 +15,7 @@ VIEWER_ACTIONS = {
     "list_layers", "help", "zoom_by", "reset_view", "layer_opacity", "layer_colormap",
     "layer_contrast", "auto_contrast", "solo_layer", "all_layers_visibility", "select_layer",
     "remove_layer", "rename_layer", "set_ndisplay", "set_slice", "screenshot", "grid_mode",
-    "scale_bar", "undo_last_action", "redo_last_action",
+    "scale_bar", "undo_last_action", "redo_last_action", "move_layer",
 }  # fmt: skip
 
 
@@ -35,6 +35,12 @@ def test_every_viewer_command_of_the_catalog_is_registered():
         {"action": "zoom_by", "factor": 0},
         {"action": "set_ndisplay", "ndisplay": 4},
         {"action": "set_slice", "index": -1},
+        {"action": "set_slice"},
+        {"action": "set_slice", "index": 2, "position": "last"},
+        {"action": "move_layer", "name": "a", "position": "sideways"},
+        {"action": "move_layer", "name": "a", "position": -1},
+        {"action": "move_layer", "name": "a", "position": "below"},
+        {"action": "move_layer", "name": "a", "position": "top", "relative_to": "b"},
         {"action": "layer_visibility", "name": "a", "op": "show", "extra": 1},
         {"action": "layer_visibility", "name": "  ", "op": "show"},
         {"action": "execute_code", "code": "import os"},

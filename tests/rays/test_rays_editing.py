@@ -79,7 +79,9 @@ def test_add_move_rotate_reindex_each_traced_again_and_undone(dock, qtbot):
     assert len(back.sources) == 1 and back.glasses[0].ref_index == 1.5
     assert np.allclose(back.glasses[0].vertices, original.glasses[0].vertices)
     assert np.allclose(roles(viewer)["glasses"].data[0], original.glasses[0].vertices[:, ::-1])
-    assert len(roles(viewer)["rays"].data) == len(trace(original).segments)
+    rays = roles(viewer)["rays"]
+    assert len(rays.data) == len(trace(original).segments)
+    assert np.allclose(rays.edge_color[:, :3], display.RAY_COLOR), "the rays keep their colour through undo"
     typed_ok(qtbot, dock, "redo")
     assert len(scene(dock).sources) == 2
 

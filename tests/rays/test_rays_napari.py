@@ -44,7 +44,7 @@ def demo_viewer(make_napari_viewer):
 def test_the_prism_demo_sample_is_glasses_labels_and_rays():
     layers = prism_demo()
     assert [(kwargs["name"], kind) for _, kwargs, kind in layers] == [
-        ("rays: segments", "shapes"),
+        ("rays: segments", "vectors"),
         ("rays: glasses", "shapes"),
         ("rays: edge labels", "points"),
         ("rays: light sources", "points"),
@@ -118,6 +118,11 @@ def test_every_query_runs_in_the_viewer(demo_viewer):
     ):
         turn = run_ok(session, line)
         json.dumps(turn.results[0].data)
+    ranked = run_ok(session, "top 3 paths by energy").results[0]
+    assert ranked.meta["chart"]["image"].startswith("data:image/png;base64,")
+    assert "energy of each path" in ranked.meta["chart"]["caption"]
+    listed = run_ok(session, "rays inside Main Prism").results[0]
+    assert "energy of each segment listed" in listed.meta["chart"]["caption"]
     assert "Energy is conserved" in session.run("check energy conservation").message
     assert "R_s = 0.105773" in session.run("fresnel from 1.5 to 1 at 30 degrees").message
     failed = session.run("rays crossing edge Q of Main Prism")
@@ -233,7 +238,7 @@ def test_a_scene_of_more_glasses_than_the_label_limit_is_drawn_without_labels_an
 def test_big_traces_are_drawn_as_vectors(make_napari_viewer):
     scene = prism_demo_scene(n_rays=8000)
     data, kwargs, kind = display.ray_layer(scene, trace(scene))
-    assert kind == "vectors" and len(data) > display.SHAPES_LIMIT
+    assert kind == "vectors" and len(data) > 5000
     layer = make_napari_viewer().add_vectors(data, **kwargs)
     assert np.allclose(layer.edge_color[:, 3], kwargs["edge_color"][:, 3])
 

@@ -140,6 +140,45 @@ def test_ndisplay_slice_grid_and_scale_bar(session, cells_viewer):
     assert not scale_bar(cells_viewer).visible
 
 
+def test_move_layer_reorders_the_list_and_undo_puts_it_back(session, cells_viewer):
+    def names():
+        return [layer.name for layer in cells_viewer.layers]
+
+    start = names()
+    assert start[0] == "nuclei" and start[-1] == "spots"
+    run_ok(session, "move nuclei to the top")
+    assert names()[-1] == "nuclei" and names()[:-1] == start[1:]
+    run_ok(session, "undo")
+    assert names() == start
+    run_ok(session, "put spots below GFP")
+    assert names().index("spots") == names().index("GFP") - 1
+    run_ok(session, "undo")
+    run_ok(session, "move GFP up")
+    assert names().index("GFP") == start.index("GFP") + 1
+    run_ok(session, "undo")
+    run_ok(session, "move spots to position 0")
+    assert names()[0] == "spots"
+    run_ok(session, "undo")
+    assert names() == start
+    assert "already at the top" in run_ok(session, "move spots to the top").message
+    turn = session.execute({"action": "move_layer", "name": "spots", "position": 40})
+    assert not turn.ok and "out of range" in turn.message
+    turn = session.execute({"action": "move_layer", "name": "spots", "position": "above"})
+    assert not turn.ok and names() == start
+
+
+def test_last_and_middle_slices(session, cells_viewer):
+    cells_viewer.add_image(np.zeros((11, 20, 20)), name="volume")
+    run_ok(session, "go to the last slice")
+    assert cells_viewer.dims.current_step[0] == 10
+    run_ok(session, "the middle slice")
+    assert cells_viewer.dims.current_step[0] == 5
+    run_ok(session, "first slice")
+    assert cells_viewer.dims.current_step[0] == 0
+    run_ok(session, "undo")
+    assert cells_viewer.dims.current_step[0] == 5
+
+
 def test_slice_without_sliders_says_so(session):
     turn = session.run("slice 3")
     assert not turn.ok and "no slider" in turn.message

@@ -53,6 +53,20 @@ GREETING = (
 )
 
 
+def _import_what_layers_need() -> None:
+    """napari imports pandas (layer features), pint (units) and scipy's rotations (the camera)
+    when the first layer that needs them comes: over a second, on the GUI thread, in the middle
+    of a pack's first command on a fresh viewer. Imported here, off it, as the dock opens."""
+    try:
+        import pandas  # noqa: F401
+        import pint
+        from scipy.spatial.transform import Rotation  # noqa: F401
+
+        pint.get_application_registry().pixel  # noqa: B018  (the registry is built on first use)
+    except Exception:  # napari meets the problem itself, as without the dock
+        log.debug("could not import what napari's layers need", exc_info=True)
+
+
 class _Relay(QObject):
     done = Signal()
     progress = Signal(str, object)
@@ -251,6 +265,7 @@ class ChatDock(QWidget):
                 pack.checked_handlers()
             except Exception:  # the pack's first command meets the problem and says it plainly
                 log.debug("could not import the handlers of pack %s", pack.name, exc_info=True)
+        _import_what_layers_need()
         self._warm.done.emit()
 
     def _warmed(self) -> None:

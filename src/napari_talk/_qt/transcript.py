@@ -88,9 +88,19 @@ class Transcript(QTextBrowser):
             self.add("command", json.dumps(wire[0] if len(wire) == 1 else wire, ensure_ascii=False))
         for result in turn.results:
             self.add("reply" if result.ok else "error", result.message, files_named(result.data))
+            chart = result.meta.get("chart")
+            if isinstance(chart, dict) and str(chart.get("image", "")).startswith("data:image/png;base64,"):
+                self.add_chart(chart["image"], str(chart.get("caption", "")))
             table = result.meta.get("table")
             if isinstance(table, dict) and table.get("rows"):
                 self.add_table(table)
+
+    def add_chart(self, image: str, caption: str) -> None:
+        """A pack's chart (``meta["chart"]``: a PNG data URL and what it shows), at its own size:
+        shown with the reply before it, not an entry of its own."""
+        self._append_html(
+            f'<img src="{image}"><br><span style="{STYLE["reply"]}">{html.escape(caption)}</span>'
+        )
 
     def add_table(self, table: dict) -> None:
         """Rows a pack put in ``meta["table"]``: ``{"columns", "rows", "thumbnails"?, "swatches"?}``;

@@ -146,6 +146,7 @@ class Pack(Generic[S]):
         *,
         handlers: Handlers[S] | None = None,
         context_defaults: Mapping[str, tuple[str, ...]] | None = None,
+        context_stand_ins: Mapping[str, str] | None = None,
         order: int = 100,
     ) -> None:
         self.name = name
@@ -156,6 +157,9 @@ class Pack(Generic[S]):
         """Where the pack comes in the help and the docs (the bundled ones first)."""
         self.context_defaults: Mapping[str, tuple[str, ...]] = context_defaults or {}
         """Names the grammar may assume when the caller's context has none of that kind."""
+        self.context_stand_ins: Mapping[str, str] = context_stand_ins or {}
+        """A kind of name another kind stands in for when the context has none of it: a ray
+        scene's objects are at least its glasses ({"scene_objects": "glasses"})."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}: {len(self.commands)} commands>"

@@ -142,6 +142,13 @@ class Registry:
             lambda: {k: v for p in self.packs for k, v in p.context_defaults.items()},
         )
 
+    @property
+    def context_stand_ins(self) -> dict[str, str]:
+        return self._derive(
+            "context_stand_ins",
+            lambda: {k: v for p in self.packs for k, v in p.context_stand_ins.items()},
+        )
+
     def pack(self, name: str) -> Pack:
         try:
             return self._packs[name]

@@ -54,6 +54,12 @@ def _index_of(names: tuple[str, ...]) -> NameIndex:
     return found
 
 
+class SomeNames(KnownNames):
+    """Some of the names of a kind, not all: a name among them is read as that name, and other
+    words stay as typed, as when no name of the kind is known (the glasses of a ray scene stand
+    for its objects, which may hold a light source too)."""
+
+
 def known(names: Iterable[str]) -> KnownNames:
     return names if isinstance(names, KnownNames) else KnownNames(names)
 
@@ -239,6 +245,13 @@ def _first_words(context: Mapping[str, Sequence[str]]) -> frozenset[str]:
 def mark_pattern(kind: str) -> str:
     """The pattern a name slot of ``kind`` matches on a marked line."""
     return rf"{OPEN}(?:\w+,)*{re.escape(kind)}(?:,\w+)*{SEP}[^{CLOSE}]*{CLOSE}"
+
+
+def said_mark(kind: str, words: str) -> str:
+    """The pattern of a mark of ``kind`` typed as ``words`` (a regex over plain words): a rule's
+    fixed words that are also a live name ("of the layer list", the "layer list" panel)."""
+    typed = words.replace(" ", SPACE)
+    return rf"{OPEN}(?:\w+,)*{re.escape(kind)}(?:,\w+)*{SEP}{typed}{CLOSE}"
 
 
 _MARK = re.compile(rf"{OPEN}[^{SEP}]*{SEP}([^{CLOSE}]*){CLOSE}")

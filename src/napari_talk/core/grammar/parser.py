@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from .lookup import KnownNames, known, mark
+from .lookup import KnownNames, SomeNames, known, mark
 from .text import BASE_VERBS, normalize, quoted_spans, rephrase, says_just, separators
 
 if TYPE_CHECKING:
@@ -248,7 +248,11 @@ class Parser:
             for kind, names in (context or {}).items()
             if isinstance(names, (list, tuple)) and names
         }
-        return {**{k: known(v) for k, v in self.registry.context_defaults.items()}, **given}
+        names = {**{k: known(v) for k, v in self.registry.context_defaults.items()}, **given}
+        for kind, stand_in in self.registry.context_stand_ins.items():
+            if kind not in names and stand_in in names:
+                names[kind] = SomeNames(names[stand_in])
+        return names
 
     def _scope(self, context: Mapping[str, Sequence[str]] | None) -> _Scope:
         names = self._known(context)
@@ -278,6 +282,9 @@ class Parser:
         for start, end in separators(line):
             left = self._clause(normalize(line[:start]), scope)
             if left is None:
+                shared = self._carry_tail(line[:start], normalize(line[end:]), scope, budget, memo)
+                if shared is not None:
+                    return shared
                 continue
             rest = normalize(line[end:])
             right = self._about(left, rest, scope, budget)
@@ -352,6 +359,26 @@ class Parser:
         command = self._clause(_PRONOUN.sub(lambda _: named.pop(), last), scope)
         return None if command is None else [command]
 
+    def _carry_tail(
+        self, left_text: str, rest: str, scope: _Scope, budget: int, memo: dict
+    ) -> list[Command] | None:
+        """'critical and brewster angles from 1.33 to 1': a short first part that is no request
+        alone takes the words that follow the second part's first word or two, and must then be
+        the same kind of request as the second."""
+        words, said = left_text.split(), rest.split()
+        if not 0 < len(words) <= MAX_SHARED_WORDS or budget < 2:
+            return None
+        right = self._line(rest, scope, budget - 1, memo)
+        if not right:
+            return None
+        for size in (1, 2):
+            if len(said) <= size:
+                return None
+            left = self._clause(normalize(f"{left_text} {' '.join(said[size:])}"), scope)
+            if left is not None and left.action == right[0].action and left != right[0]:
+                return [left, *right]
+        return None
+
     def _carry_verb(
         self, left_text: str, left: Command, rest: str, scope: _Scope, budget: int, memo: dict
     ) -> list[Command] | None:
@@ -409,6 +436,8 @@ class Parser:
             return None
 
 
+MAX_SHARED_WORDS = 4
+"""At most this many words before "and" may share the rest of the line ("critical and brewster ...")."""
 _NAMED_FIELDS = ("new_name", "name", "path", "glass_name", "layer", "image_url", "query")
 """Where a command names the thing it acts on; a pronoun after it stands for that thing."""
 _VALUE_AT_END = re.compile(r"(?:\s+(?P<join>to|at|as|in|=|:))?\s+\S+(?:\s*(?:%|percent))?\s*$", re.IGNORECASE)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .lookup import SEP, SPACE, is_marked, known, mark, unmark
+from .lookup import SEP, SPACE, SomeNames, is_marked, known, mark, unmark
 from .names import resolve_name
 from .tokens import NUMBER, SLOTS, NoMatch, name_pattern
 
@@ -57,8 +57,24 @@ class _Slot:
     choices: Mapping[str, Any] | None = None
 
 
-_Template = tuple[re.Pattern, list[_Slot], str]
-"""A template compiled alone, its slots, and the prefix of its group names."""
+class _Alone:
+    """A template's regex on its own, compiled on first use: only a line that fits a template
+    but means nothing there tries the next ones alone, so most are never needed."""
+
+    __slots__ = ("_compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._compiled: re.Pattern | None = None
+
+    def fullmatch(self, text: str) -> re.Match | None:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source, re.IGNORECASE)
+        return self._compiled.fullmatch(text)
+
+
+_Template = tuple[_Alone, list[_Slot], str]
+"""A template alone, its slots, and the prefix of its group names."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,8 +109,8 @@ class Rule:
     requires: tuple[str, ...] = ()
     only: Mapping[str, str] = field(default_factory=dict)
     free_names: bool = True
-    _compiled: dict[tuple, list[Pass]] = field(default_factory=dict)
-    """Per known names: each template as known-names-only, then with free words for the rest."""
+    _passes: dict[bool, Pass] = field(default_factory=dict)
+    """The templates compiled with known names only (False) and with free words (True)."""
 
     def __init__(
         self,
@@ -133,7 +149,7 @@ class Rule:
         self.constants = {k: v for k, v in parameters.items() if not isinstance(v, Mapping)}
         self.post = post
         self.priority = priority
-        self._compiled = {}
+        self._passes = {}
         self._id = next(_rule_ids)
         self.name_kinds = tuple(
             sorted(
@@ -147,36 +163,35 @@ class Rule:
         )
 
     def compiled(self, context: Context) -> list[Pass]:
-        """Known names only first, then (when names are known) free words for the rest. What is
-        compiled depends on which kinds of name are known, never on the names themselves."""
-        key = tuple(bool(context.get(kind)) for kind in self.name_kinds)
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            # with nothing known to prefer: free words for names, or a rule without names
-            if not self.free_names:
-                passes: tuple[bool, ...] = (False,)
-            else:
-                passes = (False, True) if any(key) else (bool(self.name_kinds),)
-            compiled = [self._compile_pass(context, generic) for generic in passes]
-            if len(self._compiled) > 32:
-                self._compiled.clear()
-            self._compiled[key] = compiled
-        return compiled
+        """Known names only first, then (when names are known) free words for the rest. Which
+        passes apply depends on which kinds of name are known; what each pass is, on nothing but
+        the rule, so each is compiled once."""
+        if not self.free_names:
+            passes: tuple[bool, ...] = (False,)
+        elif any(context.get(kind) for kind in self.name_kinds):
+            passes = (False, True)
+        else:  # with nothing known to prefer: free words for names, or a rule without names
+            passes = (bool(self.name_kinds),)
+        return [self._pass(generic) for generic in passes]
 
-    def _compile_pass(self, context: Context, generic: bool) -> Pass:
+    def _pass(self, generic: bool) -> Pass:
+        found = self._passes.get(generic)
+        if found is None:
+            found = self._passes[generic] = self._compile_pass(generic)
+        return found
+
+    def _compile_pass(self, generic: bool) -> Pass:
         name = f"r{self._id}{'g' if generic else 'k'}"
         sources, templates = [], []
         for index, template in enumerate(self.templates):
             prefix = f"{name}t{index}"
-            source, slots = self._template_source(template, context, generic, prefix)
+            source, slots = self._template_source(template, generic, prefix)
             sources.append(f"(?P<{prefix}>{source})")
-            templates.append((re.compile(source, re.IGNORECASE), slots, prefix))
+            templates.append((_Alone(source), slots, prefix))
         source = "|".join(sources)
         return Pass(name, generic, source, re.compile(source, re.IGNORECASE), templates)
 
-    def _template_source(
-        self, template: str, context: Context, generic: bool, prefix: str
-    ) -> tuple[str, list[_Slot]]:
+    def _template_source(self, template: str, generic: bool, prefix: str) -> tuple[str, list[_Slot]]:
         slots: list[_Slot] = []
 
         def slot(match: re.Match) -> str:
@@ -283,6 +298,15 @@ def _says_something(text: str) -> bool:
     return text.split(maxsplit=1)[0].casefold() in _CLAUSE_WORDS
 
 
+def _as_typed(text: str, quoted: bool) -> str:
+    """Free words as a name, when no name of the kind is known to hold them."""
+    if not quoted and (_NUMERIC.fullmatch(text) or text.casefold() in _NOT_NAMES):
+        raise NoMatch(text)  # "zoom to 0" is a bad zoom, not a layer named "0"
+    if not quoted and " " in text and _says_something(text):
+        raise NoMatch(text)  # "why is it 50% transparent" asks; it names no layer "why is it"
+    return text
+
+
 def _resolve(text: str, names: Sequence[str]) -> str:
     text = text.strip()
     if is_marked(text):  # a live name found by lookup: what was typed, the kinds already checked
@@ -301,11 +325,10 @@ def _resolve(text: str, names: Sequence[str]) -> str:
     if quoted:
         text = text[1:-1]
     if not names:
-        if not quoted and (_NUMERIC.fullmatch(text) or text.casefold() in _NOT_NAMES):
-            raise NoMatch(text)  # "zoom to 0" is a bad zoom, not a layer named "0"
-        if not quoted and " " in text and _says_something(text):
-            raise NoMatch(text)  # "why is it 50% transparent" asks; it names no layer "why is it"
-        return text
+        return _as_typed(text, quoted)
+    if isinstance(names, SomeNames):
+        found = resolve_name(text, names).found
+        return found if found is not None else _as_typed(text, quoted)
     if not quoted and text.casefold() in _NOT_NAMES:
         raise NoMatch(text)  # "it" is said of a name, it is none: the parser puts the name in its place
     match = resolve_name(text, names)

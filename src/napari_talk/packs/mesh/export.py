@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...core.contract.png import encode_png
 from .appearance import segment_materials
 from .gltf import Primitive, encode_glb
 from .mesh import TriMesh, crease_groups, split_by_groups, vertex_normals
-from .png import encode_png
 from .render import VIEWS, render
 from .state import ModelState
 

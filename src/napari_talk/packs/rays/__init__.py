@@ -74,4 +74,4 @@ class RaysPack(Pack[RaysPackState]):
         return result_to_xml(command.action, result.ok, result.data)
 
 
-PACK = RaysPack("rays", COMMANDS, RULES, order=3)
+PACK = RaysPack("rays", COMMANDS, RULES, context_stand_ins={"scene_objects": "glasses"}, order=3)

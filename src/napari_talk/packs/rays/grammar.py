@@ -95,7 +95,7 @@ COLOR_MODES = {
 
 
 RAY_WORDS = ("ray", "segment", "light")
-ANGLE_ASK = r"(?:(?:what is|what's|whats|give me|find|compute|calculate|tell me) )?(?:the )?"
+ANGLE_ASK = r"(?:(?:what is|what are|what's|whats|give me|find|compute|calculate|tell me|show me) )?(?:the )?"
 ANGLE_KINDS = {
     "critical": "critical",
     "brewster": "brewster",
@@ -108,6 +108,7 @@ MEDIA_PAIRS = (
     (N1_ANY, N2_ANY),
     (N1_ANY, r"(?:the )?{n2:media}"),
     (r"(?:the )?{n1:media}", N2_ANY),
+    (r"(?:the )?{n1:media}", r"(?:the )?{n2:media}"),
 )
 """Two media each said as an index ("1.5", "glass 1.5", "n = 1.5") or by name ("air", "water")."""
 
@@ -350,11 +351,11 @@ RULES: tuple[Rule, ...] = (
         cmd.OpticsAngle,
         *(
             ANGLE_ASK
-            + rf"{{kind:angles}} angle (?:from|for|between|going from) {first} (?:{INTO}|and) {second}"
+            + rf"{{kind:angles}} angles? (?:from|for|between|going from) {first} (?:{INTO}|and) {second}"
             for first, second in MEDIA_PAIRS
         ),
         *(
-            ANGLE_ASK + rf"{{kind:angles}} angle (?:from|for|between) {first} (?:{INTO}|and) {second}"
+            ANGLE_ASK + rf"{{kind:angles}} angles? (?:from|for|between) {first} (?:{INTO}|and) {second}"
             for first, second in MEDIA_PAIRS
         ),
         angles=ANGLE_KINDS,
@@ -364,7 +365,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.OpticsAngle,
-        ANGLE_ASK + rf"{{kind:angles}} angle (?:of|for|in) {GLASS_OF}{{n1:number}}(?: (?:in|to|into) air)?",
+        ANGLE_ASK + rf"{{kind:angles}} angles? (?:of|for|in) {GLASS_OF}{{n1:number}}(?: (?:in|to|into) air)?",
         angles=ANGLE_KINDS,
         requires=("critical", "brewster"),
         priority=PRIORITY - 1,

@@ -51,7 +51,7 @@ def put(viewer: Viewer, layer_data: display.LayerData, role: str, changes: Chang
     existing = layers_with(viewer, role)
     old = existing[-1] if existing else None
     if old is not None and kind in IN_PLACE and type(old).__name__.casefold() == kind:
-        set_attributes(old, changes, data=data, **{key: kwargs[key] for key in IN_PLACE[kind]})
+        _update(old, {"data": data, **{key: kwargs[key] for key in IN_PLACE[kind]}}, changes)
         return old
     new = added(viewer, getattr(viewer, f"add_{kind}")(data, **kwargs), changes)
     if old is not None:
@@ -63,6 +63,22 @@ def put(viewer: Viewer, layer_data: display.LayerData, role: str, changes: Chang
     if active is not None and not same_layer(active, old) and has_layer(viewer.layers, active):
         viewer.layers.selection.active = active
     return new
+
+
+def _update(layer: Any, values: dict[str, Any], changes: Changes | None) -> None:
+    """Set the data first, then what is per item of it (colours), both ways: colours of another
+    length than the data are refused. napari empties the metadata dict it holds when given a
+    new one, so the old one is kept as a copy."""
+    before = {key: getattr(layer, key) for key in values}
+    before = {key: dict(value) if isinstance(value, dict) else value for key, value in before.items()}
+
+    def put_all(state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            setattr(layer, key, value)
+
+    put_all(values)
+    if changes is not None:
+        changes.add(lambda: put_all(before))
 
 
 def remove(viewer: Viewer, role: str, changes: Changes | None = None) -> None:

@@ -156,6 +156,29 @@ class RemoveLayer(Command, action="remove_layer"):
     examples: ClassVar = ("delete spots", "remove the Labels layer")
 
 
+class MoveLayer(Command, action="move_layer"):
+    """Move a layer in the layer list: to the top (drawn in front) or bottom, one step up or down,
+    just above or below another layer, or to an index (0 is the bottom)."""
+
+    name: LayerName
+    position: Literal["top", "bottom", "up", "down", "above", "below"] | Annotated[int, Field(ge=0)] = Field(
+        description="'top', 'bottom', 'up', 'down', 'above' or 'below' (of relative_to), or an index from 0"
+        " (the bottom of the layer list)."
+    )
+    relative_to: LayerName | None = Field(
+        default=None, description="The layer it goes just above or below (with 'above' or 'below')."
+    )
+    examples: ClassVar = ("move GFP to the top", "put spots below nuclei", "move spots to position 1")
+
+    @model_validator(mode="after")
+    def _relative(self) -> MoveLayer:
+        if (self.position in ("above", "below")) != (self.relative_to is not None):
+            raise ValueError(
+                "'above' and 'below' need relative_to, the layer to go next to; nothing else does"
+            )
+        return self
+
+
 class RenameLayer(Command, action="rename_layer"):
     """Rename a layer."""
 
@@ -172,13 +195,22 @@ class SetNdisplay(Command, action="set_ndisplay"):
 
 
 class SetSlice(Command, action="set_slice"):
-    """Move a slider to an index."""
+    """Move a slider to an index, or to its first, middle or last step."""
 
-    index: int = Field(ge=0, description="Index from 0.")
+    index: int | None = Field(default=None, ge=0, description="Index from 0.")
+    position: Literal["first", "middle", "last"] | None = Field(
+        default=None, description="Instead of an index: the slider's first, middle or last step."
+    )
     axis: int | str | None = Field(
         default=None, description="Axis index or label; default: the first slider."
     )
-    examples: ClassVar = ("slice 20", "go to slice 3 on axis 0")
+    examples: ClassVar = ("slice 20", "go to slice 3 on axis 0", "the last slice")
+
+    @model_validator(mode="after")
+    def _one_place(self) -> SetSlice:
+        if (self.index is None) == (self.position is None):
+            raise ValueError("give exactly one of 'index' and 'position' (first, middle or last)")
+        return self
 
 
 class Screenshot(Command, action="screenshot"):
@@ -276,6 +308,7 @@ COMMANDS: tuple[type[Command], ...] = (
     SelectLayer,
     RemoveLayer,
     RenameLayer,
+    MoveLayer,
     SetNdisplay,
     SetSlice,
     Screenshot,

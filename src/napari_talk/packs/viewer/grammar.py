@@ -9,6 +9,7 @@ from __future__ import annotations
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
+from ...core.grammar.lookup import said_mark
 from ...core.grammar.rules import Rule
 from ...core.grammar.tokens import FRACTIONS, WORD_VALUES, NoMatch
 from . import commands as cmd
@@ -147,11 +148,43 @@ LAYERS_WORD = (
 )
 GO = r"(?:go|jump|move|skip|set|change|switch|show|scroll|step|slide|drag|put)(?: me)?(?: (?:to|the))?"
 SLICE_WORD = r"(?:slice|frame|plane|section|timepoint|time point|time step|step)"
+STACK_WORD = r"(?:stack|volume|slices|frames|movie|time ?series|time ?lapse|series|data|sequence|planes)"
+SLIDER_PLACES = {
+    **dict.fromkeys(("last", "final", "very last", "end"), "last"),
+    **dict.fromkeys(("middle", "mid", "center", "centre", "central", "midmost", "halfway"), "middle"),
+}
+"""Slider steps said by place; the first is the ordinal rule's index 0."""
 BOX_WORD = r"(?:box|region|area|rectangle|rect|roi|bounding box|window)"
 POINT_WORD = r"(?:point|position|coordinates?|location|pixel|spot)"
 
 
 CMAP = r"(?: (?:colou?r ?map|cmap|lut|colou?r|look ?up table|palette|colou?r scheme))"
+
+PUT = r"(?:move|put|place|bring|send|shift|push|drag|take|set|stick)"
+"""Verbs that put a layer somewhere in the layer list."""
+LIST_ENDS = {
+    **dict.fromkeys(("top", "very top", "front", "very front", "foreground", "first place"), "top"),
+    **dict.fromkeys(("bottom", "very bottom", "back", "very back", "background", "last place"), "bottom"),
+}
+LIST_STEPS = {
+    **dict.fromkeys(("up", "upwards", "forward", "forwards", "higher", "one up", "up one"), "up"),
+    **dict.fromkeys(("down", "downwards", "backward", "backwards", "lower", "one down", "down one"), "down"),
+}
+NEXT_TO = {
+    **dict.fromkeys(("above", "over", "on top of", "in front of", "on"), "above"),
+    **dict.fromkeys(("below", "under", "underneath", "beneath", "behind"), "below"),
+}
+THE_LIST = (
+    r"(?: (?:of|in|on) (?:the )?(?:layers? list|list of layers|layer stack|stack|layers|list|layer panel"
+    rf"|{said_mark('panels', 'layers? list')}))?"
+)
+"""Where a layer goes, said or not; "layer list" is also a panel's name, marked in a line."""
+A_STEP = r"(?: (?:by )?(?:one|a|1|a single) (?:step|level|place|position|notch|slot|spot|layer))?"
+LIST_WORDS = (
+    "top", "front", "foreground", "first place", "bottom", "back", "last place", "up", "down", "forward",
+    "higher", "lower", "above", "over", "on", "below", "under", "beneath", "behind", "raise", "position",
+    "index", "slot", "sink", "lift",
+)  # fmt: skip
 
 
 def _not_a_slip(values: dict) -> dict:
@@ -550,6 +583,31 @@ RULES: tuple[Rule, ...] = (
         requires=("name", "call", "label"),
     ),
     Rule(
+        cmd.MoveLayer,
+        rf"{PUT} {{name:layers}} (?:to|at|on|onto|in|into) (?:the )?{{position:ends}}{THE_LIST}",
+        rf"{PUT} {{name:layers}} {{position:next_to}} {{relative_to:layers}}{THE_LIST}",
+        rf"{PUT} {{name:layers}} (?:to |at |in |into )?(?:the )?(?:position|index|place|slot|spot|level)"
+        rf"(?: (?:number|no\.?|#))? ?{{position:int}}{THE_LIST}",
+        r"make {name:layers} the {position:ends}(?:most)?(?: layer| one)?",
+        ends=LIST_ENDS,
+        next_to=NEXT_TO,
+        priority=13,
+        requires=LIST_WORDS,
+    ),
+    Rule(
+        cmd.MoveLayer,
+        # no place but a direction: "move nuclei up" names a layer, never free words ("move the view up")
+        rf"{PUT} {{name:layers}}{A_STEP} {{position:steps}}{A_STEP}{THE_LIST}",
+        rf"{{position:lifts}} {{name:layers}}{A_STEP}{THE_LIST}",
+        rf"{{name:layers}} to (?:the )?{{position:ends}}{THE_LIST}",
+        steps=LIST_STEPS,
+        ends=LIST_ENDS,
+        lifts={"raise": "up", "lift": "up", "lower": "down", "sink": "down"},
+        free_names=False,
+        priority=13,
+        requires=LIST_WORDS,
+    ),
+    Rule(
         cmd.FitToLayer,
         r"(?:fit|frame|focus)(?: (?:the )?(?:view|camera))?(?: (?:to|on))? {name:layers}"
         r"(?: (?:to|in) (?:the )?(?:view|screen|window|canvas))?",
@@ -578,6 +636,17 @@ RULES: tuple[Rule, ...] = (
         ordinal=ORDINAL_SLICES,
         priority=5,
         requires=tuple(ORDINAL_SLICES),
+    ),
+    Rule(
+        cmd.SetSlice,
+        rf"(?:{GO} )?(?:to )?(?:the )?(?:very )?{{position:places}} (?:{{axis:axis_word}}[- ]?)?{SLICE_WORD}"
+        r"(?: (?:on|of|along|in|for) (?:the )?(?:axis|dim|dimension)? ?{axis:axis}(?: axis)?)?",
+        rf"(?:{GO} )?(?:to )?(?:the )?{{position:places}} of the (?:{{axis:axis_word}}[- ]?)?{STACK_WORD}",
+        rf"(?:{GO} )?(?:to )?(?:the )?{{position:ends}} of the (?:{{axis:axis_word}}[- ]?)?{STACK_WORD}",
+        places=SLIDER_PLACES,
+        ends={"end": "last", "start": "first", "beginning": "first"},
+        priority=5,
+        requires=("last", "final", "mid", "cent", "end", "start", "beginning"),
     ),
     Rule(
         cmd.Screenshot,

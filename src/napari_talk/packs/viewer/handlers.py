@@ -337,6 +337,45 @@ def _data_bytes(layer: Layer) -> int:
     return sum(int(getattr(part, "nbytes", 0) or 0) for part in parts)
 
 
+@HANDLERS.on(cmd.MoveLayer)
+def move_layer(command: cmd.MoveLayer, ctx: Context[None]) -> Result:
+    viewer = viewer_of(ctx)
+    layers = viewer.layers
+    layer = find_layer(viewer, command.name)
+    start, last = list(layers).index(layer), len(layers) - 1
+    position = command.position
+    if position in ("above", "below"):
+        other = find_layer(viewer, str(command.relative_to))
+        if other is layer:
+            raise CommandError(f"{layer.name} cannot go {position} itself.")
+        index = list(layers).index(other)
+        # the other layer's index once this one is out of the list, then just above or below it
+        index -= index > start
+        target = index + 1 if position == "above" else index
+    elif isinstance(position, int):
+        if position > last:
+            raise CommandError(
+                f"position {position} is out of range; the layer list has 0–{last} (0 is the bottom)."
+            )
+        target = position
+    else:
+        target = {"top": last, "bottom": 0, "up": min(start + 1, last), "down": max(start - 1, 0)}[position]
+    where = "the top" if target == last else "the bottom" if target == 0 else f"position {target}"
+    if target == start:
+        return Result.success(f"{layer.name} is already at {where} of the layer list.")
+    with Changes() as changes:
+        _move(layers, start, target)
+        changes.add(lambda: _move(layers, list(layers).index(layer), start))
+    return Result.success(
+        f"{layer.name} moved to {where} of the layer list (0–{last}, 0 at the bottom).", undo=changes
+    )
+
+
+def _move(layers: Any, start: int, target: int) -> None:
+    """Put the item at ``start`` at index ``target`` (napari's move inserts before a pre-move index)."""
+    layers.move(start, target + 1 if target > start else target)
+
+
 @HANDLERS.on(cmd.RenameLayer)
 def rename_layer(command: cmd.RenameLayer, ctx: Context[None]) -> Result:
     layer = find_layer(viewer_of(ctx), command.name)
@@ -395,14 +434,22 @@ def set_slice(command: cmd.SetSlice, ctx: Context[None]) -> Result:
     viewer = viewer_of(ctx)
     axis = _slider_axis(viewer, command.axis)
     steps = int(viewer.dims.nsteps[axis])
-    if command.index >= steps:
-        raise CommandError(f"slice {command.index} is out of range; axis {axis} has 0–{steps - 1}.")
+    index = command.index if command.index is not None else _SLIDER_PLACES[command.position or "first"](steps)
+    if index >= steps:
+        raise CommandError(f"slice {index} is out of range; axis {axis} has 0–{steps - 1}.")
     before = tuple(viewer.dims.current_step)
     with Changes() as changes:
-        viewer.dims.set_current_step(axis, command.index)
+        viewer.dims.set_current_step(axis, index)
         changes.add(functools.partial(setattr, viewer.dims, "current_step", before))
     label = viewer.dims.axis_labels[axis]
-    return Result.success(f"axis {label} at slice {command.index}.", undo=changes)
+    return Result.success(f"axis {label} at slice {index} (of 0–{steps - 1}).", undo=changes)
+
+
+_SLIDER_PLACES: dict[str, Callable[[int], int]] = {
+    "first": lambda steps: 0,
+    "middle": lambda steps: (steps - 1) // 2,
+    "last": lambda steps: steps - 1,
+}
 
 
 # -- overlays and output -------------------------------------------------------------------------

@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 
 from ....core.contract.pack import Context
+from ....core.contract.png import encode_png
 from ....core.contract.result import CommandError, Result
 from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import display, flows
 from ..comfyui import Cancelled, ComfyClient, ComfyError, server_url
-from ..png import encode_png
 from ..render import render
 from ..state import Concept, MeshPackState, ModelState
 from ..workflows import WorkflowError

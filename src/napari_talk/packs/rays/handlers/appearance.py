@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ....core.contract.chart import chart
 from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
 from ....core.viewer.layers import remove_layer
@@ -88,6 +89,8 @@ def detector_readings(command: cmd.DetectorReadings, ctx: Ctx) -> Any:
         )
         if command.table:
             message += "\n" + analysis.reading_table(reading)
-        return Result.success(message, reading.to_dict())
+        caption = f"irradiance along {detector.name}, {len(reading.irradiance)} bins (peak {peak:.4g})"
+        shown = chart(list(reading.irradiance), caption, filled=True)
+        return Result.success(message, reading.to_dict(), chart=shown)
 
     return with_trace(ctx, answer)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ....core.contract.chart import chart
 from ....core.contract.result import CommandError, Result
 from .. import analysis, editing, lineage
 from .. import commands as cmd
@@ -58,6 +59,10 @@ def _table(found: Segments) -> str:
     return "\n".join(rows)
 
 
+MAX_CHART_BARS = 120
+"""A ray list's chart shows at most this many segments' energies (a bar is then 2 pixels wide)."""
+
+
 def _answer(ctx: Ctx, state: RaysState, found: Segments, what: str) -> Result:
     highlight(ctx, state, found, what)
     total = len(state.result.segments)
@@ -72,7 +77,12 @@ def _answer(ctx: Ctx, state: RaysState, found: Segments, what: str) -> Result:
         "rays": found.records(MAX_RECORDS),
         "truncated": len(found) > MAX_RECORDS,
     }
-    return Result.success(message, data, matched=len(found))
+    if not len(found):
+        return Result.success(message, data, matched=0)
+    energies = found.total[:MAX_CHART_BARS]
+    said = "" if len(found) <= MAX_CHART_BARS else f", the first {MAX_CHART_BARS}"
+    caption = f"energy of each segment listed{said} (largest {float(energies.max()):.4g})"
+    return Result.success(message, data, matched=len(found), chart=chart(energies.tolist(), caption))
 
 
 def _checked(call: Any, *args: Any) -> Any:
@@ -155,7 +165,13 @@ def rank_paths_by_energy(command: cmd.RankPathsByEnergy, ctx: Ctx) -> Any:
         on_paths = np.unique(np.concatenate([p["path_ids"] for p in paths])) if paths else np.zeros(0, int)
         highlight(ctx, state, state.result.segments.by_ids(on_paths), f"top {len(paths)} paths")
         head = f"The {len(paths)} brightest of {len(state.result.lineage.leaves())} paths:"
-        return Result.success("\n".join([head, *_path_rows(paths, state)]), paths, matched=len(paths))
+        energies = [float(p["energy"]) for p in paths]
+        shown = chart(
+            energies, f"energy of each path, brightest first (largest {max(energies, default=0):.4g})"
+        )
+        return Result.success(
+            "\n".join([head, *_path_rows(paths, state)]), paths, matched=len(paths), chart=shown
+        )
 
     return with_trace(ctx, answer)
 

@@ -1,4 +1,4 @@
-"""Writing PNG files with the standard library: renders need no imaging package."""
+"""Writing PNG files with the standard library: pictures need no imaging package."""
 
 from __future__ import annotations
 
