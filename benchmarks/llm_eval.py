@@ -162,6 +162,7 @@ def road_for(session, url: str, model: str, mode: str, form: str, timeout: float
 def evaluate(scenes: Scenes, cases, mode: str, args, count) -> dict[str, Any]:
     tally = {"right": 0, "wrong": 0, "none": 0, "lines": 0, "chat": 0, "chat_quiet": 0}
     times: list[float] = []
+    asked: list[float] = []
     tokens: list[int] = []
     roads: dict[int, Any] = {}
     # a person types several lines in one scene: a local server keeps the scene's prompt evaluated
@@ -200,9 +201,12 @@ def evaluate(scenes: Scenes, cases, mode: str, args, count) -> dict[str, Any]:
                 names=names,
             )
             wires = [c.to_wire() for c, _ in outcome.read] + [c.to_wire() for c in outcome.commands]
-            tokens.append(road.spy.tokens)
+            if road.spy.tokens:
+                tokens.append(road.spy.tokens)
             expect = case["expect"]
         times.append(time.perf_counter() - start)
+        if mode != "router" and road.spy.tokens:
+            asked.append(times[-1])
         wires = [w for w in wires if w.get("action") != "help"] if not case["expect"] else wires
         if not case["expect"]:
             tally["chat"] += 1
@@ -225,6 +229,9 @@ def evaluate(scenes: Scenes, cases, mode: str, args, count) -> dict[str, Any]:
     for road in roads.values():
         road.close()
     tally["median_s"] = statistics.median(times) if times else 0.0
+    tally["asked"] = len(asked)
+    tally["asked_median_s"] = statistics.median(asked) if asked else 0.0
+    tally["asked_max_s"] = max(asked, default=0.0)
     tally["tokens"] = statistics.median(tokens) if tokens else 0
     return tally
 
@@ -235,8 +242,10 @@ def report(mode: str, t: dict[str, Any]) -> str:
         f"{mode:<16} right {t['right']}/{t['lines']} ({t['right'] / lines:.0%}), wrong {t['wrong']} "
         f"({t['wrong'] / lines:.0%}), no command {t['none']}; "
         f"chat gave no command {t['chat_quiet']}/{t['chat']} "
-        f"({t['chat_quiet'] / chat:.0%}); median {t['median_s']:.2f} s/line; "
-        f"prompt tokens median {t['tokens']:,.0f}"
+        f"({t['chat_quiet'] / chat:.0%}); median {t['median_s']:.2f} s/line "
+        f"({t['asked']} lines reached the model: median {t['asked_median_s']:.2f} s, "
+        f"slowest {t['asked_max_s']:.2f} s); "
+        f"prompt tokens a line that reached the model sent, median {t['tokens']:,.0f}"
     )
 
 

@@ -6,8 +6,9 @@ import pytest
 from pydantic import ValidationError
 
 from napari_talk.core.contract.commands import Command
-from napari_talk.core.contract.pack import Pack
+from napari_talk.core.contract.pack import Handlers, Pack
 from napari_talk.core.contract.registry import Registry, default_registry
+from napari_talk.core.contract.result import Result
 from napari_talk.core.help.topics import render_help
 
 VIEWER_ACTIONS = {
@@ -87,8 +88,10 @@ def test_register_returns_its_own_undo():
         examples: ClassVar[tuple[str, ...]] = ("ping",)
         no_rule: ClassVar[str] = "agents only"
 
+    pongs = Handlers[None]()
+    pongs.on(Ping)(lambda command, ctx: Result.success("pong"))
     registry = Registry(default_registry().packs)
-    unregister = registry.register(Pack("ping", (Ping,)))
+    unregister = registry.register(Pack("ping", (Ping,), handlers=pongs))
     assert registry.validate({"action": "ping"}).action == "ping"
     unregister()
     with pytest.raises(ValidationError):

@@ -105,9 +105,11 @@ def test_the_json_schema_form_is_strict_where_openai_accepts_it(session, chat_se
         session.registry, llm_settings.model_copy(update={"mode": "schema", "shortlist": 0})
     )
     chat_server.say('{"commands": [{"action": "pan", "direction": "left", "fraction": null}], "say": ""}')
-    turn = session.run(
-        "hide nuclei, trace the prism, export the mesh, read notes.md and find similar entities"
-    )
+    every_pack = "trace the prism, export the mesh, read notes.md and find similar entities"
+    turn = session.run(f"hide nuclei, {every_pack}")
+    assert not turn.ok, "a reply that leaves out what the line names does not run"
+    chat_server.say('{"commands": [{"action": "pan", "direction": "left", "fraction": null}], "say": ""}')
+    turn = session.run(f"pan left, {every_pack}")
     assert turn.ok and [c.action for c in turn.commands] == ["pan"], turn.message
     shape = chat_server.requests[0]["response_format"]
     assert shape["type"] == "json_schema" and shape["json_schema"]["strict"] is True
