@@ -79,7 +79,7 @@ def _rows(data: dict[str, Any] | Path, exhaustive: bool) -> np.ndarray:
     scene = load_file(data) if isinstance(data, Path) else load_dict(data)
     record = Recorder()
     simulate(scene.objs, scene.settings, max_depth=scene.max_depth, record=record, exhaustive=exhaustive)
-    return np.array(record.rows, dtype=float)
+    return record.table()
 
 
 def _same(data: dict[str, Any] | Path) -> None:
