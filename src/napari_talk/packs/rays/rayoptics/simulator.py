@@ -49,8 +49,8 @@ class Recorder:
         return self.count - 1
 
     def table(self) -> np.ndarray:
-        """The rows as an (n, 14) array."""
-        return np.frombuffer(self.values, dtype=float).reshape(-1, self.COLUMNS).copy()
+        """The rows as an (n, 14) array over the recorder's memory (no more rows can be added)."""
+        return np.frombuffer(self.values, dtype=float).reshape(-1, self.COLUMNS)
 
 
 class BudgetExceeded(RuntimeError):
