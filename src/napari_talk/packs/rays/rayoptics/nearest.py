@@ -23,6 +23,8 @@ PAIRS_PER_CHUNK = 1 << 16
 """Ray × group pairs tested at once (a few MB per temporary array)."""
 GROUP_SIZE = 16
 """Primitives per bounding box of the spatial prefilter."""
+FEW_OBJECTS = 12
+"""Scenes with at most this many objects that can stop a ray test each one exactly."""
 MARGIN_SEGMENTS = 1000.0
 """Objects whose bound exceeds the nearest exact hit by this many minimum segments are skipped."""
 CHAIN_SEGMENTS = 4.0
@@ -48,7 +50,11 @@ def _shape_applies(obj: SceneObj) -> bool:
 class NearestIndex:
     """The objects of a scene that can stop a ray, and the primitives bounding where they do."""
 
-    def __init__(self, objs: list[SceneObj], min_len: float, *, exhaustive: bool = False) -> None:
+    def __init__(self, objs: list[SceneObj], min_len: float, *, exhaustive: bool | None = None) -> None:
+        """``exhaustive``: test every object exactly (True), search vectorized (False), or choose by
+        the number of objects (None: a few are faster tested one by one than set up for numpy)."""
+        if exhaustive is None:
+            exhaustive = sum(1 for obj in objs if _searchable(obj)) <= FEW_OBJECTS
         self.objs = objs
         self.min_len = min_len
         self.always: list[int] = []

@@ -85,11 +85,12 @@ def simulate(
     max_depth: float = math.inf,
     budget: int = DEFAULT_SEGMENT_BUDGET,
     record: Recorder | None = None,
-    exhaustive: bool = False,
+    exhaustive: bool | None = None,
 ) -> Outcome:
     """Trace every source's rays through ``objs`` (the optical objects, modules expanded);
-    ``record`` keeps every segment with its lineage. ``exhaustive`` tests every object against
-    every ray in Python (the slow search the vectorized one reproduces)."""
+    ``record`` keeps every segment with its lineage. ``exhaustive`` True tests every object against
+    every ray in Python (the slow search the vectorized one reproduces), False always searches
+    vectorized, None chooses by the number of objects."""
     out = Outcome()
     settings.objs = objs
     pending: list[Ray | None] = []
