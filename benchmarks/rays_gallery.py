@@ -37,7 +37,9 @@ def main() -> None:
     tally: Counter[str] = Counter()
     causes: dict[str, Counter[str]] = {"warnings": Counter(), "refused": Counter()}
     started = time.perf_counter()
+    timings: list[tuple[float, str]] = []
     for path in scenes:
+        began = time.perf_counter()
         try:
             done = subprocess.run(
                 [sys.executable, "-m", "napari_talk", "rays", "check", str(path)],
@@ -47,8 +49,11 @@ def main() -> None:
             )
         except subprocess.TimeoutExpired:
             tally["timed out"] += 1
+            timings.append((time.perf_counter() - began, path.name))
             print(f"timed out  {path.name}")
             continue
+        seconds = time.perf_counter() - began
+        timings.append((seconds, path.name))
         outcome = {0: "clean", 1: "warnings", 2: "refused"}.get(done.returncode, "crashed")
         tally[outcome] += 1
         lines = [line for line in done.stdout.splitlines() if line.startswith("warning: ")]
@@ -57,13 +62,16 @@ def main() -> None:
         for line in lines:
             if outcome in causes:
                 causes[outcome][cause(line)] += 1
-        print(f"{outcome:<10} {path.name}" + (f"  ({lines[0][:90]})" if lines else ""))
+        print(f"{outcome:<10} {seconds:6.1f} s  {path.name}" + (f"  ({lines[0][:90]})" if lines else ""))
     print(
         f"\n{len(scenes)} scenes in {time.perf_counter() - started:.0f} s: "
         + ", ".join(
             f"{tally[k]} {k}" for k in ("clean", "warnings", "refused", "timed out", "crashed") if tally[k]
         )
     )
+    print("slowest (seconds, including the process's start):")
+    for seconds, name in sorted(timings, reverse=True)[:6]:
+        print(f"  {seconds:6.1f}  {name}")
     for outcome, counted in causes.items():
         if counted:
             print(f"commonest causes ({outcome}):")

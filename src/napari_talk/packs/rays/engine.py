@@ -16,6 +16,7 @@ import uuid
 from typing import Any
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from .analysis import DetectorReading
 from .rayoptics.base import Ray, SceneError, SceneObj, Settings
@@ -26,6 +27,8 @@ from .scene_json import scene_to_dict
 from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResult
 
 DEFAULT_MAX_SEGMENTS = 2_000_000
+FEW_EDGES = 32
+"""Glasses with at most this many edges find a hit's edge by testing them all."""
 
 
 class _Emitted(SceneObj):
@@ -94,7 +97,7 @@ def _reading(detector: Any) -> DetectorReading:
 
 
 def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Recorder) -> Segments:
-    rows = np.array(record.rows, dtype=float).reshape(-1, 14)
+    rows = record.table()
     p1, ahead, hit = rows[:, 0:2], rows[:, 2:4] - rows[:, 0:2], rows[:, 4:6]
     obj = rows[:, 10].astype(np.int64)
     parent = rows[:, 11].astype(np.int64)
@@ -110,10 +113,13 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
     length = np.hypot(ahead[:, 0], ahead[:, 1])
     with np.errstate(invalid="ignore", divide="ignore"):
         unit = ahead / length[:, None]
+    del ahead, length  # the trace's peak memory is here: drop what is no longer needed
     p2 = np.where(escaped[:, None], p1 + unit * scene.scale, hit)
     normals = np.full((n, 2), np.nan)
+    by_glass = np.argsort(end_glass, kind="stable")
+    cuts = np.searchsorted(end_glass[by_glass], np.arange(len(scene.glasses) + 1))
     for g, glass in enumerate(scene.glasses):
-        here = np.flatnonzero(end_glass == g)
+        here = by_glass[cuts[g] : cuts[g + 1]]
         if len(here):
             edge = _nearest_edge(hit[here], glass.starts, glass.ends)
             end_edge[here] = edge
@@ -135,6 +141,7 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
     dn0 = np.einsum("ij,ij->i", d0, nrm)
     dn1 = np.einsum("ij,ij->i", d1, nrm)
     along = np.einsum("ij,ij->i", d0, d1)
+    del d0, d1, nrm
     reflected = np.where(np.isnan(dn0), along < 0, dn0 * dn1 < 0)
     total_internal = reflected & (end_glass[pp] >= 0) & (dn0 > 0) & (children[pp] == 1)
     interaction[born] = np.where(total_internal, TIR, np.where(reflected, REFLECT, REFRACT))
@@ -165,16 +172,39 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
 
 
 def _nearest_edge(points: np.ndarray, starts: np.ndarray, ends: np.ndarray, chunk: int = 4096) -> np.ndarray:
-    """For each point, the edge ``starts[i]``–``ends[i]`` nearest to it (in chunks of points)."""
-    d = ends - starts
-    dd = np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)
+    """For each point, the edge ``starts[i]``–``ends[i]`` nearest to it (the first of equals)."""
+    if len(starts) <= FEW_EDGES or not len(points):
+        out = np.empty(len(points), dtype=np.int64)
+        for lo in range(0, len(points), chunk):
+            gaps = _edge_gaps(points[lo : lo + chunk, None, :], starts[None], ends[None])
+            out[lo : lo + chunk] = np.argmin(gaps, axis=1)
+        return out
+    # only edges whose middle lies within (distance to the nearest middle + the longest half edge)
+    # can be nearest: a k-d tree of the middles gives those few per point
+    middles = (starts + ends) / 2
+    reach = float(np.max(np.hypot(*(ends - starts).T))) / 2
+    tree = cKDTree(middles)
+    nearest, _ = tree.query(points)
+    found = tree.query_ball_point(points, nearest * (1 + 1e-9) + reach * (1 + 1e-9) + 1e-12)
+    counts = np.fromiter((len(f) for f in found), dtype=np.int64, count=len(found))
+    which = np.repeat(np.arange(len(points)), counts)
+    edge = np.fromiter((e for f in found for e in f), dtype=np.int64, count=int(counts.sum()))
+    gaps = _edge_gaps(points[which], starts[edge], ends[edge])
+    order = np.lexsort((edge, gaps, which))
+    first = np.r_[True, which[order][1:] != which[order][:-1]]
     out = np.empty(len(points), dtype=np.int64)
-    for lo in range(0, len(points), chunk):
-        q = points[lo : lo + chunk, None, :] - starts[None, :, :]
-        t = np.clip(np.einsum("pej,ej->pe", q, d) / dd, 0.0, 1.0)
-        gap = q - t[..., None] * d[None, :, :]
-        out[lo : lo + chunk] = np.argmin(np.einsum("pej,pej->pe", gap, gap), axis=1)
+    out[which[order][first]] = edge[order][first]
     return out
+
+
+def _edge_gaps(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Squared distances from points to segments (arrays that broadcast over the leading axes)."""
+    d = ends - starts
+    dd = np.maximum(np.sum(d * d, axis=-1), 1e-300)
+    q = points - starts
+    t = np.clip(np.sum(q * d, axis=-1) / dd, 0.0, 1.0)
+    gap = q - t[..., None] * d
+    return np.sum(gap * gap, axis=-1)
 
 
 def _summary(scene: Scene, segments: Segments, warnings: list[str]) -> dict[str, Any]:

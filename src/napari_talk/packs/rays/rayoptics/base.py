@@ -17,6 +17,8 @@ MIN_SEGMENT = 1e-6
 """ray-optics' shortest ray segment (times ``lengthScale``): closer hits are ignored, and surfaces
 closer than this are merged."""
 GREEN_WAVELENGTH = 540.0
+Shape = tuple[list[tuple[Point, Point]], list[tuple[Point, float]]]
+"""Segments (ends) and circles (centre, squared radius)."""
 
 
 class Ray:
@@ -165,17 +167,23 @@ def segment_crossings(ray: Ray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarra
     """For every segment ``a[i]``–``b[i]`` at once: whether the ray's line meets it ahead of the
     ray, and where (x, y)."""
     (r1x, r1y), (r2x, r2y) = ray.p1, ray.p2
+    return line_crossings(r1x, r1y, r2x, r2y, a[:, 0], a[:, 1], b[:, 0], b[:, 1])
+
+
+def line_crossings(
+    r1x: Any, r1y: Any, r2x: Any, r2y: Any, ax: Any, ay: Any, bx: Any, by: Any
+) -> tuple[Any, Any, Any]:
+    """:func:`segment_hit`'s arithmetic on arrays that broadcast (rays against segments): whether
+    each ray meets each segment ahead of it, and where (x, y)."""
     with np.errstate(all="ignore"):
         big_a = r2x * r1y - r1x * r2y
-        big_b = b[:, 0] * a[:, 1] - a[:, 0] * b[:, 1]
+        big_b = bx * ay - ax * by
         xa, ya = r2x - r1x, r2y - r1y
-        xb, yb = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        xb, yb = bx - ax, by - ay
         den = xa * yb - xb * ya
         px = (big_a * xb - big_b * xa) / den
         py = (big_a * yb - big_b * ya) / den
-        on_seg = ((px - a[:, 0]) * xb + (py - a[:, 1]) * yb >= 0) & (
-            (px - b[:, 0]) * (-xb) + (py - b[:, 1]) * (-yb) >= 0
-        )
+        on_seg = ((px - ax) * xb + (py - ay) * yb >= 0) & ((px - bx) * (-xb) + (py - by) * (-yb) >= 0)
         ahead = (px - r1x) * xa + (py - r1y) * ya >= 0
     return on_seg & ahead, px, py
 
@@ -250,6 +258,11 @@ class SceneObj:
         return None
 
     def intersect(self, ray: Ray) -> Point | None:
+        return None
+
+    def hit_shape(self) -> Shape | None:
+        """Segments and circles every point :meth:`intersect` can return lies on (an arc: its
+        whole circle), for the simulator's vectorized search; None: test every ray exactly."""
         return None
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident | None:

@@ -16,6 +16,7 @@ from .base import (
     Point,
     Ray,
     SceneObj,
+    Shape,
     circle_hit,
     circumcenter,
     dist_sq,
@@ -176,6 +177,18 @@ class Edge:
         return None
 
 
+def edge_shape(edges: list[Edge]) -> Shape:
+    """The segments and circles (an arc's whole circle) ``edges`` lie on."""
+    segments: list[tuple[Point, Point]] = []
+    circles: list[tuple[Point, float]] = []
+    for edge in edges:
+        if edge.center is None:
+            segments.append((edge.a, edge.b))
+        else:
+            circles.append((edge.center, edge.r_sq))
+    return segments, circles
+
+
 def path_edges(path: list[dict[str, Any]]) -> list[Edge]:
     """The sides of a ray-optics ``path``: a point flagged ``arc`` is the middle of an arc between
     its neighbours; an arc whose three points are collinear is a straight side."""
@@ -276,6 +289,9 @@ class OutlineGlass(BaseGlass):
                 best, best_len = hit
         return best
 
+    def hit_shape(self) -> Shape:
+        return edge_shape(self.edges)
+
     def incident_data(self, ray: Ray) -> tuple[Point | None, Point, float]:
         return classify(self.edges, self.settings, ray)
 
@@ -307,6 +323,9 @@ class CircleGlass(BaseGlass):
 
     def intersect(self, ray: Ray) -> Point | None:
         return circle_hit(ray, self.p1, dist_sq(self.p1, self.p2), self.settings.min_len_sq)
+
+    def hit_shape(self) -> Shape:
+        return [], [(self.p1, dist_sq(self.p1, self.p2))]
 
     def _side(self, ray: Ray, point: Point) -> float:
         mid = ((ray.p1[0] + point[0]) * 0.5, (ray.p1[1] + point[1]) * 0.5)

@@ -12,9 +12,13 @@ its brightness counted as truncated. A budget on processed segments stops a runa
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .base import Point, Ray, SceneObj, Settings, dist_sq
+from .nearest import NearestIndex
 
 DEFAULT_SEGMENT_BUDGET = 5_000_000
 UNDEFINED_THRESHOLD = 0.001
@@ -26,18 +30,27 @@ class Recorder:
     the segment it continues (-1: a source's ray), the object that emitted it, and ``amp`` (a
     sampled faint reflection stands for 1/amp of its brightness)."""
 
+    COLUMNS = 14
+
     def __init__(self) -> None:
-        self.rows: list[tuple[float, ...]] = []
+        self.values = array("d")
+        """The rows back to back, as doubles (a tenth of the memory of a tuple per row)."""
+        self.count = 0
 
     def add(self, ray: Ray, hit: Point | None, obj: int, parent: int, source: int) -> int:
         (x1, y1), (x2, y2) = ray.p1, ray.p2
         hx, hy = hit if hit is not None else (math.nan, math.nan)
         wl = math.nan if ray.wl is None else float(ray.wl)
-        self.rows.append(
+        self.values.extend(
             (x1, y1, x2, y2, hx, hy, ray.bs, ray.bp, wl, ray.depth or 0, obj, parent, source, ray.amp)
         )
         ray.amp = 1  # the ray's next segments are its own light, not a sample
-        return len(self.rows) - 1
+        self.count += 1
+        return self.count - 1
+
+    def table(self) -> np.ndarray:
+        """The rows as an (n, 14) array over the recorder's memory (no more rows can be added)."""
+        return np.frombuffer(self.values, dtype=float).reshape(-1, self.COLUMNS)
 
 
 class BudgetExceeded(RuntimeError):
@@ -72,9 +85,12 @@ def simulate(
     max_depth: float = math.inf,
     budget: int = DEFAULT_SEGMENT_BUDGET,
     record: Recorder | None = None,
+    exhaustive: bool | None = None,
 ) -> Outcome:
     """Trace every source's rays through ``objs`` (the optical objects, modules expanded);
-    ``record`` keeps every segment with its lineage."""
+    ``record`` keeps every segment with its lineage. ``exhaustive`` True tests every object against
+    every ray in Python (the slow search the vectorized one reproduces), False always searches
+    vectorized, None chooses by the number of objects."""
     out = Outcome()
     settings.objs = objs
     pending: list[Ray | None] = []
@@ -102,6 +118,8 @@ def simulate(
             )
 
     min_sq = settings.min_len_sq
+    index_ = NearestIndex(objs, math.sqrt(min_sq), exhaustive=exhaustive)
+    batch: dict[int, tuple[list[int], list[float]]] = {}
     max_depth = 0 if max_depth < 0 else max_depth
     index = -1
     left = 0
@@ -127,38 +145,12 @@ def simulate(
                 f"the scene needs more than {budget:,} ray segments "
                 "(a trapped ray, or too many rays); raise the budget to trace it"
             )
-        hit_obj: SceneObj | None = None
-        hit_index = -1
-        hit: tuple[float, float] | None = None
-        hit_len = math.inf
-        undefined = False
-        undefined_objs: list[SceneObj] = []
-        merging: list[SceneObj] = []
-        for i, obj in enumerate(objs):
-            p = obj.intersect(ray)
-            if p is None:
-                continue
-            p_len = dist_sq(ray.p1, p)
-            close = hit is not None and dist_sq(p, hit) < min_sq
-            if close and (obj.is_glass or (hit_obj is not None and hit_obj.is_glass)):
-                assert hit_obj is not None
-                if hit_obj.is_glass:
-                    if obj.is_glass:
-                        merging.append(obj)
-                    else:
-                        if not obj.merges_with_glass:
-                            undefined, undefined_objs = True, [hit_obj, obj]
-                        merging.append(hit_obj)
-                        hit_obj, hit_index, hit, hit_len = obj, i, p, p_len
-                else:
-                    if not hit_obj.merges_with_glass:
-                        undefined, undefined_objs = True, [hit_obj, obj]
-                    merging.append(obj)
-            elif close:
-                undefined, undefined_objs = True, [hit_obj, obj]  # type: ignore[list-item]
-            elif p_len < hit_len and p_len > min_sq:
-                hit_obj, hit_index, hit, hit_len = obj, i, p, p_len
-                undefined, undefined_objs, merging = False, [], []
+        bounds = batch.pop(j, None)
+        if bounds is None:
+            batch = _next_batch(index_, pending, j)
+            bounds = batch.pop(j)
+        found = index_.hits(ray, *bounds)
+        hit_obj, hit_index, hit, undefined, undefined_objs, merging = _nearest(objs, ray, found, min_sq)
         if undefined:
             out.undefined += ray.bs + ray.bp
             if not out.undefined_objs:
@@ -199,3 +191,61 @@ def simulate(
             left += 1
     out.segments = processed
     return out
+
+
+BATCH_RAYS = 512
+"""Rays whose nearest-object bounds are computed together."""
+
+
+def _next_batch(
+    index: NearestIndex, pending: list[Ray | None], start: int
+) -> dict[int, tuple[list[int], list[float]]]:
+    """Bounds for the next live rays from slot ``start`` on: none of them changes before its turn."""
+    slots: list[int] = []
+    rays: list[Ray] = []
+    for k in range(start, len(pending)):
+        ray = pending[k]
+        if ray is not None:
+            slots.append(k)
+            rays.append(ray)
+            if len(rays) == BATCH_RAYS:
+                break
+    return dict(zip(slots, index.bounds(rays), strict=True))
+
+
+def _nearest(
+    objs: list[SceneObj], ray: Ray, found: list[tuple[int, Point]], min_sq: float
+) -> tuple[SceneObj | None, int, Point | None, bool, list[SceneObj], list[SceneObj]]:
+    """ray-optics' choice among the objects' hits (in scene order): the nearest beyond the minimum
+    segment, coincident glass surfaces merged, coincident objects that cannot merge undefined."""
+    hit_obj: SceneObj | None = None
+    hit_index = -1
+    hit: Point | None = None
+    hit_len = math.inf
+    undefined = False
+    undefined_objs: list[SceneObj] = []
+    merging: list[SceneObj] = []
+    for i, p in found:
+        obj = objs[i]
+        p_len = dist_sq(ray.p1, p)
+        close = hit is not None and dist_sq(p, hit) < min_sq
+        if close and (obj.is_glass or (hit_obj is not None and hit_obj.is_glass)):
+            assert hit_obj is not None
+            if hit_obj.is_glass:
+                if obj.is_glass:
+                    merging.append(obj)
+                else:
+                    if not obj.merges_with_glass:
+                        undefined, undefined_objs = True, [hit_obj, obj]
+                    merging.append(hit_obj)
+                    hit_obj, hit_index, hit, hit_len = obj, i, p, p_len
+            else:
+                if not hit_obj.merges_with_glass:
+                    undefined, undefined_objs = True, [hit_obj, obj]
+                merging.append(obj)
+        elif close:
+            undefined, undefined_objs = True, [hit_obj, obj]  # type: ignore[list-item]
+        elif p_len < hit_len and p_len > min_sq:
+            hit_obj, hit_index, hit, hit_len = obj, i, p, p_len
+            undefined, undefined_objs, merging = False, [], []
+    return hit_obj, hit_index, hit, undefined, undefined_objs, merging

@@ -10,12 +10,14 @@ from .base import (
     Point,
     Ray,
     SceneObj,
+    Shape,
     circle_hit,
     dist_sq,
     lines_intersection,
     reflect_about_line,
     segment_hit,
 )
+from .glasses import Edge, edge_shape
 
 FILTER_DEFAULTS = {"filter": False, "invert": False, "wavelength": GREEN_WAVELENGTH, "bandwidth": 10.0}
 
@@ -41,6 +43,9 @@ class Blocker(Filtered):
     def intersect(self, ray: Ray) -> Point | None:
         return segment_hit(ray, self.p1, self.p2) if self.passes_filter(ray) else None
 
+    def hit_shape(self) -> Shape:
+        return [(self.p1, self.p2)], []
+
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
         return Incident(absorbed=True)
 
@@ -53,6 +58,9 @@ class CircleBlocker(Blocker):
             return None
         return circle_hit(ray, self.p1, dist_sq(self.p1, self.p2), self.settings.min_len_sq)
 
+    def hit_shape(self) -> Shape:
+        return [], [(self.p1, dist_sq(self.p1, self.p2))]
+
 
 class Mirror(Filtered):
     type = "Mirror"
@@ -61,6 +69,9 @@ class Mirror(Filtered):
 
     def intersect(self, ray: Ray) -> Point | None:
         return segment_hit(ray, self.p1, self.p2) if self.passes_filter(ray) else None
+
+    def hit_shape(self) -> Shape:
+        return [(self.p1, self.p2)], []
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
         reflect_about_line(ray, point, self.p1, self.p2)
@@ -72,6 +83,9 @@ class BeamSplitter(Filtered):
 
     def intersect(self, ray: Ray) -> Point | None:
         return segment_hit(ray, self.p1, self.p2) if self.passes_filter(ray) else None
+
+    def hit_shape(self) -> Shape:
+        return [(self.p1, self.p2)], []
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
         rx = ray.p1[0] - point[0]
@@ -121,6 +135,9 @@ class IdealLens(SceneObj):
     def intersect(self, ray: Ray) -> Point | None:
         return segment_hit(ray, self.p1, self.p2)
 
+    def hit_shape(self) -> Shape:
+        return [(self.p1, self.p2)], []
+
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
         ray.p2 = _ideal_direction(self, ray, point)
         ray.p1 = point
@@ -133,6 +150,9 @@ class IdealMirror(Filtered):
 
     def intersect(self, ray: Ray) -> Point | None:
         return segment_hit(ray, self.p1, self.p2) if self.passes_filter(ray) else None
+
+    def hit_shape(self) -> Shape:
+        return [(self.p1, self.p2)], []
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
         far = _ideal_direction(self, ray, point)
@@ -169,6 +189,9 @@ class Detector(SceneObj):
         if not self.twoSided and not self._cross(ray) > 0:
             return None
         return segment_hit(ray, self.p1, self.p2)
+
+    def hit_shape(self) -> Shape:
+        return [(self.p1, self.p2)], []
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
         (ax, ay), (bx, by) = self.p1, self.p2
@@ -216,6 +239,9 @@ class Aperture(Blocker):
             return None
         return segment_hit(ray, self.p1, self.p3) or segment_hit(ray, self.p2, self.p4)
 
+    def hit_shape(self) -> Shape:
+        return [(self.p1, self.p3), (self.p2, self.p4)], []
+
 
 class DiffractionGrating(SceneObj):
     """A transmission grating of ``lineDensity`` lines per mm: every allowed order leaves, with a
@@ -234,6 +260,9 @@ class DiffractionGrating(SceneObj):
 
     def intersect(self, ray: Ray) -> Point | None:
         return segment_hit(ray, self.p1, self.p2)
+
+    def hit_shape(self) -> Shape:
+        return [(self.p1, self.p2)], []
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
         new_rays, truncation = diffract(self, ray, point, self.mirrored)
@@ -302,8 +331,6 @@ class ArcMirror(Filtered):
     merges_with_glass = True
 
     def setup(self) -> None:
-        from .glasses import Edge
-
         self.edge = Edge(self.p1, self.p2, self.p3)
 
     def intersect(self, ray: Ray) -> Point | None:
@@ -314,6 +341,9 @@ class ArcMirror(Filtered):
             return segment_hit(ray, self.p1, self.p2)
         found = edge.nearest_on_arc(ray, self.settings.min_len_sq)
         return found[0] if found is not None else None
+
+    def hit_shape(self) -> Shape:
+        return edge_shape([self.edge])
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
         center = self.edge.center
@@ -346,8 +376,6 @@ class ConcaveDiffractionGrating(SceneObj):
     point_keys = ("p1", "p2", "p3")
 
     def setup(self) -> None:
-        from .glasses import Edge
-
         self.edge = Edge(self.p1, self.p2, self.p3)
 
     def intersect(self, ray: Ray) -> Point | None:
@@ -356,6 +384,9 @@ class ConcaveDiffractionGrating(SceneObj):
             return segment_hit(ray, self.p1, self.p2)
         found = edge.nearest_on_arc(ray, self.settings.min_len_sq)
         return found[0] if found is not None else None
+
+    def hit_shape(self) -> Shape:
+        return edge_shape([self.edge])
 
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
         rx = ray.p1[0] - point[0]
