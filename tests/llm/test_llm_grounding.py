@@ -147,3 +147,13 @@ def test_a_pronoun_refers_to_what_the_line_names_not_to_anything(talk, server):
     turn = talk.run("christen spots dots, then banish them from sight")
     assert not turn.ok and "the line does not name 'actin'" in turn.message
     assert "spots" in talk.viewer.layers and talk.viewer.layers["actin"].visible
+
+
+def test_a_number_the_command_needs_is_not_invented_for_a_line_without_one(talk, server):
+    zoom = talk.viewer.camera.zoom
+    server.say(json.dumps({"commands": [{"action": "zoom_box", "box": [268, 295, 1, 1]}]}))
+    turn = talk.run("hold on, my coffee is getting cold")
+    assert not turn.ok and "the line gives no number for box" in turn.message
+    assert talk.viewer.camera.zoom == zoom
+    server.say(json.dumps({"commands": [{"action": "zoom_by", "factor": 1.5}]}))
+    assert talk.run("get a bit closer to everything").ok, "a word of quantity lets the model choose"

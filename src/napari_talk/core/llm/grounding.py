@@ -9,6 +9,9 @@ from a signature). Such a command is refused, not run: wrong is worse than not u
 - When the line says numbers, every number of the command is one of them, or one of them as a share
   ("30%" is 0.3) or with its sign turned. A line with no number leaves the model free ("zoom in a
   bit").
+- A number the command needs (a required parameter) comes from the line: a line with no number
+  and no word of quantity ("a bit", "closer", "more") gives the model none to invent ("hold on,
+  my coffee is getting cold" is no zoom box).
 - No value is a JSON type's name ("string", "number"): that is a signature copied, not a value.
 - What the line names is acted on: a reply that leaves out a live object the line names ("rotate
   Wedge B 10 degrees" answered by turning the view) says something else; a pronoun or a
@@ -98,6 +101,23 @@ def left_out(wires: Sequence[Mapping[str, Any]], line: str, live: Iterable[str])
     for name in mentioned(line, live):
         if name.casefold() not in used:
             return f"the line names {name!r}, which the reply does not act on"
+    return None
+
+
+QUANTITY = re.compile(
+    r"\b(?:bit|little|lot|tad|touch|more|less|fewer|closer|further|farther|bigger|smaller|larger|much|"
+    r"lots|way|slightly|somewhat|heaps|tons)\b"
+)
+"""Words that say how much without a number: the model may choose one."""
+
+
+def invented(wire: Mapping[str, Any], line: str, required: Iterable[str]) -> str | None:
+    """The required parameter of ``wire`` holding a number ``line`` gives no ground for, if any."""
+    if every_number(line) or QUANTITY.search(line.casefold()):
+        return None
+    for key in required:
+        if any(True for _ in _numbers(wire.get(key))):
+            return f"the line gives no number for {key}"
     return None
 
 

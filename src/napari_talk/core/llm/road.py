@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from ..help.topics import not_understood_line, remark_line, suggest
 from .client import Cancelled, ChatClient, LLMError, constrained_reply, json_reply, mentions_reply_format
-from .grounding import left_out, ungrounded
+from .grounding import invented, left_out, ungrounded
 from .prompt import (
     ANSWER,
     NO_COMMAND,
@@ -502,7 +502,8 @@ class LLMRoad:
             {"action": c.action, **c.model_dump(exclude={"action"}, exclude_defaults=True)} for c in commands
         ]
         for command, wire in zip(commands, wires, strict=True):
-            why = ungrounded(wire, turn.text, live)
+            required = self.registry.schema(command.action).get("required", [])
+            why = ungrounded(wire, turn.text, live) or invented(wire, turn.text, required)
             if why is None and question and command.risk != "read":
                 why = "a question changes nothing"
             if why is not None:
