@@ -28,7 +28,7 @@ from typing import Any
 from ..grammar.tokens import every_number
 
 POINTING = re.compile(
-    r"\b(?:it|its|them|they|this|that|these|those|selected|current|active|same|one|ones|layer|layers|all|every|each)\b"
+    r"\b(?:it|its|them|they|this|that|these|those|selected|current|active|same|one|ones|all|every|each)\b"
 )
 """Words by which a line points at something it does not name."""
 DESCRIBING = re.compile(
