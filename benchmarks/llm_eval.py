@@ -249,6 +249,22 @@ def report(mode: str, t: dict[str, Any]) -> str:
     )
 
 
+def remarks(cases: list[dict[str, Any]]) -> str:
+    """The remark gate alone, on every line of the set: a remark is answered without a model, a
+    request it took for one would never reach the model."""
+    from napari_talk.core.llm.words import is_remark
+
+    chat = [c for c in cases if not c["expect"]]
+    asks = [c for c in cases if c["expect"]]
+    caught = sum(is_remark(c["text"]) for c in chat)
+    blocked = [c["text"] for c in asks if is_remark(c["text"])]
+    shown = f" ({'; '.join(blocked[:3])})" if blocked else ""
+    return (
+        f"remark gate: chat answered without a model {caught}/{len(chat)}; "
+        f"requests taken for remarks {len(blocked)}/{len(asks)}{shown}"
+    )
+
+
 def whole(parsed: dict[str, int], road: dict[str, Any]) -> str:
     """The line a person sees: the parser first, the road on what it misses, over the whole set."""
     lines = max(parsed["lines"], 1)
@@ -294,6 +310,7 @@ def main() -> None:
                     parsed["right" if right(case["expect"], wires) else "wrong"] += 1
             if args.every_line or not case["expect"] or not understood:
                 missed.append(case)
+        print(remarks(every), flush=True)
         chat = [c for c in missed if not c["expect"]]
         lines = [c for c in missed if c["expect"]]
         if args.limit:
