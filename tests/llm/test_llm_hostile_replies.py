@@ -234,7 +234,7 @@ def test_a_short_retry_after_is_honoured(llm_session, chat_server):
     llm_session.llm.settings.max_retries = 1
     chat_server.fail(429, headers={"Retry-After": "0.2"})
     chat_server.say(tool_calls=[tool_call("set_zoom", {"zoom": 2})])
-    assert llm_session.run("do the thing with the stuff over there").ok
+    assert llm_session.run("do the zoom thing with the stuff, two times over").ok
     assert len(chat_server.requests) == 2
 
 
