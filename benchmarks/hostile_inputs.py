@@ -195,33 +195,13 @@ def tiff_bomb(folder: Path) -> str:
 def gltf_instances(folder: Path) -> str:
     """A GLB of one 20,480-face sphere instanced 160,000 times (3.3 G faces) by accessors with a
     buffer view that holds them: about 2.4 MB on disk."""
-    import struct
-
-    import trimesh
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from mesh_shapes import instanced, sphere_glb
 
     from napari_talk.core.running.session import Session
 
-    data = trimesh.creation.icosphere(subdivisions=5).export(file_type="glb")
-    (length,) = struct.unpack_from("<I", data, 12)
-    document = json.loads(data[20 : 20 + length])
-    (stored,) = struct.unpack_from("<I", data, 20 + length)
-    binary = data[28 + length : 28 + length + stored]
-    copies = 160_000
-    document["buffers"][0]["byteLength"] = len(binary) + 12 * copies
-    document["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 12 * copies})
-    view = len(document["bufferViews"]) - 1
-    document["accessors"].append({"bufferView": view, "componentType": 5126, "count": copies, "type": "VEC3"})
-    instancing = {"attributes": {"TRANSLATION": len(document["accessors"]) - 1}}
-    document["nodes"] = [{"mesh": 0, "extensions": {"EXT_mesh_gpu_instancing": instancing}}]
-    document["scenes"] = [{"nodes": [0]}]
-    document["extensionsUsed"] = ["EXT_mesh_gpu_instancing"]
-    text = json.dumps(document).encode()
-    text += b" " * (-len(text) % 4)
-    binary += bytes(12 * copies)
-    body = struct.pack("<II", len(text), 0x4E4F534A) + text
-    body += struct.pack("<II", len(binary), 0x004E4942) + binary
     path = folder / "instanced.glb"
-    path.write_bytes(b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body)
+    path.write_bytes(sphere_glb(instanced))
     session = Session(workspace=folder)
     started = time.perf_counter()
     result = session.execute({"action": "import_model", "path": "instanced.glb"})

@@ -7,6 +7,9 @@ noise, the Body with holes cut in it.
 
 from __future__ import annotations
 
+import json
+import struct
+
 import numpy as np
 
 from napari_talk.packs.mesh import humanoid
@@ -101,3 +104,39 @@ def kept_faces(radius: float = 0.06, holes: int = 1) -> np.ndarray:
         nearest = centers[np.argmin(np.linalg.norm(centers - target, axis=1))]
         keep &= np.linalg.norm(centers - nearest, axis=1) > radius
     return keep
+
+
+def sphere_glb(document_change) -> bytes:
+    """A 20,480-face sphere as GLB, its JSON changed by ``document_change(document, binary)``,
+    which returns the binary chunk to write."""
+    import trimesh
+
+    data = trimesh.creation.icosphere(subdivisions=5).export(file_type="glb")
+    (length,) = struct.unpack_from("<I", data, 12)
+    document = json.loads(data[20 : 20 + length])
+    (stored,) = struct.unpack_from("<I", data, 20 + length)
+    binary = document_change(document, data[28 + length : 28 + length + stored])
+    text = json.dumps(document).encode()
+    text += b" " * (-len(text) % 4)
+    body = (
+        struct.pack("<II", len(text), 0x4E4F534A)
+        + text
+        + struct.pack("<II", len(binary), 0x004E4942)
+        + binary
+    )
+    return b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body
+
+
+def instanced(document, binary: bytes) -> bytes:
+    """One node instanced 160,000 times by ``EXT_mesh_gpu_instancing``, its translations in a
+    buffer view that really holds them: 3.3 billion faces."""
+    copies = 160_000
+    document["buffers"][0]["byteLength"] = len(binary) + 12 * copies
+    document["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 12 * copies})
+    view = len(document["bufferViews"]) - 1
+    document["accessors"].append({"bufferView": view, "componentType": 5126, "count": copies, "type": "VEC3"})
+    instancing = {"attributes": {"TRANSLATION": len(document["accessors"]) - 1}}
+    document["nodes"] = [{"mesh": 0, "extensions": {"EXT_mesh_gpu_instancing": instancing}}]
+    document["scenes"] = [{"nodes": [0]}]
+    document["extensionsUsed"] = ["EXT_mesh_gpu_instancing"]
+    return binary + bytes(12 * copies)

@@ -11,6 +11,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from mesh_shapes import instanced, sphere_glb
 
 from napari_talk.core.running.session import Session
 from napari_talk.packs.mesh.importers import MeshFileError, import_bytes
@@ -147,25 +148,6 @@ def test_a_gltf_that_points_at_other_files_is_refused(workspace):
     assert not turn.ok and "separate files" in turn.message
 
 
-def _sphere_glb(document_change) -> bytes:
-    """A 20,480-face sphere as GLB, its JSON changed by ``document_change(document, binary)``,
-    which returns the binary chunk to write."""
-    data = trimesh.creation.icosphere(subdivisions=5).export(file_type="glb")
-    (length,) = struct.unpack_from("<I", data, 12)
-    document = json.loads(data[20 : 20 + length])
-    (stored,) = struct.unpack_from("<I", data, 20 + length)
-    binary = document_change(document, data[28 + length : 28 + length + stored])
-    text = json.dumps(document).encode()
-    text += b" " * (-len(text) % 4)
-    body = (
-        struct.pack("<II", len(text), 0x4E4F534A)
-        + text
-        + struct.pack("<II", len(binary), 0x004E4942)
-        + binary
-    )
-    return b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body
-
-
 def _shared_by_nodes(document, binary: bytes) -> bytes:
     """50,000 nodes sharing the mesh: ~30 GB if each were made."""
     document["nodes"] = [{"mesh": 0}] * 50_000
@@ -173,28 +155,13 @@ def _shared_by_nodes(document, binary: bytes) -> bytes:
     return binary
 
 
-def _instanced(document, binary: bytes) -> bytes:
-    """One node instanced 160,000 times by ``EXT_mesh_gpu_instancing``, its translations in a
-    buffer view that really holds them: 3.3 billion faces."""
-    copies = 160_000
-    document["buffers"][0]["byteLength"] = len(binary) + 12 * copies
-    document["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": 12 * copies})
-    view = len(document["bufferViews"]) - 1
-    document["accessors"].append({"bufferView": view, "componentType": 5126, "count": copies, "type": "VEC3"})
-    instancing = {"attributes": {"TRANSLATION": len(document["accessors"]) - 1}}
-    document["nodes"] = [{"mesh": 0, "extensions": {"EXT_mesh_gpu_instancing": instancing}}]
-    document["scenes"] = [{"nodes": [0]}]
-    document["extensionsUsed"] = ["EXT_mesh_gpu_instancing"]
-    return binary + bytes(12 * copies)
-
-
-@pytest.mark.parametrize("change", [_shared_by_nodes, _instanced], ids=["shared-by-nodes", "instanced"])
+@pytest.mark.parametrize("change", [_shared_by_nodes, instanced], ids=["shared-by-nodes", "instanced"])
 def test_a_small_gltf_asking_for_gigabytes_is_refused_within_a_memory_limit(tmp_path, change):
     """A GLB of a few MB whose nodes or instances would need tens of gigabytes: under a 1.5 GB
     address-space limit the import refuses it from the counts (the default limits), its peak
     memory growing by less than 100 MB."""
     path = tmp_path / "bomb.glb"
-    path.write_bytes(_sphere_glb(change))
+    path.write_bytes(sphere_glb(change))
     assert path.stat().st_size < 3_000_000
     script = textwrap.dedent(
         f"""
