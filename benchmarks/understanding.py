@@ -30,29 +30,10 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data" / "understanding_eval.jsonl"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from corpus import same  # noqa: E402  the judgement the corpus tests use
+
 VERDICTS = ("covered", "unknown", "wrong")
-
-
-def _norm(value: Any) -> Any:
-    if isinstance(value, str):
-        return " ".join(value.split()).lower().rstrip("/")
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, list):
-        return [_norm(v) for v in value]
-    return value
-
-
-def same(expected: Any, actual: Any) -> bool:
-    """Loose equality of one expected value and what the parser gave."""
-    e, a = _norm(expected), _norm(actual)
-    if isinstance(e, float) and isinstance(a, float):
-        return abs(e - a) <= 1e-6 * max(1.0, abs(e))
-    if isinstance(e, list) and isinstance(a, list):
-        return len(e) == len(a) and all(same(x, y) for x, y in zip(expected, actual, strict=True))
-    return bool(e == a)
 
 
 def _action(command: dict[str, Any]) -> str:

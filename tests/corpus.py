@@ -19,18 +19,20 @@ def _norm(value):
     return value
 
 
-def _same(expected, actual) -> bool:
+def same(expected, actual) -> bool:
+    """Loose equality of an expected value and a parsed one: strings without case and surrounding
+    space (paths without a trailing slash), numbers within 1e-6."""
     e, a = _norm(expected), _norm(actual)
     if isinstance(e, float) and isinstance(a, float):
         return abs(e - a) <= 1e-6 * max(1.0, abs(e))
     if isinstance(e, list) and isinstance(a, list):
-        return len(e) == len(a) and all(_same(x, y) for x, y in zip(expected, actual, strict=True))
+        return len(e) == len(a) and all(same(x, y) for x, y in zip(expected, actual, strict=True))
     return e == a
 
 
 def _matches(expected: dict, actual: dict) -> bool:
     return expected["action"] == actual.get("action") and all(
-        _same(v, actual.get(k)) for k, v in expected.items() if k != "action"
+        same(v, actual.get(k)) for k, v in expected.items() if k != "action"
     )
 
 

@@ -14,15 +14,19 @@ SHOWN_CHARS = 80
 """How much of a line a reply echoes."""
 
 
+def echo(text: str) -> str:
+    """A typed line as a reply quotes it: on one line, shortened past :data:`SHOWN_CHARS`."""
+    typed = " ".join(text.split())
+    return typed if len(typed) <= SHOWN_CHARS else typed[: SHOWN_CHARS - 1] + "…"
+
+
 def not_understood_line(
     text: str, nearest: Sequence[str], *, offer_model: bool, suggestion: str | None = None
 ) -> str:
     """The one line a misunderstood line gets: what was not understood, the nearest things that
     can be typed, what a model suggested (never done), and, when no model is set up, where to
     set one up."""
-    typed = " ".join(text.split())
-    shown = typed if len(typed) <= SHOWN_CHARS else typed[: SHOWN_CHARS - 1] + "…"
-    parts = [f"I did not understand {shown!r}."]
+    parts = [f"I did not understand {echo(text)!r}."]
     if nearest:
         parts.append("Nearest commands: " + " · ".join(f'"{e}"' for e in nearest[:3]) + ".")
     if suggestion:
@@ -36,9 +40,8 @@ def not_understood_line(
 
 def remark_line(text: str) -> str:
     """The reply to a line that tells or reacts rather than asks: nothing is done, and why."""
-    typed = " ".join(text.split())
-    shown = typed if len(typed) <= SHOWN_CHARS else typed[: SHOWN_CHARS - 1] + "…"
-    return f'Nothing to do for {shown!r}: it reads as a remark, not a request ("help" lists what I can do).'
+    said = f"Nothing to do for {echo(text)!r}: it reads as a remark, not a request"
+    return f'{said} ("help" lists what I can do).'
 
 
 def render_help(registry: Registry, topic: str | None = None, packs: Sequence[str] | None = None) -> str:

@@ -117,6 +117,8 @@ class Line:
     outcome: LLMOutcome
     deadline: float
     cancelled: threading.Event
+    names: Names = field(default_factory=dict)
+    """The live names as the line met them (a command may use only those the line says)."""
 
 
 class LLMRoad:
@@ -178,7 +180,7 @@ class LLMRoad:
             client = self.client()
             # the line's time with the model starts at its first request
             deadline = time.monotonic() + self.settings.timeout
-            turn = Line(text, outcome, deadline, cancelled or threading.Event())
+            turn = Line(text, outcome, deadline, cancelled or threading.Event(), names or {})
             if self.settings.mode == "steps":
                 offered = self.offered(text, packs, names)
                 self._steps(client, turn, context, self.pool(packs), offered, names or {}, execute)
@@ -496,7 +498,7 @@ class LLMRoad:
         """The line a person gets when the model's commands say what the line does not (see
         :mod:`.grounding`), or ask to change something in answer to a question; None when they
         may run."""
-        live = [n for found in (self._names_seen or {}).values() for n in found]
+        live = [n for found in turn.names.values() for n in found]
         question = is_question(turn.text)
         wires = [
             {"action": c.action, **c.model_dump(exclude={"action"}, exclude_defaults=True)} for c in commands
