@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from qtpy.QtCore import QEventLoop, QObject, Signal
+from qtpy.QtCore import QEventLoop, QObject, QTimer, Signal
 from qtpy.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -67,6 +67,11 @@ def _import_what_layers_need() -> None:
         log.debug("could not import what napari's layers need", exc_info=True)
 
 
+PRIME_AFTER_MS = 800
+"""How long the dock is idle before a local model reads the scene's prompt (a line typed meanwhile
+waits for that read at the server, which it would have had to do anyway)."""
+
+
 class _Relay(QObject):
     done = Signal()
     progress = Signal(str, object)
@@ -105,6 +110,11 @@ class ChatDock(QWidget):
         self._mcp_gui: GuiThread | None = None
         self._preparing: list[threading.Thread] = []
         """The parser's rules being compiled in the background for new names."""
+        self._priming: threading.Thread | None = None
+        self._prime_timer = QTimer(self)
+        self._prime_timer.setSingleShot(True)
+        self._prime_timer.setInterval(PRIME_AFTER_MS)
+        self._prime_timer.timeout.connect(self._prime)
         self.apply_settings(settings.llm)
 
         self.transcript = Transcript(self)
@@ -415,6 +425,25 @@ class ChatDock(QWidget):
         self.serve_mcp(False)
         super().closeEvent(event)
 
+    # -- the model reads ahead ------------------------------------------------------------------
+
+    def _prime(self) -> None:
+        """While the person types, a local model reads the scene's prompt (``Session.prime_llm``)."""
+        llm = self.session.llm
+        if self.task is not None or self.job is not None or llm is None or not llm.reads_ahead:
+            return
+        if self._warming.is_alive() or (self._priming is not None and self._priming.is_alive()):
+            self._prime_timer.start()
+            return
+        self._priming = threading.Thread(target=self._prime_in_thread, name="napari-talk-prime", daemon=True)
+        self._priming.start()
+
+    def _prime_in_thread(self) -> None:
+        try:
+            self.session.prime_llm()
+        except Exception:  # a read-ahead is a nicety: the line itself meets any real problem
+            log.debug("could not have the model read ahead", exc_info=True)
+
     # -- display -------------------------------------------------------------------------------
 
     def _show_state(self) -> None:
@@ -432,6 +461,8 @@ class ChatDock(QWidget):
             self.status.setText(f"asking {self.session.llm.label if self.session.llm else 'the model'} …")
         else:
             self.status.setText(self.session.llm_status())
+        if not working and not confirming and self.session.llm is not None and self.session.llm.reads_ahead:
+            self._prime_timer.start()
 
     def _show_completions(self, options: list[str]) -> None:
         self.status.setText("  ·  ".join(options))

@@ -31,9 +31,11 @@ context (case-insensitive; a unique part is enough; a layer may be named by its 
 context shows it). Points are world [x, y], x = column. A remark, a story, a complaint or chat asks \
 for nothing: no_command. A question that no command answers: answer. Commands:"""
 
-CHOOSE_QUESTION = """Line: {line}
-Step 1: which commands does it ask for, in order? Reply {{"commands": [names]}}: ["no_command"] if \
-it asks for nothing, ["answer"] if it is a question to answer in words."""
+CHOOSE_OPENING = """Step 1: which commands does the line below ask for, in order? Reply \
+{"commands": [names]}: ["no_command"] if it asks for nothing, ["answer"] if it is a question to \
+answer in words."""
+"""The first step's question up to the line: the same for every line, so a local server can have
+read it, with the scene's prompt, before the line comes (see ``LLMRoad.prime``)."""
 
 FILL_QUESTION = """Step 2: their parameters.
 {signatures}
@@ -302,8 +304,12 @@ def steps_prompt(registry: Registry, actions: Iterable[str], context: Sequence[s
     return "\n".join(lines)
 
 
-def choose_question(line: str) -> str:
-    return CHOOSE_QUESTION.format(line=json.dumps(line, ensure_ascii=False))
+def choose_question(line: str, registry: Registry | None = None, also: Sequence[str] = ()) -> str:
+    """The first step's question; ``also``: commands the line brings into play that the scene's
+    prompt does not list (described here, after the part a server may have read already)."""
+    extra = [f"- {a}: {brief(registry.commands[a].description())}" for a in also] if registry else []
+    also_lines = ["Also:", *extra] if extra else []
+    return "\n".join([CHOOSE_OPENING, *also_lines, f"Line: {json.dumps(line, ensure_ascii=False)}"])
 
 
 def fill_question(registry: Registry, actions: Sequence[str], names: Names) -> str:

@@ -27,6 +27,7 @@ from .client import Cancelled, ChatClient, LLMError, constrained_reply, json_rep
 from .grounding import invented, left_out, ungrounded
 from .prompt import (
     ANSWER,
+    CHOOSE_OPENING,
     NO_COMMAND,
     WORDS_QUESTION,
     Names,
@@ -145,6 +146,8 @@ class LLMRoad:
         """The schema form this server takes, as learned (None: plain JSON mode)."""
         self.routes = False
         """In steps mode, let the semantic router answer the first step when it is sure."""
+        self._read_prompt: str | None = None
+        """The steps prompt the server was last sent (read, and kept evaluated by a local one)."""
 
     @property
     def label(self) -> str:
@@ -165,11 +168,14 @@ class LLMRoad:
         cancelled: threading.Event | None = None,
         *,
         packs: Sequence[str] | None = None,
+        scene: Sequence[str] | None = None,
         names: Names | None = None,
     ) -> LLMOutcome:
         """``packs`` limits the commands the model is offered (default: every pack's), and the
-        shortlist setting keeps the likeliest of those; ``names`` are the live names (layers, glasses,
-        ...) that a constrained reply may use."""
+        shortlist setting keeps the likeliest of those; ``scene``: the packs in play whatever the
+        line says, whose commands the steps prompt lists (default: ``packs``), so that prompt
+        stays the same from line to line; ``names`` are the live names (layers, glasses, ...) that
+        a constrained reply may use."""
         outcome = LLMOutcome(model=self.settings.model)
         self._names_seen = self._names_seen or names
         if is_remark(text):
@@ -183,7 +189,8 @@ class LLMRoad:
             turn = Line(text, outcome, deadline, cancelled or threading.Event(), names or {})
             if self.settings.mode == "steps":
                 offered = self.offered(text, packs, names)
-                self._steps(client, turn, context, self.pool(packs), offered, names or {}, execute)
+                listed = self.pool(packs if scene is None else scene)
+                self._steps(client, turn, context, listed, offered, names or {}, execute)
             else:
                 request = self.request(text, context, self.offered(text, packs, names), names or {})
                 self._converse(client, request, execute, turn)
@@ -306,6 +313,32 @@ class LLMRoad:
             if self._client is None:
                 self._client = self._client_factory(self.settings, self._session_key)
             return self._client
+
+    @property
+    def reads_ahead(self) -> bool:
+        """Whether :meth:`prime` sends anything: steps mode, on a server on this machine."""
+        return self.settings.mode == "steps" and self.settings.local and self.settings.configured
+
+    def prime(self, context: Sequence[str], scene: Sequence[str] | None = None) -> bool:
+        """Have a local server read the steps prompt for this scene (``context``, the commands of
+        the ``scene`` packs) and the first question's opening before a line comes, so that the line
+        waits only for its own words: a small model on a few cores reads ~65 tokens a second, and
+        the prompt is hundreds. Blocking (run it in a thread while the person types); True when
+        sent. Only in steps mode, and only to a server on this machine: elsewhere nothing is kept
+        or it would cost the person tokens."""
+        if not self.reads_ahead:
+            return False
+        system = steps_prompt(self.registry, self.pool(scene), context)
+        if system == self._read_prompt:
+            return False
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": CHOOSE_OPENING}]
+        try:
+            self.client().complete(messages, max_tokens=1, deadline=time.monotonic() + self.settings.timeout)
+        except LLMError as exc:
+            log.debug("priming the model's prompt failed: %s", exc)
+            return False
+        self._read_prompt = system
+        return True
 
     def warm_up(self) -> None:
         """Create the client ahead of the first question (imports the SDK); errors wait for then."""
@@ -435,13 +468,17 @@ class LLMRoad:
         words), then the chosen commands' parameters, each reply held to its own schema. The
         conversation only grows, so a local server reads each step's new words, not the prompt
         again. The prompt lists every command in play (``pool``); the first reply may name only
-        the likeliest (``offered``). The semantic router may answer the first step."""
+        the likeliest (``offered``), and one the prompt does not list is described in the first
+        question. The semantic router may answer the first step."""
         outcome = turn.outcome
         line = " ".join(p for p in (turn.text, self.hint(turn.text, names)) if p)
+        system = steps_prompt(self.registry, pool, context)
+        also = [a for a in offered if a not in pool]
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": steps_prompt(self.registry, pool, context)},
-            {"role": "user", "content": choose_question(line)},
+            {"role": "system", "content": system},
+            {"role": "user", "content": choose_question(line, self.registry, also)},
         ]
+        self._read_prompt = system
         chosen: list[str] | None = None
         if self.routes:
             route = self.route(turn.text, names, offered)

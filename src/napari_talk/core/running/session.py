@@ -284,9 +284,24 @@ class Session:
             raise RuntimeError("no LLM road is set up for this session")
         run_here = execute or (lambda command, _timeout: self.execute(command, origin="model"))
         packs = self.packs_in_play(text)
+        scene = self.packs_in_play("")
         return self.llm.interpret(
-            text, self.context_lines(packs), run_here, cancelled, packs=packs, names=self.known_names()
+            text,
+            self.context_lines(scene),
+            run_here,
+            cancelled,
+            packs=packs,
+            scene=scene,
+            names=self.known_names(),
         )
+
+    def prime_llm(self) -> bool:
+        """Have a local model read this scene's prompt ahead of the next line (see
+        ``LLMRoad.prime``); blocking, so a GUI runs it in a thread. True when it was sent."""
+        if self.llm is None or not self.llm.reads_ahead:
+            return False
+        scene = self.packs_in_play("")
+        return self.llm.prime(self.context_lines(scene), scene)
 
     # -- consent: judged by what a command will do, when it does it ---------------------------
 
