@@ -81,16 +81,30 @@ def test_no_command_is_an_answer_and_nothing_runs(tmp_path, server):
 def test_steps_first_choose_then_fill_each_under_its_own_schema(tmp_path, server):
     session = session_with_model(tmp_path, server, mode="steps", schema_form="json_object")
     server.say(json.dumps({"commands": ["write_file"]}))
-    wire = {"action": "write_file", "path": "todo.txt", "content": "calibrate"}
-    server.say(json.dumps({"commands": [wire]}))
+    server.say(json.dumps({"path": "todo.txt", "content": "calibrate"}))  # one command: its parameters
     outcome = session.ask_llm("jot down calibrate in todo.txt")
-    assert [c.to_wire()["content"] for c in outcome.commands] == ["calibrate"]
+    assert [c.to_wire() for c in outcome.commands] == [
+        {"action": "write_file", "path": "todo.txt", "content": "calibrate"}
+    ]
     choose, fill = server.requests
     options = choose["response_format"]["schema"]["properties"]["commands"]["items"]["enum"]
     assert "write_file" in options and "no_command" in options and "answer" in options
     assert len(json.dumps(choose)) < len(json.dumps(fill)) * 2
-    items = fill["response_format"]["schema"]["properties"]["commands"]["items"]["anyOf"]
-    assert {i["properties"]["action"]["const"] for i in items} == {"write_file", "no_command"}
+    alone, none = fill["response_format"]["schema"]["anyOf"]
+    assert {"path", "content"} <= set(alone["required"]) and "action" not in alone["properties"]
+    assert none["properties"]["action"]["const"] == "no_command"
+
+
+def test_steps_fill_of_two_commands_names_each(tmp_path, server):
+    session = session_with_model(tmp_path, server, mode="steps", schema_form="json_object")
+    server.say(json.dumps({"commands": ["layer_visibility", "zoom_by"]}))
+    hide = {"action": "layer_visibility", "name": "nuclei", "op": "hide"}
+    server.say(json.dumps({"commands": [hide, {"action": "zoom_by", "factor": 2}]}))
+    outcome = session.ask_llm("make nuclei go away and then 2x closer pls")
+    assert [c.action for c in outcome.commands] == ["layer_visibility", "zoom_by"]
+    items = server.requests[1]["response_format"]["schema"]["properties"]["commands"]["items"]["anyOf"]
+    offered = {i["properties"]["action"]["const"] for i in items}
+    assert offered == {"layer_visibility", "zoom_by", "no_command"}
 
 
 @pytest.mark.parametrize("first", [["no_command"], ["answer", "write_file"]])

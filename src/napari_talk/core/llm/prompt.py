@@ -42,6 +42,12 @@ FILL_QUESTION = """Step 2: their parameters.
 Reply {{"commands": [{{"action": name, ...parameters}}]}}, or [{{"action": "no_command"}}] if the \
 line asks for none of these after all."""
 
+FILL_ONE_QUESTION = """Step 2: its parameters.
+{signatures}
+Reply with them as one object {{"parameter": value, ...}}, or {{"action": "no_command"}} if the line \
+does not ask for it after all."""
+"""The second step when one command was chosen: its parameters alone, a reply of half the tokens."""
+
 WORDS_QUESTION = """Step 2: answer the question in one or two sentences, from the context. Never say \
 you did something."""
 
@@ -260,7 +266,8 @@ def choice_schema(actions: Sequence[str]) -> dict[str, Any]:
 
 
 def fill_schema(registry: Registry, actions: Sequence[str], names: Names) -> dict[str, Any]:
-    """The second step: the parameters of the chosen commands, each under its own schema."""
+    """The second step: the parameters of the chosen commands, each under its own schema; of one
+    command, its parameters alone (see :func:`as_command`)."""
     commands = [command_schema(registry, action, names) for action in actions]
     none = {
         "type": "object",
@@ -268,6 +275,12 @@ def fill_schema(registry: Registry, actions: Sequence[str], names: Names) -> dic
         "required": ["action"],
         "additionalProperties": False,
     }  # the way out when the line turns out to ask for none of them
+    if len(commands) == 1:
+        (own,) = commands
+        parameters = {k: v for k, v in own["properties"].items() if k != "action"}
+        required = [k for k in own["required"] if k != "action"]
+        alone = {**own, "properties": parameters, "required": required}
+        return {"anyOf": [alone, none]}
     items = {"anyOf": [*commands, none]}
     return {
         "type": "object",
@@ -315,7 +328,22 @@ def choose_question(line: str, registry: Registry | None = None, also: Sequence[
 def fill_question(registry: Registry, actions: Sequence[str], names: Names) -> str:
     """The second step's question: the chosen commands with their parameters (live names listed)."""
     signatures = "\n".join(f"- {a}({_signature(compact(registry.schema(a), names))})" for a in actions)
-    return FILL_QUESTION.format(signatures=signatures)
+    return (FILL_ONE_QUESTION if len(actions) == 1 else FILL_QUESTION).format(signatures=signatures)
+
+
+_COMMAND_KEYS = frozenset({"action", "command", "commands", "say"})
+
+
+def as_command(content: str | None, action: str) -> str | None:
+    """A second step's reply for one command: its parameters alone (``{"factor": 2}``) read as that
+    command; a reply that names its command itself is left as it is."""
+    try:
+        data = json.loads(content or "")
+    except ValueError:
+        return content
+    if isinstance(data, dict) and not _COMMAND_KEYS & data.keys():
+        return json.dumps({"action": action, **data})
+    return content
 
 
 def worked(examples: Sequence[tuple[str, str]]) -> list[str]:

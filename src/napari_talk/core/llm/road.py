@@ -31,6 +31,7 @@ from .prompt import (
     NO_COMMAND,
     WORDS_QUESTION,
     Names,
+    as_command,
     choice_schema,
     choose_question,
     fill_question,
@@ -104,6 +105,8 @@ class Request:
     schema: dict[str, Any] | None = None
     """The schema the reply is held to (its form chosen per server, see :data:`FORMS`)."""
     max_tokens: int = REPLY_TOKENS["reply"]
+    fills: str | None = None
+    """The one command whose parameters alone the reply holds (steps mode's second step)."""
 
 
 Execute = Callable[["Command", float], "Result"]
@@ -397,7 +400,8 @@ class LLMRoad:
         read_calls = 0
         while True:
             reply = self._ask(client, request, turn)
-            reading = read_reply(reply.content, reply.tool_calls)
+            content = as_command(reply.content, request.fills) if request.fills else reply.content
+            reading = read_reply(content, reply.tool_calls)
             declined = [w.get("action") == NO_COMMAND for w in reading.candidates]
             if declined and all(declined):
                 reading = Reading(nothing=True)
@@ -509,6 +513,7 @@ class LLMRoad:
             actions=tuple(chosen),
             schema=fill_schema(self.registry, chosen, names),
             max_tokens=REPLY_TOKENS["fill"],
+            fills=chosen[0] if len(chosen) == 1 else None,
         )
         fill.reply_format = self._held(fill.schema or {})
         self._converse(client, fill, execute, turn)
