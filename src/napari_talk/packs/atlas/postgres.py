@@ -332,7 +332,7 @@ class PostgresCatalogue(Catalogue):
         query = np.asarray(query, np.float32)
         dim = int(query.shape[0])
         if exact or not self._index_ready(model, dim):
-            return super().search(query, model, limit, exclude)
+            return super().search(query, model, limit, exclude, exact=True)
         excluded = [int(i) for i in exclude]
         # literals for the model and dimension: the planner matches them to the partial index
         statement = sql.SQL(
