@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from napari_talk.packs.atlas.postgres import EF_SEARCH
+from napari_talk.packs.atlas.postgres import EF_SEARCH, PostgresCatalogue
 
 DIM, MODEL, QUERIES = 384, "offline", 100
 
@@ -82,22 +82,43 @@ def latency(catalogue, queries: np.ndarray, **options) -> tuple[float, list[list
     return statistics.median(times), found
 
 
+def backend_cpu(session) -> float:
+    """CPU seconds the catalogue's PostgreSQL backend process has used (0 on SQLite)."""
+    catalogue = session.state("atlas").catalogue
+    if not isinstance(catalogue, PostgresCatalogue):
+        return 0.0
+    (pid,) = catalogue._db.execute("SELECT pg_backend_pid()").fetchone()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def command(session, model: str) -> str:
-    """The find_similar command's warm wall time and CPU time (all threads), medians of 20."""
+    """The find_similar command's first call (opening the catalogue, loading the model), then its
+    warm wall time (median, p90) and CPU time (this process, all threads; and the server's
+    backend), over 30 calls."""
     line = {"action": "find_similar", "query": "a keeper of lanterns in the salt marsh", "limit": 10}
+    started, cpu = time.perf_counter(), time.process_time()
+    result = session.execute(line)
+    first, first_cpu = time.perf_counter() - started, time.process_time() - cpu
+    assert result.ok and result.meta["embedder"] == model, result.message
     for _ in range(3):
-        result = session.execute(line)
-        assert result.ok and result.meta["embedder"] == model, result.message
+        session.execute(line)
     walls, cpus = [], []
-    for _ in range(20):
+    server = backend_cpu(session)
+    for _ in range(30):
         started, cpu = time.perf_counter(), time.process_time()
         session.execute(line)
         walls.append(time.perf_counter() - started)
         cpus.append(time.process_time() - cpu)
-    wall, best, used = statistics.median(walls), min(walls), statistics.median(cpus)
+    server = (backend_cpu(session) - server) / 30
+    wall, p90, best = statistics.median(walls), statistics.quantiles(walls, n=10)[-1], min(walls)
+    used = statistics.median(cpus)
     return (
-        f"find_similar through a Session ({model}): {wall * 1e3:.1f} ms median, {best * 1e3:.1f} ms best, "
-        f"{used * 1e3:.1f} ms of CPU; target ≤ 30 ms: {'ok' if wall <= 0.030 else 'MISSED'}"
+        f"find_similar through a Session ({model}): {wall * 1e3:.1f} ms median, {p90 * 1e3:.1f} ms p90, "
+        f"{best * 1e3:.1f} ms best, {used * 1e3:.1f} ms of CPU"
+        + (f" + {server * 1e3:.1f} ms of the server's" if server else "")
+        + f" (load {os.getloadavg()[0]:.1f}); first call {first * 1e3:.0f} ms, {first_cpu * 1e3:.0f} ms "
+        f"of CPU; target ≤ 30 ms: {'ok' if wall <= 0.030 else 'MISSED'}"
     )
 
 
@@ -114,7 +135,6 @@ def main() -> None:
     from napari_talk.core.running.settings import Settings
     from napari_talk.packs.atlas.catalogue import Catalogue
     from napari_talk.packs.atlas.embeddings import default_model
-    from napari_talk.packs.atlas.postgres import PostgresCatalogue
     from napari_talk.packs.atlas.store import CATALOGUE_FILE, MODEL_KEY
 
     model = default_model()

@@ -192,6 +192,9 @@ class PostgresCatalogue(Catalogue):
         self.label = shown(url)
         self._own_revisions = 0
         self._indexed: set[tuple[str, int]] = set()
+        self._counts: dict[tuple[str, int], tuple[tuple[int, int], int]] = {}
+        """Per (model, dim): the stamp and the number of vectors then (counting 100,000 rows
+        took 32 ms of every search, for the calibration's check)."""
         self.ef_search = EF_SEARCH
         self._building: dict[tuple[str, int], threading.Thread] = {}
         self._db: _PgConnection = _PgConnection(url)  # type: ignore[assignment]
@@ -264,10 +267,14 @@ class PostgresCatalogue(Catalogue):
 
     # -- search through the HNSW index --------------------------------------------------------
 
+    @staticmethod
+    def _index_name(model: str, dim: int) -> str:
+        return f"vectors_hnsw_{hashlib.sha256(model.encode()).hexdigest()[:12]}_{int(dim)}"
+
     def _index_statement(self, model: str, dim: int) -> Any:
         from psycopg import sql
 
-        name = f"vectors_hnsw_{hashlib.sha256(model.encode()).hexdigest()[:12]}_{int(dim)}"
+        name = self._index_name(model, dim)
         return sql.SQL(
             "CREATE INDEX IF NOT EXISTS {name} ON atlas.vectors USING hnsw "
             "((embedding::vector({dim})) vector_cosine_ops) WHERE model = {model} AND dim = {dim}"
@@ -294,7 +301,12 @@ class PostgresCatalogue(Catalogue):
         more, on a worker thread with a connection of its own, searches meanwhile exact."""
         if (model, dim) in self._indexed:
             return True
-        if self.vector_count(model, dim) <= INDEX_AT_ONCE:
+        with self._lock:
+            built = self._db.execute(
+                "SELECT 1 FROM pg_indexes WHERE schemaname = 'atlas' AND indexname = ?",
+                (self._index_name(model, dim),),
+            ).fetchone()
+        if built is not None or self.vector_count(model, dim) <= INDEX_AT_ONCE:
             self.ensure_index(model, dim)
             return True
         with self._lock:
@@ -348,5 +360,11 @@ class PostgresCatalogue(Catalogue):
 
     def vector_count(self, model: str, dim: int) -> int:
         with self._lock:
+            stamp = self._stamp()
+            known = self._counts.get((model, dim))
+            if known is not None and known[0] == stamp:
+                return known[1]
             row = self._db.execute("SELECT COUNT(*) FROM vectors WHERE model = ? AND dim = ?", (model, dim))
-        return int(row.fetchone()[0])
+            count = int(row.fetchone()[0])
+            self._counts[(model, dim)] = (stamp, count)
+            return count
