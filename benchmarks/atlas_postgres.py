@@ -7,7 +7,8 @@ PostgreSQL runs from pgserver (bundled server and pgvector) in a temporary folde
 store: the import rate (``add_many`` of entities with their vectors: the store's cost, the
 embedding aside; binary COPY on PostgreSQL), then, on PostgreSQL, the time to build the HNSW
 index; the warm query latency of a top-10 search; and the recall@10 of PostgreSQL's HNSW index
-against exact search (every vector scored, as SQLite does), on queries near stored vectors. Then
+against exact search (every vector scored), on queries near stored vectors, and of SQLite's
+search (shortlisted by signs past 20,000 vectors) against the same. Then
 the ``find_similar`` command end to end through a Session on each store, with the model a new
 catalogue starts with (MiniLM int8 when installed: the query embedded, searched, the result
 written), warm, over the same vectors stored as that model's. Target: ≤ 30 ms.
@@ -155,8 +156,13 @@ def main() -> None:
         sqlite.set_setting(MODEL_KEY, model)
         seconds = fill(sqlite, vectors)
         print(f"SQLite: import {args.count / seconds:,.0f} entities/s ({seconds:.1f} s)")
-        exact_time, exact = latency(sqlite, queries)
-        print(f"  query {exact_time * 1e3:.1f} ms median (exact: every vector scored in memory)")
+        exact_time, exact = latency(sqlite, queries, exact=True)
+        short_time, short = latency(sqlite, queries)
+        agree = statistics.mean(len(set(a) & set(b)) / 10 for a, b in zip(short, exact, strict=True))
+        print(
+            f"  query {short_time * 1e3:.1f} ms median (shortlisted by signs; recall@10 against exact "
+            f"{agree:.3f}); exact, every vector scored in memory: {exact_time * 1e3:.1f} ms"
+        )
         fill(sqlite, vectors, model, names=False)
         sqlite.close()
         session = Session(None, workspace=workspace)
