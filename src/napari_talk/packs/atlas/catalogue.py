@@ -617,12 +617,17 @@ class Catalogue:
             return stored
         probes = embed(calibration.PROBES)  # a model on a server may take a while: not under the lock
         if count >= calibration.MIN_VECTORS:
-            with self._lock:
-                measured = calibration.measure(self.matrix(model, dim)[1], probes, "catalogue")
+            sample = self._calibration_sample(model, dim)
+            measured = calibration.measure(sample, probes, "catalogue", count=count)
         else:
             measured = calibration.measure(embed(reference), probes, "reference")
         self.set_setting(key, calibration.dump(measured))
         return measured
+
+    def _calibration_sample(self, model: str, dim: int) -> np.ndarray:
+        """Vectors of ``model`` to measure its scale on: all of them (in memory already)."""
+        with self._lock:
+            return self.matrix(model, dim)[1].copy()
 
     # -- style references ------------------------------------------------------------------------
 

@@ -50,8 +50,9 @@ class VectorMatrix:
         self._ids = np.empty(capacity, np.int64)
         self._vectors = np.empty((capacity, dim), np.float32)
         self._ids[:count], self._vectors[:count] = ids, vectors
-        self._signs = np.empty((capacity, (dim + 63) // 64), np.uint64)
-        self._signs[:count] = sign_bits(vectors)
+        self._signs = np.empty(((dim + 63) // 64, capacity), np.uint64)
+        """One row per 64 dimensions, one column per vector: a search reads each row in one sweep."""
+        self._signs[:, :count] = sign_bits(vectors).T
         self.count = count
         self.stamp = stamp
         """The catalogue's stamp this matrix matches."""
@@ -66,7 +67,8 @@ class VectorMatrix:
 
     @property
     def signs(self) -> np.ndarray:
-        return self._signs[: self.count]
+        """(rows, words): each row's signs, packed."""
+        return self._signs[:, : self.count].T
 
     def remove(self, ids: Collection[int]) -> None:
         """Drop the rows of ``ids`` (ids without a row are ignored)."""
@@ -79,7 +81,7 @@ class VectorMatrix:
             kept = int(keep.sum())
             self._ids[:kept] = self.ids[keep]
             self._vectors[:kept] = self.vectors[keep]
-            self._signs[:kept] = self._signs[: self.count][keep]
+            self._signs[:, :kept] = self._signs[:, : self.count][:, keep]
             self.count = kept
             return
         for position in positions[::-1]:  # from the end: the rows moved in are always live
@@ -87,7 +89,7 @@ class VectorMatrix:
             if position != last:
                 self._ids[position] = self._ids[last]
                 self._vectors[position] = self._vectors[last]
-                self._signs[position] = self._signs[last]
+                self._signs[:, position] = self._signs[:, last]
             self.count = last
 
     def append(self, ids: np.ndarray, vectors: np.ndarray) -> None:
@@ -98,13 +100,13 @@ class VectorMatrix:
             capacity = max(2 * len(self._ids), self.count + extra)
             grown_ids = np.empty(capacity, np.int64)
             grown = np.empty((capacity, self._vectors.shape[1]), np.float32)
-            grown_signs = np.empty((capacity, self._signs.shape[1]), np.uint64)
+            grown_signs = np.empty((self._signs.shape[0], capacity), np.uint64)
             grown_ids[: self.count], grown[: self.count] = self.ids, self.vectors
-            grown_signs[: self.count] = self._signs[: self.count]
+            grown_signs[:, : self.count] = self._signs[:, : self.count]
             self._ids, self._vectors, self._signs = grown_ids, grown, grown_signs
         self._ids[self.count : self.count + extra] = ids
         self._vectors[self.count : self.count + extra] = vectors
-        self._signs[self.count : self.count + extra] = sign_bits(vectors)
+        self._signs[:, self.count : self.count + extra] = sign_bits(vectors).T
         self.count += extra
 
     def shortlist(self, query: np.ndarray, limit: int) -> np.ndarray | None:
@@ -115,8 +117,12 @@ class VectorMatrix:
         size = pool(self.count, limit)
         if size >= self.count:
             return None
-        differ = _POPCOUNT(self.signs ^ sign_bits(query[None, :])[0])
-        distance = differ[:, 0].astype(np.int16)
-        for word in range(1, differ.shape[1]):  # column by column: 6 times faster than .sum(axis=1)
-            distance += differ[:, word]
+        asked = sign_bits(query[None, :])[0]
+        distance = np.zeros(self.count, np.uint16)
+        differ = np.empty(self.count, np.uint64)
+        counted = np.empty(self.count, np.uint8)
+        for word, bits in enumerate(asked):  # in place, one sweep a word: no (rows, words) temporaries
+            np.bitwise_xor(self._signs[word, : self.count], bits, out=differ)
+            _POPCOUNT(differ, out=counted)
+            distance += counted
         return np.argpartition(distance, size - 1)[:size]
