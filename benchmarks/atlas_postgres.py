@@ -7,7 +7,8 @@ PostgreSQL runs from pgserver (bundled server and pgvector) in a temporary folde
 store: the import rate (``add_many`` of entities with their vectors: the store's cost, the
 embedding aside; binary COPY on PostgreSQL), then, on PostgreSQL, the time to build the HNSW
 index; the warm query latency of a top-10 search; and the recall@10 of PostgreSQL's HNSW index
-against exact search (every vector scored, as SQLite does), on queries near stored vectors. Then
+against exact search (every vector scored), on queries near stored vectors, and of SQLite's
+search (shortlisted by signs past 20,000 vectors) against the same. Then
 the ``find_similar`` command end to end through a Session on each store, with the model a new
 catalogue starts with (MiniLM int8 when installed: the query embedded, searched, the result
 written), warm, over the same vectors stored as that model's. Target: ≤ 30 ms.
@@ -25,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from napari_talk.packs.atlas.postgres import EF_SEARCH
+from napari_talk.packs.atlas.postgres import EF_SEARCH, PostgresCatalogue
 
 DIM, MODEL, QUERIES = 384, "offline", 100
 
@@ -82,22 +83,43 @@ def latency(catalogue, queries: np.ndarray, **options) -> tuple[float, list[list
     return statistics.median(times), found
 
 
+def backend_cpu(session) -> float:
+    """CPU seconds the catalogue's PostgreSQL backend process has used (0 on SQLite)."""
+    catalogue = session.state("atlas").catalogue
+    if not isinstance(catalogue, PostgresCatalogue):
+        return 0.0
+    (pid,) = catalogue._db.execute("SELECT pg_backend_pid()").fetchone()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def command(session, model: str) -> str:
-    """The find_similar command's warm wall time and CPU time (all threads), medians of 20."""
+    """The find_similar command's first call (opening the catalogue, loading the model), then its
+    warm wall time (median, p90) and CPU time (this process, all threads; and the server's
+    backend), over 30 calls."""
     line = {"action": "find_similar", "query": "a keeper of lanterns in the salt marsh", "limit": 10}
+    started, cpu = time.perf_counter(), time.process_time()
+    result = session.execute(line)
+    first, first_cpu = time.perf_counter() - started, time.process_time() - cpu
+    assert result.ok and result.meta["embedder"] == model, result.message
     for _ in range(3):
-        result = session.execute(line)
-        assert result.ok and result.meta["embedder"] == model, result.message
+        session.execute(line)
     walls, cpus = [], []
-    for _ in range(20):
+    server = backend_cpu(session)
+    for _ in range(30):
         started, cpu = time.perf_counter(), time.process_time()
         session.execute(line)
         walls.append(time.perf_counter() - started)
         cpus.append(time.process_time() - cpu)
-    wall, best, used = statistics.median(walls), min(walls), statistics.median(cpus)
+    server = (backend_cpu(session) - server) / 30
+    wall, p90, best = statistics.median(walls), statistics.quantiles(walls, n=10)[-1], min(walls)
+    used = statistics.median(cpus)
     return (
-        f"find_similar through a Session ({model}): {wall * 1e3:.1f} ms median, {best * 1e3:.1f} ms best, "
-        f"{used * 1e3:.1f} ms of CPU; target ≤ 30 ms: {'ok' if wall <= 0.030 else 'MISSED'}"
+        f"find_similar through a Session ({model}): {wall * 1e3:.1f} ms median, {p90 * 1e3:.1f} ms p90, "
+        f"{best * 1e3:.1f} ms best, {used * 1e3:.1f} ms of CPU"
+        + (f" + {server * 1e3:.1f} ms of the server's" if server else "")
+        + f" (load {os.getloadavg()[0]:.1f}); first call {first * 1e3:.0f} ms, {first_cpu * 1e3:.0f} ms "
+        f"of CPU; target ≤ 30 ms: {'ok' if wall <= 0.030 else 'MISSED'}"
     )
 
 
@@ -114,7 +136,6 @@ def main() -> None:
     from napari_talk.core.running.settings import Settings
     from napari_talk.packs.atlas.catalogue import Catalogue
     from napari_talk.packs.atlas.embeddings import default_model
-    from napari_talk.packs.atlas.postgres import PostgresCatalogue
     from napari_talk.packs.atlas.store import CATALOGUE_FILE, MODEL_KEY
 
     model = default_model()
@@ -135,8 +156,13 @@ def main() -> None:
         sqlite.set_setting(MODEL_KEY, model)
         seconds = fill(sqlite, vectors)
         print(f"SQLite: import {args.count / seconds:,.0f} entities/s ({seconds:.1f} s)")
-        exact_time, exact = latency(sqlite, queries)
-        print(f"  query {exact_time * 1e3:.1f} ms median (exact: every vector scored in memory)")
+        exact_time, exact = latency(sqlite, queries, exact=True)
+        short_time, short = latency(sqlite, queries)
+        agree = statistics.mean(len(set(a) & set(b)) / 10 for a, b in zip(short, exact, strict=True))
+        print(
+            f"  query {short_time * 1e3:.1f} ms median (shortlisted by signs; recall@10 against exact "
+            f"{agree:.3f}); exact, every vector scored in memory: {exact_time * 1e3:.1f} ms"
+        )
         fill(sqlite, vectors, model, names=False)
         sqlite.close()
         session = Session(None, workspace=workspace)

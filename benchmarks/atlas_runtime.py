@@ -92,6 +92,7 @@ def main() -> None:
     makers = [
         lambda: Onnx(False),
         lambda: Onnx(True),
+        lambda: Onnx(True, "batches of 16", batch=16),
         lambda: Onnx(True, "batches of 32", batch=32),
         lambda: Onnx(True, "batches of 64", batch=64),
         lambda: Onnx(True, "fused residual + layer norm", disabled_fusions=()),

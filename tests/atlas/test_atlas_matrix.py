@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from napari_talk.packs.atlas.catalogue import Catalogue, Entity
-from napari_talk.packs.atlas.matrix import COMPACT_OVER, VectorMatrix
+from napari_talk.packs.atlas.matrix import COMPACT_OVER, SHORTLIST_OVER, VectorMatrix, sign_bits
 
 DIM = 16
 
@@ -119,3 +119,39 @@ def test_rows_move_but_stay_paired_with_their_ids():
     assert by_id(matrix.ids, matrix.vectors) == expected
     matrix.append(np.arange(200, 400), rng.normal(size=(200, 3)).astype(np.float32))  # grows
     assert matrix.count == 209 and len(set(matrix.ids.tolist())) == 209
+
+
+def test_signs_follow_their_rows_through_every_write():
+    rng = np.random.default_rng(2)
+    vectors = rng.normal(size=(3000, 70)).astype(np.float32)  # 70: the last word of signs is padded
+    matrix = VectorMatrix(np.arange(3000, dtype=np.int64), vectors, (0, 0))
+    matrix.remove({5, 17, 2999})
+    matrix.remove(set(range(100, 100 + COMPACT_OVER + 10)))  # rebuilt as one block
+    matrix.append(np.arange(5000, 9000), rng.normal(size=(4000, 70)).astype(np.float32))  # grows
+    assert matrix.signs.shape == (matrix.count, 2)
+    assert np.array_equal(matrix.signs, sign_bits(matrix.vectors))
+
+
+def test_a_large_catalogue_finds_what_scoring_every_vector_finds(tmp_path):
+    """Past SHORTLIST_OVER the signs pick the rows scored; on vectors that gather in themes (as
+    text embeddings do) the top 10 are those of scoring every vector."""
+    rng = np.random.default_rng(3)
+    themes = rng.normal(size=(300, DIM * 4)).astype(np.float32)
+    count = SHORTLIST_OVER + 1000
+    vectors = themes[rng.integers(0, 300, count)] + 0.6 * rng.normal(size=(count, DIM * 4)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    catalogue = Catalogue(tmp_path / "large.sqlite")
+    catalogue.add_many([Entity(f"e{i}") for i in range(count)], vectors, "themes")
+    queries = themes[:20] + 0.6 * rng.normal(size=(20, DIM * 4)).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    overlap = []
+    for query in queries:
+        fast = [e.name for e, _ in catalogue.search(query, "themes", 10)]
+        exact = [e.name for e, _ in catalogue.search(query, "themes", 10, exact=True)]
+        assert fast[0] == exact[0]
+        overlap.append(len(set(fast) & set(exact)) / 10)
+        without = [e.name for e, _ in catalogue.search(query, "themes", 10, [catalogue.get(exact[0]).key])]
+        assert exact[0] not in without and without[0] == exact[1]
+    assert np.mean(overlap) >= 0.97
+    assert catalogue._matrices[("themes", DIM * 4)].shortlist(queries[0], 10) is not None  # was used
+    catalogue.close()

@@ -137,3 +137,27 @@ def test_a_large_catalogue_builds_its_index_in_the_background_and_searches_exact
     assert not building.is_alive() and ("random-32", 32) in catalogue._indexed
     assert catalogue.search(vectors[3], "random-32", 1)[0][0].name == "entity 3"
     catalogue.close()
+
+
+def test_a_client_finding_the_index_built_searches_it_at_once_and_counts_follow_writes(
+    postgres_url, monkeypatch
+):
+    from napari_talk.packs.atlas import postgres
+
+    monkeypatch.setattr(postgres, "INDEX_AT_ONCE", 100)
+    first = PostgresCatalogue(postgres_url)
+    rng = np.random.default_rng(11)
+    vectors = rng.normal(size=(600, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    first.add_many([Entity(f"entity {i}") for i in range(600)], vectors, "random-16")
+    first.ensure_index("random-16", 16)
+    second = PostgresCatalogue(postgres_url)
+    assert second.search(vectors[3], "random-16", 1)[0][0].name == "entity 3"
+    assert ("random-16", 16) in second._indexed and not second._building  # no build, no exact pass
+    assert second.vector_count("random-16", 16) == 600
+    first.add_many([Entity("one more")], vectors[:1], "random-16")  # another client's write
+    assert second.vector_count("random-16", 16) == 601
+    second.remove("entity 0")  # its own
+    assert second.vector_count("random-16", 16) == 600
+    first.close()
+    second.close()

@@ -101,13 +101,17 @@ def pair_cosines(vectors: np.ndarray, pairs: int = PAIRS, seed: int = 0) -> np.n
     return np.einsum("ij,ij->i", vectors[first], vectors[second])
 
 
-def measure(vectors: np.ndarray, probes: np.ndarray, source: str, seed: int = 0) -> Calibration:
-    """A model's calibration from (unit) vectors of many different texts and of :data:`PROBES`."""
+def measure(
+    vectors: np.ndarray, probes: np.ndarray, source: str, seed: int = 0, count: int | None = None
+) -> Calibration:
+    """A model's calibration from (unit) vectors of many different texts and of :data:`PROBES`;
+    ``vectors`` may be a random sample of the ``count`` there are."""
     rows = vectors
     if len(rows) > ROWS:
         rows = vectors[np.random.default_rng(seed).choice(len(vectors), ROWS, replace=False)]
     queries = Scale.of((probes @ rows.T).ravel())
-    return Calibration(queries, Scale.of(pair_cosines(vectors)), vectors.shape[0], source)
+    measured = vectors.shape[0] if count is None else count
+    return Calibration(queries, Scale.of(pair_cosines(vectors)), measured, source)
 
 
 def stale(stored: Calibration | None, count: int) -> bool:

