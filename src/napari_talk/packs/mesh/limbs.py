@@ -33,6 +33,8 @@ CORE_BANDS = 3
 """The bands nearest the thickest face are the core."""
 PART_SHARE = 0.4
 """Only parts at least this share of the surface are looked into."""
+FORK_SHARE = 0.6
+"""A part is a fork when its limbs hold at least this share of it."""
 
 
 def split_limbs(
@@ -50,6 +52,34 @@ def split_limbs(
     part_area = np.bincount(parts, weights=areas)
     for part in np.flatnonzero(part_area >= PART_SHARE * total):
         found = _limbs_of(parts == part, f, g, centers, areas, diameter, total)
+        for limb in found:
+            labels[limb] = next_label
+            next_label += 1
+    return labels
+
+
+def split_forks(
+    parts: np.ndarray,
+    f: np.ndarray,
+    g: np.ndarray,
+    centers: np.ndarray,
+    areas: np.ndarray,
+    diameter: np.ndarray,
+) -> np.ndarray:
+    """``parts`` with each fork split: a part (not the largest) that is mostly two or more limbs,
+    as two legs joined at the hip where both are thinner than the body, gives each limb a label.
+    Any other part keeps its bumps (a head's ears, a palm's knuckles)."""
+    total = float(areas.sum())
+    labels = parts.copy()
+    next_label = int(parts.max()) + 1
+    part_area = np.bincount(parts, weights=areas)
+    largest = int(np.argmax(part_area))
+    for part in np.flatnonzero(part_area >= 2 * LIMB_SHARE * total):
+        if part == largest:
+            continue
+        found = _limbs_of(parts == part, f, g, centers, areas, diameter, total)
+        if len(found) < 2 or sum(float(areas[limb].sum()) for limb in found) < FORK_SHARE * part_area[part]:
+            continue
         for limb in found:
             labels[limb] = next_label
             next_label += 1
@@ -75,7 +105,8 @@ def _limbs_of(mask, f, g, centers, areas, diameter, total) -> list[np.ndarray]:
     far = float(distance[reached].max()) if reached.any() else 0.0
     if far <= 0:
         return []
-    band = np.where(reached, np.minimum((distance / far * BANDS).astype(np.int64), BANDS - 1), -1)
+    scaled = np.where(reached, distance / far * BANDS, -1.0)
+    band = np.where(reached, np.minimum(scaled.astype(np.int64), BANDS - 1), -1)
     same = band[a] == band[b]
     rings_graph = coo_matrix((np.ones(int(same.sum())), (a[same], b[same])), shape=(n, n))
     _, ring = connected_components(rings_graph, directed=False)
