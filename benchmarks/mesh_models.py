@@ -102,7 +102,7 @@ MODELS: tuple[Model, ...] = (
     Model(
         "elephant", CGAL, "data/meshes/elephant.off", "animal", 7, "body, head, trunk, 4 legs; ears, tail", 2
     ),
-    Model("elk", CGAL, "data/meshes/elk.off", "toy", 4, "a toy elk: body, antlers, 2 wheels", 1),
+    Model("elk", CGAL, "data/meshes/elk.off", "toy", 6, "a toy elk: body, antlers, 4 wheels", 1),
     Model("triceratops", CGAL, "data/meshes/triceratops.off", "animal", 7, "body, head, tail, 4 legs", 1),
     Model(
         "diplodocus", CGAL, "data/meshes/diplodocus.off", "animal", 7, "body, neck and head, tail, 4 legs", 1
