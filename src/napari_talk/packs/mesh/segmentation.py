@@ -80,6 +80,8 @@ class Segmentation:
     """How many edges are concave creases (for messages: what divided the mesh)."""
     merged_pieces: int = 0
     """Small detached pieces (buttons, teeth, rivets) joined to the part they sit on."""
+    flush_parts: int = 0
+    """Parts of a machined solid joined to their neighbour because they do not protrude."""
 
     @property
     def count(self) -> int:
@@ -168,8 +170,11 @@ def segment(
     stranded = np.bincount(parts, weights=areas) < min_part * areas.sum()
     if stranded.any() and not stranded.all():  # small parts with no edge to merge across (cracks)
         parts = _join_nearest(mesh, parts, parts, stranded)
+    flush = 0
     if machined:
+        before = len(np.unique(parts))
         parts = _keep_protruding(mesh, dual, parts, areas)
+        flush = before - len(np.unique(parts))
     elif not np.all(np.isnan(diameter)):
         split = split_limbs if parts.max() < LIMBS_BELOW else split_forks
         parts = split(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
@@ -178,7 +183,7 @@ def segment(
         parts = _join_nearest(mesh, parts, pieces, small)
     thickness = np.exp(log_t) if not np.all(np.isnan(diameter)) else diameter
     return Segmentation(
-        _by_area(parts, areas), thickness, len(thresholds) + 1, int(creases.sum()), int(small.sum())
+        _by_area(parts, areas), thickness, len(thresholds) + 1, int(creases.sum()), int(small.sum()), flush
     )
 
 
