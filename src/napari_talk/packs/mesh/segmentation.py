@@ -176,8 +176,12 @@ def segment(
         parts = _keep_protruding(mesh, dual, parts, areas)
         flush = before - len(np.unique(parts))
     elif not np.all(np.isnan(diameter)):
-        split = split_limbs if parts.max() < LIMBS_BELOW else split_forks
-        parts = split(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
+        if parts.max() < LIMBS_BELOW:
+            parts = split_limbs(
+                parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t), mesh.is_watertight
+            )
+        else:
+            parts = split_forks(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
         parts = _merge_small(parts, dual, areas, min_part * areas.sum())  # a fork's hip
     if small.any():
         parts = _join_nearest(mesh, parts, pieces, small)
