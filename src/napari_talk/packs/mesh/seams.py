@@ -20,7 +20,9 @@ OFF_LINE = 0.1
 OVERLAP = 0.2
 """The two edges overlap along the line by at least this share of the shorter one."""
 REACH = 2.0
-"""Candidate pairs: midpoints within this many median open-edge lengths."""
+NEIGHBOURS = 6
+"""Candidate pairs: each open edge and the NEIGHBOURS nearest by midpoint, within REACH median
+open-edge lengths (a long edge along a seam meets a few short ones)."""
 
 
 def seam_pairs(mesh: TriMesh) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -36,10 +38,12 @@ def seam_pairs(mesh: TriMesh) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     start, end = mesh.vertices[keys[:, 0]], mesh.vertices[keys[:, 1]]
     length = np.linalg.norm(end - start, axis=1)
     reach = REACH * float(np.median(length))
-    pairs = cKDTree((start + end) / 2).query_pairs(reach, output_type="ndarray")
-    if not len(pairs):
-        return empty, empty, np.zeros(0)
-    a, b = pairs[:, 0], pairs[:, 1]
+    middle = (start + end) / 2
+    distance, near = cKDTree(middle).query(middle, k=NEIGHBOURS + 1, distance_upper_bound=reach)
+    a = np.repeat(np.arange(len(middle)), NEIGHBOURS + 1)
+    b = near.reshape(-1)
+    keep = np.isfinite(distance.reshape(-1)) & (a < b)  # each pair once, never an edge with itself
+    a, b = a[keep], b[keep]
     other = face[a] != face[b]
     a, b = a[other], b[other]
     direction = (end[b] - start[b]) / np.maximum(length[b], 1e-300)[:, None]

@@ -392,27 +392,24 @@ def _merge_small(parts: np.ndarray, dual: _Dual, areas: np.ndarray, min_area: fl
 
 def _join_neighbours(parts: np.ndarray, dual: _Dual, areas: np.ndarray, joins: np.ndarray) -> np.ndarray:
     """Each part flagged in ``joins`` takes the label of the larger neighbour it shares the
-    longest border with (none larger: it stays); ``parts`` numbered 0..count-1."""
+    longest border with (none larger: it stays); ``parts`` numbered 0..count-1. Vectorized over
+    the border arcs: a file whose faces all came apart has a part per face."""
     count = int(parts.max()) + 1
     part_area = np.bincount(parts, weights=areas, minlength=count)
+    rank = np.argsort(np.argsort(part_area, kind="stable"), kind="stable")  # unique sizes order
     a, b = parts[dual.f], parts[dual.g]
     cross = a != b
-    border = coo_matrix(
-        (
-            np.concatenate([dual.length[cross]] * 2),
-            (np.concatenate([a[cross], b[cross]]), np.concatenate([b[cross], a[cross]])),
-        ),
-        shape=(count, count),
-    ).tocsr()
-    border.sum_duplicates()
-    rank = np.argsort(np.argsort(part_area, kind="stable"), kind="stable")  # unique sizes order
+    a, b = np.r_[a[cross], b[cross]], np.r_[b[cross], a[cross]]
+    length = np.r_[dual.length[cross], dual.length[cross]]
+    wanted = joins[a] & (rank[b] > rank[a])
     target = np.arange(count)
-    for part in np.flatnonzero(joins):
-        row = border.getrow(part)
-        larger = row.indices[rank[row.indices] > rank[part]]
-        if len(larger):
-            weights = np.asarray(row[:, larger].todense()).ravel()
-            target[part] = larger[int(np.argmax(weights))]
+    if wanted.any():
+        keys, where = np.unique(a[wanted].astype(np.int64) * count + b[wanted], return_inverse=True)
+        border = np.bincount(where, weights=length[wanted])
+        small, large = keys // count, keys % count
+        order = np.lexsort((large, -border, small))  # per small part: longest border, then lowest id
+        first = np.r_[True, small[order][1:] != small[order][:-1]]
+        target[small[order][first]] = large[order][first]
     for _ in range(count):
         nxt = target[target]
         if np.array_equal(nxt, target):
