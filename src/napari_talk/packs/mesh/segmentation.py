@@ -193,25 +193,30 @@ def segment(
 
 def _keep_protruding(mesh: TriMesh, dual: _Dual, parts: np.ndarray, areas: np.ndarray) -> np.ndarray:
     """Parts of a machined solid met at concave creases stay apart only where they protrude:
-    their farthest face lies at least PROTRUSION times the width of the cut (a loop's length over
-    pi; a handle has two) from it, as a table's leg does; a spool's flange or a boss does not, and joins
-    the larger neighbour it shares the longest crease with (repeated: a flange may border only
-    the smaller hub until the hub has joined the other flange). Protrusion is one of the factors
-    of a part's salience in Hoffman and Singh (1997, "Salience of visual parts")."""
+    their farthest face lies at least PROTRUSION times the width of the cut (a loop's length
+    over pi; a handle has two) from it, as a table's leg does; a spool's flange or a boss does
+    not, and joins the trunk or a larger neighbour, whichever it shares the longest crease with.
+    Protrusion is one of the factors of a part's salience in Hoffman and Singh (1997, "Salience
+    of visual parts")."""
     for _ in range(64):
         _, parts = np.unique(parts, return_inverse=True)
         if parts.max() == 0:
             return parts
-        joined = _join_neighbours(parts, dual, areas, _not_protruding(mesh, dual, parts, areas))
+        flat, trunk = _not_protruding(mesh, dual, parts, areas)
+        size = np.bincount(parts, weights=areas)
+        size[trunk] = np.inf  # parts join towards the trunk: a spool's flanges onto its hub
+        joined = _join_neighbours(parts, dual, size, flat, by_part=True)
         if np.array_equal(joined, parts):
             return parts
         parts = joined
     return parts
 
 
-def _not_protruding(mesh: TriMesh, dual: _Dual, parts: np.ndarray, areas: np.ndarray) -> np.ndarray:
-    """Per part: True where it reaches less than PROTRUSION cut widths from its cut (never the
-    largest part)."""
+def _not_protruding(
+    mesh: TriMesh, dual: _Dual, parts: np.ndarray, areas: np.ndarray
+) -> tuple[np.ndarray, int]:
+    """Per part: True where it reaches less than PROTRUSION cut widths from its cut; and the
+    trunk, which is never tested."""
     from scipy.spatial import cKDTree
 
     count = int(parts.max()) + 1
@@ -230,15 +235,17 @@ def _not_protruding(mesh: TriMesh, dual: _Dual, parts: np.ndarray, areas: np.nda
     band_of = np.where(band, band_of, -1)
     centers = mesh.face_centers
     flat = np.zeros(count, dtype=bool)
-    largest = int(np.argmax(np.bincount(parts, weights=areas, minlength=count)))
+    # the trunk: the part with the longest cut (the others hang from it), then the largest
+    area = np.bincount(parts, weights=areas, minlength=count)
+    trunk = int(np.lexsort((area, np.round(cut / max(float(cut.max()), 1e-300), 6)))[-1])
     for part in range(count):
-        if part == largest or cut[part] == 0:
+        if part == trunk or cut[part] == 0:
             continue
         inside = parts == part
         loops = max(len(np.unique(band_of[inside & border])), 1)
         reach, _ = cKDTree(centers[inside & border]).query(centers[inside])
         flat[part] = float(reach.max()) < PROTRUSION * cut[part] / (np.pi * loops)
-    return flat
+    return flat, trunk
 
 
 def _flat_share(mesh: TriMesh, dual: _Dual) -> float:
@@ -390,12 +397,15 @@ def _merge_small(parts: np.ndarray, dual: _Dual, areas: np.ndarray, min_area: fl
     return parts
 
 
-def _join_neighbours(parts: np.ndarray, dual: _Dual, areas: np.ndarray, joins: np.ndarray) -> np.ndarray:
+def _join_neighbours(
+    parts: np.ndarray, dual: _Dual, areas: np.ndarray, joins: np.ndarray, by_part: bool = False
+) -> np.ndarray:
     """Each part flagged in ``joins`` takes the label of the larger neighbour it shares the
-    longest border with (none larger: it stays); ``parts`` numbered 0..count-1. Vectorized over
-    the border arcs: a file whose faces all came apart has a part per face."""
+    longest border with (none larger: it stays); ``parts`` numbered 0..count-1, ``areas`` per
+    face (or per part with ``by_part``). Vectorized over the border arcs: a file whose faces all
+    came apart has a part per face."""
     count = int(parts.max()) + 1
-    part_area = np.bincount(parts, weights=areas, minlength=count)
+    part_area = areas if by_part else np.bincount(parts, weights=areas, minlength=count)
     rank = np.argsort(np.argsort(part_area, kind="stable"), kind="stable")  # unique sizes order
     a, b = parts[dual.f], parts[dual.g]
     cross = a != b
