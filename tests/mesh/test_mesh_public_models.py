@@ -54,6 +54,27 @@ def test_the_camels_hind_legs_are_two_parts():
     assert len(set(result.labels[feet])) == 4, "each of the four legs is a part of its own"
 
 
+def test_a_low_poly_figure_keeps_its_head():
+    """Qt 3D's rigged figure (Debian's qt3d5-examples): 256 faces of split quads, as flat as a
+    machined part, with a head as large as its torso; the torso is the trunk the others hang
+    from, and the head stands out from it."""
+    from napari_talk.packs.mesh.importers import import_bytes
+    from napari_talk.packs.mesh.segmentation import segment
+
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "napari-talk" / "mesh-models"
+    path = base / "qt3d/usr/lib/x86_64-linux-gnu/qt5/examples/qt3d/exampleresources/assets/gltf/2.0"
+    path = path / "RiggedFigure" / "RiggedFigure.gltf"
+    if not path.exists():
+        pytest.skip("the rigged figure is not cached: run benchmarks/mesh_models.py --fetch-only")
+    glb = trimesh.load(str(path), force="scene").export(file_type="glb")
+    mesh = import_bytes(glb, "RiggedFigure.glb").mesh
+    result = segment(mesh)
+    assert 5 <= result.count <= 7
+    top = mesh.face_centers[:, 1] > mesh.bounds[1][1] - 0.15 * float(np.ptp(mesh.vertices[:, 1]))
+    head = set(result.labels[top])
+    assert len(head) == 1 and not np.any(result.labels[~top & (mesh.face_centers[:, 1] < 0)] == head.pop())
+
+
 @pytest.fixture
 def door(make_napari_viewer_proxy, workspace):
     return open_door(make_napari_viewer_proxy, workspace)
