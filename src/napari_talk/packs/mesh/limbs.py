@@ -8,7 +8,10 @@ is cut into bands; where a band's faces fall into several connected rings, the s
 branched, and each branch running out to a tip is a protrusion. A protrusion becomes a part of
 its own only when it looks like a limb: long against its own shape diameter (Shapira, Shamir and
 Cohen-Or, 2008) and thinner than the body's core, where it joins too (a narrowing). Fingers merge into a
-hand when they fail that, and a branch that carries a single limb on is one tube with it.
+hand when they fail that, and a branch that carries a single limb on is one tube with it. On a
+closed surface a clear neck (the minima rule of Hoffman and Richards, 1984: parts meet where the
+surface narrows) stands for some of the length: a thumb beside a fist is short but joins through
+a neck, and the thick ball of the thumb behind it is not part of it.
 Everything is one Dijkstra and one connected-components pass per part, then a loop over rings.
 """
 
@@ -25,6 +28,10 @@ MAX_LIMB_SHARE = 0.4
 """A limb is less than this share (more is the body)."""
 LIMB_LENGTH = 1.3
 """A limb is at least this many of its own diameters long."""
+SHORT_LIMB_LENGTH = 1.0
+NECK = 0.4
+"""A limb joined through a neck this narrow (a share of the core's thickness) needs only
+SHORT_LIMB_LENGTH diameters: a clear narrowing is evidence enough (a thumb beside a fist)."""
 NARROWING = 0.75
 """A limb is at most this share of the thickness of the body's core (around its thickest face)."""
 BASE_NARROWING = 0.9
@@ -33,6 +40,8 @@ CORE_BANDS = 3
 """The bands nearest the thickest face are the core."""
 PART_SHARE = 0.4
 """Only parts at least this share of the surface are looked into."""
+FORK_SHARE = 0.6
+"""A part is a fork when its limbs hold at least this share of it."""
 
 
 def split_limbs(
@@ -42,21 +51,53 @@ def split_limbs(
     centers: np.ndarray,
     areas: np.ndarray,
     diameter: np.ndarray,
+    necks: bool = True,
 ) -> np.ndarray:
-    """``parts`` with each large part's limbs given labels of their own."""
+    """``parts`` with each large part's limbs given labels of their own. ``necks``: whether a
+    clear neck may stand for length (the shape diameter is trusted: no ray left through a hole)."""
     total = float(areas.sum())
     labels = parts.copy()
     next_label = int(parts.max()) + 1
     part_area = np.bincount(parts, weights=areas)
     for part in np.flatnonzero(part_area >= PART_SHARE * total):
-        found = _limbs_of(parts == part, f, g, centers, areas, diameter, total)
+        found = _limbs_of(parts == part, f, g, centers, areas, diameter, total, necks)
         for limb in found:
             labels[limb] = next_label
             next_label += 1
     return labels
 
 
-def _limbs_of(mask, f, g, centers, areas, diameter, total) -> list[np.ndarray]:
+def split_forks(
+    parts: np.ndarray,
+    f: np.ndarray,
+    g: np.ndarray,
+    centers: np.ndarray,
+    areas: np.ndarray,
+    diameter: np.ndarray,
+) -> np.ndarray:
+    """``parts`` with each fork split: a part (not the largest) that is mostly two or more limbs,
+    as two legs joined at the hip where both are thinner than the body, gives each limb a label.
+    Any other part keeps its bumps (a head's ears, a palm's knuckles)."""
+    total = float(areas.sum())
+    labels = parts.copy()
+    next_label = int(parts.max()) + 1
+    part_area = np.bincount(parts, weights=areas)
+    largest = int(np.argmax(part_area))
+    for part in np.flatnonzero(part_area >= 2 * LIMB_SHARE * total):
+        if part == largest:
+            continue
+        found = _limbs_of(parts == part, f, g, centers, areas, diameter, total)
+        if len(found) < 2 or sum(float(areas[limb].sum()) for limb in found) < FORK_SHARE * part_area[part]:
+            continue
+        for limb in found:
+            labels[limb] = next_label
+            next_label += 1
+    return labels
+
+
+def _limbs_of(mask, f, g, centers, areas, diameter, total, necks: bool = False) -> list[np.ndarray]:
+    """The limbs of one part. With ``necks``, a clear neck stands for length (see NECK): on a
+    whole body, whose core is the trunk; a fork's core is only its own hip."""
     faces = np.flatnonzero(mask)
     if len(faces) < 50:
         return []
@@ -75,7 +116,8 @@ def _limbs_of(mask, f, g, centers, areas, diameter, total) -> list[np.ndarray]:
     far = float(distance[reached].max()) if reached.any() else 0.0
     if far <= 0:
         return []
-    band = np.where(reached, np.minimum((distance / far * BANDS).astype(np.int64), BANDS - 1), -1)
+    scaled = np.where(reached, distance / far * BANDS, -1.0)
+    band = np.where(reached, np.minimum(scaled.astype(np.int64), BANDS - 1), -1)
     same = band[a] == band[b]
     rings_graph = coo_matrix((np.ones(int(same.sum())), (a[same], b[same])), shape=(n, n))
     _, ring = connected_components(rings_graph, directed=False)
@@ -143,26 +185,38 @@ def _limbs_of(mask, f, g, centers, areas, diameter, total) -> list[np.ndarray]:
             x = owner[x]
         return x
 
+    def is_limb(info: dict) -> bool:
+        mean = info["thick"] / max(info["area"], 1e-300)
+        length = SHORT_LIMB_LENGTH if necks and info["base"] <= NECK * core else LIMB_LENGTH
+        return bool(
+            LIMB_SHARE * total <= info["area"] <= MAX_LIMB_SHARE * total
+            and info["far"] - info["near"] >= length * mean
+            and mean <= NARROWING * core
+            and info["base"] <= BASE_NARROWING * core
+        )
+
     limb = [False] * len(branches)
     root_branch = int(branch_of[ring[root]])
     for index, info in enumerate(branches):  # children are made before their parents
         kept = [c for c in info["children"] if limb[c]]
         rest = sum(branches[c]["area"] for c in info["children"] if not limb[c])
-        if len(kept) == 1 and index != root_branch and rest < LIMB_SHARE * total:
-            _absorb(branches, owner, index, kept[0])
-            limb[kept[0]] = False
         for child in info["children"]:
             if not limb[child]:
                 _absorb(branches, owner, index, find(child))
         if index == root_branch:
             continue
-        mean = info["thick"] / max(info["area"], 1e-300)
-        limb[index] = (
-            LIMB_SHARE * total <= info["area"] <= MAX_LIMB_SHARE * total
-            and info["far"] - info["near"] >= LIMB_LENGTH * mean
-            and mean <= NARROWING * core
-            and info["base"] <= BASE_NARROWING * core
-        )
+        if len(kept) == 1 and rest < LIMB_SHARE * total:
+            # a branch carrying a single limb on is one tube with it, unless the limb ends at a
+            # clear neck and the tube is no limb (a thumb, whose root is as thick as the palm)
+            child = branches[kept[0]]
+            tube = {**info, "area": info["area"] + child["area"], "thick": info["thick"] + child["thick"],
+                    "far": max(info["far"], child["far"])}  # fmt: skip
+            if is_limb(tube) or not necks or child["base"] > NECK * core:
+                _absorb(branches, owner, index, kept[0])
+                limb[kept[0]] = False
+            else:
+                continue
+        limb[index] = is_limb(info)
     found = []
     for index in range(len(branches)):
         if limb[index] and find(index) == index:

@@ -14,7 +14,15 @@ where the surface folds inwards), in numpy and scipy:
    parts may meet: a table's legs meet its top there. Convex edges never divide: a cube is one
    solid.
 5. Parts: connected regions of one level not crossing a concave crease; parts under ``min_part``
-   of the area join the neighbour they share the longest border with.
+   of the area join the neighbour they share the longest border with. Faces meet across shared
+   edges and across seams between separately tessellated patches (:mod:`.seams`).
+6. Machined solids (mostly planes): a part stays apart only where it protrudes from its cut
+   (Hoffman and Singh, 1997: protrusion as a factor of a part's salience), as a table's leg or a
+   mug's handle; a spool's flanges, a tube cast onto a block and stripes of thickness along
+   slivers of triangles are one solid.
+7. Sculpted or scanned surfaces: limbs where the body narrows (:mod:`.limbs`, a Reeb graph of
+   geodesic distance read with the shape diameter) when nothing else divided the model, and
+   otherwise only forks: a part that is mostly two limbs (a pair of legs joined at the hip).
 
 Everything is vectorized over faces and deterministic: the same mesh always gives the same parts,
 numbered by decreasing area.
@@ -28,8 +36,9 @@ import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .limbs import split_limbs
+from .limbs import split_forks, split_limbs
 from .mesh import TriMesh
+from .seams import seam_pairs
 from .thickness import shape_diameter
 
 CONCAVE_ANGLE = 60.0
@@ -47,9 +56,13 @@ MIN_LEVEL_RATIO = np.log(1.3)
 """Levels whose typical thicknesses differ by less than 30 % are one."""
 LIMBS_BELOW = 2
 """Limbs are looked for when thickness levels and creases left fewer parts than this: where they
-found limbs already, a second reading only splits hairs (a palm's wrist, a dinosaur's frill)."""
+found limbs already, a second reading only splits hairs (a palm's wrist, a dinosaur's frill), so
+only forks are split then."""
 MACHINED_SHARE = 0.3
-"""A surface this flat (by :func:`_flat_share`) is machined: no limbs are looked for on it."""
+"""A surface this flat (by :func:`_flat_share`) is machined: no limbs are looked for on it, and
+its parts (by thickness or creases) stay apart only where they protrude (:func:`_keep_protruding`):
+a tube cast onto a block, or stripes of thickness along long slivers of triangles, are one solid."""
+PROTRUSION = 1.5
 DETACHED_SHARE = 0.02
 DETACHED_SIZE = 0.25
 """A detached piece under this share of the surface, and this share of the largest piece's size
@@ -67,6 +80,8 @@ class Segmentation:
     """How many edges are concave creases (for messages: what divided the mesh)."""
     merged_pieces: int = 0
     """Small detached pieces (buttons, teeth, rivets) joined to the part they sit on."""
+    flush_parts: int = 0
+    """Parts of a machined solid joined to their neighbour because they do not protrude."""
 
     @property
     def count(self) -> int:
@@ -98,7 +113,8 @@ def _dual(mesh: TriMesh) -> _Dual:
     f, g, edge = edges.face_pairs()
     keys = edges.keys[edge]
     length = np.linalg.norm(mesh.vertices[keys[:, 0]] - mesh.vertices[keys[:, 1]], axis=1)
-    return _Dual(f, g, length, mesh.n_faces)
+    seam_f, seam_g, seam_length = seam_pairs(mesh)
+    return _Dual(np.r_[f, seam_f], np.r_[g, seam_g], np.r_[length, seam_length], mesh.n_faces)
 
 
 def concave_creases(mesh: TriMesh, dual: _Dual, angle: float = CONCAVE_ANGLE) -> np.ndarray:
@@ -133,6 +149,7 @@ def segment(
     creases = concave_creases(mesh, dual, concave_angle)
     within = dual.matrix(~creases)
 
+    machined = _flat_share(mesh, dual) >= MACHINED_SHARE
     diameter = shape_diameter(mesh)
     if np.all(np.isnan(diameter)):
         log_t = np.zeros(mesh.n_faces)
@@ -153,18 +170,82 @@ def segment(
     stranded = np.bincount(parts, weights=areas) < min_part * areas.sum()
     if stranded.any() and not stranded.all():  # small parts with no edge to merge across (cracks)
         parts = _join_nearest(mesh, parts, parts, stranded)
-    if (
-        not np.all(np.isnan(diameter))
-        and parts.max() < LIMBS_BELOW
-        and _flat_share(mesh, dual) < MACHINED_SHARE
-    ):
-        parts = split_limbs(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
+    flush = 0
+    if machined:
+        before = len(np.unique(parts))
+        parts = _keep_protruding(mesh, dual, parts, areas)
+        flush = before - len(np.unique(parts))
+    elif not np.all(np.isnan(diameter)):
+        if parts.max() < LIMBS_BELOW:
+            parts = split_limbs(
+                parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t), mesh.is_watertight
+            )
+        else:
+            parts = split_forks(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
+        parts = _merge_small(parts, dual, areas, min_part * areas.sum())  # a fork's hip
     if small.any():
         parts = _join_nearest(mesh, parts, pieces, small)
     thickness = np.exp(log_t) if not np.all(np.isnan(diameter)) else diameter
     return Segmentation(
-        _by_area(parts, areas), thickness, len(thresholds) + 1, int(creases.sum()), int(small.sum())
+        _by_area(parts, areas), thickness, len(thresholds) + 1, int(creases.sum()), int(small.sum()), flush
     )
+
+
+def _keep_protruding(mesh: TriMesh, dual: _Dual, parts: np.ndarray, areas: np.ndarray) -> np.ndarray:
+    """Parts of a machined solid met at concave creases stay apart only where they protrude:
+    their farthest face lies at least PROTRUSION times the width of the cut (a loop's length
+    over pi; a handle has two) from it, as a table's leg does; a spool's flange or a boss does
+    not, and joins the trunk or a larger neighbour, whichever it shares the longest crease with.
+    Protrusion is one of the factors of a part's salience in Hoffman and Singh (1997, "Salience
+    of visual parts")."""
+    for _ in range(64):
+        _, parts = np.unique(parts, return_inverse=True)
+        if parts.max() == 0:
+            return parts
+        flat, trunk = _not_protruding(mesh, dual, parts, areas)
+        size = np.bincount(parts, weights=areas)
+        size[trunk] = np.inf  # parts join towards the trunk: a spool's flanges onto its hub
+        joined = _join_neighbours(parts, dual, size, flat, by_part=True)
+        if np.array_equal(joined, parts):
+            return parts
+        parts = joined
+    return parts
+
+
+def _not_protruding(
+    mesh: TriMesh, dual: _Dual, parts: np.ndarray, areas: np.ndarray
+) -> tuple[np.ndarray, int]:
+    """Per part: True where it reaches less than PROTRUSION cut widths from its cut; and the
+    trunk, which is never tested."""
+    from scipy.spatial import cKDTree
+
+    count = int(parts.max()) + 1
+    a, b = parts[dual.f], parts[dual.g]
+    cross = a != b
+    length = dual.length[cross]
+    cut = np.bincount(np.r_[a[cross], b[cross]], weights=np.r_[length, length], minlength=count)
+    border = np.zeros(len(parts), dtype=bool)
+    border[dual.f[cross]] = border[dual.g[cross]] = True
+    # the faces along the cut and their neighbours in the part: one band per loop of the cut
+    same = a == b
+    band = border.copy()
+    band[dual.f[same & border[dual.g]]] = band[dual.g[same & border[dual.f]]] = True
+    in_band = same & band[dual.f] & band[dual.g]
+    _, band_of = connected_components(dual.matrix(in_band), directed=False)
+    band_of = np.where(band, band_of, -1)
+    centers = mesh.face_centers
+    flat = np.zeros(count, dtype=bool)
+    # the trunk: the part with the longest cut (the others hang from it), then the largest
+    area = np.bincount(parts, weights=areas, minlength=count)
+    trunk = int(np.lexsort((area, np.round(cut / max(float(cut.max()), 1e-300), 6)))[-1])
+    for part in range(count):
+        if part == trunk or cut[part] == 0:
+            continue
+        inside = parts == part
+        loops = max(len(np.unique(band_of[inside & border])), 1)
+        reach, _ = cKDTree(centers[inside & border]).query(centers[inside])
+        flat[part] = float(reach.max()) < PROTRUSION * cut[part] / (np.pi * loops)
+    return flat, trunk
 
 
 def _flat_share(mesh: TriMesh, dual: _Dual) -> float:
@@ -306,37 +387,45 @@ def _merge_small(parts: np.ndarray, dual: _Dual, areas: np.ndarray, min_area: fl
     for _ in range(64):
         _, parts = np.unique(parts, return_inverse=True)
         count = int(parts.max()) + 1
-        part_area = np.bincount(parts, weights=areas, minlength=count)
-        small = part_area < min_area
+        small = np.bincount(parts, weights=areas, minlength=count) < min_area
         if not small.any() or count == 1:
             return parts
-        a, b = parts[dual.f], parts[dual.g]
-        cross = a != b
-        border = coo_matrix(
-            (
-                np.concatenate([dual.length[cross]] * 2),
-                (np.concatenate([a[cross], b[cross]]), np.concatenate([b[cross], a[cross]])),
-            ),
-            shape=(count, count),
-        ).tocsr()
-        border.sum_duplicates()
-        rank = np.argsort(np.argsort(part_area, kind="stable"), kind="stable")  # unique sizes order
-        target = np.arange(count)
-        for part in np.flatnonzero(small):
-            row = border.getrow(part)
-            larger = row.indices[rank[row.indices] > rank[part]]
-            if len(larger):
-                weights = np.asarray(row[:, larger].todense()).ravel()
-                target[part] = larger[int(np.argmax(weights))]
-        if np.array_equal(target, np.arange(count)):
+        joined = _join_neighbours(parts, dual, areas, small)
+        if np.array_equal(joined, parts):
             return parts
-        for _ in range(count):
-            nxt = target[target]
-            if np.array_equal(nxt, target):
-                break
-            target = nxt
-        parts = target[parts]
+        parts = joined
     return parts
+
+
+def _join_neighbours(
+    parts: np.ndarray, dual: _Dual, areas: np.ndarray, joins: np.ndarray, by_part: bool = False
+) -> np.ndarray:
+    """Each part flagged in ``joins`` takes the label of the larger neighbour it shares the
+    longest border with (none larger: it stays); ``parts`` numbered 0..count-1, ``areas`` per
+    face (or per part with ``by_part``). Vectorized over the border arcs: a file whose faces all
+    came apart has a part per face."""
+    count = int(parts.max()) + 1
+    part_area = areas if by_part else np.bincount(parts, weights=areas, minlength=count)
+    rank = np.argsort(np.argsort(part_area, kind="stable"), kind="stable")  # unique sizes order
+    a, b = parts[dual.f], parts[dual.g]
+    cross = a != b
+    a, b = np.r_[a[cross], b[cross]], np.r_[b[cross], a[cross]]
+    length = np.r_[dual.length[cross], dual.length[cross]]
+    wanted = joins[a] & (rank[b] > rank[a])
+    target = np.arange(count)
+    if wanted.any():
+        keys, where = np.unique(a[wanted].astype(np.int64) * count + b[wanted], return_inverse=True)
+        border = np.bincount(where, weights=length[wanted])
+        small, large = keys // count, keys % count
+        order = np.lexsort((large, -border, small))  # per small part: longest border, then lowest id
+        first = np.r_[True, small[order][1:] != small[order][:-1]]
+        target[small[order][first]] = large[order][first]
+    for _ in range(count):
+        nxt = target[target]
+        if np.array_equal(nxt, target):
+            break
+        target = nxt
+    return target[parts]
 
 
 def _by_area(parts: np.ndarray, areas: np.ndarray) -> np.ndarray:

@@ -82,6 +82,11 @@ def _why_one_part(mesh: TriMesh, result: Segmentation) -> str:
     """What the segmentation saw, in words: it looks at thickness, narrowings and concave creases."""
     if np.all(np.isnan(result.thickness)):
         return "it is an open sheet with no inside to measure, and no concave crease divides it"
+    if result.flush_parts:
+        return (
+            "it is a machined solid, and the pieces its concave creases or changes of thickness"
+            " mark off do not stand out from it as a table's legs do"
+        )
     why = "its thickness is even and no concave crease or narrowing goes round a part of it"
     if not mesh.is_watertight:
         why += " (an open surface: rays that left through its holes were not counted)"
