@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from door import open_door, type_line
+from door import open_door, said, type_line
 
 from napari_talk.packs.rays import agent, display, editing
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
@@ -182,11 +182,16 @@ def test_detector_readings_as_a_plot_and_a_table(make_napari_viewer_proxy, works
     typed_ok(qtbot, dock, "load scene det.json")
     listed = typed_ok(qtbot, dock, "describe the scene")
     assert "Detector 1: detector, at (50.0, 50.0)" in listed and "Beam 1: beam" in listed
-    said = typed_ok(qtbot, dock, "detector readings as a table")
+    table = typed_ok(qtbot, dock, "show me a table of the detector readings")
+    assert table == "10 rows" and dock.transcript.entries[-1].kind == "table"
+    shown = dock.transcript.toPlainText()
+    assert "Position" in shown.split("power")[-1] and "Irradiance" in shown.split("power")[-1]
+    reply = said(dock).text
     rays = scene(dock).sources[0].emit()[0]
     assert len(rays) == 10
-    assert f"power {len(rays):.4g} over 10 bins of 10" in said
-    assert "Position,Irradiance" in said and "0,0.1\n" in said and "90,0.1" in said
+    assert f"power {len(rays):.4g} over 10 bins of 10" in reply
+    assert "Position,Irradiance" in reply and "0,0.1\n" in reply and "90,0.1" in reply
+    assert "data:image/png" not in dock.transcript.toHtml().split("power")[-1], "a table, not a chart"
     plot = roles(dock.viewer)["irradiance"]
     curve = np.asarray(plot.data[1])[:, ::-1]  # (x, y)
     assert np.allclose(curve[:, 1], np.repeat(np.arange(0, 101, 10), 2)[1:-1]), "steps along the detector"
