@@ -223,3 +223,49 @@ def test_an_angle_source_fans_about_its_direction_and_saves(dock, qtbot, workspa
     typed_ok(qtbot, dock, "save the scene as fan.json")
     reread = load_scene(workspace / "fan.json").sources[-1]
     assert np.allclose(reread.emit()[1], directions)
+
+
+KEPT_SOURCES_SCENE = {
+    "version": 5,
+    "colorMode": "linear",  # a colour mode the scene model does not emit for: its sources stay as given
+    "objs": [
+        {"type": "PointSource", "x": 10, "y": 20, "brightness": 0.1},
+        {"type": "AngleSource", "p1": {"x": 0, "y": 0}, "p2": {"x": 10, "y": 0}, "emisAngle": 20},
+        {"type": "Beam", "p1": {"x": 50, "y": -10}, "p2": {"x": 50, "y": 10}, "emisAngle": 10},
+        {"type": "Blocker", "p1": {"x": 200, "y": -100}, "p2": {"x": 200, "y": 100}},
+    ],
+}
+
+
+def test_sources_kept_from_the_file_are_drawn_moved_turned_and_removed(
+    make_napari_viewer_proxy, workspace, qtbot
+):
+    """Sources the scene model does not emit are traced from the file as it gives them, and drawn
+    as ray-optics draws them: a point where the light starts (a beam: its ends, and its line)."""
+    (workspace / "kept.json").write_text(json.dumps(KEPT_SOURCES_SCENE))
+    dock = open_door(make_napari_viewer_proxy, workspace)
+    typed_ok(qtbot, dock, "load scene kept.json")
+    assert scene(dock).sources == () and len(scene(dock).others) == 4
+
+    def starts() -> set[tuple[float, float]]:
+        return {(float(x), float(y)) for y, x in np.round(roles(dock.viewer)["sources"].data, 6)}
+
+    assert starts() == {(10, 20), (0, 0), (50, -10), (50, 10)}
+    glasses = roles(dock.viewer)["glasses"]
+    beam_line = [d[:, ::-1] for d in glasses.data if np.allclose(d[:, 1], 50)]
+    assert len(beam_line) == 1 and np.allclose(sorted(beam_line[0][:, 1]), [-10, 10]), "the beam as a line"
+    assert len(roles(dock.viewer)["rays"].data) > 0, "their rays are traced"
+
+    typed_ok(qtbot, dock, "move Point source 1 right by 5")
+    assert (15, 20) in starts() and (10, 20) not in starts()
+    typed_ok(qtbot, dock, "rotate Angle source 1 by 180 degrees")
+    assert (10, 0) in starts() and (0, 0) not in starts(), (
+        "turned about its centre, it starts at the other end"
+    )
+    typed_ok(qtbot, dock, "remove Beam 1")
+    assert starts() == {(15, 20), (10, 0)}
+    typed_ok(qtbot, dock, "save the scene as kept2.json")
+    saved = json.loads((workspace / "kept2.json").read_text())
+    point = next(o for o in saved["objs"] if o["type"] == "PointSource")
+    assert (point["x"], point["y"], point["brightness"]) == (15, 20, 0.1)
+    assert [o["type"] for o in saved["objs"]] == ["PointSource", "AngleSource", "Blocker"]
