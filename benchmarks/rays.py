@@ -20,9 +20,9 @@ from collections.abc import Callable
 import numpy as np
 
 from napari_talk.packs.rays import analysis, lineage
+from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.reference import trace_reference
 from napari_talk.packs.rays.samples import prism_demo_scene
-from napari_talk.packs.rays.tracer import trace
 
 TRACE_TARGET = 1_000_000
 QUERY_TARGET = 0.2

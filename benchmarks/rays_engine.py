@@ -1,5 +1,5 @@
-"""The dock's engine (the ray-optics simulator, ``engine.trace``) beside the earlier vectorized
-tracer (``tracer.trace``) on the same scenes, in the same process: segments per second of each.
+"""The dock's engine (the ray-optics simulator, ``engine.trace``) on three scenes: segments per
+second of each.
 
     python benchmarks/rays_engine.py            # rates on three scenes
     python benchmarks/rays_engine.py --memory   # the engine on the two large scenes, each in its
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from rays_suite import BALL_LENS, many_glasses
 
-from napari_talk.packs.rays import engine, tracer
+from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.samples import prism_demo_scene
 from napari_talk.packs.rays.scene import Scene
 from napari_talk.packs.rays.scene_json import scene_from_dict
@@ -93,11 +93,10 @@ def main() -> None:
         "ball lens, 1,000 rays": with_rays(BALL_LENS, 1000),
         "1,000 glasses, 20 rays": with_rays(many_glasses(), 20),
     }
-    print(f"{'scene':<26} {'simulator seg/s':>16} {'vectorized seg/s':>17} {'ratio':>7}")
+    print(f"{'scene':<26} {'simulator seg/s':>16}")
     for name, scene in scenes.items():
         ours, n = rate(engine.trace, scene)
-        old, m = rate(tracer.trace, scene)
-        print(f"{name:<26} {ours:16,.0f} {old:17,.0f} {old / ours:6.1f}x  ({n:,} / {m:,} segments)")
+        print(f"{name:<26} {ours:16,.0f}  ({n:,} segments)")
 
 
 if __name__ == "__main__":

@@ -36,8 +36,8 @@ def load(glasses: int) -> None:
 
     from napari_talk.core.running.session import Session
     from napari_talk.packs.rays import display
+    from napari_talk.packs.rays.engine import trace
     from napari_talk.packs.rays.scene_json import scene_from_dict
-    from napari_talk.packs.rays.tracer import trace
 
     folder = Path(tempfile.mkdtemp())
     (folder / "many.json").write_text(json.dumps(scene(glasses)))

@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from napari_talk.packs.rays import agent
+from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.samples import prism_demo_scene
-from napari_talk.packs.rays.tracer import trace
 
 SEED_MESSAGE = "No context set. Call set_context() or set_context_from_result() before using agentic tools."
 SEED_TOOLS = [

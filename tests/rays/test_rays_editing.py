@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from door import open_door, type_line
+from door import open_door, said, type_line
 
 from napari_talk.packs.rays import agent, display, editing
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
@@ -182,11 +182,16 @@ def test_detector_readings_as_a_plot_and_a_table(make_napari_viewer_proxy, works
     typed_ok(qtbot, dock, "load scene det.json")
     listed = typed_ok(qtbot, dock, "describe the scene")
     assert "Detector 1: detector, at (50.0, 50.0)" in listed and "Beam 1: beam" in listed
-    said = typed_ok(qtbot, dock, "detector readings as a table")
+    table = typed_ok(qtbot, dock, "show me a table of the detector readings")
+    assert table == "10 rows" and dock.transcript.entries[-1].kind == "table"
+    shown = dock.transcript.toPlainText()
+    assert "Position" in shown.split("power")[-1] and "Irradiance" in shown.split("power")[-1]
+    reply = said(dock).text
     rays = scene(dock).sources[0].emit()[0]
     assert len(rays) == 10
-    assert f"power {len(rays):.4g} over 10 bins of 10" in said
-    assert "Position,Irradiance" in said and "0,0.1\n" in said and "90,0.1" in said
+    assert f"power {len(rays):.4g} over 10 bins of 10" in reply
+    assert "Position,Irradiance" in reply and "0,0.1\n" in reply and "90,0.1" in reply
+    assert "data:image/png" not in dock.transcript.toHtml().split("power")[-1], "a table, not a chart"
     plot = roles(dock.viewer)["irradiance"]
     curve = np.asarray(plot.data[1])[:, ::-1]  # (x, y)
     assert np.allclose(curve[:, 1], np.repeat(np.arange(0, 101, 10), 2)[1:-1]), "steps along the detector"
@@ -218,3 +223,49 @@ def test_an_angle_source_fans_about_its_direction_and_saves(dock, qtbot, workspa
     typed_ok(qtbot, dock, "save the scene as fan.json")
     reread = load_scene(workspace / "fan.json").sources[-1]
     assert np.allclose(reread.emit()[1], directions)
+
+
+KEPT_SOURCES_SCENE = {
+    "version": 5,
+    "colorMode": "linear",  # a colour mode the scene model does not emit for: its sources stay as given
+    "objs": [
+        {"type": "PointSource", "x": 10, "y": 20, "brightness": 0.1},
+        {"type": "AngleSource", "p1": {"x": 0, "y": 0}, "p2": {"x": 10, "y": 0}, "emisAngle": 20},
+        {"type": "Beam", "p1": {"x": 50, "y": -10}, "p2": {"x": 50, "y": 10}, "emisAngle": 10},
+        {"type": "Blocker", "p1": {"x": 200, "y": -100}, "p2": {"x": 200, "y": 100}},
+    ],
+}
+
+
+def test_sources_kept_from_the_file_are_drawn_moved_turned_and_removed(
+    make_napari_viewer_proxy, workspace, qtbot
+):
+    """Sources the scene model does not emit are traced from the file as it gives them, and drawn
+    as ray-optics draws them: a point where the light starts (a beam: its ends, and its line)."""
+    (workspace / "kept.json").write_text(json.dumps(KEPT_SOURCES_SCENE))
+    dock = open_door(make_napari_viewer_proxy, workspace)
+    typed_ok(qtbot, dock, "load scene kept.json")
+    assert scene(dock).sources == () and len(scene(dock).others) == 4
+
+    def starts() -> set[tuple[float, float]]:
+        return {(float(x), float(y)) for y, x in np.round(roles(dock.viewer)["sources"].data, 6)}
+
+    assert starts() == {(10, 20), (0, 0), (50, -10), (50, 10)}
+    glasses = roles(dock.viewer)["glasses"]
+    beam_line = [d[:, ::-1] for d in glasses.data if np.allclose(d[:, 1], 50)]
+    assert len(beam_line) == 1 and np.allclose(sorted(beam_line[0][:, 1]), [-10, 10]), "the beam as a line"
+    assert len(roles(dock.viewer)["rays"].data) > 0, "their rays are traced"
+
+    typed_ok(qtbot, dock, "move Point source 1 right by 5")
+    assert (15, 20) in starts() and (10, 20) not in starts()
+    typed_ok(qtbot, dock, "rotate Angle source 1 by 180 degrees")
+    assert (10, 0) in starts() and (0, 0) not in starts(), (
+        "turned about its centre, it starts at the other end"
+    )
+    typed_ok(qtbot, dock, "remove Beam 1")
+    assert starts() == {(15, 20), (10, 0)}
+    typed_ok(qtbot, dock, "save the scene as kept2.json")
+    saved = json.loads((workspace / "kept2.json").read_text())
+    point = next(o for o in saved["objs"] if o["type"] == "PointSource")
+    assert (point["x"], point["y"], point["brightness"]) == (15, 20, 0.1)
+    assert [o["type"] for o in saved["objs"]] == ["PointSource", "AngleSource", "Blocker"]

@@ -7,14 +7,11 @@ import math
 
 import numpy as np
 import pytest
-from tracers import both_tracers
 
-from napari_talk.packs.rays.lineage import check_energy_conservation
-from napari_talk.packs.rays.reference import trace_reference
+from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.scene import Glass, IdealLens, Mirror, PointSource, Scene, SingleRay
 from napari_talk.packs.rays.scene_json import scene_from_dict, scene_to_dict
 from napari_talk.packs.rays.simulation import REFLECT, REFRACT
-from napari_talk.packs.rays.tracer import trace
 
 
 def unit(v) -> np.ndarray:
@@ -106,19 +103,8 @@ def elements_scene() -> Scene:
     )
 
 
-def test_the_reference_tracer_agrees_with_mirrors_and_lenses():
-    scene = elements_scene()
-    ours, theirs = both_tracers(scene, 1e-3)
-    assert ours.shape == theirs.shape and len(ours) > 300
-    assert np.allclose(ours, theirs, atol=1e-6)
-    assert {"reflect", "refract"} <= {r.kind for r in trace_reference(scene, min_brightness=1e-3)}
-
-
-def test_energy_is_conserved_with_mirrors_and_lenses():
-    result = trace(elements_scene(), min_brightness=1e-4)
-    assert abs(result.summary["balance_error"]) < 1e-9 * result.summary["source_energy"]
-    assert check_energy_conservation(result.lineage)["is_valid"]
-    segments = result.segments
+def test_segments_ending_on_mirrors_and_lenses_are_marked_and_go_on():
+    segments = trace(elements_scene()).segments
     ended_on_element = segments.end_glass == -2
     assert ended_on_element.any() and not segments.escaped[ended_on_element].any()
 

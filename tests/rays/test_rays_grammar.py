@@ -160,6 +160,14 @@ EDITS = [
     ("more rays", {"action": "more_rays", "factor": 2}),
     ("fewer rays", {"action": "more_rays", "factor": 0.5}),
     ("detector readings as a table", {"action": "detector_readings", "table": True}),
+    ("show the detector readings as a table", {"action": "detector_readings", "table": True}),
+    ("detector readings as csv", {"action": "detector_readings", "table": True}),
+    ("list the detector readings", {"action": "detector_readings", "table": True}),
+    ("tabulate the irradiance values", {"action": "detector_readings", "table": True}),
+    ("show me a table of the detector readings", {"action": "detector_readings", "table": True}),
+    ("export the detector readings as csv", {"action": "detector_readings", "table": True}),
+    ("detector readings table", {"action": "detector_readings", "table": True}),
+    ("show the detector readings", {"action": "detector_readings"}),
     ("save the scene as scenes/new.json", {"action": "save_scene", "path": "scenes/new.json"}),
 ]
 

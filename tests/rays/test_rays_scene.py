@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from napari_talk.packs.rays.edges import cardinal_labels, edge_labels, get_edge_descriptions, resolve_edge
+from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.samples import prism_demo_scene
 from napari_talk.packs.rays.scene import (
     Beam,
@@ -20,7 +21,6 @@ from napari_talk.packs.rays.scene import (
     get_object_by_name,
 )
 from napari_talk.packs.rays.scene_json import SceneFormatError, load_scene, scene_from_dict, scene_to_dict
-from napari_talk.packs.rays.tracer import trace
 
 SQUARE = [(0, 0), (10, 0), (10, 10), (0, 10)]
 

@@ -3,11 +3,11 @@ agent tools.
 
 Domain modules (no napari, no Qt): ``scene`` (data model), ``file_object`` (objects kept as the
 file gives them), ``scene_json`` (ray-optics JSON v5), ``engine`` (the scene traced by
-``rayoptics``, the one engine), ``fresnel``, ``tracer`` (the earlier vectorized tracer, for its
-tests and benchmarks), ``simulation`` (segments, lineage), ``edges``, ``analysis`` (queries),
-``lineage`` (paths, energy), ``editing`` (objects by name, moved, turned, added), ``writer`` (a
-scene saved as ray-optics JSON), ``xml``, ``agent`` (seed 001's ``_xml`` tools), ``samples`` and
-``display`` (layer-data tuples). ``handlers/`` joins them to a session and a viewer.
+``rayoptics``, the one engine), ``fresnel``, ``simulation`` (segments, lineage), ``edges``,
+``analysis`` (queries), ``lineage`` (paths, energy), ``editing`` (objects by name, moved, turned,
+added), ``writer`` (a scene saved as ray-optics JSON), ``xml``, ``agent`` (seed 001's ``_xml``
+tools), ``samples`` and ``display`` (layer-data tuples). ``handlers/`` joins them to a session and
+a viewer.
 """
 
 from __future__ import annotations

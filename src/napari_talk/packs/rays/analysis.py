@@ -241,11 +241,20 @@ def detector_reading(segments: Segments, detector: Any, bin_size: float | None =
     )
 
 
+def reading_rows(reading: DetectorReading) -> list[tuple[str, str]]:
+    """Position and irradiance of every bin, written as ray-optics' CSV export writes them (the
+    bin's start along the detector, then power over bin size)."""
+    return [
+        (f"{position:g}", f"{value:.6g}")
+        for position, value in zip(reading.positions, reading.irradiance, strict=True)
+    ]
+
+
 def reading_table(reading: DetectorReading, rows: int = 40) -> str:
     """Position and irradiance, one bin a line, as ray-optics writes them (CSV-like)."""
     lines = ["  Position,Irradiance"]
-    for position, value in list(zip(reading.positions, reading.irradiance, strict=True))[:rows]:
-        lines.append(f"  {position:g},{value:.6g}")
-    if len(reading.positions) > rows:
-        lines.append(f"  … and {len(reading.positions) - rows} more bins (all of them are in the data)")
+    every = reading_rows(reading)
+    lines.extend(f"  {position},{value}" for position, value in every[:rows])
+    if len(every) > rows:
+        lines.append(f"  … and {len(every) - rows} more bins (all of them are in the data)")
     return "\n".join(lines)

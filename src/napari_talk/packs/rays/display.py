@@ -137,6 +137,7 @@ def glass_layer(scene: Scene) -> LayerData:
 KIND_COLORS = (
     ("grating", GRATING_COLOR),
     ("splitter", SPLITTER_COLOR),
+    ("beam", RAY_COLOR),
     ("mirror", MIRROR_COLOR),
     ("lens", LENS_COLOR),
     ("detector", DETECTOR_COLOR),
@@ -148,9 +149,9 @@ KIND_COLORS = (
 
 
 def _decoration(value: Any) -> bool:
-    return isinstance(value, FileObject) and (
-        value.decoration or "Source" in value.type or value.type == "Beam"
-    )
+    """Not drawn with the objects: decorations, and kept light sources but a beam (ray-optics
+    draws a beam as a line; the others as points, in the sources layer)."""
+    return isinstance(value, FileObject) and (value.decoration or (value.source and value.type != "Beam"))
 
 
 def _drawn(value: Any) -> np.ndarray:
@@ -253,7 +254,8 @@ def scene_layers(scene: Scene, result: SimulationResult, color_by: str = "bright
 
 
 def source_layer(scene: Scene) -> LayerData:
-    """Where the light starts: a star per point source, the start of a single ray, a beam's ends."""
+    """Where the light starts: a star per point source, the start of a single ray or an angle
+    source, a beam's ends; for the sources the scene model holds and those kept from the file."""
     points: list[tuple[float, float]] = []
     for source in scene.sources:
         if isinstance(source, PointSource):
@@ -262,6 +264,9 @@ def source_layer(scene: Scene) -> LayerData:
             points.append((source.p1[1], source.p1[0]))
         elif isinstance(source, Beam):
             points += [(source.p1[1], source.p1[0]), (source.p2[1], source.p2[0])]
+    for kept in scene.others:  # sources the simulator emits from the file as it gives them
+        if kept.source:
+            points += [(y, x) for x, y in kept.emitting_points()]
     kwargs = {
         "name": LAYER_NAMES["sources"],
         "symbol": "star",

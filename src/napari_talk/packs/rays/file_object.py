@@ -4,7 +4,7 @@ apertures, GRIN glasses, modules and every other kind the scene model has no cla
 The simulator (``rayoptics``) traces it from its JSON; the scene model only needs its points, so
 that it can be drawn, moved, turned and removed like any object, and written back with every
 other property unchanged. Points are the ``{x, y}`` values of its keys and of its lists
-(``path``, a module's ``points``).
+(``path``, a module's ``points``), and its own ``x``, ``y`` (a point source's place).
 """
 
 from __future__ import annotations
@@ -18,6 +18,11 @@ from typing import Any
 import numpy as np
 
 Point = tuple[float, float]
+HERE = "@"
+"""The slot of an object's own ``x``, ``y``."""
+SOURCES = frozenset({"PointSource", "SingleRay", "AngleSource", "Beam"})
+"""Light sources: kept as the file gives them when the scene model does not emit them as
+ray-optics does (a spreading or random beam, a colour mode it does not model)."""
 DECORATIONS = frozenset({"TextLabel", "Ruler", "Protractor", "Drawing", "LineArrow", "CropBox", "Handle"})
 """Kinds that do not touch light: kept and saved, never traced nor drawn as optics."""
 
@@ -36,6 +41,9 @@ class FileObject:
     def of(cls, raw: dict[str, Any]) -> FileObject:
         points: list[Point] = []
         slots: list[str] = []
+        if _is_xy(raw):
+            points.append((float(raw["x"]), float(raw["y"])))
+            slots.append(HERE)
         for key, value in raw.items():
             if _is_xy(value):
                 points.append((float(value["x"]), float(value["y"])))
@@ -58,6 +66,9 @@ class FileObject:
         """The object's JSON with its points as they are now."""
         raw = json.loads(self.data)
         for slot, (x, y) in zip(self.slots, self.points, strict=True):
+            if slot == HERE:
+                raw["x"], raw["y"] = x, y
+                continue
             key, _, index = slot.partition(".")
             target = raw[key][int(index)] if index else raw[key]
             target["x"], target["y"] = x, y
@@ -71,6 +82,17 @@ class FileObject:
     @property
     def decoration(self) -> bool:
         return self.type in DECORATIONS
+
+    @property
+    def source(self) -> bool:
+        return self.type in SOURCES
+
+    def emitting_points(self) -> list[Point]:
+        """Where ray-optics draws the light starting: a point source's place, a ray's or an angle
+        source's ``p1``, a beam's two ends (the line between them is drawn with the objects)."""
+        named = dict(zip(self.slots, self.points, strict=True))
+        keys = {"PointSource": (HERE,), "Beam": ("p1", "p2")}.get(self.type, ("p1",))
+        return [named[key] for key in keys if key in named]
 
     def outline(self, steps: int = 64) -> np.ndarray:
         """Where it is drawn, (n, 2): a circle's rim (centre ``p1``, rim point ``p2``), an arc

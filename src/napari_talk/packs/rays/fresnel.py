@@ -1,7 +1,7 @@
 """Fresnel power coefficients of a planar dielectric interface, for s and p polarization.
 
-One vectorized function, :func:`fresnel_power`, serves the tracer (whole ray generations at once)
-and the scalar :func:`fresnel_transmittances` the agents and the dock call.
+One vectorized function, :func:`fresnel_power` (any number of hits at once), and the scalar
+:func:`fresnel_transmittances` the agents and the dock call.
 """
 
 from __future__ import annotations

@@ -186,6 +186,7 @@ HEADINGS = {
 }
 SHOW_READING = r"(?:(?:show|list|give|get|what are|what is|what's|plot|display|read)(?: me)? )?(?:the )?"
 AS_TABLE = r"(?: (?:as|in) (?:a )?{table:tables})?"
+READINGS = r"(?:detector|irradiance) (?:readings?|values|measurements?|data|map|profile)"
 REMOVE = r"(?:remove|delete|take out|get rid of|drop)"
 AIM = r"(?:pointing|pointed|shining|aimed|aiming|going|heading|directed|facing|at an angle of|angled)"
 HITTING = ASK + RAYS + BE + f" {CROSS} {{EDGE}}" + AT_ANGLE
@@ -531,6 +532,18 @@ RULES: tuple[Rule, ...] = (
         },
         requires=("detector", "irradiance"),
         priority=PRIORITY,
+    ),
+    Rule(
+        cmd.DetectorReadings,
+        rf"(?:list|tabulate|print|dump)(?: me)? (?:the )?{READINGS}",
+        rf"{READINGS} (?:as |in )?(?:a )?(?:table|csv|list)",
+        rf"(?:show|give|get|display|make|print|write)(?: me)? (?:a |the )?(?:table|csv|list) (?:of|for|with) "
+        rf"(?:the )?{READINGS}",
+        rf"(?:export|write|print|dump|copy) (?:the )?{READINGS}"
+        r"(?: (?:as|in|to) (?:a )?(?:table|csv|list|text))?",
+        table=True,
+        requires=("detector", "irradiance"),
+        priority=PRIORITY + 1,
     ),
     Rule(
         cmd.SaveScene,

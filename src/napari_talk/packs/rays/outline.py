@@ -6,11 +6,11 @@ arc from the point before it to the point after it (three points fix the circle;
 line the side is straight, from the point before to the point after). A ``CircleGlass`` is a full
 circle: a centre and a point on its rim.
 
-The tracer knows only straight edges, so each arc becomes facets: chords of the arc whose sagitta
-(the gap between chord and arc) is at most :data:`MAX_SAGITTA` of the radius, and at least
-:data:`MIN_FACETS` per arc. The facets stand in for where the arc is; where a ray meets one, the
-tracers refract and reflect with the circle's own normal at that point (``Glass.facet_centres``),
-so a facet's tilt (up to half the angle it spans) does not bend the light. The facets of an arc
+The scene model knows only straight edges, so each arc becomes facets: chords of the arc whose
+sagitta (the gap between chord and arc) is at most :data:`MAX_SAGITTA` of the radius, and at least
+:data:`MIN_FACETS` per arc. The facets stand in for where the arc is (edge labels, queries, which
+edge a traced segment ends on; the simulator traces the arc itself); ``Glass.facet_centres`` gives
+the circle's own normal where a ray meets one. The facets of an arc
 are computed the same way whichever way round the arc is walked, so two glasses cemented along
 one arc share exactly the same vertices.
 """

@@ -1,8 +1,7 @@
 """A plain-Python tracer, one ray and one edge at a time: slow on purpose.
 
-It follows the same physics as :mod:`.tracer` in the most direct form, written independently of
-it (scalar ``math`` only). Tests check the vectorized tracer against it segment by segment; the
-benchmark times it as the per-ray baseline.
+Straight-edged glasses and Fresnel splitting in the most direct form (scalar ``math`` only): the
+speed benchmark times it as the per-ray baseline beside the engine.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .display import LayerData, scene_layers
+from .engine import trace
 from .scene import Glass, PointSource, Scene, SingleRay
-from .tracer import trace
 
 
 def prism_demo_scene(n_rays: int = 48) -> Scene:

@@ -88,7 +88,11 @@ def detector_readings(command: cmd.DetectorReadings, ctx: Ctx) -> Any:
             '(layer "rays: irradiance").'
         )
         if command.table:
+            # asked for a table: the bins as rows (the dock's table), and as ray-optics' CSV text
             message += "\n" + analysis.reading_table(reading)
+            rows = [list(row) for row in analysis.reading_rows(reading)]
+            table = {"columns": ["Position", "Irradiance"], "rows": rows}
+            return Result.success(message, reading.to_dict(), table=table)
         caption = f"irradiance along {detector.name}, {len(reading.irradiance)} bins (peak {peak:.4g})"
         shown = chart(list(reading.irradiance), caption, filled=True)
         return Result.success(message, reading.to_dict(), chart=shown)

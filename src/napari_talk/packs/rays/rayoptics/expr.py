@@ -4,7 +4,9 @@
 
 A formula is untrusted text: it is parsed by this module's own recursive-descent parser into a
 small tree over a whitelist of operators, constants and functions, and compiled into nested
-Python closures; nothing is ever handed to Python's ``eval``. Size is bounded (characters, tree
+Python closures; nothing is ever handed to Python's ``eval``. ``random()`` (math.js text only) draws
+from a generator the caller hands to :func:`compile_tree`, as ray-optics' modules draw from the
+scene's seeded one. Size is bounded (characters, tree
 nodes, nesting, the growth of user functions expanded in place), so evaluation time is bounded
 by the tree's size. Arithmetic follows JavaScript: a domain error or a division by zero gives NaN
 or an infinity, never an exception.
@@ -21,6 +23,8 @@ from typing import Any
 MAX_CHARS = 4000
 MAX_NODES = 20000
 MAX_DEPTH = 60
+RANDOM = "random"
+"""The one function whose value comes from the caller: the scene's seeded generator."""
 
 
 class FormulaError(ValueError):
@@ -476,7 +480,8 @@ class _Parser:
 
     def name(self, value: str) -> Node:
         called = self._at("op", "(") or (self.latex and value in FUNCTIONS)
-        if called and (value in self.user or value in FUNCTIONS):
+        drawn = value == RANDOM and not self.latex and value not in self.user
+        if called and (value in self.user or value in FUNCTIONS or drawn):
             if self._at("op", "("):
                 self.take()
                 args: list[Node] = []
@@ -570,8 +575,15 @@ _BINARY: dict[str, Callable[[float, float], float]] = {
 }
 
 
-def compile_tree(tree: Node) -> Callable[[Mapping[str, float]], float]:
-    """Closures that evaluate ``tree`` over a scope; an unknown variable is a :class:`FormulaError`."""
+def compile_tree(
+    tree: Node, random: Callable[[], float] | None = None
+) -> Callable[[Mapping[str, float]], float]:
+    """Closures that evaluate ``tree`` over a scope; an unknown variable is a :class:`FormulaError`.
+    ``random`` is what ``random()`` calls; without it, a formula calling it is refused."""
+
+    def sub(node: Node) -> Callable[[Mapping[str, float]], float]:
+        return compile_tree(node, random)
+
     kind = tree[0]
     if kind == "num":
         value = tree[1]
@@ -587,17 +599,17 @@ def compile_tree(tree: Node) -> Callable[[Mapping[str, float]], float]:
 
         return var
     if kind == "neg":
-        a = compile_tree(tree[1])
+        a = sub(tree[1])
         return lambda s: -a(s)
     if kind == "not":
-        a = compile_tree(tree[1])
+        a = sub(tree[1])
         return lambda s: float(not a(s))
     if kind == "if":
-        c, a, b = (compile_tree(t) for t in tree[1:])
+        c, a, b = (sub(t) for t in tree[1:])
         return lambda s: a(s) if c(s) else b(s)
     if kind == "bin":
         op = _BINARY[tree[1]]
-        a, b = compile_tree(tree[2]), compile_tree(tree[3])
+        a, b = sub(tree[2]), sub(tree[3])
         if tree[1] == "+":
             return lambda s: a(s) + b(s)
         if tree[1] == "-":
@@ -605,9 +617,21 @@ def compile_tree(tree: Node) -> Callable[[Mapping[str, float]], float]:
         if tree[1] == "*":
             return lambda s: a(s) * b(s)
         return lambda s: op(a(s), b(s))
+    if kind == "call" and tree[1] == RANDOM:
+        if random is None:
+            raise FormulaError("random() is drawn from the scene's seeded generator, in a module only")
+        draw = random
+        ignored = [sub(t) for t in tree[2]]
+
+        def drawn(s: Mapping[str, float]) -> float:
+            for arg in ignored:  # math.js evaluates the arguments; the scene's generator ignores them
+                arg(s)
+            return float(draw())
+
+        return drawn
     if kind == "call":
         fn = FUNCTIONS[tree[1]]
-        args = [compile_tree(t) for t in tree[2]]
+        args = [sub(t) for t in tree[2]]
         if len(args) == 1:
             only = args[0]
             return lambda s: fn(only(s))

@@ -200,7 +200,9 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int, origi
                 scene.warnings.append("modules nest deeper than 4; the inner ones are skipped")
                 continue
             try:
-                expanded = expand_module(raw, modules if isinstance(modules, dict) else {})
+                expanded = expand_module(
+                    raw, modules if isinstance(modules, dict) else {}, scene.settings.rng
+                )
             except (ModuleError, FormulaError) as exc:
                 scene.warnings.append(f"ModuleObj skipped: {exc}")
                 continue

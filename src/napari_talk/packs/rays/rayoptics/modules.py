@@ -5,12 +5,15 @@ A module definition has ``numPoints`` control points (``x_1``, ``y_1``, ...), ``
 ``objs``: object templates whose strings hold math.js between backticks (``"`x_1 + d`"`` is a
 number) or an equation between double backticks (``"``x_1 + t``"`` is a formula in ``t`` with the
 parameters filled in). A template with ``for`` (``"i=0:1:n"``, or a list of them) repeats; ``if``
-keeps it only where true. Loops are bounded by ``maxLoopLength`` (default 1000).
+keeps it only where true. Loops are bounded by ``maxLoopLength`` (default 1000). ``random()``
+draws from the scene's seeded generator, in the order ray-optics draws: objects in file order,
+each template's keys in order, loops with the first variable slowest.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .expr import Formula, FormulaError, Node, compile_tree, free_variables, parse
@@ -25,13 +28,19 @@ class ModuleError(ValueError):
 
 
 class _Scope:
-    def __init__(self, values: dict[str, float], functions: dict[str, tuple[tuple[str, ...], Node]]) -> None:
+    def __init__(
+        self,
+        values: dict[str, float],
+        functions: dict[str, tuple[tuple[str, ...], Node]],
+        random: Callable[[], float] | None = None,
+    ) -> None:
         self.values = values
         self.functions = functions
+        self.random = random
 
     def evaluate(self, text: str, values: dict[str, float] | None = None) -> float:
         formula = parse(text, functions=self.functions)
-        return compile_tree(formula.tree)(values if values is not None else self.values)
+        return compile_tree(formula.tree, self.random)(values if values is not None else self.values)
 
     def equation(self, text: str, values: dict[str, float]) -> Formula:
         """An equation with the module's numbers substituted, its free names left for the object."""
@@ -65,8 +74,10 @@ def _range(text: str, scope: _Scope, values: dict[str, float]) -> tuple[str, flo
     return name.strip(), start, step, end, default
 
 
-def expand_module(obj: dict[str, Any], modules: dict[str, Any]) -> list[dict[str, Any]]:
-    """The plain object dicts a ``ModuleObj`` stands for."""
+def expand_module(
+    obj: dict[str, Any], modules: dict[str, Any], random: Callable[[], float] | None = None
+) -> list[dict[str, Any]]:
+    """The plain object dicts a ``ModuleObj`` stands for; ``random`` is the scene's generator."""
     name = obj.get("module")
     definition = modules.get(name) if isinstance(name, str) and isinstance(modules, dict) else None
     if not isinstance(definition, dict):
@@ -74,7 +85,7 @@ def expand_module(obj: dict[str, Any], modules: dict[str, Any]) -> list[dict[str
     max_loop = definition.get("maxLoopLength") or DEFAULT_MAX_LOOP
     if not isinstance(max_loop, (int, float)) or max_loop > 100_000:
         raise ModuleError(f"module {name!r}: maxLoopLength {max_loop!r} is not a number up to 100000")
-    scope = _Scope({}, {})
+    scope = _Scope({}, {}, random)
     params = obj.get("params")
     values: dict[str, float] = {}
     if isinstance(params, dict):

@@ -1,11 +1,14 @@
 """Objects shaped by parametric curves: ``pieces`` of (x(t), y(t)) for t from ``tMin`` to ``tMax`` in
 steps of ``tStep``, offset by ``origin``, sampled into a polyline as ray-optics samples them. Normals
 are blended between neighbouring pieces (``curveType`` "smoothNormal") or taken per piece
-("polygonal"); the cubic-Bézier mode is not traced."""
+("polygonal"). In "cubicBezier" mode each pair of neighbouring samples of a piece is joined by the
+cubic matching the curve's position and derivative (x'(t), y'(t), differentiated symbolically) at
+both ends, and rays meet those cubics exactly."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,8 +25,10 @@ from .base import (
     on_segment,
     segment_crossings,
 )
+from .bezier import CubicBezier
 from .curves import latex_function
 from .custom_surfaces import DEFAULT_OUT_RAYS, CustomSurfaceBase
+from .expr import Formula, FormulaError, compile_tree, derivative, parse
 from .glasses import GLASS_DEFAULTS, BaseGlass
 from .grin import GRIN_DEFAULTS, GrinMixin
 from .surfaces import FILTER_DEFAULTS, Filtered
@@ -54,17 +59,20 @@ class ParamCurve(SceneObj):
     def setup_curve(self) -> None:
         if self.curveType not in ("polygonal", "smoothNormal", "cubicBezier"):
             self.props["curveType"] = "smoothNormal"
-        if self.curveType == "cubicBezier":
-            raise SceneError("curveType 'cubicBezier' is not traced (smoothNormal and polygonal are)")
+        bezier = self.curveType == "cubicBezier"
         origin = self.origin if isinstance(self.origin, dict) else {"x": 0, "y": 0}
         ox, oy = float(origin.get("x", 0)), float(origin.get("y", 0))
         pieces = self.pieces if isinstance(self.pieces, list) else []
         path: list[tuple[float, float, float]] = []
+        slopes: list[tuple[float, float]] = []
+        piece_of: list[int] = []
         for n, piece in enumerate(pieces, 1):
             if not isinstance(piece, dict):
                 raise SceneError(f"piece {n} is not an object")
             fx = latex_function(piece.get("eqnX"), ("t",))
             fy = latex_function(piece.get("eqnY"), ("t",))
+            if bezier:
+                dx, dy = _slope(piece.get("eqnX"), n), _slope(piece.get("eqnY"), n)
             t_min, t_max, t_step = (float(piece.get(k, 0)) for k in ("tMin", "tMax", "tStep"))
             if not t_step > 0 or not t_min < t_max:
                 raise SceneError(f"piece {n} needs tMin < tMax and tStep > 0")
@@ -78,7 +86,27 @@ class ParamCurve(SceneObj):
                 t += t_step
             ts.append(t_max)
             path.extend((ox + fx({"t": t}), oy + fy({"t": t}), t) for t in ts)
+            piece_of.extend([n] * len(ts))
+            if bezier:
+                slopes.extend((dx({"t": t}), dy({"t": t})) for t in ts)
         self.path = path
+        self.bezier: list[CubicBezier | None] = []
+        if bezier:
+            if not all(math.isfinite(v) for xy in slopes for v in xy):
+                raise SceneError("the curve's derivative is not finite everywhere on it")
+            self.bezier = [
+                _hermite(path[i], path[i + 1], slopes[i], slopes[i + 1])
+                if piece_of[i] == piece_of[i + 1]
+                else None  # the gap between two pieces is not part of the curve
+                for i in range(len(path) - 1)
+            ]
+            hull = np.full((len(self.bezier), 4), np.nan)
+            for i, c in enumerate(self.bezier):
+                if c is not None:
+                    xs, ys = [q[0] for q in c.points], [q[1] for q in c.points]
+                    hull[i] = (min(xs), max(xs), min(ys), max(ys))
+            margin = 1e-6 * self.settings.length_scale
+            self._hull = hull + np.array([-margin, margin, -margin, margin])
         xy = np.array([(x, y) for x, y, _ in path], dtype=float).reshape(-1, 2)
         self._a = xy[:-1]
         self._b = xy[1:]
@@ -103,6 +131,8 @@ class ParamCurve(SceneObj):
         return np.flatnonzero(crossed & far)
 
     def crossings(self, ray: Ray) -> list[Crossing]:
+        if self.bezier:
+            return self._bezier_crossings(ray)
         out: list[Crossing] = []
         path = self.path
         smooth = self.curveType == "smoothNormal"
@@ -146,6 +176,52 @@ class ParamCurve(SceneObj):
             out.append(Crossing(p, normal, kind, position))
         return out
 
+    def _bezier_crossings(self, ray: Ray) -> list[Crossing]:
+        out: list[Crossing] = []
+        scale = self.settings.length_scale
+        far = 1e9 * scale
+        rdx, rdy = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
+        end = (ray.p1[0] + rdx * far, ray.p1[1] + rdy * far)
+        near_sq = 1e-10 * scale * scale
+        for i in self._hull_hits(ray.p1, (rdx, rdy)).tolist():
+            curve = self.bezier[i]
+            assert curve is not None
+            for u in curve.line_intersects(ray.p1, end):
+                p = curve.get(u)
+                if not on_ray(p, ray.p1, ray.p2) or dist_sq(ray.p1, p) <= near_sq:
+                    continue
+                position = self.path[i][2] + u * (self.path[i + 1][2] - self.path[i][2])
+                tx, ty = curve.derivative(u)
+                tl = math.hypot(tx, ty)
+                if tl <= 1e-10:
+                    out.append(Crossing(p, (math.nan, math.nan), math.nan, position))
+                    continue
+                ux, uy = tx / tl, ty / tl
+                cross = rdx * uy - rdy * ux
+                kind = 1.0 if cross > 1e-10 else -1.0 if cross < -1e-10 else math.nan
+                rdots = rdx * ux + rdy * uy
+                nx, ny = rdots * ux - rdx, rdots * uy - rdy
+                nl = math.hypot(nx, ny)
+                normal = (nx / nl, ny / nl) if nl > 0 else (math.nan, math.nan)
+                out.append(Crossing(p, normal, kind, position))
+        return out
+
+    def _hull_hits(self, start: Point, direction: Point) -> np.ndarray:
+        """The cubics whose control-point box the half-line from ``start`` meets (a cubic lies in
+        its control points' hull, so no other one can be crossed)."""
+        h = self._hull
+        with np.errstate(all="ignore"):
+            near, far = np.zeros(len(h)), np.full(len(h), np.inf)
+            for k, (lo, hi) in enumerate(((h[:, 0], h[:, 1]), (h[:, 2], h[:, 3]))):
+                o, d = start[k], direction[k]
+                if d == 0:
+                    far = np.where((lo <= o) & (o <= hi), far, -np.inf)
+                    continue
+                a, b = (lo - o) / d, (hi - o) / d
+                near = np.maximum(near, np.minimum(a, b))
+                far = np.minimum(far, np.maximum(a, b))
+            return np.flatnonzero(near <= far)
+
     def matching(self, ray: Ray, point: Point) -> Crossing | None:
         for c in self.crossings(ray):
             if dist_sq(point, c.point) < 1e-10:
@@ -153,6 +229,13 @@ class ParamCurve(SceneObj):
         return None
 
     def on_curve(self, p: Point) -> bool:
+        if self.bezier:
+            given = self.props.get("intersectTol")
+            tol = given if given is not None else 1e-4 * self.settings.length_scale
+            return any(
+                c is not None and not c.farther_than(p, tol) and c.project_distance(p) ** 2 < tol * tol
+                for c in self.bezier
+            )
         tol = self.props.get("intersectTol", 1e-3)
         x0, x1, y0, y1 = self.bbox
         if not (x0 - 2 * tol <= p[0] <= x1 + 2 * tol and y0 - 2 * tol <= p[1] <= y1 + 2 * tol):
@@ -167,6 +250,16 @@ class ParamCurve(SceneObj):
         return bool(np.any(near & (ls >= 1e-20)))
 
     def winding_crossings(self, p: Point) -> int:
+        if self.bezier:
+            scale = self.settings.length_scale
+            start = (p[0] + 1e-9 * scale, p[1])
+            end = (p[0] + 1e9 * scale, p[1])
+            return sum(
+                1
+                for i in self._hull_hits(start, (1.0, 0.0)).tolist()
+                for u in self.bezier[i].line_intersects(start, end)
+                if self.bezier[i].get(u)[0] > start[0]
+            )
         _, x1, y0, y1 = self.bbox
         if p[1] > y1 or p[1] <= y0 or p[0] >= x1:
             return 0
@@ -179,6 +272,31 @@ class ParamCurve(SceneObj):
             valid &= ~(np.abs(hi[:, 1] - lo[:, 1]) < 1e-10)
             x = lo[:, 0] + (p[1] - lo[:, 1]) / (hi[:, 1] - lo[:, 1]) * (hi[:, 0] - lo[:, 0])
         return int(np.count_nonzero(valid & (x > p[0])))
+
+
+def _slope(eqn: object, n: int) -> Callable[[dict[str, float]], float]:
+    """d/dt of a piece's equation, for the cubic-Bézier mode."""
+    try:
+        formula = eqn if isinstance(eqn, Formula) else parse(str(eqn), latex=True, known=frozenset({"t"}))
+        return compile_tree(derivative(formula.tree, "t"))
+    except FormulaError as exc:
+        raise SceneError(f"piece {n}: the cubic-Bézier mode needs the derivative: {exc}") from None
+
+
+def _hermite(
+    a: tuple[float, float, float],
+    b: tuple[float, float, float],
+    da: tuple[float, float],
+    db: tuple[float, float],
+) -> CubicBezier:
+    """The cubic through ``a`` and ``b`` whose ends have the curve's derivatives (t mapped to 0..1)."""
+    dt = b[2] - a[2]
+    p0, p3 = (a[0], a[1]), (b[0], b[1])
+    if abs(dt) < 1e-20:
+        return CubicBezier([p0, p0, p3, p3])
+    p1 = (p0[0] + da[0] * dt / 3, p0[1] + da[1] * dt / 3)
+    p2 = (p3[0] - db[0] * dt / 3, p3[1] - db[1] * dt / 3)
+    return CubicBezier([p0, p1, p2, p3])
 
 
 class ParamGlass(ParamCurve, BaseGlass):

@@ -69,11 +69,19 @@ class Outcome:
     @property
     def warnings(self) -> list[str]:
         out = []
-        if self.undefined > UNDEFINED_THRESHOLD:
-            names = " and ".join(self.undefined_objs[:2]) or "an object"
+        if self.undefined > UNDEFINED_THRESHOLD and len(self.undefined_objs) >= 2:
+            first, second = self.undefined_objs[:2]
             out.append(
-                f"rays met undefined behaviour at {names} (brightness {self.undefined:.3g} lost): "
-                "a corner, or surfaces that coincide but cannot merge"
+                f"rays met undefined behaviour where {first} and {second} meet (brightness "
+                f"{self.undefined:.3g}): ray-optics defines no outcome for a ray reaching two objects "
+                f"that cannot merge at one point, and hands it to the first in the file ({first}); "
+                "move them slightly apart for a defined one"
+            )
+        elif self.undefined > UNDEFINED_THRESHOLD:
+            names = self.undefined_objs[0] if self.undefined_objs else "an object"
+            out.append(
+                f"rays met undefined behaviour at {names} (brightness {self.undefined:.3g}): "
+                "a ray along its surface or through a corner, where ray-optics defines no outcome"
             )
         return out
 
