@@ -248,3 +248,15 @@ def test_a_layers_facts_are_what_a_person_sees():
     seen = "nuclei (H2B) (image, blue, contrast 12-4480, 3x64x64, opacity 0.5, hidden)"
     assert layer_facts(Image()) == seen
     assert layer_facts(Points()) == "spots (60 points)"
+
+
+def test_the_steps_prompt_says_what_each_command_does_in_a_few_words():
+    """A brief line per command: its first clause, but a list of verbs ("Show, hide or toggle")
+    is kept whole; "Show" alone would tell a small model nothing."""
+    from napari_talk.core.contract.registry import default_registry
+    from napari_talk.core.llm.prompt import BRIEF_WORDS, brief
+
+    registry = default_registry()
+    briefs = {a: brief(cls.description()) for a, cls in registry.commands.items()}
+    assert briefs["layer_visibility"] == "Show, hide or toggle a layer"
+    assert all(3 <= len(b.split()) <= BRIEF_WORDS + 1 for b in briefs.values()), briefs

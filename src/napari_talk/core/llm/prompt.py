@@ -298,7 +298,7 @@ BRIEF_WORDS = 9
 
 def brief(description: str) -> str:
     """The first clause of ``description``, at most :data:`BRIEF_WORDS` words."""
-    head = re.split(r"[.:;]\s|\s\(|,\s", description, maxsplit=1)[0].rstrip(".")
+    head = re.split(r"[.:;]\s|\s\(|,\s(?!\w+ or )", description, maxsplit=1)[0].rstrip(".")
     words = head.split()
     return " ".join(words[:BRIEF_WORDS]) + (" …" if len(words) > BRIEF_WORDS else "")
 
