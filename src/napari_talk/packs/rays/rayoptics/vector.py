@@ -19,7 +19,7 @@ import numpy as np
 
 from .base import Ray, SceneObj, Settings, line_crossings
 from .glasses import CircleGlass, OutlineGlass, classify_with
-from .nearest import GROUP_SIZE, NearestIndex, box_pairs, morton
+from .nearest import GROUP_SIZE, NearestIndex, morton
 from .surfaces import Blocker, Detector, Mirror
 
 X1, Y1, X2, Y2, BS, BP, WL, DEPTH, GAP, AMP, PARENT, SOURCE, NEW = range(13)
@@ -107,6 +107,40 @@ def _pick_arc(
     hx = np.where(first, q[0], q[2])
     hy = np.where(first, q[1], q[3])
     return first, first | second, hx, hy, np.where(first, l0, l1)
+
+
+SUPER_SIZE = 16
+"""Groups per box of the first level of the box test."""
+
+
+def _enter(
+    p1: np.ndarray,
+    d: np.ndarray,
+    ray: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    *,
+    dense: bool = False,
+    group: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Boxes the rays' half-lines enter: every ray against every box (``dense``), or ray ``ray[k]``
+    against box k (``group[k]`` naming it). Returns rays, boxes and the ray parameter of entry."""
+    with np.errstate(all="ignore"):
+        if dense:
+            a, b = p1[:, None, :], d[:, None, :]
+            t1, t2 = (low[None] - a) / b, (high[None] - a) / b
+        else:
+            a, b = p1[ray], d[ray]
+            t1, t2 = (low - a) / b, (high - a) / b
+        enter = np.minimum(t1, t2).max(axis=-1)
+        leave = np.maximum(t1, t2).min(axis=-1)
+    met = (enter <= leave) & (leave >= 0) & (enter < np.inf)
+    if dense:
+        r, box = np.nonzero(met)
+        return r, box, enter[r, box]
+    keep = np.flatnonzero(met)
+    assert group is not None
+    return ray[keep], group[keep], enter[keep]
 
 
 def _pow2(values: np.ndarray) -> np.ndarray:
@@ -212,6 +246,13 @@ class VectorStage:
                 self.box_high = np.maximum.reduceat(high, self.group_start, axis=0) + pad
             whole = ~(np.isfinite(self.box_low).all(axis=1) & np.isfinite(self.box_high).all(axis=1))
             self.box_low[whole], self.box_high[whole] = -np.inf, np.inf
+        self.super_low, self.super_high = self.box_low[:0], self.box_high[:0]
+        self.super_size = np.zeros(0, dtype=np.int64)
+        if len(self.group_start) > 2 * SUPER_SIZE:
+            starts = np.arange(0, len(self.group_start), SUPER_SIZE)
+            self.super_low = np.minimum.reduceat(self.box_low, starts, axis=0)
+            self.super_high = np.maximum.reduceat(self.box_high, starts, axis=0)
+            self.super_size = np.minimum(SUPER_SIZE, len(self.group_start) - starts)
         self.other = NearestIndex(other, min_len, exhaustive=False)
         self.other_always = bool(self.other.always)
         self.extent = extent
@@ -231,7 +272,7 @@ class VectorStage:
         first = np.full(m, np.inf)
         second = np.full(m, np.inf)
         if len(self.group_start):
-            step = max(1, PAIRS_PER_STEP // len(self.group_start))
+            step = max(1, PAIRS_PER_STEP // (len(self.super_low) or len(self.group_start)))
             for lo in range(0, m, step):
                 self._nearest_step(xy[lo : lo + step], lo, obj, hx, hy, first, second)
         bound = self.other.min_bound(xy)
@@ -257,9 +298,84 @@ class VectorStage:
         first: np.ndarray,
         second: np.ndarray,
     ) -> None:
-        ray, prim = box_pairs(xy, self.box_low, self.box_high, self.group_start, self.group_size)
-        if not len(ray):
+        ray_g, group, entry = self._group_pairs(xy)
+        if not len(ray_g):
             return
+        sort = np.lexsort((entry, ray_g))
+        ray_g, group, entry = ray_g[sort], group[sort], entry[sort]
+        starts = np.flatnonzero(np.r_[True, ray_g[1:] != ray_g[:-1]])
+        count = np.diff(np.r_[starts, len(ray_g)])
+        first_of = np.zeros(len(xy), dtype=np.int64)
+        first_of[ray_g[starts]] = starts
+        n_of = np.zeros(len(xy), dtype=np.int64)
+        n_of[ray_g[starts]] = count
+        rank = np.arange(len(ray_g)) - first_of[ray_g]
+        near = np.full(len(xy), np.inf)
+        active = np.ones(len(xy), dtype=bool)
+        reach = CLEAR_SEGMENTS * self.min_len + 1e-9 * self.extent
+        found: list[tuple[np.ndarray, ...]] = []
+        lo_rank, hi_rank = 0, 1
+        while True:
+            pick = np.flatnonzero((rank >= lo_rank) & (rank < hi_rank) & active[ray_g])
+            if len(pick):
+                sizes = self.group_size[group[pick]]
+                ray = np.repeat(ray_g[pick], sizes)
+                offsets = np.arange(sizes.sum()) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+                prim = np.repeat(self.group_start[group[pick]], sizes) + offsets
+                part = self._exact(xy, ray, prim)
+                if part is not None:
+                    found.append(part)
+                    np.minimum.at(near, part[0], part[2])
+            more = n_of > hi_rank
+            upcoming = np.full(len(xy), np.inf)
+            upcoming[more] = entry[first_of[more] + hi_rank]
+            with np.errstate(invalid="ignore"):
+                active = more & ~(upcoming > np.sqrt(near) + reach)
+            if not active.any():
+                break
+            lo_rank, hi_rank = hi_rank, 2 * hi_rank
+        if not found:
+            return
+        ray, prim, d, px, py = (np.concatenate(cols) for cols in zip(*found, strict=True))
+        owner = self.owner[prim]
+        # each object's own hit: its nearest primitive, the first in its order among equals
+        sort = np.lexsort((self.order[prim], d, owner, ray))
+        ray, owner, d, px, py = ray[sort], owner[sort], d[sort], px[sort], py[sort]
+        head = np.r_[True, (ray[1:] != ray[:-1]) | (owner[1:] != owner[:-1])]
+        ray, owner, d, px, py = ray[head], owner[head], d[head], px[head], py[head]
+        sort = np.lexsort((owner, d, ray))
+        ray, owner, d, px, py = ray[sort], owner[sort], d[sort], px[sort], py[sort]
+        start = np.r_[True, ray[1:] != ray[:-1]]
+        top = np.flatnonzero(start)
+        r = ray[top] + lo
+        obj[r], hx[r], hy[r], first[r] = owner[top], px[top], py[top], d[top]
+        runner = top + 1
+        has = runner < len(ray)
+        has[has] = ~start[runner[has]]
+        second[r[has]] = d[runner[has]]
+
+    def _group_pairs(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ray, group) pairs whose box the ray's half-line enters, and a lower bound on the
+        distance where it does; groups are found through boxes of 16 groups when there are many."""
+        p1 = xy[:, :2]
+        d = xy[:, 2:] - p1
+        d = np.where(d == 0, 1e-300, d)
+        if len(self.super_low):
+            ray, sup, _ = _enter(p1, d, np.arange(len(xy)), self.super_low, self.super_high, dense=True)
+            size = self.super_size[sup]
+            ray = np.repeat(ray, size)
+            group = np.repeat(sup * SUPER_SIZE, size) + (
+                np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)
+            )
+            ray, group, enter = _enter(p1, d, ray, self.box_low[group], self.box_high[group], group=group)
+        else:
+            ray, group, enter = _enter(p1, d, np.arange(len(xy)), self.box_low, self.box_high, dense=True)
+        length = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+        entry = np.maximum(enter, 0.0) * length[ray] * (1 - 1e-9)
+        return ray, group, entry
+
+    def _exact(self, xy: np.ndarray, ray: np.ndarray, prim: np.ndarray) -> tuple[np.ndarray, ...] | None:
+        """The exact hits of (ray, primitive) pairs: rays, primitives, squared lengths, points."""
         min_sq = self.min_sq
         q = self.table[prim]
         kind = self.kind[prim]
@@ -301,24 +417,8 @@ class VectorStage:
                 py[c] = np.where(pick0, pts[1], pts[3])
         keep = np.flatnonzero(np.isfinite(d))
         if not len(keep):
-            return
-        ray, prim, d, px, py = ray[keep], prim[keep], d[keep], px[keep], py[keep]
-        owner = self.owner[prim]
-        # each object's own hit: its nearest primitive, the first in its order among equals
-        sort = np.lexsort((self.order[prim], d, owner, ray))
-        ray, owner, d, px, py = ray[sort], owner[sort], d[sort], px[sort], py[sort]
-        head = np.r_[True, (ray[1:] != ray[:-1]) | (owner[1:] != owner[:-1])]
-        ray, owner, d, px, py = ray[head], owner[head], d[head], px[head], py[head]
-        sort = np.lexsort((owner, d, ray))
-        ray, owner, d, px, py = ray[sort], owner[sort], d[sort], px[sort], py[sort]
-        start = np.r_[True, ray[1:] != ray[:-1]]
-        top = np.flatnonzero(start)
-        r = ray[top] + lo
-        obj[r], hx[r], hy[r], first[r] = owner[top], px[top], py[top], d[top]
-        runner = top + 1
-        has = runner < len(ray)
-        has[has] = ~start[runner[has]]
-        second[r[has]] = d[runner[has]]
+            return None
+        return ray[keep], prim[keep], d[keep], px[keep], py[keep]
 
     # -- physics -------------------------------------------------------------------------------
 
