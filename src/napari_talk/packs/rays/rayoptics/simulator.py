@@ -165,8 +165,11 @@ def simulate(
                         f"the scene needs more than {budget:,} ray segments "
                         "(a trapped ray, or too many rays); raise the budget to trace it"
                     )
-                if len(slots):
+                if len(slots) > FEW_RAYS:
                     run.chunk(slots)
+                else:
+                    for slot in slots.tolist():
+                        run.one(slot)
                 if out.stopped:
                     out.segments = processed
                     return out
@@ -178,6 +181,8 @@ def simulate(
     return out
 
 
+FEW_RAYS = 8
+"""Chunks of at most this many rays go ray by ray (numpy's set-up costs more than it saves)."""
 CHUNK_RAYS = 4096
 """Rays traced one step together (in slot order: none of them changes before its turn)."""
 
@@ -271,6 +276,55 @@ class _Run:
         self.left = 0
         self.last_obj = -1
         self.draws = np.array([isinstance(o, BaseGlass) for o in objs] + [False], dtype=bool)
+
+    def one(self, slot: int) -> None:
+        """The ray in ``slot`` takes its step, by the objects' own methods."""
+        table, out, objs = self.table, self.out, self.objs
+        row = table.rows[slot]
+        ray = table.ray(slot, row)
+        found = self.index.hits(ray, *self.index.bounds([ray])[0])
+        hit_obj, hit_index, hit, undefined, undefined_objs, merging = _nearest(objs, ray, found, self.min_sq)
+        if undefined:
+            out.undefined += ray.bs + ray.bp
+            if not out.undefined_objs:
+                out.undefined_objs = [o.name or o.type for o in undefined_objs]
+        parent, source = float(row[PARENT]), float(row[SOURCE])
+        segment = -1
+        if self.record is not None:
+            segment = self.record.add(ray, hit, hit_index, int(parent), int(source))
+        ray.amp = 1
+        if self.last_obj != hit_index:
+            ray.gap = True
+        ray.is_new = False
+        self.last_obj = hit_index
+        if hit_obj is None or hit is None:
+            table.alive[slot] = False
+            return
+        ray.depth = (ray.depth or 0) + 1
+        depth = ray.depth
+        if depth > self.max_depth:
+            out.truncation += ray.bs + ray.bp
+            table.alive[slot] = False
+            return
+        result = hit_obj.incident(ray, slot, hit, merging)
+        table.keep(slot, row, ray)
+        row[PARENT] = segment
+        alive = True
+        if result is not None:
+            if result.undefined:
+                out.undefined += ray.bs + ray.bp
+                if not out.undefined_objs:
+                    out.undefined_objs = [hit_obj.name or hit_obj.type]
+            if result.absorbed:
+                alive = False
+            for new in result.new_rays:
+                if new.depth is None:
+                    new.depth = depth
+            if result.new_rays:
+                table.extend(result.new_rays, segment, int(source))
+            out.truncation += result.truncation
+        table.alive[slot] = alive
+        self.left += int(alive)
 
     def chunk(self, slots: np.ndarray) -> None:
         table, out, objs = self.table, self.out, self.objs
@@ -398,6 +452,9 @@ class _Run:
         slot = int(slots[k])
         ray = self.table.ray(slot, rows[k])
         hit_obj = self.objs[int(obj[k])]
+        # some objects remember their last intersection for the incident that follows it: the
+        # chunk's search has met other rays since
+        hit_obj.intersect(ray)
         result = hit_obj.incident(ray, slot, (float(hx[k]), float(hy[k])), merging.get(k, []))
         self.table.keep(slot, rows[k], ray)
         if result is None:
