@@ -1,4 +1,4 @@
-"""ray-optics' own scene tests, and the tracer's speed and memory on large scenes.
+"""ray-optics' own scene tests, and the engine's speed and memory on large scenes.
 
     python benchmarks/rays_suite.py            # suite score, then speed and peak memory
     python benchmarks/rays_suite.py --suite    # only the suite
@@ -8,12 +8,12 @@ Suite: every scene of ``../shared/raysuite`` (ray-optics' test scenes with the d
 simulator produced) is loaded and traced by ``rays.rayoptics`` (what ``napari-talk rays detect``
 runs) and compared by ray-optics' rule (positions within 1e-3, values within relative error 1e-3).
 
-Speed and memory: the viewer's vectorized tracer on a ball lens (a ``CircleGlass``, traced as its
-outline) hit by 10,000 rays, and on 1,000 glasses crossed by 1,000 rays, each in its own process
-so peak memory (max RSS) is its own; the baseline beside each is the same trace with every
-generation done at once (no chunking) and the per-ray plain-Python tracer (``rays.reference``) on a
-slice, extrapolated. ray_tracing_shapely is not installable here; its published rate on the prism
-scene (about 16,000–21,000 segments/s on this kind of machine) is quoted, not measured.
+Speed and memory: the dock's engine (``engine.trace``, the ray-optics simulator) on a ball lens (a
+``CircleGlass``) hit by 10,000 rays, and on 1,000 glasses crossed by 1,000 rays, each in its own
+process so peak memory (max RSS) is its own; the baseline beside each is the per-ray plain-Python
+tracer (``rays.reference``) on a slice. ray_tracing_shapely is not installable here; its published
+rate on the prism scene (about 16,000–21,000 segments/s on this kind of machine) is quoted, not
+measured.
 """
 
 from __future__ import annotations
@@ -113,18 +113,16 @@ def many_glasses() -> dict:
     return {"version": 5, "objs": objs}
 
 
-def _measure(which: str, chunked: bool) -> dict:
+def _measure(which: str) -> dict:
     """Trace one large scene in this process (run as a child) and report time and memory."""
-    from napari_talk.packs.rays import tracer
+    from napari_talk.packs.rays import engine
     from napari_talk.packs.rays.scene_json import scene_from_dict
 
     data = BALL_LENS if which == "ball_lens" else many_glasses()
     scene = scene_from_dict(data)
-    if not chunked:
-        tracer.CELL_BUDGET = 10**12
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
-    result = tracer.trace(scene)
+    result = engine.trace(scene)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
@@ -136,10 +134,10 @@ def _measure(which: str, chunked: bool) -> dict:
     }
 
 
-def _child(which: str, chunked: bool) -> dict:
+def _child(which: str) -> dict:
     code = (
         f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import rays_suite; "
-        f"print(json.dumps(rays_suite._measure({which!r}, {chunked})))"
+        f"print(json.dumps(rays_suite._measure({which!r})))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800)
     if done.returncode:
@@ -163,11 +161,10 @@ def _reference_rate(which: str) -> float:
 
 def memory() -> None:
     for which, label in (("ball_lens", "ball lens, 10,000 rays"), ("glasses", "1,000 glasses x 1,000 rays")):
-        ours = _child(which, chunked=True)
+        ours = _child(which)
         if "error" in ours:
             print(f"{label}: {ours['error']}")
             continue
-        whole = _child(which, chunked=False)
         rate = ours["segments"] / ours["seconds"]
         target = MEMORY_TARGETS[which]
         verdict = "ok" if ours["growth_mb"] <= target else "MISSED"
@@ -177,11 +174,6 @@ def memory() -> None:
             f"= {rate:,.0f} segments/s; memory +{ours['growth_mb']:.0f} MB while tracing "
             f"(peak {ours['peak_mb']:.0f} MB)  target <= {target} MB: {verdict}"
         )
-        if "error" not in whole:
-            print(
-                f"  baseline, every generation at once: +{whole['growth_mb']:.0f} MB, "
-                f"{whole['seconds']:.2f} s"
-            )
         ref = _reference_rate(which)
         print(
             f"  baseline per-ray Python tracer: {ref:,.0f} segments/s ({rate / ref:.0f}x slower than ours); "
