@@ -137,8 +137,10 @@ def simulate(
             elif out.brightness_scale != scale:
                 out.brightness_scale = -1
         out.emitted += len(rays)
-        if table.n > budget:
-            raise BudgetExceeded(f"the sources emit {table.n:,} rays, more than the budget of {budget:,}")
+        if table.next_id > budget:
+            raise BudgetExceeded(
+                f"the sources emit {table.next_id:,} rays, more than the budget of {budget:,}"
+            )
     min_sq = settings.min_len_sq
     index = NearestIndex(objs, math.sqrt(min_sq), exhaustive=exhaustive)
     # a GRIN glass may draw random numbers while searching: those scenes go ray by ray
@@ -151,7 +153,8 @@ def simulate(
     while True:
         run.left = 0
         run.last_obj = -1
-        queue = np.flatnonzero(table.alive[: table.n])
+        table.compact()
+        queue = np.arange(table.n)
         born = table.n
         while len(queue):
             for lo in range(0, len(queue), chunk_rays):
@@ -168,8 +171,8 @@ def simulate(
                 if len(slots) > FEW_RAYS:
                     run.chunk(slots)
                 else:
-                    for slot in slots.tolist():
-                        run.one(slot)
+                    for at in slots.tolist():
+                        run.one(at)
                 if out.stopped:
                     out.segments = processed
                     return out
@@ -181,24 +184,27 @@ def simulate(
     return out
 
 
-FEW_RAYS = 8
+FEW_RAYS = 32
 """Chunks of at most this many rays go ray by ray (numpy's set-up costs more than it saves)."""
 CHUNK_RAYS = 4096
 """Rays traced one step together (in slot order: none of them changes before its turn)."""
 
 
 class RayTable:
-    """The simulation's ray list, one row per slot (columns as in :mod:`.vector`); a slot whose ray
-    has left is dead. Rays carrying a body (GRIN glasses) keep it beside the table."""
+    """The simulation's live rays in slot order, one row each (columns as in :mod:`.vector`) with
+    its slot number (the ray list's index in ray-optics); rays that left are dropped between
+    passes. Rays carrying a body (GRIN glasses) keep it beside the table, by slot."""
 
     def __init__(self) -> None:
         self.rows = np.zeros((1024, COLUMNS))
         self.alive = np.zeros(1024, dtype=bool)
+        self.ids = np.zeros(1024, dtype=np.int64)
         self.n = 0
+        self.next_id = 0
         self.bodies: dict[int, Any] = {}
 
     def append(self, rows: np.ndarray) -> int:
-        """Add rays (alive) at the end; returns the first new slot."""
+        """Add rays (alive) at the end, in new slots; returns the first new slot."""
         first = self.n
         need = first + len(rows)
         if need > len(self.rows):
@@ -207,11 +213,28 @@ class RayTable:
             grown[:first] = self.rows[:first]
             alive = np.zeros(size, dtype=bool)
             alive[:first] = self.alive[:first]
-            self.rows, self.alive = grown, alive
+            ids = np.zeros(size, dtype=np.int64)
+            ids[:first] = self.ids[:first]
+            self.rows, self.alive, self.ids = grown, alive, ids
         self.rows[first:need] = rows
         self.alive[first:need] = True
+        slot = self.next_id
+        self.ids[first:need] = np.arange(slot, slot + len(rows))
         self.n = need
-        return first
+        self.next_id += len(rows)
+        return slot
+
+    def compact(self) -> None:
+        """Drop the rays that left."""
+        keep = np.flatnonzero(self.alive[: self.n])
+        if len(keep) == self.n:
+            return
+        self.rows, self.ids = self.rows[keep], self.ids[keep]
+        self.alive = np.ones(len(keep), dtype=bool)
+        self.n = len(keep)
+        if self.bodies:
+            live = set(self.ids.tolist())
+            self.bodies = {k: v for k, v in self.bodies.items() if k in live}
 
     def extend(self, rays: list[Ray], parent: int, source: int) -> None:
         first = self.append(np.array([row_of(r, parent, source) for r in rays]).reshape(-1, COLUMNS))
@@ -277,10 +300,11 @@ class _Run:
         self.last_obj = -1
         self.draws = np.array([isinstance(o, BaseGlass) for o in objs] + [False], dtype=bool)
 
-    def one(self, slot: int) -> None:
-        """The ray in ``slot`` takes its step, by the objects' own methods."""
+    def one(self, at: int) -> None:
+        """The ray at row ``at`` takes its step, by the objects' own methods."""
         table, out, objs = self.table, self.out, self.objs
-        row = table.rows[slot]
+        row = table.rows[at]
+        slot = int(table.ids[at])
         ray = table.ray(slot, row)
         found = self.index.hits(ray, *self.index.bounds([ray])[0])
         hit_obj, hit_index, hit, undefined, undefined_objs, merging = _nearest(objs, ray, found, self.min_sq)
@@ -298,13 +322,13 @@ class _Run:
         ray.is_new = False
         self.last_obj = hit_index
         if hit_obj is None or hit is None:
-            table.alive[slot] = False
+            table.alive[at] = False
             return
         ray.depth = (ray.depth or 0) + 1
         depth = ray.depth
         if depth > self.max_depth:
             out.truncation += ray.bs + ray.bp
-            table.alive[slot] = False
+            table.alive[at] = False
             return
         result = hit_obj.incident(ray, slot, hit, merging)
         table.keep(slot, row, ray)
@@ -323,12 +347,14 @@ class _Run:
             if result.new_rays:
                 table.extend(result.new_rays, segment, int(source))
             out.truncation += result.truncation
-        table.alive[slot] = alive
+        table.alive[at] = alive
         self.left += int(alive)
 
-    def chunk(self, slots: np.ndarray) -> None:
+    def chunk(self, at: np.ndarray) -> None:
+        """The rays at rows ``at`` take their step together."""
         table, out, objs = self.table, self.out, self.objs
-        rows = table.rows[slots]
+        rows = table.rows[at]
+        slots = table.ids[at]
         m = len(slots)
         if self.stage is not None:
             obj, hx, hy, clean = self.stage.nearest(rows)
@@ -390,8 +416,8 @@ class _Run:
                 self._single(
                     k, slots, rows, obj, hx, hy, alive, merging, child_rows, child_keys, child_bodies
                 )
-        table.rows[slots] = rows
-        table.alive[slots] = alive
+        table.rows[at] = rows
+        table.alive[at] = alive
         self.left += int(alive.sum())
         if child_rows:
             children = np.concatenate(child_rows)
@@ -399,11 +425,11 @@ class _Run:
             order = np.argsort(keys, kind="stable")
             first_slot = table.append(children[order])
             if child_bodies:
-                at = {int(key): k for k, key in enumerate(keys[order].tolist())}
+                rank = {int(key): k for k, key in enumerate(keys[order].tolist())}
                 for key, bodies in child_bodies.items():
                     for j, body in enumerate(bodies):
                         if body is not None:
-                            table.bodies[first_slot + at[key + j]] = body
+                            table.bodies[first_slot + rank[key + j]] = body
 
     def _refract(
         self,
