@@ -184,7 +184,7 @@ def simulate(
     return out
 
 
-FEW_RAYS = 32
+FEW_RAYS = 64
 """Chunks of at most this many rays go ray by ray (numpy's set-up costs more than it saves)."""
 CHUNK_RAYS = 4096
 """Rays traced one step together (in slot order: none of them changes before its turn)."""
