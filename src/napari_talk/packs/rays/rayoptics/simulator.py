@@ -6,7 +6,10 @@ cannot merge is undefined behaviour), gets handed to that object, and stays in i
 on — for the next pass; rays an object spawns are appended. A ray that meets nothing leaves.
 A ray's slot index matters: faint partial reflections are kept one in ``amp`` by it. Each
 interaction adds one to a ray's depth; past the scene's ``maxRayDepth`` the ray is dropped and
-its brightness counted as truncated. A budget on processed segments stops a runaway scene.
+its brightness counted as truncated. A budget on processed segments stops a runaway scene; a
+scene's crop box stops it where ray-optics stops (its ray count limit). Live rays are kept as rows
+of numpy arrays, and a pass takes them in chunks: the common hits are done for a whole chunk at
+once (:mod:`.vector`), the others ray by ray in slot order, with the outcome of ray-by-ray tracing.
 """
 
 from __future__ import annotations
@@ -145,9 +148,9 @@ def simulate(
     index = NearestIndex(objs, math.sqrt(min_sq), exhaustive=exhaustive)
     # a GRIN glass may draw random numbers while searching: those scenes go ray by ray
     sequential = any(isinstance(o, GrinMixin) for o in objs)
-    stage = None if exhaustive or sequential or not vector else VectorStage(objs, settings, math.sqrt(min_sq))
+    use_stage = vector and not exhaustive and not sequential
     chunk_rays = 1 if sequential else CHUNK_RAYS
-    run = _Run(objs, settings, table, index, stage, out, record, 0 if max_depth < 0 else max_depth)
+    run = _Run(objs, settings, table, index, use_stage, out, record, 0 if max_depth < 0 else max_depth)
     allowed = math.inf if math.isinf(ray_limit) else max(0, math.floor(ray_limit) + 1)
     processed = 0
     while True:
@@ -288,12 +291,15 @@ class _Run:
         settings: Settings,
         table: RayTable,
         index: NearestIndex,
-        stage: VectorStage | None,
+        use_stage: bool,
         out: Outcome,
         record: Recorder | None,
         max_depth: float,
     ) -> None:
-        self.objs, self.settings, self.table, self.index, self.stage = objs, settings, table, index, stage
+        self.objs, self.settings, self.table, self.index = objs, settings, table, index
+        self.use_stage = use_stage
+        self.stage: VectorStage | None = None
+        """Built for the first chunk that needs it (a scene of few rays never does)."""
         self.out, self.record, self.max_depth = out, record, max_depth
         self.min_sq = settings.min_len_sq
         self.left = 0
@@ -355,6 +361,8 @@ class _Run:
         table, out, objs = self.table, self.out, self.objs
         rows = table.rows[at]
         slots = table.ids[at]
+        if self.use_stage and self.stage is None:
+            self.stage = VectorStage(objs, self.settings, math.sqrt(self.min_sq))
         m = len(slots)
         if self.stage is not None:
             obj, hx, hy, clean = self.stage.nearest(rows)
