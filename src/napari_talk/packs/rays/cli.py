@@ -47,7 +47,9 @@ def _trace(path: str, budget: int | None) -> tuple[LoadedScene, Outcome, float]:
     scene = load_file(path)
     t0 = time.perf_counter()
     budget = DEFAULT_SEGMENT_BUDGET if budget is None else max(1, budget)
-    outcome = simulate(scene.objs, scene.settings, max_depth=scene.max_depth, budget=budget)
+    outcome = simulate(
+        scene.objs, scene.settings, max_depth=scene.max_depth, budget=budget, ray_limit=scene.ray_limit
+    )
     return scene, outcome, time.perf_counter() - t0
 
 

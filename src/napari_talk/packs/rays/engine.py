@@ -49,9 +49,12 @@ class _Emitted(SceneObj):
         return rays, 0.0
 
 
-def trace(scene: Scene, *, max_segments: int = DEFAULT_MAX_SEGMENTS) -> SimulationResult:
+def trace(
+    scene: Scene, *, max_segments: int = DEFAULT_MAX_SEGMENTS, ray_by_ray: bool = False
+) -> SimulationResult:
     """Trace ``scene``; a scene the simulator cannot build or that needs more segments than
-    ``max_segments`` raises ValueError with the reason."""
+    ``max_segments`` raises ValueError with the reason. ``ray_by_ray`` traces every ray by the
+    objects' own methods (the same segments, slowly: the baseline of the benchmarks)."""
     started = time.perf_counter()
     document = scene_to_dict(scene)
     n_glass, n_source = len(scene.glasses), len(scene.sources)
@@ -68,7 +71,12 @@ def trace(scene: Scene, *, max_segments: int = DEFAULT_MAX_SEGMENTS) -> Simulati
     record = Recorder()
     try:
         outcome = simulate(
-            objs, loaded.settings, max_depth=loaded.max_depth, budget=max_segments, record=record
+            objs,
+            loaded.settings,
+            max_depth=loaded.max_depth,
+            budget=max_segments,
+            record=record,
+            vector=not ray_by_ray,
         )
     except BudgetExceeded as exc:
         raise ValueError(str(exc)) from None

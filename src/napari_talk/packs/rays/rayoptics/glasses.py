@@ -209,8 +209,14 @@ def classify(edges: list[Edge], settings: Any, ray: Ray) -> tuple[Point | None, 
     (-1), a doubled surface (0) or a corner (NaN), by the parity of a perturbed test ray."""
     rng = settings.rng
     test_p2 = (ray.p2[0] + rng() * 1e-5, ray.p2[1] + rng() * 1e-5)
+    return classify_with(edges, settings.min_len_sq, ray, test_p2)
+
+
+def classify_with(
+    edges: list[Edge], min_sq: float, ray: Ray, test_p2: Point
+) -> tuple[Point | None, Point, float]:
+    """:func:`classify` with the perturbed test ray's end given."""
     test = Ray(ray.p1, test_p2)
-    min_sq = settings.min_len_sq
     best: Point | None = None
     best_len = math.inf
     normal: Point = (math.nan, math.nan)

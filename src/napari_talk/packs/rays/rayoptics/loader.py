@@ -72,6 +72,9 @@ class LoadedScene:
     objs: list[SceneObj]
     max_depth: float = math.inf
     warnings: list[str] = field(default_factory=list)
+    ray_limit: float = math.inf
+    """Rays processed before ray-optics stops: set by the scene's crop boxes (the export regions
+    whose images the gallery shows), unbounded without one as in its interactive simulator."""
     kinds: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
     origins: list[int] = field(default_factory=list)
@@ -212,6 +215,8 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int, origi
             continue
         if kind in DECORATIONS:
             scene.skipped[kind] = scene.skipped.get(kind, 0) + 1
+            if kind == "CropBox":
+                scene.ray_limit = _crop_limit(raw, scene.ray_limit)
             continue
         cls = registry.TYPES.get(kind) if isinstance(kind, str) else None
         label = f"{kind}" + (f" {raw.get('name')!r}" if raw.get("name") else "")
@@ -235,6 +240,16 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int, origi
         scene.objs.append(obj)
         scene.origins.append(top)
         scene.kinds[cls.type] = scene.kinds.get(cls.type, 0) + 1
+
+
+def _crop_limit(raw: dict[str, Any], limit: float) -> float:
+    """ray-optics exports a crop box's image by tracing until more than its ``rayCountLimit`` rays
+    are processed (unset or 0: 10,000 for SVG, 10,000,000 otherwise); of several, the largest."""
+    own = raw.get("rayCountLimit")
+    if isinstance(own, bool) or not isinstance(own, (int, float)) or not own:
+        own = 1e4 if raw.get("format") == "svg" else 1e7
+    own = float(own)
+    return own if math.isinf(limit) else max(limit, own)
 
 
 def _check_emission(scene: LoadedScene) -> None:

@@ -94,7 +94,7 @@ class NearestIndex:
         self.extent = max(finite)
         self.margin = max(MARGIN_SEGMENTS * min_len, 1e-9 * self.extent)
         # nearby primitives together (Morton order), in groups with a box each
-        order = np.argsort(_morton((low + high) / 2, self.extent), kind="stable")
+        order = np.argsort(morton((low + high) / 2, self.extent), kind="stable")
         self.table, self.circle, self.owner = table[order], kind[order], owner[order]
         low, high = low[order], high[order]
         self.group_start = np.arange(0, len(order), GROUP_SIZE, dtype=np.int64)
@@ -125,20 +125,7 @@ class NearestIndex:
     def _bounds(self, rays: list[Ray]) -> list[tuple[list[int], list[float]]]:
         xy = np.array([(r.p1[0], r.p1[1], r.p2[0], r.p2[1]) for r in rays], dtype=float)
         ray, prim = self._pairs(xy)
-        floor = 0.5 * self.min_len
-        t = np.full(len(ray), np.inf)
-        with np.errstate(all="ignore"):
-            seg = ~self.circle[prim]
-            r, q = ray[seg], self.table[prim[seg]]
-            r1x, r1y, r2x, r2y = xy[r, 0], xy[r, 1], xy[r, 2], xy[r, 3]
-            crossed, px, py = line_crossings(r1x, r1y, r2x, r2y, q[:, 0], q[:, 1], q[:, 2], q[:, 3])
-            ts = np.hypot(px - r1x, py - r1y)
-            t[seg] = np.where(crossed & (ts > floor), ts, np.inf)
-            circ = ~seg
-            r, q = ray[circ], self.table[prim[circ]]
-            t[circ] = _circle_bounds(xy[r], q[:, 0], q[:, 1], q[:, 2], floor)
-            # a lower bound: the exact test's rounding may place the hit a hair nearer
-            t = t * (1 - 1e-9) - 1e-9 * self.extent
+        t = self._pair_bounds(xy, ray, prim)
         keep = np.isfinite(t)
         ray, obj, t = ray[keep], self.owner[prim[keep]], t[keep]
         order = np.lexsort((t, obj, ray))
@@ -154,21 +141,37 @@ class NearestIndex:
         ]
 
     def _pairs(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(ray, primitive) pairs whose group box the ray's half-line enters."""
-        p1 = xy[:, None, :2]
-        d = xy[:, None, 2:] - p1
-        d = np.where(d == 0, 1e-300, d)
+        return box_pairs(xy, self.box_low, self.box_high, self.group_start, self.group_size)
+
+    def _pair_bounds(self, xy: np.ndarray, ray: np.ndarray, prim: np.ndarray) -> np.ndarray:
+        floor = 0.5 * self.min_len
+        t = np.full(len(ray), np.inf)
         with np.errstate(all="ignore"):
-            t1 = (self.box_low[None] - p1) / d
-            t2 = (self.box_high[None] - p1) / d
-            enter = np.minimum(t1, t2).max(axis=2)
-            leave = np.maximum(t1, t2).min(axis=2)
-        ray, group = np.nonzero((enter <= leave) & (leave >= 0) & (enter < np.inf))
-        counts = self.group_size[group]
-        ray = np.repeat(ray, counts)
-        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        prim = np.repeat(self.group_start[group], counts) + offsets
-        return ray, prim
+            seg = ~self.circle[prim]
+            r, q = ray[seg], self.table[prim[seg]]
+            r1x, r1y, r2x, r2y = xy[r, 0], xy[r, 1], xy[r, 2], xy[r, 3]
+            crossed, px, py = line_crossings(r1x, r1y, r2x, r2y, q[:, 0], q[:, 1], q[:, 2], q[:, 3])
+            ts = np.hypot(px - r1x, py - r1y)
+            t[seg] = np.where(crossed & (ts > floor), ts, np.inf)
+            circ = ~seg
+            r, q = ray[circ], self.table[prim[circ]]
+            t[circ] = _circle_bounds(xy[r], q[:, 0], q[:, 1], q[:, 2], floor)
+            # a lower bound: the exact test's rounding may place the hit a hair nearer
+            t = t * (1 - 1e-9) - 1e-9 * self.extent
+        return t
+
+    def min_bound(self, xy: np.ndarray) -> np.ndarray:
+        """Per ray (rows x1, y1, x2, y2): a lower bound on the distance to any object's hit."""
+        out = np.full(len(xy), np.inf)
+        if not self.primitives:
+            return out
+        step = max(1, PAIRS_PER_CHUNK // len(self.group_start))
+        for lo in range(0, len(xy), step):
+            part = xy[lo : lo + step]
+            ray, prim = self._pairs(part)
+            t = self._pair_bounds(part, ray, prim)
+            np.minimum.at(out, ray + lo, t)
+        return out
 
     def hits(self, ray: Ray, objs: list[int], bounds: list[float]) -> list[tuple[int, Point]]:
         """The exact hits of the objects that decide the ray's nearest hit, in scene order."""
@@ -246,7 +249,27 @@ def _circle_bounds(
     return best
 
 
-def _morton(points: np.ndarray, extent: float) -> np.ndarray:
+def box_pairs(
+    xy: np.ndarray, box_low: np.ndarray, box_high: np.ndarray, group_start: np.ndarray, group_size: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(ray, primitive) pairs whose group box the ray's half-line enters."""
+    p1 = xy[:, None, :2]
+    d = xy[:, None, 2:] - p1
+    d = np.where(d == 0, 1e-300, d)
+    with np.errstate(all="ignore"):
+        t1 = (box_low[None] - p1) / d
+        t2 = (box_high[None] - p1) / d
+        enter = np.minimum(t1, t2).max(axis=2)
+        leave = np.maximum(t1, t2).min(axis=2)
+    ray, group = np.nonzero((enter <= leave) & (leave >= 0) & (enter < np.inf))
+    counts = group_size[group]
+    ray = np.repeat(ray, counts)
+    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    prim = np.repeat(group_start[group], counts) + offsets
+    return ray, prim
+
+
+def morton(points: np.ndarray, extent: float) -> np.ndarray:
     """Z-order keys of points on a 1024 × 1024 grid over the scene (nearby points, near keys)."""
     with np.errstate(invalid="ignore"):
         scaled = np.nan_to_num((points + extent) / (2 * extent) * 1023, nan=0.0, posinf=1023, neginf=0)

@@ -1,18 +1,44 @@
 """The seeded random generator ray-optics uses (the ``seedrandom`` ARC4 generator), so a scene's
-``randomSeed`` gives the same random beams here as there."""
+``randomSeed`` gives the same random beams here as there.
+
+The RC4 key stream is made in blocks, by OpenSSL's RC4 when the ``cryptography`` package offers it
+(the same stream, hundreds of times faster) and in Python otherwise; :meth:`SeededRandom.take`
+turns it into many doubles at once, as many calls would.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
 
 _WIDTH = 256
 _MASK = 255
 _SIGNIFICANCE = 2**52
 _OVERFLOW = 2**53
+_BLOCK = 1 << 16
+_RC4_KEY_BYTES = (5, 7, 8, 10, 16, 20, 24, 32)
+"""Key lengths OpenSSL's RC4 takes; a shorter key that divides one is that key repeated."""
+
+
+def _openssl_rc4(key: list[int]) -> Any | None:
+    """An RC4 encryptor keyed like seedrandom's key schedule, or None if none is available."""
+    size = next((n for n in _RC4_KEY_BYTES if n % len(key) == 0), None)
+    if size is None:
+        return None
+    try:
+        from cryptography.hazmat.decrepit.ciphers.algorithms import ARC4
+        from cryptography.hazmat.primitives.ciphers import Cipher
+
+        return Cipher(ARC4(bytes(key * (size // len(key)))), mode=None).encryptor()
+    except Exception:  # no cryptography, or an OpenSSL built without RC4: the Python stream
+        return None
 
 
 class SeededRandom:
     """``rng()`` returns doubles in [0, 1) from RC4 keyed by the seed string (first 256 bytes dropped)."""
 
-    def __init__(self, seed: str) -> None:
+    def __init__(self, seed: str, *, fast: bool = True) -> None:
         key: list[int] = []
         smear = 0
         for j, ch in enumerate(seed):
@@ -25,6 +51,7 @@ class SeededRandom:
                 key.append(value)
         if not key:
             key = [0]
+        self._cipher = _openssl_rc4(key) if fast else None
         s = list(range(_WIDTH))
         j = 0
         for i in range(_WIDTH):
@@ -33,18 +60,49 @@ class SeededRandom:
             s[i] = s[j]
             s[j] = t
         self._s, self._i, self._j = s, 0, 0
-        self._bytes(_WIDTH)
+        self._buffer = np.zeros(0, dtype=np.uint8)
+        self._at = 0
+        self._stream(_WIDTH)
 
-    def _bytes(self, count: int) -> int:
-        s, i, j, r = self._s, self._i, self._j, 0
-        for _ in range(count):
+    def _python_bytes(self, count: int) -> bytes:
+        s, i, j = self._s, self._i, self._j
+        out = bytearray(count)
+        for k in range(count):
             i = _MASK & (i + 1)
             t = s[i]
             j = _MASK & (j + t)
             s[i] = s[j]
             s[j] = t
-            r = r * _WIDTH + s[_MASK & (s[i] + t)]
+            out[k] = s[_MASK & (s[i] + t)]
         self._i, self._j = i, j
+        return bytes(out)
+
+    def _generate(self, count: int) -> bytes:
+        if self._cipher is not None:
+            return bytes(self._cipher.update(bytes(count)))
+        return self._python_bytes(count)
+
+    def _peek(self, count: int) -> np.ndarray:
+        """The next ``count`` bytes of the key stream, left unread."""
+        if self._at + count > len(self._buffer):
+            rest = self._buffer[self._at :]
+            more = count - len(rest)
+            if self._cipher is not None:
+                more = max(more, _BLOCK)
+            fresh = np.frombuffer(self._generate(more), dtype=np.uint8)
+            self._buffer, self._at = np.concatenate([rest, fresh]), 0
+        return self._buffer[self._at : self._at + count]
+
+    def _stream(self, count: int) -> np.ndarray:
+        """The next ``count`` bytes of the key stream."""
+        out = self._peek(count)
+        self._at += count
+        return out
+
+    def _bytes(self, count: int) -> int:
+        r = 0
+        for b in self._stream(count).tolist():
+            r = r * _WIDTH + b
         return r
 
     def __call__(self) -> float:
@@ -60,3 +118,43 @@ class SeededRandom:
             d /= 2
             x >>= 1
         return (n + x) / d
+
+    def take(self, count: int) -> np.ndarray:
+        """The next ``count`` doubles, equal to ``count`` calls."""
+        out = np.empty(count)
+        done = 0
+        while done < count:
+            want = min(count - done, 4096)
+            raw = self._peek(8 * want + 8).astype(np.int64)
+            starts = len(raw) - 8
+            n6 = np.zeros(starts, dtype=np.int64)
+            for k in range(6):
+                n6 = n6 * _WIDTH + raw[k : k + starts]
+            # a draw reads 7 bytes, or 8 when its first six are below 2**44 (deeper ones: one by one)
+            n7 = n6 * _WIDTH + raw[6 : 6 + starts]
+            seven = n6 >= 2**44
+            ok = seven | (n7 >= 2**44)
+            length = np.where(seven, 7, 8)
+            n = np.where(seven, n6 * _WIDTH, n7 * _WIDTH).astype(float)
+            x = np.where(seven, raw[6 : 6 + starts], raw[7 : 7 + starts])
+            shift = np.zeros(starts, dtype=np.int64)
+            for bit in range(53, 60):  # halvings until n < 2**53 (n < 2**60)
+                shift += n >= 2.0**bit
+            scale = np.ldexp(1.0, shift)
+            d = np.where(seven, float(_WIDTH**7), float(_WIDTH**8)) / scale
+            value = (n / scale + (x >> shift)) / d
+            at, picked = 0, []
+            lengths, fine = length.tolist(), ok.tolist()
+            for _ in range(want):
+                if not fine[at]:
+                    break
+                picked.append(at)
+                at += lengths[at]
+            got = len(picked)
+            out[done : done + got] = value[picked]
+            done += got
+            self._at += at
+            if got < want:
+                out[done] = self()
+                done += 1
+        return out

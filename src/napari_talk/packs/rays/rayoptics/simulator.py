@@ -6,7 +6,10 @@ cannot merge is undefined behaviour), gets handed to that object, and stays in i
 on — for the next pass; rays an object spawns are appended. A ray that meets nothing leaves.
 A ray's slot index matters: faint partial reflections are kept one in ``amp`` by it. Each
 interaction adds one to a ray's depth; past the scene's ``maxRayDepth`` the ray is dropped and
-its brightness counted as truncated. A budget on processed segments stops a runaway scene.
+its brightness counted as truncated. A budget on processed segments stops a runaway scene; a
+scene's crop box stops it where ray-optics stops (its ray count limit). Live rays are kept as rows
+of numpy arrays, and a pass takes them in chunks: the common hits are done for a whole chunk at
+once (:mod:`.vector`), the others ray by ray in slot order, with the outcome of ray-by-ray tracing.
 """
 
 from __future__ import annotations
@@ -14,11 +17,15 @@ from __future__ import annotations
 import math
 from array import array
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .base import Point, Ray, SceneObj, Settings, dist_sq
+from .glasses import BaseGlass
+from .grin import GrinMixin
 from .nearest import NearestIndex
+from .vector import AMP, BP, BS, COLUMNS, DEPTH, GAP, NEW, PARENT, SOURCE, VectorStage
 
 DEFAULT_SEGMENT_BUDGET = 5_000_000
 UNDEFINED_THRESHOLD = 0.001
@@ -48,6 +55,19 @@ class Recorder:
         self.count += 1
         return self.count - 1
 
+    def add_rows(self, rows: np.ndarray, hx: np.ndarray, hy: np.ndarray, obj: np.ndarray) -> None:
+        """Record a chunk of rays (rows of a :class:`RayTable`) before they take their step."""
+        block = np.empty((len(rows), self.COLUMNS))
+        block[:, 0:4] = rows[:, 0:4]
+        block[:, 4], block[:, 5] = hx, hy
+        block[:, 6:10] = rows[:, BS : DEPTH + 1]
+        block[:, 10] = obj
+        block[:, 11] = rows[:, PARENT]
+        block[:, 12] = rows[:, SOURCE]
+        block[:, 13] = rows[:, AMP]
+        self.values.frombytes(block.tobytes())
+        self.count += len(rows)
+
     def table(self) -> np.ndarray:
         """The rows as an (n, 14) array over the recorder's memory (no more rows can be added)."""
         return np.frombuffer(self.values, dtype=float).reshape(-1, self.COLUMNS)
@@ -65,6 +85,8 @@ class Outcome:
     undefined_objs: list[str] = field(default_factory=list)
     brightness_scale: float = 0.0
     emitted: int = 0
+    stopped: bool = False
+    """The scene's ray count limit stopped the simulation (ray-optics stops there too)."""
 
     @property
     def warnings(self) -> list[str]:
@@ -83,6 +105,11 @@ class Outcome:
                 f"rays met undefined behaviour at {names} (brightness {self.undefined:.3g}): "
                 "a ray along its surface or through a corner, where ray-optics defines no outcome"
             )
+        if self.stopped:
+            out.append(
+                f"the simulation stopped at the scene's ray count limit ({self.segments:,} rays "
+                "processed), as ray-optics stops there"
+            )
         return out
 
 
@@ -94,16 +121,18 @@ def simulate(
     budget: int = DEFAULT_SEGMENT_BUDGET,
     record: Recorder | None = None,
     exhaustive: bool | None = None,
+    ray_limit: float = math.inf,
+    vector: bool = True,
 ) -> Outcome:
     """Trace every source's rays through ``objs`` (the optical objects, modules expanded);
-    ``record`` keeps every segment with its lineage. ``exhaustive`` True tests every object against
-    every ray in Python (the slow search the vectorized one reproduces), False always searches
-    vectorized, None chooses by the number of objects."""
+    ``record`` keeps every segment with its lineage. ``exhaustive`` True traces ray by ray,
+    testing every object against every ray in Python (the slow search the vectorized one
+    reproduces), False always searches vectorized, None chooses by the number of objects.
+    ``ray_limit``: stop, as ray-optics does, once more rays than this have been processed.
+    ``vector`` False does every hit by the objects' own methods (what the vector stage reproduces)."""
     out = Outcome()
     settings.objs = objs
-    pending: list[Ray | None] = []
-    lineage: list[tuple[int, int]] = []
-    """Per slot of ``pending``: the segment its ray continues (-1 for none) and its source."""
+    table = RayTable()
     for position, obj in enumerate(objs):
         started = obj.start()
         if not started:
@@ -112,113 +141,388 @@ def simulate(
         for ray in rays:
             if ray.depth is None:
                 ray.depth = 0
-            pending.append(ray)
-            lineage.append((-1, position))
+        table.extend(rays, -1, position)
         if scale:
             if out.brightness_scale == 0:
                 out.brightness_scale = scale
             elif out.brightness_scale != scale:
                 out.brightness_scale = -1
         out.emitted += len(rays)
-        if len(pending) > budget:
+        if table.next_id > budget:
             raise BudgetExceeded(
-                f"the sources emit {len(pending):,} rays, more than the budget of {budget:,}"
+                f"the sources emit {table.next_id:,} rays, more than the budget of {budget:,}"
             )
-
     min_sq = settings.min_len_sq
-    index_ = NearestIndex(objs, math.sqrt(min_sq), exhaustive=exhaustive)
-    batch: dict[int, tuple[list[int], list[float]]] = {}
-    max_depth = 0 if max_depth < 0 else max_depth
-    index = -1
-    left = 0
-    last_obj = -1
+    index = NearestIndex(objs, math.sqrt(min_sq), exhaustive=exhaustive)
+    # a GRIN glass may draw random numbers while searching: those scenes go ray by ray
+    sequential = any(isinstance(o, GrinMixin) for o in objs)
+    use_stage = vector and not exhaustive and not sequential
+    chunk_rays = 1 if sequential else CHUNK_RAYS
+    run = _Run(objs, settings, table, index, use_stage, out, record, 0 if max_depth < 0 else max_depth)
+    allowed = math.inf if math.isinf(ray_limit) else max(0, math.floor(ray_limit) + 1)
     processed = 0
     while True:
-        if index >= len(pending) - 1:
-            if left == 0:
-                break
-            left = 0
-            last_obj = -1
-            index = -1
-            continue
-        index += 1
-        j = index
-        slot = pending[j]
-        if slot is None:
-            continue
-        ray = slot
-        processed += 1
-        if processed > budget:
-            raise BudgetExceeded(
-                f"the scene needs more than {budget:,} ray segments "
-                "(a trapped ray, or too many rays); raise the budget to trace it"
-            )
-        bounds = batch.pop(j, None)
-        if bounds is None:
-            batch = _next_batch(index_, pending, j)
-            bounds = batch.pop(j)
-        found = index_.hits(ray, *bounds)
-        hit_obj, hit_index, hit, undefined, undefined_objs, merging = _nearest(objs, ray, found, min_sq)
+        run.left = 0
+        run.last_obj = -1
+        table.compact()
+        queue = np.arange(table.n)
+        born = table.n
+        while len(queue):
+            for lo in range(0, len(queue), chunk_rays):
+                slots = queue[lo : lo + chunk_rays]
+                if processed + len(slots) > allowed:
+                    slots = slots[: int(allowed - processed)]
+                    out.stopped = True
+                processed += len(slots)
+                if processed > budget:
+                    raise BudgetExceeded(
+                        f"the scene needs more than {budget:,} ray segments "
+                        "(a trapped ray, or too many rays); raise the budget to trace it"
+                    )
+                if len(slots) > FEW_RAYS:
+                    run.chunk(slots)
+                else:
+                    for at in slots.tolist():
+                        run.one(at)
+                if out.stopped:
+                    out.segments = processed
+                    return out
+            queue = np.arange(born, table.n)
+            born = table.n
+        if run.left == 0:
+            break
+    out.segments = processed
+    return out
+
+
+FEW_RAYS = 64
+"""Chunks of at most this many rays go ray by ray (numpy's set-up costs more than it saves)."""
+CHUNK_RAYS = 4096
+"""Rays traced one step together (in slot order: none of them changes before its turn)."""
+
+
+class RayTable:
+    """The simulation's live rays in slot order, one row each (columns as in :mod:`.vector`) with
+    its slot number (the ray list's index in ray-optics); rays that left are dropped between
+    passes. Rays carrying a body (GRIN glasses) keep it beside the table, by slot."""
+
+    def __init__(self) -> None:
+        self.rows = np.zeros((1024, COLUMNS))
+        self.alive = np.zeros(1024, dtype=bool)
+        self.ids = np.zeros(1024, dtype=np.int64)
+        self.n = 0
+        self.next_id = 0
+        self.bodies: dict[int, Any] = {}
+
+    def append(self, rows: np.ndarray) -> int:
+        """Add rays (alive) at the end, in new slots; returns the first new slot."""
+        first = self.n
+        need = first + len(rows)
+        if need > len(self.rows):
+            size = max(need, 2 * len(self.rows))
+            grown = np.zeros((size, COLUMNS))
+            grown[:first] = self.rows[:first]
+            alive = np.zeros(size, dtype=bool)
+            alive[:first] = self.alive[:first]
+            ids = np.zeros(size, dtype=np.int64)
+            ids[:first] = self.ids[:first]
+            self.rows, self.alive, self.ids = grown, alive, ids
+        self.rows[first:need] = rows
+        self.alive[first:need] = True
+        slot = self.next_id
+        self.ids[first:need] = np.arange(slot, slot + len(rows))
+        self.n = need
+        self.next_id += len(rows)
+        return slot
+
+    def compact(self) -> None:
+        """Drop the rays that left."""
+        keep = np.flatnonzero(self.alive[: self.n])
+        if len(keep) == self.n:
+            return
+        self.rows, self.ids = self.rows[keep], self.ids[keep]
+        self.alive = np.ones(len(keep), dtype=bool)
+        self.n = len(keep)
+        if self.bodies:
+            live = set(self.ids.tolist())
+            self.bodies = {k: v for k, v in self.bodies.items() if k in live}
+
+    def extend(self, rays: list[Ray], parent: int, source: int) -> None:
+        first = self.append(np.array([row_of(r, parent, source) for r in rays]).reshape(-1, COLUMNS))
+        for k, ray in enumerate(rays):
+            if ray.body is not None:
+                self.bodies[first + k] = ray.body
+
+    def ray(self, slot: int, row: np.ndarray) -> Ray:
+        x1, y1, x2, y2, bs, bp, wl, depth, gap, amp, _, _, new = row.tolist()
+        ray = Ray((x1, y1), (x2, y2), bs, bp, None if wl != wl else wl, bool(gap))
+        ray.depth, ray.amp, ray.is_new = int(depth), int(amp), bool(new)
+        ray.body = self.bodies.get(slot)
+        return ray
+
+    def keep(self, slot: int, row: np.ndarray, ray: Ray) -> None:
+        """Write a ray an object changed back into its row."""
+        row[:] = row_of(ray, row[PARENT], row[SOURCE])
+        if ray.body is not None:
+            self.bodies[slot] = ray.body
+        else:
+            self.bodies.pop(slot, None)
+
+
+def row_of(ray: Ray, parent: float, source: float) -> list[float]:
+    (x1, y1), (x2, y2) = ray.p1, ray.p2
+    wl = math.nan if ray.wl is None else float(ray.wl)
+    depth = ray.depth or 0
+    return [
+        x1,
+        y1,
+        x2,
+        y2,
+        ray.bs,
+        ray.bp,
+        wl,
+        depth,
+        float(ray.gap),
+        ray.amp,
+        parent,
+        source,
+        float(ray.is_new),
+    ]
+
+
+class _Run:
+    """One simulation's state between chunks, and how a chunk of rays takes its step."""
+
+    def __init__(
+        self,
+        objs: list[SceneObj],
+        settings: Settings,
+        table: RayTable,
+        index: NearestIndex,
+        use_stage: bool,
+        out: Outcome,
+        record: Recorder | None,
+        max_depth: float,
+    ) -> None:
+        self.objs, self.settings, self.table, self.index = objs, settings, table, index
+        self.use_stage = use_stage
+        self.stage: VectorStage | None = None
+        """Built for the first chunk that needs it (a scene of few rays never does)."""
+        self.out, self.record, self.max_depth = out, record, max_depth
+        self.min_sq = settings.min_len_sq
+        self.left = 0
+        self.last_obj = -1
+        self.draws = np.array([isinstance(o, BaseGlass) for o in objs] + [False], dtype=bool)
+
+    def one(self, at: int) -> None:
+        """The ray at row ``at`` takes its step, by the objects' own methods."""
+        table, out, objs = self.table, self.out, self.objs
+        row = table.rows[at]
+        slot = int(table.ids[at])
+        ray = table.ray(slot, row)
+        found = self.index.hits(ray, *self.index.bounds([ray])[0])
+        hit_obj, hit_index, hit, undefined, undefined_objs, merging = _nearest(objs, ray, found, self.min_sq)
         if undefined:
             out.undefined += ray.bs + ray.bp
             if not out.undefined_objs:
                 out.undefined_objs = [o.name or o.type for o in undefined_objs]
+        parent, source = float(row[PARENT]), float(row[SOURCE])
         segment = -1
-        if record is not None:
-            parent, source = lineage[j]
-            segment = record.add(ray, hit, hit_index, parent, source)
-            lineage[j] = (segment, source)
-        if last_obj != hit_index:
+        if self.record is not None:
+            segment = self.record.add(ray, hit, hit_index, int(parent), int(source))
+        ray.amp = 1
+        if self.last_obj != hit_index:
             ray.gap = True
         ray.is_new = False
-        last_obj = hit_index
+        self.last_obj = hit_index
         if hit_obj is None or hit is None:
-            pending[j] = None
-            continue
+            table.alive[at] = False
+            return
         ray.depth = (ray.depth or 0) + 1
         depth = ray.depth
-        if depth > max_depth:
+        if depth > self.max_depth:
             out.truncation += ray.bs + ray.bp
-            pending[j] = None
-            continue
-        result = hit_obj.incident(ray, j, hit, merging)
+            table.alive[at] = False
+            return
+        result = hit_obj.incident(ray, slot, hit, merging)
+        table.keep(slot, row, ray)
+        row[PARENT] = segment
+        alive = True
         if result is not None:
             if result.undefined:
                 out.undefined += ray.bs + ray.bp
                 if not out.undefined_objs:
                     out.undefined_objs = [hit_obj.name or hit_obj.type]
             if result.absorbed:
-                pending[j] = None
+                alive = False
             for new in result.new_rays:
                 if new.depth is None:
                     new.depth = depth
-                pending.append(new)
-                lineage.append((segment, lineage[j][1]))
+            if result.new_rays:
+                table.extend(result.new_rays, segment, int(source))
             out.truncation += result.truncation
-        if pending[j] is not None:
-            left += 1
-    out.segments = processed
-    return out
+        table.alive[at] = alive
+        self.left += int(alive)
+
+    def chunk(self, at: np.ndarray) -> None:
+        """The rays at rows ``at`` take their step together."""
+        table, out, objs = self.table, self.out, self.objs
+        rows = table.rows[at]
+        slots = table.ids[at]
+        if self.use_stage and self.stage is None:
+            self.stage = VectorStage(objs, self.settings, math.sqrt(self.min_sq))
+        m = len(slots)
+        if self.stage is not None:
+            obj, hx, hy, clean = self.stage.nearest(rows)
+        else:
+            obj = np.full(m, -1, dtype=np.int64)
+            hx, hy = np.full(m, np.nan), np.full(m, np.nan)
+            clean = np.zeros(m, dtype=bool)
+        merging: dict[int, list[SceneObj]] = {}
+        for k in np.flatnonzero(~clean).tolist():
+            ray = table.ray(int(slots[k]), rows[k])
+            found = self.index.hits(ray, *self.index.bounds([ray])[0])
+            _, hit_index, hit, undefined, undefined_objs, merged = _nearest(objs, ray, found, self.min_sq)
+            obj[k] = hit_index
+            hx[k], hy[k] = hit if hit is not None else (math.nan, math.nan)
+            merging[k] = merged
+            if undefined:
+                out.undefined += ray.bs + ray.bp
+                if not out.undefined_objs:
+                    out.undefined_objs = [o.name or o.type for o in undefined_objs]
+        if self.record is not None:
+            first = self.record.count
+            self.record.add_rows(rows, hx, hy, obj)
+            rows[:, PARENT] = np.arange(first, first + m)
+        else:
+            rows[:, PARENT] = -1
+        rows[:, AMP] = 1.0
+        previous = np.r_[self.last_obj, obj[:-1]]
+        rows[:, GAP] = np.where(previous != obj, 1.0, rows[:, GAP])
+        rows[:, NEW] = 0.0
+        self.last_obj = int(obj[-1])
+        alive = obj >= 0
+        rows[alive, DEPTH] += 1
+        over = alive & (rows[:, DEPTH] > self.max_depth)
+        out.truncation += float((rows[over, BS] + rows[over, BP]).sum())
+        alive &= ~over
+        # the glass hits the vector stage refracts; the rest ray by ray, in slot order where they
+        # draw random numbers as the vectorized glasses do
+        vector = np.zeros(m, dtype=bool)
+        if self.stage is not None:
+            vector = alive & clean & self.stage.physics[np.maximum(obj, 0)]
+            if table.bodies:
+                vector &= np.array([int(s) not in table.bodies for s in slots.tolist()], dtype=bool)
+        single = np.flatnonzero(alive & ~vector)
+        breaks = [k for k in single.tolist() if self.draws[obj[k]]]
+        child_rows: list[np.ndarray] = []
+        child_keys: list[np.ndarray] = []
+        child_bodies: dict[int, list[Any]] = {}
+        bounds = [0, *[b for k in breaks for b in (k, k + 1)], m]
+        for lo, hi in zip(bounds[0::2], bounds[1::2], strict=True):
+            part = np.flatnonzero(vector[lo:hi]) + lo
+            if len(part):
+                self._refract(slots, rows, obj, hx, hy, alive, part, child_rows, child_keys)
+            if hi < m:
+                self._single(
+                    hi, slots, rows, obj, hx, hy, alive, merging, child_rows, child_keys, child_bodies
+                )
+        for k in single.tolist():
+            if not self.draws[obj[k]]:
+                self._single(
+                    k, slots, rows, obj, hx, hy, alive, merging, child_rows, child_keys, child_bodies
+                )
+        table.rows[at] = rows
+        table.alive[at] = alive
+        self.left += int(alive.sum())
+        if child_rows:
+            children = np.concatenate(child_rows)
+            keys = np.concatenate(child_keys)
+            order = np.argsort(keys, kind="stable")
+            first_slot = table.append(children[order])
+            if child_bodies:
+                rank = {int(key): k for k, key in enumerate(keys[order].tolist())}
+                for key, bodies in child_bodies.items():
+                    for j, body in enumerate(bodies):
+                        if body is not None:
+                            table.bodies[first_slot + rank[key + j]] = body
+
+    def _refract(
+        self,
+        slots: np.ndarray,
+        rows: np.ndarray,
+        obj: np.ndarray,
+        hx: np.ndarray,
+        hy: np.ndarray,
+        alive: np.ndarray,
+        part: np.ndarray,
+        child_rows: list[np.ndarray],
+        child_keys: list[np.ndarray],
+    ) -> None:
+        assert self.stage is not None
+        new, survive, children, parents, truncation, undefined, which = self.stage.refract(
+            rows[part], slots[part], obj[part], hx[part], hy[part], self.settings.rng
+        )
+        rows[part] = new
+        alive[part] = survive
+        self.out.truncation += truncation
+        if undefined or which.any():
+            self.out.undefined += undefined
+            if not self.out.undefined_objs:
+                o = self.objs[int(obj[part][which][0])]
+                self.out.undefined_objs = [o.name or o.type]
+        if len(children):
+            child_rows.append(children)
+            child_keys.append(part[parents].astype(float) * KEY_SPAN)
+
+    def _single(
+        self,
+        k: int,
+        slots: np.ndarray,
+        rows: np.ndarray,
+        obj: np.ndarray,
+        hx: np.ndarray,
+        hy: np.ndarray,
+        alive: np.ndarray,
+        merging: dict[int, list[SceneObj]],
+        child_rows: list[np.ndarray],
+        child_keys: list[np.ndarray],
+        child_bodies: dict[int, list[Any]],
+    ) -> None:
+        """The ray at chunk position ``k`` meets its object, by the object's own method."""
+        out = self.out
+        slot = int(slots[k])
+        ray = self.table.ray(slot, rows[k])
+        hit_obj = self.objs[int(obj[k])]
+        # some objects remember their last intersection for the incident that follows it: the
+        # chunk's search has met other rays since
+        hit_obj.intersect(ray)
+        result = hit_obj.incident(ray, slot, (float(hx[k]), float(hy[k])), merging.get(k, []))
+        self.table.keep(slot, rows[k], ray)
+        if result is None:
+            return
+        if result.undefined:
+            out.undefined += ray.bs + ray.bp
+            if not out.undefined_objs:
+                out.undefined_objs = [hit_obj.name or hit_obj.type]
+        if result.absorbed:
+            alive[k] = False
+        if result.new_rays:
+            for new in result.new_rays:
+                if new.depth is None:
+                    new.depth = ray.depth
+            child_rows.append(
+                np.array([row_of(r, rows[k, PARENT], rows[k, SOURCE]) for r in result.new_rays])
+            )
+            key = k * KEY_SPAN
+            child_keys.append(key + np.arange(len(result.new_rays), dtype=float))
+            if any(r.body is not None for r in result.new_rays):
+                child_bodies[key] = [r.body for r in result.new_rays]
+        out.truncation += result.truncation
 
 
-BATCH_RAYS = 512
-"""Rays whose nearest-object bounds are computed together."""
-
-
-def _next_batch(
-    index: NearestIndex, pending: list[Ray | None], start: int
-) -> dict[int, tuple[list[int], list[float]]]:
-    """Bounds for the next live rays from slot ``start`` on: none of them changes before its turn."""
-    slots: list[int] = []
-    rays: list[Ray] = []
-    for k in range(start, len(pending)):
-        ray = pending[k]
-        if ray is not None:
-            slots.append(k)
-            rays.append(ray)
-            if len(rays) == BATCH_RAYS:
-                break
-    return dict(zip(slots, index.bounds(rays), strict=True))
+KEY_SPAN = 1 << 20
+"""Children of one ray sort together (a ray spawns fewer than this many)."""
 
 
 def _nearest(

@@ -1,0 +1,90 @@
+"""The simulator's vector stage (a chunk of rays per numpy step) traces exactly what the objects'
+own methods trace ray by ray; the seeded draws it takes in blocks are the ones single calls give;
+a scene's crop box stops a trapped ray where ray-optics stops it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from napari_talk.packs.rays.rayoptics.loader import load_dict
+from napari_talk.packs.rays.rayoptics.rng import SeededRandom
+from napari_talk.packs.rays.rayoptics.simulator import Recorder, simulate
+
+
+def _pt(x: float, y: float) -> dict[str, float]:
+    return {"x": x, "y": y}
+
+
+def glasses_and_lenses() -> dict[str, Any]:
+    """Quadrilateral glasses in a grid, a ball lens and a spherical lens of arcs, lit by a beam
+    and a point source: refraction, total reflection and faint reflections kept one in ``amp``."""
+    objs: list[dict[str, Any]] = []
+    for k in range(30):
+        x, y = (k % 6) * 30, (k // 6) * 30
+        path = [_pt(x, y), _pt(x + 20, y + 3), _pt(x + 18, y + 21), _pt(x - 2, y + 17)]
+        objs.append({"type": "Glass", "path": path, "refIndex": 1.3 + 0.02 * k})
+    objs.append({"type": "CircleGlass", "p1": _pt(260, 60), "p2": _pt(290, 60)})
+    objs.append(
+        {
+            "type": "SphericalLens",
+            "p1": _pt(340, 20),
+            "p2": _pt(340, 120),
+            "params": {"d": 20, "r1": 80, "r2": -80},
+        }
+    )
+    objs.append({"type": "Blocker", "p1": _pt(420, -40), "p2": _pt(420, 200)})
+    objs.append({"type": "Beam", "p1": _pt(-40, -10), "p2": _pt(-40, 150), "numRays": 200, "brightness": 1})
+    objs.append({"type": "PointSource", "x": 230, "y": 20, "brightness": 0.5})
+    return {"version": 5, "objs": objs, "randomSeed": "7"}
+
+
+def _rows(data: dict[str, Any], vector: bool) -> np.ndarray:
+    scene = load_dict(data)
+    record = Recorder()
+    simulate(scene.objs, scene.settings, max_depth=scene.max_depth, record=record, vector=vector)
+    return record.table()
+
+
+def test_the_vector_stage_traces_what_ray_by_ray_tracing_traces() -> None:
+    fast, slow = _rows(glasses_and_lenses(), True), _rows(glasses_and_lenses(), False)
+    assert len(fast) > 2000
+    assert fast.shape == slow.shape
+    assert np.array_equal(fast, slow, equal_nan=True)
+    assert (fast[:, 13] > 1).any()  # some faint reflections were kept as samples
+
+
+@pytest.mark.parametrize("seed", ["0", "abc", "0.123456789"])
+def test_draws_taken_in_blocks_are_the_draws_of_single_calls(seed: str) -> None:
+    one, block, python = SeededRandom(seed), SeededRandom(seed), SeededRandom(seed, fast=False)
+    singles = [one() for _ in range(3000)]
+    taken = np.r_[block.take(1), [block()], block.take(1998), block.take(1000)]
+    assert taken.tolist() == singles
+    assert [python() for _ in range(3000)] == singles
+
+
+def cavity(limit: int | None) -> dict[str, Any]:
+    crop: dict[str, Any] = {"type": "CropBox", "p1": _pt(-10, -10), "p4": _pt(110, 110)}
+    if limit is not None:
+        crop["rayCountLimit"] = limit
+    return {
+        "version": 5,
+        "objs": [
+            {"type": "Mirror", "p1": _pt(0, 0), "p2": _pt(0, 100)},
+            {"type": "Mirror", "p1": _pt(100, 0), "p2": _pt(100, 100)},
+            {"type": "SingleRay", "p1": _pt(50, 50), "p2": _pt(60, 50)},
+            crop,
+        ],
+    }
+
+
+def test_a_crop_box_stops_a_trapped_ray_after_its_ray_count_limit() -> None:
+    scene = load_dict(cavity(500))
+    assert scene.ray_limit == 500
+    outcome = simulate(scene.objs, scene.settings, max_depth=scene.max_depth, ray_limit=scene.ray_limit)
+    assert outcome.segments == 501 and outcome.stopped
+    assert any("ray count limit" in w for w in outcome.warnings)
+    assert load_dict(cavity(None)).ray_limit == 1e7
+    assert load_dict({"version": 5, "objs": cavity(5)["objs"][:3]}).ray_limit == float("inf")
