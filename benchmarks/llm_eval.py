@@ -110,10 +110,15 @@ class Scenes:
 
 
 def names_of(session, context: dict[str, list[str]] | None) -> dict[str, list[str]]:
+    """The session's live names with the line's context added, as the parser benchmark reads it:
+    a kind the context gives stands in for the kinds it stands for ("glasses" are scene objects)."""
     names = session.known_names()
+    stand_ins = session.registry.context_stand_ins
     for kind, found in (context or {}).items():
-        if kind != "layers":
-            names[kind] = list(dict.fromkeys([*names.get(kind, []), *found]))
+        if kind == "layers":
+            continue
+        for into in [kind, *(k for k, given in stand_ins.items() if given == kind)]:
+            names[into] = list(dict.fromkeys([*names.get(into, []), *found]))
     return names
 
 

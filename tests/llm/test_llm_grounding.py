@@ -55,6 +55,18 @@ def test_a_placeholder_copied_from_a_signature_is_refused(talk, server):
     assert talk.viewer.layers["GFP"].colormap.name == "green"
 
 
+def test_the_prompt_copied_into_a_free_text_parameter_is_refused(talk, server):
+    """A small model once wrote the road's hint into a material's description beside a right
+    opacity: the whole reply is refused, the opacity included."""
+    before = _opacities(talk)
+    copied = {"action": "apply_material", "material_description": "Named in this line: layer 'GFP'."}
+    opacity = {"action": "layer_opacity", "name": "GFP", "opacity": 0.3}
+    server.say(json.dumps({"commands": [opacity, copied]}))
+    turn = talk.run("make GFP see-through, like 30%")
+    assert not turn.ok and _opacities(talk) == before
+    assert "copies the prompt" in turn.message
+
+
 def test_a_grounded_command_runs(talk, server):
     server.say(json.dumps({"commands": [{"action": "layer_opacity", "name": "GFP", "opacity": 0.3}]}))
     turn = talk.run("GFP see-through, like thirty percent")

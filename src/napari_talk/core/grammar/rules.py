@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,9 @@ from .tokens import NUMBER, SLOTS, NoMatch, name_pattern
 _NUMERIC = re.compile(rf"{NUMBER}\s*%?")
 _SLOT_RE = re.compile(r"\{(\w+)(?::(\w+))?\}")
 _THE_BEFORE_SLOT = re.compile(r"\(\?:the \)\?\{(\w+)(?::(\w+))?\}")
+_COMPILING = threading.Lock()
+"""One rule compiled at a time: a thread that needs a pass another is compiling waits for it
+(without the GIL) instead of compiling it again beside it, which starved the GUI thread."""
 
 NAME_FILLERS: dict[str, tuple[str, str]] = {
     "layers": (
@@ -177,7 +181,10 @@ class Rule:
     def _pass(self, generic: bool) -> Pass:
         found = self._passes.get(generic)
         if found is None:
-            found = self._passes[generic] = self._compile_pass(generic)
+            with _COMPILING:
+                found = self._passes.get(generic)
+                if found is None:
+                    found = self._passes[generic] = self._compile_pass(generic)
         return found
 
     def _compile_pass(self, generic: bool) -> Pass:

@@ -12,7 +12,8 @@ from a signature). Such a command is refused, not run: wrong is worse than not u
 - A number the command needs (a required parameter) comes from the line: a line with no number
   and no word of quantity ("a bit", "closer", "more") gives the model none to invent ("hold on,
   my coffee is getting cold" is no zoom box).
-- No value is a JSON type's name ("string", "number"): that is a signature copied, not a value.
+- No value is a JSON type's name ("string", "number"): that is a signature copied, not a value;
+  nor the road's own hint of the names a line holds: that is the prompt copied, not the line.
 - What the line names is acted on: a reply that leaves out a live object the line names ("rotate
   Wedge B 10 degrees" answered by turning the view) says something else; a pronoun or a
   description points at an unnamed object only in a line that names none.
@@ -26,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..grammar.tokens import every_number
+from .prompt import HINT_OPENING
 
 POINTING = re.compile(
     r"\b(?:it|its|them|they|this|that|these|those|selected|current|active|same|one|ones|all|every|each)\b"
@@ -136,6 +138,8 @@ def ungrounded(wire: Mapping[str, Any], line: str, live: Iterable[str]) -> str |
         for text in _strings(value):
             if text.strip().casefold() in PLACEHOLDERS:
                 return f"{key} is {text!r}, a placeholder"
+            if HINT_OPENING.casefold() in text.casefold():
+                return f"{key} copies the prompt, not the line"
             name = live_names.get(text.strip().casefold())
             if name is not None and not named(name, line) and not pointing:
                 return f"the line does not name {name!r}"

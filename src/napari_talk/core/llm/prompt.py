@@ -317,12 +317,20 @@ def steps_prompt(registry: Registry, actions: Iterable[str], context: Sequence[s
     return "\n".join(lines)
 
 
-def choose_question(line: str, registry: Registry | None = None, also: Sequence[str] = ()) -> str:
+HINT_OPENING = "Named in this line:"
+"""How the road's hint of the live names a line holds opens (it follows the quoted line)."""
+
+
+def choose_question(
+    line: str, registry: Registry | None = None, also: Sequence[str] = (), hint: str = ""
+) -> str:
     """The first step's question; ``also``: commands the line brings into play that the scene's
-    prompt does not list (described here, after the part a server may have read already)."""
+    prompt does not list (described here, after the part a server may have read already); ``hint``
+    follows the quoted line, outside it, so it is never read as the person's words."""
     extra = [f"- {a}: {brief(registry.commands[a].description())}" for a in also] if registry else []
     also_lines = ["Also:", *extra] if extra else []
-    return "\n".join([CHOOSE_OPENING, *also_lines, f"Line: {json.dumps(line, ensure_ascii=False)}"])
+    quoted = f"Line: {json.dumps(line, ensure_ascii=False)}" + (f" {hint}" if hint else "")
+    return "\n".join([CHOOSE_OPENING, *also_lines, quoted])
 
 
 def fill_question(registry: Registry, actions: Sequence[str], names: Names) -> str:

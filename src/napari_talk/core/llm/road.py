@@ -28,6 +28,7 @@ from .grounding import invented, left_out, ungrounded
 from .prompt import (
     ANSWER,
     CHOOSE_OPENING,
+    HINT_OPENING,
     NO_COMMAND,
     WORDS_QUESTION,
     Names,
@@ -255,7 +256,7 @@ class LLMRoad:
             for name in found
             if name and f" {name.casefold()} " in folded
         ]
-        return f"(Named in this line: {', '.join(named[:4])}.)" if named else ""
+        return f"({HINT_OPENING} {', '.join(named[:4])}.)" if named else ""
 
     def request(self, text: str, context: Sequence[str], actions: tuple[str, ...], names: Names) -> Request:
         """The first request for a line, as the mode shapes it."""
@@ -475,12 +476,12 @@ class LLMRoad:
         the likeliest (``offered``), and one the prompt does not list is described in the first
         question. The semantic router may answer the first step."""
         outcome = turn.outcome
-        line = " ".join(p for p in (turn.text, self.hint(turn.text, names)) if p)
         system = steps_prompt(self.registry, pool, context)
         also = [a for a in offered if a not in pool]
+        first = choose_question(turn.text, self.registry, also, self.hint(turn.text, names))
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": system},
-            {"role": "user", "content": choose_question(line, self.registry, also)},
+            {"role": "user", "content": first},
         ]
         self._read_prompt = system
         chosen: list[str] | None = None
