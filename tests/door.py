@@ -16,6 +16,26 @@ def open_door(make_napari_viewer_proxy, workspace):
     return dock
 
 
+def cells_with_model(make_napari_viewer_proxy, llm_settings, folder):
+    """The dock on the cells sample with ``llm_settings`` stored as the person's (a generator for
+    a fixture: it yields the dock, then stops a question still out)."""
+    from napari_talk._qt.dock import ChatDock
+    from napari_talk.core.running.settings import FileStore, Settings
+    from napari_talk.samples import cells
+
+    viewer = make_napari_viewer_proxy()
+    for data, kwargs, kind in cells():
+        getattr(viewer, f"add_{kind}")(data, **kwargs)
+    store = FileStore(folder / "settings.json")
+    store.save(Settings(llm=llm_settings))
+    dock = ChatDock(viewer, store=store)
+    viewer.window.add_dock_widget(dock, name="Chat")
+    yield dock
+    if dock.task is not None:
+        dock.task.cancel()
+        dock.task.wait(10)
+
+
 def type_line(qtbot, dock, text: str):
     """Type a line and press Enter, as a person does; its transcript entry once the dock is idle."""
     qtbot.keyClicks(dock.input, text)

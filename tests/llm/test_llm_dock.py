@@ -8,6 +8,7 @@ import time
 import pytest
 from chat_server import Honours, tool_call
 from conftest import SECRET_KEY
+from door import cells_with_model
 from qtpy.QtCore import Qt, QTimer
 
 from napari_talk.core.running.settings import FileStore, Settings
@@ -15,20 +16,7 @@ from napari_talk.core.running.settings import FileStore, Settings
 
 @pytest.fixture
 def dock(make_napari_viewer_proxy, qtbot, llm_settings, tmp_path):
-    from napari_talk._qt.dock import ChatDock
-    from napari_talk.samples import cells
-
-    viewer = make_napari_viewer_proxy()
-    for data, kwargs, kind in cells():
-        getattr(viewer, f"add_{kind}")(data, **kwargs)
-    store = FileStore(tmp_path / "settings.json")
-    store.save(Settings(llm=llm_settings))
-    widget = ChatDock(viewer, store=store)
-    viewer.window.add_dock_widget(widget, name="Chat")
-    yield widget
-    if widget.task is not None:
-        widget.task.cancel()
-        widget.task.wait(10)
+    yield from cells_with_model(make_napari_viewer_proxy, llm_settings, tmp_path)
 
 
 def type_line(qtbot, dock, text):

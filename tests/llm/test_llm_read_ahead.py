@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from door import cells_with_model
 from qtpy.QtCore import Qt
 
 from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.llm.prompt import CHOOSE_OPENING
 from napari_talk.core.llm.road import LLMRoad
 from napari_talk.core.llm.settings import LLMSettings
-from napari_talk.core.running.settings import FileStore, Settings
 
 
 def reads_ahead(body: dict) -> bool:
@@ -20,20 +20,8 @@ def reads_ahead(body: dict) -> bool:
 
 @pytest.fixture
 def steps_dock(make_napari_viewer_proxy, qtbot, llm_settings, tmp_path):
-    from napari_talk._qt.dock import ChatDock
-    from napari_talk.samples import cells
-
-    viewer = make_napari_viewer_proxy()
-    for data, kwargs, kind in cells():
-        getattr(viewer, f"add_{kind}")(data, **kwargs)
-    store = FileStore(tmp_path / "settings.json")
-    store.save(Settings(llm=llm_settings.model_copy(update={"mode": "steps"})))
-    widget = ChatDock(viewer, store=store)
-    viewer.window.add_dock_widget(widget, name="Chat")
-    yield widget
-    if widget.task is not None:
-        widget.task.cancel()
-        widget.task.wait(10)
+    steps = llm_settings.model_copy(update={"mode": "steps"})
+    yield from cells_with_model(make_napari_viewer_proxy, steps, tmp_path)
 
 
 def test_the_scene_is_read_ahead_and_the_line_reuses_it_word_for_word(qtbot, steps_dock, chat_server):

@@ -267,7 +267,7 @@ def choice_schema(actions: Sequence[str]) -> dict[str, Any]:
 
 def fill_schema(registry: Registry, actions: Sequence[str], names: Names) -> dict[str, Any]:
     """The second step: the parameters of the chosen commands, each under its own schema; of one
-    command, its parameters alone (see :func:`as_command`)."""
+    command, its parameters alone (see :func:`.replies.as_command`)."""
     commands = [command_schema(registry, action, names) for action in actions]
     none = {
         "type": "object",
@@ -337,21 +337,6 @@ def fill_question(registry: Registry, actions: Sequence[str], names: Names) -> s
     """The second step's question: the chosen commands with their parameters (live names listed)."""
     signatures = "\n".join(f"- {a}({_signature(compact(registry.schema(a), names))})" for a in actions)
     return (FILL_ONE_QUESTION if len(actions) == 1 else FILL_QUESTION).format(signatures=signatures)
-
-
-_COMMAND_KEYS = frozenset({"action", "command", "commands", "say"})
-
-
-def as_command(content: str | None, action: str) -> str | None:
-    """A second step's reply for one command: its parameters alone (``{"factor": 2}``) read as that
-    command; a reply that names its command itself is left as it is."""
-    try:
-        data = json.loads(content or "")
-    except ValueError:
-        return content
-    if isinstance(data, dict) and not _COMMAND_KEYS & data.keys():
-        return json.dumps({"action": action, **data})
-    return content
 
 
 def worked(examples: Sequence[tuple[str, str]]) -> list[str]:

@@ -234,3 +234,18 @@ def _read_call(data: dict[str, Any], reading: Reading, depth: int) -> bool:
         return True
     reading.add({**arguments, "action": name})
     return True
+
+
+_COMMAND_KEYS = frozenset({"action", "command", "commands", "say"})
+
+
+def as_command(content: str | None, action: str) -> str | None:
+    """A second step's reply for one command: its parameters alone (``{"factor": 2}``) read as that
+    command; a reply that names its command itself is left as it is."""
+    try:
+        data = json.loads(content or "")
+    except ValueError:
+        return content
+    if isinstance(data, dict) and not _COMMAND_KEYS & data.keys():
+        return json.dumps({"action": action, **data})
+    return content

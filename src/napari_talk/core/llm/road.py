@@ -32,7 +32,6 @@ from .prompt import (
     NO_COMMAND,
     WORDS_QUESTION,
     Names,
-    as_command,
     choice_schema,
     choose_question,
     fill_question,
@@ -44,7 +43,7 @@ from .prompt import (
     tool_schemas,
     worked,
 )
-from .replies import Reading, read_reply
+from .replies import Reading, as_command, read_reply
 from .router import Route, Router
 from .settings import LLMSettings, SchemaForm
 from .shortlist import Shortlist
