@@ -17,10 +17,12 @@ command is one of that pack's commands and each command is read by a rule or say
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +37,21 @@ _THE_BEFORE_SLOT = re.compile(r"\(\?:the \)\?\{(\w+)(?::(\w+))?\}")
 _COMPILING = threading.Lock()
 """One rule compiled at a time: a thread that needs a pass another is compiling waits for it
 (without the GIL) instead of compiling it again beside it, which starved the GUI thread."""
+
+
+@contextlib.contextmanager
+def _uncollected() -> Iterator[None]:
+    """No garbage collection while a pass compiles. Its parse tree lives only until the pattern is
+    made; a collection meanwhile moves it to the oldest generation, and enough of that sets off a
+    full collection, which holds the GIL while it scans the whole heap (a stalled GUI, seconds in a
+    loaded process). The tree holds no cycles: reference counting frees it all the same."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 NAME_FILLERS: dict[str, tuple[str, str]] = {
@@ -209,7 +226,7 @@ class Rule:
     def _pass(self, generic: bool) -> Pass:
         found = self._passes.get(generic)
         if found is None:
-            with _COMPILING:
+            with _COMPILING, _uncollected():
                 found = self._passes.get(generic)
                 if found is None:
                     found = self._passes[generic] = self._compile_pass(generic)
