@@ -17,13 +17,16 @@ command is one of that pack's commands and each command is read by a rule or say
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import factor
 from .lookup import SEP, SPACE, SomeNames, is_marked, known, mark, unmark
 from .names import resolve_name
 from .tokens import NUMBER, SLOTS, NoMatch, name_pattern
@@ -34,6 +37,22 @@ _THE_BEFORE_SLOT = re.compile(r"\(\?:the \)\?\{(\w+)(?::(\w+))?\}")
 _COMPILING = threading.Lock()
 """One rule compiled at a time: a thread that needs a pass another is compiling waits for it
 (without the GIL) instead of compiling it again beside it, which starved the GUI thread."""
+
+
+@contextlib.contextmanager
+def _uncollected() -> Iterator[None]:
+    """No garbage collection while a pass compiles. Its parse tree lives only until the pattern is
+    made; a collection meanwhile moves it to the oldest generation, and enough of that sets off a
+    full collection, which holds the GIL while it scans the whole heap (a stalled GUI, seconds in a
+    loaded process). The tree holds no cycles: reference counting frees it all the same."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
 
 NAME_FILLERS: dict[str, tuple[str, str]] = {
     "layers": (
@@ -46,6 +65,13 @@ DEFAULT_FILLERS = (r"(?:the\s+)?", "")
 _rule_ids = itertools.count()
 
 MAX_WORDS_AROUND_NAME = 3
+MAX_PATTERN = 30_000
+"""A pass's alternation longer than this is compiled with the shared text of its templates written
+once (:mod:`.factor`): a rule of many variants of a few sentences ("rays at 10 to 20 degrees to"
+each way of naming an edge) would otherwise be hundreds of thousands of characters, a second or
+more to compile."""
+MAX_RUN = 16
+"""At most this many templates in one factored branch: when it fits, they are tried alone in order."""
 if TYPE_CHECKING:
     from ..contract.commands import Command
 
@@ -79,17 +105,36 @@ class _Alone:
 
 _Template = tuple[_Alone, list[_Slot], str]
 """A template alone, its slots, and the prefix of its group names."""
+_Branch = tuple[str, int, int]
+"""A branch of a pass's alternation: its group's name, and the templates it stands for (a range)."""
 
 
 @dataclass(frozen=True, eq=False)
 class Pass:
-    """A rule's templates compiled for some known names: one alternation, and each alone."""
+    """A rule's templates compiled for some known names: one alternation, and each alone.
+
+    A branch of the alternation is a template, or a run of templates factored into one pattern
+    (:mod:`.factor`) that says whether one of them fits, not which fits first."""
 
     name: str
     generic: bool
     source: str
     combined: re.Pattern
     templates: list[_Template]
+    branches: tuple[_Branch, ...]
+
+    def first(self, found: re.Match) -> tuple[int, re.Match | None]:
+        """The first template that reads ``found``'s text, and its match of it."""
+        for group, start, end in self.branches:
+            if found.group(group) is None:
+                continue
+            if end - start == 1:
+                return start, found
+            for index in range(start, len(self.templates)):
+                alone = self.templates[index][0].fullmatch(found.string)
+                if alone is not None:
+                    return index, alone
+        return len(self.templates), None
 
 
 def _choice_pattern(choices: Mapping[str, Any]) -> str:
@@ -181,7 +226,7 @@ class Rule:
     def _pass(self, generic: bool) -> Pass:
         found = self._passes.get(generic)
         if found is None:
-            with _COMPILING:
+            with _COMPILING, _uncollected():
                 found = self._passes.get(generic)
                 if found is None:
                     found = self._passes[generic] = self._compile_pass(generic)
@@ -195,25 +240,48 @@ class Rule:
             source, slots = self._template_source(template, generic, prefix)
             sources.append(f"(?P<{prefix}>{source})")
             templates.append((_Alone(source), slots, prefix))
+        branches = [(prefix, index, index + 1) for index, (_, _, prefix) in enumerate(templates)]
+        if sum(map(len, sources)) > MAX_PATTERN:
+            branches, sources = self._factored(generic, name, sources)
         source = "|".join(sources)
-        return Pass(name, generic, source, re.compile(source, re.IGNORECASE), templates)
+        return Pass(name, generic, source, re.compile(source, re.IGNORECASE), templates, tuple(branches))
+
+    def _factored(self, generic: bool, name: str, sources: list[str]) -> tuple[list[_Branch], list[str]]:
+        """The alternation's branches with each run of similar templates written as one."""
+        items = [factor.items(self._template_source(t, generic, "")[0]) for t in self.templates]
+        branches, factored = [], []
+        for start, end in factor.runs(items, MAX_RUN):
+            if end - start == 1:
+                branches.append((f"{name}t{start}", start, end))
+                factored.append(sources[start])
+            else:
+                group = f"{name}f{start}"
+                branches.append((group, start, end))
+                run = [sequence for sequence in items[start:end] if sequence is not None]  # all, in a run
+                factored.append(f"(?P<{group}>{factor.union(run)})")
+        return branches, factored
 
     def _template_source(self, template: str, generic: bool, prefix: str) -> tuple[str, list[_Slot]]:
+        """The template's regex; its slots are groups named after ``prefix`` (none without one)."""
         slots: list[_Slot] = []
+
+        def group(pattern: str) -> str:
+            return f"(?P<{prefix}s{len(slots)}>{pattern})" if prefix else f"(?:{pattern})"
 
         def slot(match: re.Match) -> str:
             name, kind = match.group(1), match.group(2) or match.group(1)
-            group = f"{prefix}s{len(slots)}"
             if kind in self.choices:
+                found = group(_choice_pattern(self.choices[kind]))
                 slots.append(_Slot(name, kind, choices=self.choices[kind]))
-                return f"(?P<{group}>{_choice_pattern(self.choices[kind])})"
+                return found
             if kind in SLOTS:
+                found = group(SLOTS[kind].pattern)
                 slots.append(_Slot(name, kind, convert=SLOTS[kind].convert))
-                return f"(?P<{group}>{SLOTS[kind].pattern})"
-            slots.append(_Slot(name, kind))
+                return found
             before, after = NAME_FILLERS.get(kind, DEFAULT_FILLERS)
-            names = name_pattern(kind, generic)
-            return f"{before}(?P<{group}>{names}){after}"
+            found = f"{before}{group(name_pattern(kind, generic))}{after}"
+            slots.append(_Slot(name, kind))
+            return found
 
         def drop_the(match: re.Match) -> str:
             kind = match.group(2) or match.group(1)
@@ -249,11 +317,12 @@ class Rule:
         self, clause: str, found: re.Match, compiled: Pass, context: Context
     ) -> dict[str, Any] | None:
         """The command from a match of ``compiled``'s alternation (also inside a larger regex)."""
-        first = next(i for i, t in enumerate(compiled.templates) if found.group(t[2]) is not None)
-        try:
-            return self._wire(found, compiled.templates[first], context)
-        except (NoMatch, ValueError):
-            pass
+        first, match = compiled.first(found)
+        if match is not None:
+            try:
+                return self._wire(match, compiled.templates[first], context)
+            except (NoMatch, ValueError):
+                pass
         for template in compiled.templates[first + 1 :]:
             # the text fit that template but meant nothing there: let the others try
             alone = template[0].fullmatch(clause)

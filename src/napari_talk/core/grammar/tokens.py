@@ -67,11 +67,12 @@ _NUMBER_WORD = (
 )
 WORD_NUMBER = (
     rf"\b(?:(?:a|one) (?=hundred|thousand))?{_NUMBER_WORD}"
-    rf"(?:[- ]{_NUMBER_WORD}|(?<=hundred) and {_NUMBER_WORD})*"
+    rf"(?:(?:[- ]|(?<=hundred) and ){_NUMBER_WORD})*"
     rf"(?: point(?: {_DIGIT_WORDS})+)?\b"
 )
 """A number spelled out: "ninety", "seventy-five", "three hundred", "three thousand two hundred",
-"one point two"."""
+"one point two". Each word's pattern is written twice, not once per way to join it: number slots
+are in many templates, and this is most of their length."""
 _WORD_NUMBER_RE = re.compile(WORD_NUMBER, re.IGNORECASE)
 FRACTIONS: dict[str, float] = {
     **dict.fromkeys(("half", "a half", "one half"), 0.5),
