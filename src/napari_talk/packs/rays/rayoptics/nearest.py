@@ -171,8 +171,9 @@ class NearestIndex:
             ts = np.hypot(px - r1x, py - r1y)
             t[seg] = np.where(crossed & (ts > floor), ts, np.inf)
             circ = ~seg
-            r, q = ray[circ], self.table[prim[circ]]
-            t[circ] = _circle_bounds(xy[r], q[:, 0], q[:, 1], q[:, 2], floor)
+            if circ.any():
+                r, q = ray[circ], self.table[prim[circ]]
+                t[circ] = _circle_bounds(xy[r], q[:, 0], q[:, 1], q[:, 2], floor)
             # a lower bound: the exact test's rounding may place the hit a hair nearer
             t = t * (1 - 1e-9) - 1e-9 * self.extent
         return t
