@@ -265,6 +265,8 @@ class VectorStage:
         self.other = NearestIndex(other, min_len, exhaustive=False)
         self.other_always = bool(self.other.always)
         self.extent = extent
+        self.reach = CLEAR_SEGMENTS * min_len + 1e-9 * extent
+        """Hits this much farther than a ray's nearest cannot change its outcome (rounding aside)."""
 
     # -- nearest hit ---------------------------------------------------------------------------
 
@@ -323,7 +325,7 @@ class VectorStage:
         rank = np.arange(len(ray_g)) - first_of[ray_g]
         near = np.full(len(xy), np.inf)
         active = np.ones(len(xy), dtype=bool)
-        reach = CLEAR_SEGMENTS * self.min_len + 1e-9 * self.extent
+        reach = self.reach
         found: list[tuple[np.ndarray, ...]] = []
         lo_rank, hi_rank = 0, 1
         while True:
@@ -345,7 +347,7 @@ class VectorStage:
             if not active.any():
                 break
             lo_rank, hi_rank = hi_rank, 2 * hi_rank
-        self._settle(found, lo, obj, hx, hy, first, second)
+        self._settle(found, near, lo, obj, hx, hy, first, second)
 
     def _grid_step(
         self,
@@ -361,7 +363,7 @@ class VectorStage:
         assert self.grid is not None
         walk = self.grid.walk(xy)
         near = np.full(len(xy), np.inf)
-        reach = CLEAR_SEGMENTS * self.min_len + 1e-9 * self.extent
+        reach = self.reach
         found: list[tuple[np.ndarray, ...]] = []
         cells, most = GRID_CELLS
         while walk.active:
@@ -371,11 +373,12 @@ class VectorStage:
                 found.append(part)
                 np.minimum.at(near, part[0], part[2])
             cells = min(2 * cells, most)
-        self._settle(found, 0, obj, hx, hy, first, second)
+        self._settle(found, near, 0, obj, hx, hy, first, second)
 
     def _settle(
         self,
         found: list[tuple[np.ndarray, ...]],
+        near: np.ndarray,
         lo: int,
         obj: np.ndarray,
         hx: np.ndarray,
@@ -383,11 +386,16 @@ class VectorStage:
         first: np.ndarray,
         second: np.ndarray,
     ) -> None:
-        """From the exact hits found: per ray, the nearest object, where, and the next object's
-        squared distance (rays ``lo`` on of the chunk)."""
+        """From the exact hits found (``near``: each ray's nearest, squared): per ray, the nearest
+        object, where, and the next object's squared distance (rays ``lo`` on of the chunk). Hits
+        beyond the clear distance from the nearest are left out: as a missing next object, they
+        leave a ray clean as they would."""
         if not found:
             return
         ray, prim, d, px, py = (np.concatenate(cols) for cols in zip(*found, strict=True))
+        reach = self.reach
+        keep = np.flatnonzero(np.sqrt(d) <= np.sqrt(near[ray]) + reach)
+        ray, prim, d, px, py = ray[keep], prim[keep], d[keep], px[keep], py[keep]
         owner = self.owner[prim]
         # each object's own hit: its nearest primitive, the first in its order among equals
         sort = np.lexsort((self.order[prim], d, owner, ray))
