@@ -105,3 +105,10 @@ def test_large_primitives_spanning_the_scene_leave_the_search_to_the_boxes() -> 
     radius = 1000.0
     grid = Grid(centres - radius, centres + radius, 1e-4)
     assert not grid.worth
+
+
+def test_primitives_crowded_in_a_corner_of_a_large_scene_leave_the_search_to_the_boxes() -> None:
+    corner = np.random.default_rng(4).uniform(0, 10, (400, 2))
+    low = np.vstack([corner, [[5000.0, 5000.0]]])
+    grid = Grid(low, low + 1, 1e-4)
+    assert not grid.worth

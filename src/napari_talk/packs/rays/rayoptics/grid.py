@@ -20,6 +20,9 @@ MAX_CELLS = 1 << 20
 MAX_LISTINGS = 8.0
 """A grid whose primitives are listed in more cells than this many per primitive (large
 primitives spanning much of the scene) would test them again in every cell: not worth it."""
+MAX_PER_CELL = 64
+"""Nor is a grid with a cell listing more primitives than this (objects crowded in a small part of
+a large scene): every ray through that cell would test them all."""
 FAR = 1 - 1e-9
 """Entry distances are scaled by this to stay lower bounds despite rounding."""
 
@@ -51,19 +54,22 @@ class Grid:
         wide = hi_cell[:, 0] - lo_cell[:, 0] + 1
         per = wide * (hi_cell[:, 1] - lo_cell[:, 1] + 1)
         self.listings = int(per.sum())
+        self.start = np.zeros(nx * ny + 1, dtype=np.int64)
+        self.items = np.zeros(0, dtype=np.int64)
         self.worth = self.listings <= MAX_LISTINGS * max(n, 1)
         if not self.worth:
-            self.start = np.zeros(nx * ny + 1, dtype=np.int64)
-            self.items = np.zeros(0, dtype=np.int64)
             return
         prim = np.repeat(np.arange(n, dtype=np.int64), per)
         local = np.arange(self.listings, dtype=np.int64) - np.repeat(np.cumsum(per) - per, per)
         cx = lo_cell[prim, 0] + local % wide[prim]
         cy = lo_cell[prim, 1] + local // wide[prim]
         cell = cy * nx + cx
-        sort = np.argsort(cell, kind="stable")
-        self.items = prim[sort]
-        self.start = np.r_[0, np.cumsum(np.bincount(cell, minlength=nx * ny))].astype(np.int64)
+        counts = np.bincount(cell, minlength=nx * ny)
+        self.worth = bool(counts.max(initial=0) <= MAX_PER_CELL)
+        if not self.worth:
+            return
+        self.items = prim[np.argsort(cell, kind="stable")]
+        self.start[1:] = np.cumsum(counts)
 
     def _cells(self, points: np.ndarray) -> np.ndarray:
         """The cell (column, row) holding each point, clipped to the grid."""

@@ -33,7 +33,7 @@ CLEAR_SEGMENTS = 4.0
 """Hits this many minimum segments apart cannot be merged or coincident."""
 START_SEGMENTS = 8.0
 """A nearest hit this close to the ray's start is left to the ray-by-ray search."""
-GRID_PRIMITIVES = 256
+GRID_PRIMITIVES = 64
 """Scenes with at least this many primitives are searched through a grid (:mod:`.grid`)."""
 GRID_CELLS = (2, 32)
 """Cells a ray walks in the first round of a grid search, and at most in any round."""
