@@ -347,7 +347,7 @@ class VectorStage:
             if not active.any():
                 break
             lo_rank, hi_rank = hi_rank, 2 * hi_rank
-        self._settle(found, near, lo, obj, hx, hy, first, second)
+        self._settle(found, None, lo, obj, hx, hy, first, second)
 
     def _grid_step(
         self,
@@ -378,7 +378,7 @@ class VectorStage:
     def _settle(
         self,
         found: list[tuple[np.ndarray, ...]],
-        near: np.ndarray,
+        near: np.ndarray | None,
         lo: int,
         obj: np.ndarray,
         hx: np.ndarray,
@@ -386,16 +386,16 @@ class VectorStage:
         first: np.ndarray,
         second: np.ndarray,
     ) -> None:
-        """From the exact hits found (``near``: each ray's nearest, squared): per ray, the nearest
-        object, where, and the next object's squared distance (rays ``lo`` on of the chunk). Hits
-        beyond the clear distance from the nearest are left out: as a missing next object, they
-        leave a ray clean as they would."""
+        """From the exact hits found: per ray, the nearest object, where, and the next object's
+        squared distance (rays ``lo`` on of the chunk). Given ``near`` (each ray's nearest,
+        squared), hits beyond the clear distance from it are left out first: as a missing next
+        object, they leave a ray clean as they would (worth it when rays meet many objects)."""
         if not found:
             return
         ray, prim, d, px, py = (np.concatenate(cols) for cols in zip(*found, strict=True))
-        reach = self.reach
-        keep = np.flatnonzero(np.sqrt(d) <= np.sqrt(near[ray]) + reach)
-        ray, prim, d, px, py = ray[keep], prim[keep], d[keep], px[keep], py[keep]
+        if near is not None:
+            keep = np.flatnonzero(np.sqrt(d) <= np.sqrt(near[ray]) + self.reach)
+            ray, prim, d, px, py = ray[keep], prim[keep], d[keep], px[keep], py[keep]
         owner = self.owner[prim]
         # each object's own hit: its nearest primitive, the first in its order among equals
         sort = np.lexsort((self.order[prim], d, owner, ray))
