@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from .base import Point, Ray, SceneObj, line_crossings
+from .grid import Grid
 
 PAIRS_PER_CHUNK = 1 << 16
 """Ray × group pairs tested at once (a few MB per temporary array)."""
@@ -31,6 +32,10 @@ CHAIN_SEGMENTS = 4.0
 """Hits closer than this (in minimum segments) along the ray form one cluster of coincident hits."""
 NEAR_SEGMENTS = 8.0
 """A nearest hit this close to the ray's start is resolved by testing every object."""
+GRID_PRIMITIVES = 256
+GRID_RAYS = 16
+"""With at least this many primitives and rays at once, the primitives a ray's line passes are
+found through a grid (:mod:`.grid`) rather than the groups' boxes (cheaper for a ray alone)."""
 
 
 def _owner(cls: type, name: str) -> type:
@@ -107,6 +112,10 @@ class NearestIndex:
                 self.box_high = np.maximum.reduceat(high, self.group_start, axis=0) + pad
         whole = ~(np.isfinite(self.box_low).all(axis=1) & np.isfinite(self.box_high).all(axis=1))
         self.box_low[whole], self.box_high[whole] = -np.inf, np.inf
+        self.grid: Grid | None = None
+        if len(order) >= GRID_PRIMITIVES and not whole.any():
+            grid = Grid(low, high, pad)
+            self.grid = grid if grid.worth else None
 
     @property
     def primitives(self) -> int:
@@ -117,7 +126,7 @@ class NearestIndex:
         out: list[tuple[list[int], list[float]]] = []
         if not self.primitives:
             return [([], []) for _ in rays]
-        step = max(1, PAIRS_PER_CHUNK // len(self.group_start))
+        step = self._rays_per_chunk()
         for lo in range(0, len(rays), step):
             out.extend(self._bounds(rays[lo : lo + step]))
         return out
@@ -140,7 +149,15 @@ class NearestIndex:
             (objs_list[cuts[k] : cuts[k + 1]], values_list[cuts[k] : cuts[k + 1]]) for k in range(len(rays))
         ]
 
+    def _rays_per_chunk(self) -> int:
+        across = len(self.group_start)
+        if self.grid is not None:
+            across = max(across, sum(self.grid.shape))
+        return max(1, PAIRS_PER_CHUNK // across)
+
     def _pairs(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.grid is not None and len(xy) >= GRID_RAYS:
+            return self.grid.line(xy)
         return box_pairs(xy, self.box_low, self.box_high, self.group_start, self.group_size)
 
     def _pair_bounds(self, xy: np.ndarray, ray: np.ndarray, prim: np.ndarray) -> np.ndarray:
@@ -154,8 +171,9 @@ class NearestIndex:
             ts = np.hypot(px - r1x, py - r1y)
             t[seg] = np.where(crossed & (ts > floor), ts, np.inf)
             circ = ~seg
-            r, q = ray[circ], self.table[prim[circ]]
-            t[circ] = _circle_bounds(xy[r], q[:, 0], q[:, 1], q[:, 2], floor)
+            if circ.any():
+                r, q = ray[circ], self.table[prim[circ]]
+                t[circ] = _circle_bounds(xy[r], q[:, 0], q[:, 1], q[:, 2], floor)
             # a lower bound: the exact test's rounding may place the hit a hair nearer
             t = t * (1 - 1e-9) - 1e-9 * self.extent
         return t
@@ -165,7 +183,7 @@ class NearestIndex:
         out = np.full(len(xy), np.inf)
         if not self.primitives:
             return out
-        step = max(1, PAIRS_PER_CHUNK // len(self.group_start))
+        step = self._rays_per_chunk()
         for lo in range(0, len(xy), step):
             part = xy[lo : lo + step]
             ray, prim = self._pairs(part)

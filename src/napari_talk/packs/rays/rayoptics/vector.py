@@ -19,6 +19,7 @@ import numpy as np
 
 from .base import Ray, SceneObj, Settings, line_crossings
 from .glasses import CircleGlass, OutlineGlass, classify_with
+from .grid import Grid
 from .nearest import GROUP_SIZE, NearestIndex, morton
 from .surfaces import Blocker, Detector, Mirror
 
@@ -32,6 +33,10 @@ CLEAR_SEGMENTS = 4.0
 """Hits this many minimum segments apart cannot be merged or coincident."""
 START_SEGMENTS = 8.0
 """A nearest hit this close to the ray's start is left to the ray-by-ray search."""
+GRID_PRIMITIVES = 64
+"""Scenes with at least this many primitives are searched through a grid (:mod:`.grid`)."""
+GRID_CELLS = (2, 32)
+"""Cells a ray walks in the first round of a grid search, and at most in any round."""
 
 
 class _Absent(SceneObj):
@@ -253,9 +258,15 @@ class VectorStage:
             self.super_low = np.minimum.reduceat(self.box_low, starts, axis=0)
             self.super_high = np.maximum.reduceat(self.box_high, starts, axis=0)
             self.super_size = np.minimum(SUPER_SIZE, len(self.group_start) - starts)
+        self.grid: Grid | None = None
+        if len(perm) >= GRID_PRIMITIVES and np.isfinite(low).all() and np.isfinite(high).all():
+            grid = Grid(low, high, pad)
+            self.grid = grid if grid.worth else None
         self.other = NearestIndex(other, min_len, exhaustive=False)
         self.other_always = bool(self.other.always)
         self.extent = extent
+        self.reach = CLEAR_SEGMENTS * min_len + 1e-9 * extent
+        """Hits this much farther than a ray's nearest cannot change its outcome (rounding aside)."""
 
     # -- nearest hit ---------------------------------------------------------------------------
 
@@ -271,7 +282,9 @@ class VectorStage:
         xy = rows[:, X1 : Y2 + 1]
         first = np.full(m, np.inf)
         second = np.full(m, np.inf)
-        if len(self.group_start):
+        if self.grid is not None:
+            self._grid_step(xy, obj, hx, hy, first, second)
+        elif len(self.group_start):
             step = max(1, PAIRS_PER_STEP // (len(self.super_low) or len(self.group_start)))
             for lo in range(0, m, step):
                 self._nearest_step(xy[lo : lo + step], lo, obj, hx, hy, first, second)
@@ -312,7 +325,7 @@ class VectorStage:
         rank = np.arange(len(ray_g)) - first_of[ray_g]
         near = np.full(len(xy), np.inf)
         active = np.ones(len(xy), dtype=bool)
-        reach = CLEAR_SEGMENTS * self.min_len + 1e-9 * self.extent
+        reach = self.reach
         found: list[tuple[np.ndarray, ...]] = []
         lo_rank, hi_rank = 0, 1
         while True:
@@ -334,9 +347,55 @@ class VectorStage:
             if not active.any():
                 break
             lo_rank, hi_rank = hi_rank, 2 * hi_rank
+        self._settle(found, None, lo, obj, hx, hy, first, second)
+
+    def _grid_step(
+        self,
+        xy: np.ndarray,
+        obj: np.ndarray,
+        hx: np.ndarray,
+        hy: np.ndarray,
+        first: np.ndarray,
+        second: np.ndarray,
+    ) -> None:
+        """:meth:`_nearest_step` through the grid: each ray's cells in order, until the next one
+        begins beyond its nearest hit by more than the clear distance."""
+        assert self.grid is not None
+        walk = self.grid.walk(xy)
+        near = np.full(len(xy), np.inf)
+        reach = self.reach
+        found: list[tuple[np.ndarray, ...]] = []
+        cells, most = GRID_CELLS
+        while walk.active:
+            ray, prim = walk.step(cells, np.sqrt(near) + reach)
+            part = self._exact(xy, ray, prim) if len(ray) else None
+            if part is not None:
+                found.append(part)
+                np.minimum.at(near, part[0], part[2])
+            cells = min(2 * cells, most)
+        self._settle(found, near, 0, obj, hx, hy, first, second)
+
+    def _settle(
+        self,
+        found: list[tuple[np.ndarray, ...]],
+        near: np.ndarray | None,
+        lo: int,
+        obj: np.ndarray,
+        hx: np.ndarray,
+        hy: np.ndarray,
+        first: np.ndarray,
+        second: np.ndarray,
+    ) -> None:
+        """From the exact hits found: per ray, the nearest object, where, and the next object's
+        squared distance (rays ``lo`` on of the chunk). Given ``near`` (each ray's nearest,
+        squared), hits beyond the clear distance from it are left out first: as a missing next
+        object, they leave a ray clean as they would (worth it when rays meet many objects)."""
         if not found:
             return
         ray, prim, d, px, py = (np.concatenate(cols) for cols in zip(*found, strict=True))
+        if near is not None:
+            keep = np.flatnonzero(np.sqrt(d) <= np.sqrt(near[ray]) + self.reach)
+            ray, prim, d, px, py = ray[keep], prim[keep], d[keep], px[keep], py[keep]
         owner = self.owner[prim]
         # each object's own hit: its nearest primitive, the first in its order among equals
         sort = np.lexsort((self.order[prim], d, owner, ray))
