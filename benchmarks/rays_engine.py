@@ -1,14 +1,12 @@
 """The dock's engine (the ray-optics simulator, ``engine.trace``) on the benchmark scenes: segments
 per second beside the ray-by-ray baseline (the same simulator doing every hit by the objects' own
-methods, in the same process) and beside ray_tracing_shapely's quoted rate.
+methods, in the same process). ray_tracing_shapely itself runs beside it in ``rays_peer.py``.
 
     python benchmarks/rays_engine.py            # rates on the scenes
     python benchmarks/rays_engine.py --memory   # the two large scenes whole, each in its own
                                                 # process: time, rate and peak memory
 
-ray_tracing_shapely is not installable here; its published rate on a prism scene (about 21,000
-segments/s on this kind of machine, ``SHAPELY_QUOTED`` of ``rays_suite.py``) is quoted, not
-measured. The prism demo itself is about a hundred segments, so its rate is mostly the fixed cost
+The prism demo itself is about a hundred segments, so its rate is mostly the fixed cost
 of a trace (writing and loading the scene, building the segment table); the same prism lit by
 20,000 rays gives the tracing rate. The baseline runs on cut scenes (the figures are rates).
 """
@@ -25,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rays_suite import BALL_LENS, SHAPELY_QUOTED, many_glasses
+from rays_suite import BALL_LENS, many_glasses
 
 from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.samples import prism_demo_scene
@@ -88,7 +86,7 @@ def memory() -> None:
         speed = m["segments"] / m["seconds"]
         print(
             f"{label}: {m['segments']:,} segments in {m['seconds']:.2f} s = {speed:,.0f} segments/s "
-            f"({speed / SHAPELY_QUOTED:.0f}x ray_tracing_shapely's quoted {SHAPELY_QUOTED:,}); memory "
+            "; memory "
             f"+{m['growth_mb']:.0f} MB while tracing (peak {m['peak_mb']:.0f} MB)  target <= {target} MB: "
             f"{verdict}"
         )
@@ -106,17 +104,12 @@ def main() -> None:
         "ball lens, 10,000 rays": (with_rays(BALL_LENS, 10_000), with_rays(BALL_LENS, 1000)),
         "1,000 glasses, 1,000 rays": (with_rays(many_glasses(), 1000), with_rays(many_glasses(), 20)),
     }
-    print(
-        f"{'scene':<26} {'segments':>9} {'engine seg/s':>13} {'vs shapely':>10} "
-        f"{'ray-by-ray seg/s':>17} {'speed-up':>8}"
-    )
+    print(f"{'scene':<26} {'segments':>9} {'engine seg/s':>13} {'ray-by-ray seg/s':>17} {'speed-up':>8}")
     for name, (scene, cut) in scenes.items():
         ours, n = rate(engine.trace, scene, repeat=5 if n_small(scene) else 1)
         old, _ = rate(ray_by_ray, cut, repeat=5 if n_small(cut) else 1)
-        print(
-            f"{name:<26} {n:9,} {ours:13,.0f} {ours / SHAPELY_QUOTED:9.1f}x {old:17,.0f} {ours / old:7.1f}x"
-        )
-    print(f"ray_tracing_shapely, quoted: ~{SHAPELY_QUOTED:,} segments/s")
+        print(f"{name:<26} {n:9,} {ours:13,.0f} {old:17,.0f} {ours / old:7.1f}x")
+    print("ray_tracing_shapely on the same scenes: python benchmarks/rays_peer.py --peer PATH")
 
 
 def n_small(scene: Scene) -> bool:

@@ -11,9 +11,8 @@ runs) and compared by ray-optics' rule (positions within 1e-3, values within rel
 Speed and memory: the dock's engine (``engine.trace``, the ray-optics simulator) on a ball lens (a
 ``CircleGlass``) hit by 10,000 rays, and on 1,000 glasses crossed by 1,000 rays, each in its own
 process so peak memory (max RSS) is its own; the baseline beside each is the per-ray plain-Python
-tracer (``rays.reference``) on a slice. ray_tracing_shapely is not installable here; its published
-rate on the prism scene (about 16,000–21,000 segments/s on this kind of machine) is quoted, not
-measured.
+tracer (``rays.reference``) on a slice. ray_tracing_shapely itself runs on the same scenes in
+``rays_peer.py``.
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ SUITES = [
     REPO.parent / "shared" / "raysuite" / "scenes",
     REPO.parent.parent / "shared" / "raysuite" / "scenes",
 ]
-SHAPELY_QUOTED = 21_000
 MEMORY_TARGETS = {"ball_lens": 100, "glasses": 300}
 
 
@@ -175,10 +173,7 @@ def memory() -> None:
             f"(peak {ours['peak_mb']:.0f} MB)  target <= {target} MB: {verdict}"
         )
         ref = _reference_rate(which)
-        print(
-            f"  baseline per-ray Python tracer: {ref:,.0f} segments/s ({rate / ref:.0f}x slower than ours); "
-            f"ray_tracing_shapely, quoted: ~{SHAPELY_QUOTED:,} segments/s ({rate / SHAPELY_QUOTED:.0f}x)"
-        )
+        print(f"  baseline per-ray Python tracer: {ref:,.0f} segments/s ({rate / ref:.0f}x slower than ours)")
 
 
 def main() -> None:
