@@ -19,7 +19,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from .analysis import DetectorReading
-from .rayoptics.base import Ray, SceneError, SceneObj, Settings
+from .rayoptics.base import Emitted, SceneError, SceneObj, Settings
 from .rayoptics.loader import load_dict
 from .rayoptics.simulator import BudgetExceeded, Recorder, simulate
 from .scene import Mirror, Scene
@@ -39,14 +39,13 @@ class _Emitted(SceneObj):
     def __init__(self, settings: Settings, source: Any) -> None:
         self.settings, self.name, self.props, self.source = settings, "", {}, source
 
-    def start(self) -> tuple[list[Ray], float]:
-        origins, directions, brightness = self.source.emit()
+    def start(self) -> tuple[Emitted, float]:
+        origins, directions, brightness = (np.asarray(a, dtype=float) for a in self.source.emit())
         wl = float(self.source.wavelength) if self.settings.simulate_colors else None
-        rays = []
-        for i, ((x, y), (dx, dy), b) in enumerate(zip(origins, directions, brightness, strict=True)):
-            x, y, dx, dy, half = float(x), float(y), float(dx), float(dy), float(b) / 2
-            rays.append(Ray((x, y), (x + dx, y + dy), half, half, wl, gap=i == 0))
-        return rays, 0.0
+        x, y = origins[:, 0], origins[:, 1]
+        half = brightness / 2
+        gap = np.arange(len(x)) == 0
+        return Emitted(x, y, x + directions[:, 0], y + directions[:, 1], half, half.copy(), wl, gap), 0.0
 
 
 def trace(
