@@ -121,40 +121,54 @@ class SeededRandom:
 
     def take(self, count: int) -> np.ndarray:
         """The next ``count`` doubles, equal to ``count`` calls."""
+        if count <= FEW_DRAWS:
+            return np.array([self() for _ in range(count)], dtype=float).reshape(count)
         out = np.empty(count)
         done = 0
         while done < count:
             want = min(count - done, 4096)
-            raw = self._peek(8 * want + 8).astype(np.int64)
-            starts = len(raw) - 8
-            n6 = np.zeros(starts, dtype=np.int64)
-            for k in range(6):
-                n6 = n6 * _WIDTH + raw[k : k + starts]
-            # a draw reads 7 bytes, or 8 when its first six are below 2**44 (deeper ones: one by one)
-            n7 = n6 * _WIDTH + raw[6 : 6 + starts]
-            seven = n6 >= 2**44
-            ok = seven | (n7 >= 2**44)
-            length = np.where(seven, 7, 8)
-            n = np.where(seven, n6 * _WIDTH, n7 * _WIDTH).astype(float)
-            x = np.where(seven, raw[6 : 6 + starts], raw[7 : 7 + starts])
-            shift = np.zeros(starts, dtype=np.int64)
-            for bit in range(53, 60):  # halvings until n < 2**53 (n < 2**60)
-                shift += n >= 2.0**bit
-            scale = np.ldexp(1.0, shift)
-            d = np.where(seven, float(_WIDTH**7), float(_WIDTH**8)) / scale
-            value = (n / scale + (x >> shift)) / d
-            at, picked = 0, []
-            lengths, fine = length.tolist(), ok.tolist()
-            for _ in range(want):
-                if not fine[at]:
-                    break
-                picked.append(at)
-                at += lengths[at]
-            got = len(picked)
-            out[done : done + got] = value[picked]
+            raw = self._peek(8 * want + 8)
+            # a draw reads 7 bytes when its first is >= 16 (its first six >= 2**44), 8 when its
+            # first eight make at least 2**52 (first byte > 0 or second >= 16); deeper: by a call
+            step = np.where(raw >= 16, 7, 8)
+            step[:-1][(raw[:-1] == 0) & (raw[1:] < 16)] = 0
+            starts = _chain(step.tolist(), want)
+            got = len(starts)
+            if got:
+                at = np.array(starts)
+                b = raw[at[:, None] + np.arange(8)].astype(np.int64)
+                n6 = np.zeros(got, dtype=np.int64)
+                for k in range(6):
+                    n6 = n6 * _WIDTH + b[:, k]
+                seven = b[:, 0] >= 16
+                n = np.where(seven, n6 * _WIDTH, (n6 * _WIDTH + b[:, 6]) * _WIDTH).astype(float)
+                x = np.where(seven, b[:, 6], b[:, 7])
+                shift = np.zeros(got, dtype=np.int64)
+                for bit in range(53, 60):  # halvings until n < 2**53 (n < 2**60)
+                    shift += n >= 2.0**bit
+                d = np.where(seven, float(_WIDTH**7), float(_WIDTH**8)) / np.ldexp(1.0, shift)
+                out[done : done + got] = (n / np.ldexp(1.0, shift) + (x >> shift)) / d
+                self._at += starts[-1] + step[starts[-1]]
             done += got
-            self._at += at
             if got < want:
                 out[done] = self()
                 done += 1
         return out
+
+
+FEW_DRAWS = 16
+"""Fewer draws are taken by calls (the block's set-up costs more)."""
+
+
+def _chain(step: list[int], want: int) -> list[int]:
+    """Where the first ``want`` draws start, each ``step`` bytes after the one before, up to a
+    draw that needs more than 8 bytes (step 0)."""
+    starts = []
+    at = 0
+    for _ in range(want):
+        size = step[at]
+        if not size:
+            break
+        starts.append(at)
+        at += size
+    return starts
