@@ -81,7 +81,7 @@ class Recorder:
         block[:, 11] = rows[:, PARENT]
         block[:, 12] = rows[:, SOURCE]
         block[:, 13] = rows[:, AMP]
-        self.values.frombytes(memoryview(block).cast("B"))
+        self.values.frombytes(block.data.cast("B"))
         self.count += len(rows)
 
     def table(self) -> np.ndarray:
