@@ -88,7 +88,8 @@ class SeededRandom:
             rest = self._buffer[self._at :]
             more = count - len(rest)
             if self._cipher is not None:
-                more = max(more, _BLOCK)
+                # blocks grow from small (a trace of a few rays draws a few hundred bytes)
+                more = max(more, min(_BLOCK, 4 * len(self._buffer) or 1024))
             fresh = np.frombuffer(self._generate(more), dtype=np.uint8)
             self._buffer, self._at = np.concatenate([rest, fresh]), 0
         return self._buffer[self._at : self._at + count]
