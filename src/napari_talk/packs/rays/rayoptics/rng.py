@@ -131,25 +131,23 @@ class SeededRandom:
             raw = self._peek(8 * want + 8)
             # a draw reads 7 bytes when its first is >= 16 (its first six >= 2**44), 8 when its
             # first eight make at least 2**52 (first byte > 0 or second >= 16); deeper: by a call
-            step = np.where(raw >= 16, 7, 8)
-            step[:-1][(raw[:-1] == 0) & (raw[1:] < 16)] = 0
-            starts = _chain(step.tolist(), want)
-            got = len(starts)
+            at = np.array(_chain(raw.tobytes().translate(_STEP), want))
+            deep = np.flatnonzero((raw[at] == 0) & (raw[at + 1] < 16))
+            if len(deep):
+                at = at[: deep[0]]
+            got = len(at)
             if got:
-                at = np.array(starts)
-                b = raw[at[:, None] + np.arange(8)].astype(np.int64)
-                n6 = np.zeros(got, dtype=np.int64)
-                for k in range(6):
-                    n6 = n6 * _WIDTH + b[:, k]
-                seven = b[:, 0] >= 16
-                n = np.where(seven, n6 * _WIDTH, (n6 * _WIDTH + b[:, 6]) * _WIDTH).astype(float)
-                x = np.where(seven, b[:, 6], b[:, 7])
+                word = raw[at[:, None] + np.arange(8)].copy().view(">u8")[:, 0]
+                n6, b6, b7 = (v.astype(np.int64) for v in (word >> 16, (word >> 8) & 255, word & 255))
+                seven = n6 >= 2**44
+                n = np.where(seven, n6 * _WIDTH, (n6 * _WIDTH + b6) * _WIDTH).astype(float)
+                x = np.where(seven, b6, b7)
                 shift = np.zeros(got, dtype=np.int64)
                 for bit in range(53, 60):  # halvings until n < 2**53 (n < 2**60)
                     shift += n >= 2.0**bit
                 d = np.where(seven, float(_WIDTH**7), float(_WIDTH**8)) / np.ldexp(1.0, shift)
                 out[done : done + got] = (n / np.ldexp(1.0, shift) + (x >> shift)) / d
-                self._at += starts[-1] + step[starts[-1]]
+                self._at += int(at[-1]) + (7 if seven[-1] else 8)
             done += got
             if got < want:
                 out[done] = self()
@@ -161,15 +159,15 @@ FEW_DRAWS = 16
 """Fewer draws are taken by calls (the block's set-up costs more)."""
 
 
-def _chain(step: list[int], want: int) -> list[int]:
-    """Where the first ``want`` draws start, each ``step`` bytes after the one before, up to a
-    draw that needs more than 8 bytes (step 0)."""
-    starts = []
+_STEP = bytes(7 if b >= 16 else 8 for b in range(_WIDTH))
+"""A draw's length in bytes by its first byte (8 stands for 8 or more)."""
+
+
+def _chain(step: bytes, want: int) -> list[int]:
+    """Where the first ``want`` draws start, each ``step[at]`` bytes after the one at ``at``."""
+    starts = [0] * want
     at = 0
-    for _ in range(want):
-        size = step[at]
-        if not size:
-            break
-        starts.append(at)
-        at += size
+    for k in range(want):
+        starts[k] = at
+        at += step[at]
     return starts
