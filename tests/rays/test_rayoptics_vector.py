@@ -65,6 +65,18 @@ def test_draws_taken_in_blocks_are_the_draws_of_single_calls(seed: str) -> None:
     assert [python() for _ in range(3000)] == singles
 
 
+def test_draws_taken_in_blocks_of_any_size_follow_draws_that_read_more_bytes() -> None:
+    one, block = SeededRandom("0"), SeededRandom("0")
+    singles = [one() for _ in range(40_000)]
+    taken: list[float] = []
+    while len(taken) < len(singles):
+        for size in (17, 4096, 3, 5000, 16, 9000):
+            taken += block.take(size).tolist()
+    assert taken[: len(singles)] == singles
+    # about one draw in 4,096 reads more than 8 bytes: some were taken inside blocks
+    assert sum(1 for v in singles if v < 2.0**-8 / 16) > 0
+
+
 def cavity(limit: int | None) -> dict[str, Any]:
     crop: dict[str, Any] = {"type": "CropBox", "p1": _pt(-10, -10), "p4": _pt(110, 110)}
     if limit is not None:

@@ -223,3 +223,21 @@ def test_a_curved_glass_moved_whole_keeps_its_arcs_and_reshaped_becomes_a_polygo
     assert moved.outline == Outline(circle=((3.0, -4.0), (R + 3.0, -4.0)))
     reshaped = glass.moved_to(glass.vertices * (1.0, 0.5))
     assert reshaped.outline is None and reshaped.n_edges == glass.n_edges
+
+
+def test_the_edge_a_hit_ends_on_is_the_nearest_edge_by_testing_them_all():
+    # a facetted circle with a few long edges among many short ones: most points are settled by
+    # their few nearest edge middles, the others by the ball around them
+    rng = np.random.default_rng(3)
+    angles = np.sort(np.r_[np.linspace(0, 5, 400), rng.uniform(5, 2 * np.pi, 6)])
+    starts = np.stack([np.cos(angles), np.sin(angles)], axis=1) * 50
+    ends = np.roll(starts, -1, axis=0)
+    points = starts + rng.uniform(0, 1, (len(starts), 1)) * (ends - starts)
+    points = np.r_[points, rng.uniform(-60, 60, (3000, 2)), starts[:50]]
+    d = ends - starts
+    t = np.clip(np.einsum("pkj,kj->pk", points[:, None] - starts, d) / np.einsum("kj,kj->k", d, d), 0, 1)
+    gap = points[:, None] - starts - t[..., None] * d
+    expected = np.argmin(np.einsum("pkj,pkj->pk", gap, gap), axis=1)
+    found = engine._nearest_edge(points, starts, ends)
+    assert len(starts) > engine.FEW_EDGES
+    assert np.array_equal(found, expected)

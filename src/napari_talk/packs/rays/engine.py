@@ -19,7 +19,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from .analysis import DetectorReading
-from .rayoptics.base import Ray, SceneError, SceneObj, Settings
+from .rayoptics.base import Emitted, SceneError, SceneObj, Settings
 from .rayoptics.loader import load_dict
 from .rayoptics.simulator import BudgetExceeded, Recorder, simulate
 from .scene import Mirror, Scene
@@ -29,6 +29,8 @@ from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResul
 DEFAULT_MAX_SEGMENTS = 2_000_000
 FEW_EDGES = 32
 """Glasses with at most this many edges find a hit's edge by testing them all."""
+NEAREST_MIDDLES = 4
+"""Nearest edge middles looked at first for each point (a point needing more searches a ball)."""
 
 
 class _Emitted(SceneObj):
@@ -39,14 +41,13 @@ class _Emitted(SceneObj):
     def __init__(self, settings: Settings, source: Any) -> None:
         self.settings, self.name, self.props, self.source = settings, "", {}, source
 
-    def start(self) -> tuple[list[Ray], float]:
-        origins, directions, brightness = self.source.emit()
+    def start(self) -> tuple[Emitted, float]:
+        origins, directions, brightness = (np.asarray(a, dtype=float) for a in self.source.emit())
         wl = float(self.source.wavelength) if self.settings.simulate_colors else None
-        rays = []
-        for i, ((x, y), (dx, dy), b) in enumerate(zip(origins, directions, brightness, strict=True)):
-            x, y, dx, dy, half = float(x), float(y), float(dx), float(dy), float(b) / 2
-            rays.append(Ray((x, y), (x + dx, y + dy), half, half, wl, gap=i == 0))
-        return rays, 0.0
+        x, y = origins[:, 0], origins[:, 1]
+        half = brightness / 2
+        gap = np.arange(len(x)) == 0
+        return Emitted(x, y, x + directions[:, 0], y + directions[:, 1], half, half.copy(), wl, gap), 0.0
 
 
 def trace(
@@ -181,38 +182,60 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
 
 def _nearest_edge(points: np.ndarray, starts: np.ndarray, ends: np.ndarray, chunk: int = 4096) -> np.ndarray:
     """For each point, the edge ``starts[i]``–``ends[i]`` nearest to it (the first of equals)."""
+    edges = _Edges(starts, ends)
+    px, py = points[:, 0], points[:, 1]
     if len(starts) <= FEW_EDGES or not len(points):
         out = np.empty(len(points), dtype=np.int64)
+        every = np.arange(len(starts))[None]
         for lo in range(0, len(points), chunk):
-            gaps = _edge_gaps(points[lo : lo + chunk, None, :], starts[None], ends[None])
+            gaps = edges.gaps(px[lo : lo + chunk, None], py[lo : lo + chunk, None], every)
             out[lo : lo + chunk] = np.argmin(gaps, axis=1)
         return out
     # only edges whose middle lies within (distance to the nearest middle + the longest half edge)
-    # can be nearest: a k-d tree of the middles gives those few per point
+    # can be nearest: the middles' k-d tree gives the few nearest middles per point, enough for
+    # almost every point (the ball around the rest is searched whole)
     middles = (starts + ends) / 2
     reach = float(np.max(np.hypot(*(ends - starts).T))) / 2
     tree = cKDTree(middles)
-    nearest, _ = tree.query(points)
-    found = tree.query_ball_point(points, nearest * (1 + 1e-9) + reach * (1 + 1e-9) + 1e-12)
-    counts = np.fromiter((len(f) for f in found), dtype=np.int64, count=len(found))
-    which = np.repeat(np.arange(len(points)), counts)
-    edge = np.fromiter((e for f in found for e in f), dtype=np.int64, count=int(counts.sum()))
-    gaps = _edge_gaps(points[which], starts[edge], ends[edge])
-    order = np.lexsort((edge, gaps, which))
-    first = np.r_[True, which[order][1:] != which[order][:-1]]
+    k = min(NEAREST_MIDDLES, len(starts))
+    far, near = tree.query(points, k=k)
+    radius = far[:, 0] * (1 + 1e-9) + reach * (1 + 1e-9) + 1e-12
     out = np.empty(len(points), dtype=np.int64)
-    out[which[order][first]] = edge[order][first]
+    enough = far[:, -1] > radius if k < len(starts) else np.ones(len(points), dtype=bool)
+    near_e, far_e = near[enough], far[enough]
+    gaps = edges.gaps(px[enough, None], py[enough, None], near_e)
+    gaps[far_e > radius[enough, None]] = np.inf
+    # the first of equals: the smallest gap, then the smallest edge
+    order = np.lexsort((near_e, gaps), axis=1)
+    out[enough] = np.take_along_axis(near_e, order[:, :1], axis=1)[:, 0]
+    rest = np.flatnonzero(~enough)
+    if len(rest):
+        found = tree.query_ball_point(points[rest], radius[rest])
+        counts = np.fromiter((len(f) for f in found), dtype=np.int64, count=len(found))
+        which = np.repeat(rest, counts)
+        edge = np.fromiter((e for f in found for e in f), dtype=np.int64, count=int(counts.sum()))
+        gaps = edges.gaps(px[which], py[which], edge)
+        order = np.lexsort((edge, gaps, which))
+        first = np.r_[True, which[order][1:] != which[order][:-1]]
+        out[which[order][first]] = edge[order][first]
     return out
 
 
-def _edge_gaps(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Squared distances from points to segments (arrays that broadcast over the leading axes)."""
-    d = ends - starts
-    dd = np.maximum(np.sum(d * d, axis=-1), 1e-300)
-    q = points - starts
-    t = np.clip(np.sum(q * d, axis=-1) / dd, 0.0, 1.0)
-    gap = q - t[..., None] * d
-    return np.sum(gap * gap, axis=-1)
+class _Edges:
+    """Segments as columns, for squared distances from points to chosen segments."""
+
+    def __init__(self, starts: np.ndarray, ends: np.ndarray) -> None:
+        self.sx, self.sy = starts[:, 0].copy(), starts[:, 1].copy()
+        self.dx, self.dy = ends[:, 0] - self.sx, ends[:, 1] - self.sy
+        self.dd = np.maximum(self.dx * self.dx + self.dy * self.dy, 1e-300)
+
+    def gaps(self, px: np.ndarray, py: np.ndarray, edge: np.ndarray) -> np.ndarray:
+        """Squared distances from points (px, py) to segments ``edge`` (arrays that broadcast)."""
+        dx, dy = self.dx[edge], self.dy[edge]
+        qx, qy = px - self.sx[edge], py - self.sy[edge]
+        t = np.clip((qx * dx + qy * dy) / self.dd[edge], 0.0, 1.0)
+        gx, gy = qx - t * dx, qy - t * dy
+        return gx * gx + gy * gy
 
 
 def _summary(scene: Scene, segments: Segments, warnings: list[str]) -> dict[str, Any]:

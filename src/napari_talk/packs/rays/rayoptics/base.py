@@ -48,6 +48,25 @@ class Ray:
 
 
 @dataclass
+class Emitted:
+    """The rays a source emits, one array entry a ray (no Python object per ray): start, a point
+    ahead, brightness in each polarisation, wavelength (None: the scene is not coloured), and
+    which rays start a gap (ray-optics draws no line joining them to the previous ray)."""
+
+    x1: np.ndarray
+    y1: np.ndarray
+    x2: np.ndarray
+    y2: np.ndarray
+    bs: np.ndarray
+    bp: np.ndarray
+    wl: float | None
+    gap: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.x1)
+
+
+@dataclass
 class Incident:
     """What an object did to a ray that hit it."""
 
@@ -253,7 +272,7 @@ class SceneObj:
             return props[key]
         raise AttributeError(key)
 
-    def start(self) -> tuple[list[Ray], float] | None:
+    def start(self) -> tuple[Emitted, float] | None:
         """Rays this object emits when a simulation starts, and its brightness scale (0: none)."""
         return None
 

@@ -88,7 +88,8 @@ class SeededRandom:
             rest = self._buffer[self._at :]
             more = count - len(rest)
             if self._cipher is not None:
-                more = max(more, _BLOCK)
+                # blocks grow from small (a trace of a few rays draws a few hundred bytes)
+                more = max(more, min(_BLOCK, 4 * len(self._buffer) or 1024))
             fresh = np.frombuffer(self._generate(more), dtype=np.uint8)
             self._buffer, self._at = np.concatenate([rest, fresh]), 0
         return self._buffer[self._at : self._at + count]
@@ -121,40 +122,52 @@ class SeededRandom:
 
     def take(self, count: int) -> np.ndarray:
         """The next ``count`` doubles, equal to ``count`` calls."""
+        if count <= FEW_DRAWS:
+            return np.array([self() for _ in range(count)], dtype=float).reshape(count)
         out = np.empty(count)
         done = 0
         while done < count:
             want = min(count - done, 4096)
-            raw = self._peek(8 * want + 8).astype(np.int64)
-            starts = len(raw) - 8
-            n6 = np.zeros(starts, dtype=np.int64)
-            for k in range(6):
-                n6 = n6 * _WIDTH + raw[k : k + starts]
-            # a draw reads 7 bytes, or 8 when its first six are below 2**44 (deeper ones: one by one)
-            n7 = n6 * _WIDTH + raw[6 : 6 + starts]
-            seven = n6 >= 2**44
-            ok = seven | (n7 >= 2**44)
-            length = np.where(seven, 7, 8)
-            n = np.where(seven, n6 * _WIDTH, n7 * _WIDTH).astype(float)
-            x = np.where(seven, raw[6 : 6 + starts], raw[7 : 7 + starts])
-            shift = np.zeros(starts, dtype=np.int64)
-            for bit in range(53, 60):  # halvings until n < 2**53 (n < 2**60)
-                shift += n >= 2.0**bit
-            scale = np.ldexp(1.0, shift)
-            d = np.where(seven, float(_WIDTH**7), float(_WIDTH**8)) / scale
-            value = (n / scale + (x >> shift)) / d
-            at, picked = 0, []
-            lengths, fine = length.tolist(), ok.tolist()
-            for _ in range(want):
-                if not fine[at]:
-                    break
-                picked.append(at)
-                at += lengths[at]
-            got = len(picked)
-            out[done : done + got] = value[picked]
+            raw = self._peek(8 * want + 8)
+            # a draw reads 7 bytes when its first is >= 16 (its first six >= 2**44), 8 when its
+            # first eight make at least 2**52 (first byte > 0 or second >= 16); deeper: by a call
+            at = np.array(_chain(raw.tobytes().translate(_STEP), want))
+            deep = np.flatnonzero((raw[at] == 0) & (raw[at + 1] < 16))
+            if len(deep):
+                at = at[: deep[0]]
+            got = len(at)
+            if got:
+                word = raw[at[:, None] + np.arange(8)].copy().view(">u8")[:, 0]
+                n6, b6, b7 = (v.astype(np.int64) for v in (word >> 16, (word >> 8) & 255, word & 255))
+                seven = n6 >= 2**44
+                n = np.where(seven, n6 * _WIDTH, (n6 * _WIDTH + b6) * _WIDTH).astype(float)
+                x = np.where(seven, b6, b7)
+                shift = np.zeros(got, dtype=np.int64)
+                for bit in range(53, 60):  # halvings until n < 2**53 (n < 2**60)
+                    shift += n >= 2.0**bit
+                d = np.where(seven, float(_WIDTH**7), float(_WIDTH**8)) / np.ldexp(1.0, shift)
+                out[done : done + got] = (n / np.ldexp(1.0, shift) + (x >> shift)) / d
+                self._at += int(at[-1]) + (7 if seven[-1] else 8)
             done += got
-            self._at += at
             if got < want:
                 out[done] = self()
                 done += 1
         return out
+
+
+FEW_DRAWS = 16
+"""Fewer draws are taken by calls (the block's set-up costs more)."""
+
+
+_STEP = bytes(7 if b >= 16 else 8 for b in range(_WIDTH))
+"""A draw's length in bytes by its first byte (8 stands for 8 or more)."""
+
+
+def _chain(step: bytes, want: int) -> list[int]:
+    """Where the first ``want`` draws start, each ``step[at]`` bytes after the one at ``at``."""
+    starts = [0] * want
+    at = 0
+    for k in range(want):
+        starts[k] = at
+        at += step[at]
+    return starts

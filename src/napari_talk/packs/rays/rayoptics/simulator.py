@@ -21,11 +21,27 @@ from typing import Any
 
 import numpy as np
 
-from .base import Point, Ray, SceneObj, Settings, dist_sq
+from .base import Emitted, Point, Ray, SceneObj, Settings, dist_sq
 from .glasses import BaseGlass
 from .grin import GrinMixin
 from .nearest import NearestIndex
-from .vector import AMP, BP, BS, COLUMNS, DEPTH, GAP, NEW, PARENT, SOURCE, VectorStage
+from .vector import (
+    AMP,
+    BP,
+    BS,
+    COLUMNS,
+    DEPTH,
+    GAP,
+    NEW,
+    PARENT,
+    SOURCE,
+    WL,
+    X1,
+    X2,
+    Y1,
+    Y2,
+    VectorStage,
+)
 
 DEFAULT_SEGMENT_BUDGET = 5_000_000
 UNDEFINED_THRESHOLD = 0.001
@@ -65,7 +81,7 @@ class Recorder:
         block[:, 11] = rows[:, PARENT]
         block[:, 12] = rows[:, SOURCE]
         block[:, 13] = rows[:, AMP]
-        self.values.frombytes(block.tobytes())
+        self.values.frombytes(block.data.cast("B"))
         self.count += len(rows)
 
     def table(self) -> np.ndarray:
@@ -137,17 +153,14 @@ def simulate(
         started = obj.start()
         if not started:
             continue
-        rays, scale = started
-        for ray in rays:
-            if ray.depth is None:
-                ray.depth = 0
-        table.extend(rays, -1, position)
+        emitted, scale = started
+        table.append(rows_of_emitted(emitted, position))
         if scale:
             if out.brightness_scale == 0:
                 out.brightness_scale = scale
             elif out.brightness_scale != scale:
                 out.brightness_scale = -1
-        out.emitted += len(rays)
+        out.emitted += len(emitted)
         if table.next_id > budget:
             raise BudgetExceeded(
                 f"the sources emit {table.next_id:,} rays, more than the budget of {budget:,}"
@@ -267,6 +280,17 @@ class RayTable:
             self.bodies[slot] = ray.body
         else:
             self.bodies.pop(slot, None)
+
+
+def rows_of_emitted(emitted: Emitted, source: int) -> np.ndarray:
+    """A source's rays as table rows (depth 0, no parent segment)."""
+    rows = np.empty((len(emitted), COLUMNS))
+    rows[:, X1], rows[:, Y1], rows[:, X2], rows[:, Y2] = emitted.x1, emitted.y1, emitted.x2, emitted.y2
+    rows[:, BS], rows[:, BP] = emitted.bs, emitted.bp
+    rows[:, WL] = math.nan if emitted.wl is None else float(emitted.wl)
+    rows[:, DEPTH], rows[:, GAP], rows[:, AMP] = 0.0, emitted.gap, 1.0
+    rows[:, PARENT], rows[:, SOURCE], rows[:, NEW] = -1.0, source, 1.0
+    return rows
 
 
 def row_of(ray: Ray, parent: float, source: float) -> list[float]:

@@ -9,8 +9,11 @@ intensity per ray, not more rays); in the other colour modes the density is rais
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-from .base import GREEN_WAVELENGTH, Ray, SceneError, SceneObj, js_div
+import numpy as np
+
+from .base import GREEN_WAVELENGTH, Emitted, SceneError, SceneObj, js_div
 
 MAX_DENSITY_STEPS = 1_000_000
 
@@ -31,6 +34,24 @@ def _density_for(
     while color_mode != "default" and brightness_per_density / density * factor > 1:
         density += 1 / 500
     return density
+
+
+def _sines(values: Sequence[float]) -> np.ndarray:
+    """``math.sin`` of each value (numpy's own sine may differ from it in the last bit)."""
+    return np.array([math.sin(v) for v in values], dtype=float)
+
+
+def _cosines(values: Sequence[float]) -> np.ndarray:
+    return np.array([math.cos(v) for v in values], dtype=float)
+
+
+def _fan(
+    x: float, y: float, ends_x: np.ndarray, ends_y: np.ndarray, each: float, wl: float | None, gap: np.ndarray
+) -> Emitted:
+    """Rays from one point through the given points, each of brightness ``each``."""
+    half = np.full(len(ends_x), each * 0.5)
+    starts_x, starts_y = np.full(len(ends_x), x), np.full(len(ends_x), y)
+    return Emitted(starts_x, starts_y, ends_x, ends_y, half, half.copy(), wl, gap)
 
 
 def _scale(each: float, full: float) -> float:
@@ -55,9 +76,13 @@ class SingleRay(_Source):
     type = "SingleRay"
     defaults = {"p1": None, "p2": None, "brightness": 1.0, "wavelength": GREEN_WAVELENGTH}
 
-    def start(self) -> tuple[list[Ray], float]:
-        half = 0.5 * self.brightness
-        return [Ray(self.p1, self.p2, half, half, self._wavelength(), gap=True)], 0.0
+    def start(self) -> tuple[Emitted, float]:
+        (x1, y1), (x2, y2) = self.p1, self.p2
+        half = np.array([0.5 * self.brightness])
+        one = np.ones(1, dtype=bool)
+        emitted = Emitted(np.array([x1]), np.array([y1]), np.array([x2]), np.array([y2]), half, half.copy(),
+                          self._wavelength(), one)  # fmt: skip
+        return emitted, 0.0
 
 
 class PointSource(_Source):
@@ -74,29 +99,21 @@ class PointSource(_Source):
     def ray_estimate(self) -> float:
         return self._density() * 500
 
-    def start(self) -> tuple[list[Ray], float]:
+    def start(self) -> tuple[Emitted, float]:
         s = self.settings
         density = _density_for(self.brightness, s.ray_density, s.color_mode)
         step = _angular_step(density)
         each = min(self.brightness / density, 1)
         start = (-step * 2 + 1e-6) if s.mode == "observer" else 0.0
         x, y = float(self.x), float(self.y)
-        rays = []
+        angles = []
         angle = start
-        wl = self._wavelength()
         while angle < math.pi * 2 - 1e-5:
-            rays.append(
-                Ray(
-                    (x, y),
-                    (x + math.sin(angle), y + math.cos(angle)),
-                    each * 0.5,
-                    each * 0.5,
-                    wl,
-                    gap=angle == start,
-                )
-            )
+            angles.append(angle)
             angle = angle + step
-        return rays, _scale(each, self.brightness / density)
+        gap = np.array(angles) == start
+        emitted = _fan(x, y, x + _sines(angles), y + _cosines(angles), each, self._wavelength(), gap)
+        return emitted, _scale(each, self.brightness / density)
 
 
 class AngleSource(_Source):
@@ -113,7 +130,7 @@ class AngleSource(_Source):
     def ray_estimate(self) -> float:
         return self._density() * 500 * min(abs(self.emisAngle), 360.0) / 360.0 + 1
 
-    def start(self) -> tuple[list[Ray], float]:
+    def start(self) -> tuple[Emitted, float]:
         s = self.settings
         density = _density_for(self.brightness, s.ray_density, s.color_mode)
         step = _angular_step(density)
@@ -127,23 +144,15 @@ class AngleSource(_Source):
         radius = math.sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2)
         base = math.atan2(y2 - y1, x2 - x1)
         each = min(self.brightness / density, 1)
-        wl = self._wavelength()
-        rays = []
+        angles = []
         angle = first
         while angle < last:
-            a = angle + base
-            rays.append(
-                Ray(
-                    (x1, y1),
-                    (x1 + radius * math.cos(a), y1 + radius * math.sin(a)),
-                    each * 0.5,
-                    each * 0.5,
-                    wl,
-                    gap=angle == i0,
-                )
-            )
+            angles.append(angle)
             angle = angle + step
-        return rays, _scale(each, self.brightness / density)
+        turned = [a + base for a in angles]
+        ends_x, ends_y = x1 + radius * _cosines(turned), y1 + radius * _sines(turned)
+        emitted = _fan(x1, y1, ends_x, ends_y, each, self._wavelength(), np.array(angles) == i0)
+        return emitted, _scale(each, self.brightness / density)
 
 
 class Beam(_Source):
@@ -169,7 +178,7 @@ class Beam(_Source):
         angled = 1 + 2 * abs(self.emisAngle) / 360 * density * 500
         return length * density / self.settings.length_scale * angled + 1
 
-    def start(self) -> tuple[list[Ray], float]:
+    def start(self) -> tuple[Emitted, float]:
         s = self.settings
         (x1, y1), (x2, y2) = self.p1, self.p2
         density = s.ray_density
@@ -189,41 +198,36 @@ class Beam(_Source):
                 continue
             break
         each = min(self.brightness * s.length_scale / density * per_ray, 1)
-        wl = self._wavelength()
-
-        def new_ray(x: float, y: float, angle: float, gap: bool) -> Ray:
-            b = each * 0.5
-            if self.lambert:
-                b *= math.cos(angle)
-            return Ray((x, y), (x + math.sin(normal + angle), y + math.cos(normal + angle)), b, b, wl, gap)
-
-        rays = []
         if not self.random:
-            i = 0.5
-            while i <= n:
-                x = x1 + i * step_x
-                y = y1 + i * step_y
-                rays.append(new_ray(x, y, 0.0, False))
-                angle = step
-                while angle < half_angle:
-                    rays.append(new_ray(x, y, angle, False))
-                    rays.append(new_ray(x, y, -angle, False))
-                    angle += step
-                i += 1
+            # at each point of the beam: the ray along the normal, then the fan's pairs (+, -)
+            fan = [0.0]
+            angle = step
+            while angle < half_angle:
+                fan += [angle, -angle]
+                angle += step
+            if math.isinf(n):
+                raise SceneError("a beam of this density needs more rays than the limit")
+            count = max(0, math.floor(n + 0.5)) if n == n else 0  # points at i = 0.5, 1.5, ... <= n
+            at = np.repeat(np.arange(count) + 0.5, len(fan))
+            xs, ys = x1 + at * step_x, y1 + at * step_y
+            angles = np.tile(np.array(fan), count)
+            turned = [normal + a for a in fan]
+            dx, dy = np.tile(_sines(turned), count), np.tile(_cosines(turned), count)
+            gap = np.zeros(len(xs), dtype=bool)
         else:
-            rng = s.rng
-            i = 0
-            while i < n * angled:
-                position = rng()
-                angle = rng()
-                rays.append(
-                    new_ray(
-                        x1 + position * (x2 - x1),
-                        y1 + position * (y2 - y1),
-                        (angle * 2 - 1) * half_angle,
-                        i == 0,
-                    )
-                )
-                i += 1
+            wanted = n * angled
+            if not math.isfinite(wanted):
+                raise SceneError("a random beam of this density needs more rays than the limit")
+            count = max(0, math.ceil(wanted))
+            draws = s.rng.take(2 * count)
+            position, angles = draws[0::2], (draws[1::2] * 2 - 1) * half_angle
+            xs, ys = x1 + position * (x2 - x1), y1 + position * (y2 - y1)
+            turned = [normal + a for a in angles.tolist()]
+            dx, dy = _sines(turned), _cosines(turned)
+            gap = np.arange(count) == 0
+        half = np.full(len(xs), each * 0.5)
+        if self.lambert:
+            half = half * _cosines(angles.tolist())
+        emitted = Emitted(xs, ys, xs + dx, ys + dy, half, half.copy(), self._wavelength(), gap)
         full = self.brightness * s.length_scale / density * per_ray
-        return rays, _scale(each, full)
+        return emitted, _scale(each, full)

@@ -13,6 +13,7 @@ draws per ray; every other kind, and every ambiguous case, is handed back to be 
 from __future__ import annotations
 
 import math
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -151,7 +152,9 @@ def _enter(
 def _pow2(values: np.ndarray) -> np.ndarray:
     """``x ** 2`` as Python computes it (the C library's ``pow``, which can differ from ``x * x``
     in the last bit)."""
-    return np.array([v**2 for v in values.tolist()], dtype=float).reshape(values.shape)
+    flat = values.ravel().tolist()
+    squares = np.fromiter(map(math.pow, flat, repeat(2.0)), dtype=float, count=len(flat))
+    return squares.reshape(values.shape)
 
 
 class VectorStage:
