@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .cli import EXIT_FAILED, EXIT_NOT_APPROVED, EXIT_OK
+from .exit_codes import EXIT_FAILED, EXIT_NOT_APPROVED, EXIT_OK
 from .headless import Unavailable, has_display, model_viewer, open_sample
 
 if TYPE_CHECKING:
