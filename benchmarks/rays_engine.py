@@ -85,8 +85,8 @@ def memory() -> None:
         verdict = "ok" if m["growth_mb"] <= target else "MISSED"
         speed = m["segments"] / m["seconds"]
         print(
-            f"{label}: {m['segments']:,} segments in {m['seconds']:.2f} s = {speed:,.0f} segments/s "
-            "; memory "
+            f"{label}: {m['segments']:,} segments in {m['seconds']:.2f} s = {speed:,.0f} segments/s; "
+            "memory "
             f"+{m['growth_mb']:.0f} MB while tracing (peak {m['peak_mb']:.0f} MB)  target <= {target} MB: "
             f"{verdict}"
         )
