@@ -14,10 +14,10 @@ set to the engine's (1). A ``CircleGlass`` is given to the peer as a glass of tw
 ``--repeat`` runs, each scene traced once before timing (its time is "first"). The peer traces the
 large scenes on fewer rays (the figure is a rate), as said in the table.
 
-The two count segments differently: the engine keeps ray-optics' faint partial reflections (one in
-``amp``, ``amp`` times brighter) where the peer drops them, so on the same rays it may trace more
-segments. Hence two ratios: segments per second, and rays per second (the same scene's time per
-ray), which does not reward extra segments.
+The two do not trace the same number of segments on the same rays (the engine's tracing is
+ray-optics' own; the peer traces fewer per ray through the ball lens and three times more among
+many glasses), hence two ratios: segments per second,
+and rays per second (the same scene's time per ray), which does not reward extra segments.
 """
 
 from __future__ import annotations
