@@ -16,8 +16,8 @@ large scenes on fewer rays (the figure is a rate), as said in the table.
 
 The two do not trace the same number of segments on the same rays (the engine's tracing is
 ray-optics' own; the peer traces fewer per ray through the ball lens and three times more among
-many glasses), hence two ratios: segments per second,
-and rays per second (the same scene's time per ray), which does not reward extra segments.
+many glasses), hence two ratios: segments per second, and rays per second (the same scene's time
+per ray), which does not reward extra segments.
 """
 
 from __future__ import annotations
