@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rays_suite import BALL_LENS, many_glasses
+from rays_suite import BALL_LENS, many_glasses, with_ray_count
 
 from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.samples import prism_demo_scene
@@ -32,11 +32,7 @@ from napari_talk.packs.rays.scene_json import scene_from_dict
 
 
 def with_rays(data: dict, rays: int) -> Scene:
-    data = copy.deepcopy(data)
-    for obj in data["objs"]:
-        if obj["type"] == "Beam":
-            obj["numRays"] = rays
-    return scene_from_dict(data)
+    return scene_from_dict(with_ray_count(data, rays))
 
 
 def rate(trace: Callable[[Scene], object], scene: Scene, repeat: int = 1) -> tuple[float, int]:

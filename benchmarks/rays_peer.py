@@ -30,19 +30,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rays_suite import BALL_LENS, many_glasses
+from rays_suite import BALL_LENS, many_glasses, with_ray_count
 
 from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.samples import prism_demo_scene
 from napari_talk.packs.rays.scene_json import scene_from_dict, scene_to_dict
-
-
-def with_rays(data: dict, rays: int) -> dict:
-    data = copy.deepcopy(data)
-    for obj in data["objs"]:
-        if obj["type"] in ("Beam", "PointSource"):
-            obj["numRays"] = rays
-    return data
 
 
 def prism(rays: int) -> dict:
@@ -54,8 +46,11 @@ def scenes() -> dict[str, tuple[dict, dict]]:
     return {
         "prism demo (48 rays)": (prism(48), prism(48)),
         "prism, 20,000 rays": (prism(20_000), prism(20_000)),
-        "ball lens, 10,000 rays": (with_rays(BALL_LENS, 10_000), with_rays(BALL_LENS, 2_000)),
-        "1,000 glasses, 1,000 rays": (with_rays(many_glasses(), 1_000), with_rays(many_glasses(), 5)),
+        "ball lens, 10,000 rays": (with_ray_count(BALL_LENS, 10_000), with_ray_count(BALL_LENS, 2_000)),
+        "1,000 glasses, 1,000 rays": (
+            with_ray_count(many_glasses(), 1_000),
+            with_ray_count(many_glasses(), 5),
+        ),
     }
 
 

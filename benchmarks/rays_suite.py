@@ -18,6 +18,7 @@ tracer (``rays.reference``) on a slice. ray_tracing_shapely itself runs on the s
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import resource
 import subprocess
@@ -90,6 +91,15 @@ BALL_LENS = {
          "brightness": 1},
     ],
 }  # fmt: skip
+
+
+def with_ray_count(data: dict, rays: int) -> dict:
+    """A copy of the scene ``data`` whose light sources each emit ``rays`` rays."""
+    data = copy.deepcopy(data)
+    for obj in data["objs"]:
+        if obj["type"] in ("Beam", "PointSource"):
+            obj["numRays"] = rays
+    return data
 
 
 def many_glasses() -> dict:

@@ -25,6 +25,11 @@ def run(session: Session, text: str):
     return turn.results[-1]
 
 
+def _unit_vectors(count: int, dim: int, seed: int) -> np.ndarray:
+    vectors = np.random.default_rng(seed).normal(size=(count, dim)).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
 @pytest.fixture
 def shared(postgres_url, monkeypatch):
     """Sessions whose catalogue is the database at ``postgres_url`` (the setting, from its variable)."""
@@ -126,9 +131,7 @@ def test_a_large_catalogue_builds_its_index_in_the_background_and_searches_exact
 
     monkeypatch.setattr(postgres, "INDEX_AT_ONCE", 100)
     catalogue = PostgresCatalogue(postgres_url)
-    rng = np.random.default_rng(9)
-    vectors = rng.normal(size=(600, 32)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = _unit_vectors(600, 32, seed=9)
     catalogue.add_many([Entity(f"entity {i}") for i in range(600)], vectors, "random-32")
     hits = catalogue.search(vectors[3], "random-32", 5)
     assert [e.name for e, _ in hits] == [f"entity {i}" for i in np.argsort(-(vectors @ vectors[3]))[:5]]
@@ -146,9 +149,7 @@ def test_a_client_finding_the_index_built_searches_it_at_once_and_counts_follow_
 
     monkeypatch.setattr(postgres, "INDEX_AT_ONCE", 100)
     first = PostgresCatalogue(postgres_url)
-    rng = np.random.default_rng(11)
-    vectors = rng.normal(size=(600, 16)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = _unit_vectors(600, 16, seed=11)
     first.add_many([Entity(f"entity {i}") for i in range(600)], vectors, "random-16")
     first.ensure_index("random-16", 16)
     second = PostgresCatalogue(postgres_url)

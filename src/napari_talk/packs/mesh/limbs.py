@@ -17,6 +17,8 @@ Everything is one Dijkstra and one connected-components pass per part, then a lo
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
@@ -44,40 +46,37 @@ FORK_SHARE = 0.6
 """A part is a fork when its limbs hold at least this share of it."""
 
 
-def split_limbs(
-    parts: np.ndarray,
-    f: np.ndarray,
-    g: np.ndarray,
-    centers: np.ndarray,
-    areas: np.ndarray,
-    diameter: np.ndarray,
-    necks: bool = True,
-) -> np.ndarray:
+class Faces(NamedTuple):
+    """What the limb search reads of a surface, per face: its neighbours (face ``f[i]`` borders
+    face ``g[i]``), centre, area and shape diameter."""
+
+    f: np.ndarray
+    g: np.ndarray
+    centers: np.ndarray
+    areas: np.ndarray
+    diameter: np.ndarray
+
+
+def split_limbs(parts: np.ndarray, faces: Faces, necks: bool = True) -> np.ndarray:
     """``parts`` with each large part's limbs given labels of their own. ``necks``: whether a
     clear neck may stand for length (the shape diameter is trusted: no ray left through a hole)."""
-    total = float(areas.sum())
+    total = float(faces.areas.sum())
     labels = parts.copy()
     next_label = int(parts.max()) + 1
-    part_area = np.bincount(parts, weights=areas)
+    part_area = np.bincount(parts, weights=faces.areas)
     for part in np.flatnonzero(part_area >= PART_SHARE * total):
-        found = _limbs_of(parts == part, f, g, centers, areas, diameter, total, necks)
+        found = _limbs_of(parts == part, faces, total, necks)
         for limb in found:
             labels[limb] = next_label
             next_label += 1
     return labels
 
 
-def split_forks(
-    parts: np.ndarray,
-    f: np.ndarray,
-    g: np.ndarray,
-    centers: np.ndarray,
-    areas: np.ndarray,
-    diameter: np.ndarray,
-) -> np.ndarray:
+def split_forks(parts: np.ndarray, faces: Faces) -> np.ndarray:
     """``parts`` with each fork split: a part (not the largest) that is mostly two or more limbs,
     as two legs joined at the hip where both are thinner than the body, gives each limb a label.
     Any other part keeps its bumps (a head's ears, a palm's knuckles)."""
+    areas = faces.areas
     total = float(areas.sum())
     labels = parts.copy()
     next_label = int(parts.max()) + 1
@@ -86,7 +85,7 @@ def split_forks(
     for part in np.flatnonzero(part_area >= 2 * LIMB_SHARE * total):
         if part == largest:
             continue
-        found = _limbs_of(parts == part, f, g, centers, areas, diameter, total)
+        found = _limbs_of(parts == part, faces, total)
         if len(found) < 2 or sum(float(areas[limb].sum()) for limb in found) < FORK_SHARE * part_area[part]:
             continue
         for limb in found:
@@ -95,9 +94,10 @@ def split_forks(
     return labels
 
 
-def _limbs_of(mask, f, g, centers, areas, diameter, total, necks: bool = False) -> list[np.ndarray]:
+def _limbs_of(mask: np.ndarray, surface: Faces, total: float, necks: bool = False) -> list[np.ndarray]:
     """The limbs of one part. With ``necks``, a clear neck stands for length (see NECK): on a
     whole body, whose core is the trunk; a fork's core is only its own hip."""
+    f, g, centers, areas, diameter = surface
     faces = np.flatnonzero(mask)
     if len(faces) < 50:
         return []

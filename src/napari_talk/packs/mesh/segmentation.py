@@ -36,7 +36,7 @@ import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .limbs import split_forks, split_limbs
+from .limbs import Faces, split_forks, split_limbs
 from .mesh import TriMesh
 from .seams import seam_pairs
 from .thickness import shape_diameter
@@ -176,12 +176,11 @@ def segment(
         parts = _keep_protruding(mesh, dual, parts, areas)
         flush = before - len(np.unique(parts))
     elif not np.all(np.isnan(diameter)):
+        faces = Faces(dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
         if parts.max() < LIMBS_BELOW:
-            parts = split_limbs(
-                parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t), mesh.is_watertight
-            )
+            parts = split_limbs(parts, faces, mesh.is_watertight)
         else:
-            parts = split_forks(parts, dual.f, dual.g, mesh.face_centers, areas, np.exp(log_t))
+            parts = split_forks(parts, faces)
         parts = _merge_small(parts, dual, areas, min_part * areas.sum())  # a fork's hip
     if small.any():
         parts = _join_nearest(mesh, parts, pieces, small)

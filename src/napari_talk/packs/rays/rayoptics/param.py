@@ -150,11 +150,7 @@ class ParamCurve(SceneObj):
             if tl <= 1e-10:
                 out.append(Crossing(p, (math.nan, math.nan), math.nan, position))
                 continue
-            ux, uy = tx / tl, ty / tl
-            cross = rdx * uy - rdy * ux
-            kind = 1.0 if cross > 1e-10 else -1.0 if cross < -1e-10 else math.nan
-            rdots = rdx * ux + rdy * uy
-            nx, ny = rdots * ux - rdx, rdots * uy - rdy
+            kind, nx, ny = _side_and_normal(rdx, rdy, tx / tl, ty / tl)
             frac = (p[0] - a[0]) / tx if abs(tx) > abs(ty) else (p[1] - a[1]) / ty
             if smooth and ((i > 0 and frac < 0.5) or (i < len(path) - 2 and frac >= 0.5)):
                 if frac < 0.5:
@@ -196,11 +192,7 @@ class ParamCurve(SceneObj):
                 if tl <= 1e-10:
                     out.append(Crossing(p, (math.nan, math.nan), math.nan, position))
                     continue
-                ux, uy = tx / tl, ty / tl
-                cross = rdx * uy - rdy * ux
-                kind = 1.0 if cross > 1e-10 else -1.0 if cross < -1e-10 else math.nan
-                rdots = rdx * ux + rdy * uy
-                nx, ny = rdots * ux - rdx, rdots * uy - rdy
+                kind, nx, ny = _side_and_normal(rdx, rdy, tx / tl, ty / tl)
                 nl = math.hypot(nx, ny)
                 normal = (nx / nl, ny / nl) if nl > 0 else (math.nan, math.nan)
                 out.append(Crossing(p, normal, kind, position))
@@ -272,6 +264,15 @@ class ParamCurve(SceneObj):
             valid &= ~(np.abs(hi[:, 1] - lo[:, 1]) < 1e-10)
             x = lo[:, 0] + (p[1] - lo[:, 1]) / (hi[:, 1] - lo[:, 1]) * (hi[:, 0] - lo[:, 0])
         return int(np.count_nonzero(valid & (x > p[0])))
+
+
+def _side_and_normal(rdx: float, rdy: float, ux: float, uy: float) -> tuple[float, float, float]:
+    """Which side the ray (rdx, rdy) meets a curve of unit tangent (ux, uy) from (1, -1, or NaN
+    when it runs along it), and the curve's normal facing the ray, unnormalised."""
+    cross = rdx * uy - rdy * ux
+    kind = 1.0 if cross > 1e-10 else -1.0 if cross < -1e-10 else math.nan
+    rdots = rdx * ux + rdy * uy
+    return kind, rdots * ux - rdx, rdots * uy - rdy
 
 
 def _slope(eqn: object, n: int) -> Callable[[dict[str, float]], float]:

@@ -13,6 +13,7 @@ draws per ray; every other kind, and every ambiguous case, is handed back to be 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
@@ -157,6 +158,18 @@ def _pow2(values: np.ndarray) -> np.ndarray:
     return squares.reshape(values.shape)
 
 
+@dataclass
+class _Found:
+    """The nearest search's answers per ray of a chunk, filled in place: the object met first
+    (-1: none), where, and the squared distances of the first and the second object met."""
+
+    obj: np.ndarray
+    hx: np.ndarray
+    hy: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+
+
 class VectorStage:
     """Tables of the objects a chunk of rays is traced through at once."""
 
@@ -283,14 +296,14 @@ class VectorStage:
         if self.other_always or not m:
             return obj, hx, hy, clean
         xy = rows[:, X1 : Y2 + 1]
-        first = np.full(m, np.inf)
-        second = np.full(m, np.inf)
+        found = _Found(obj, hx, hy, np.full(m, np.inf), np.full(m, np.inf))
         if self.grid is not None:
-            self._grid_step(xy, obj, hx, hy, first, second)
+            self._grid_step(xy, found)
         elif len(self.group_start):
             step = max(1, PAIRS_PER_STEP // (len(self.super_low) or len(self.group_start)))
             for lo in range(0, m, step):
-                self._nearest_step(xy[lo : lo + step], lo, obj, hx, hy, first, second)
+                self._nearest_step(xy[lo : lo + step], lo, found)
+        first, second = found.first, found.second
         bound = self.other.min_bound(xy)
         ml = self.min_len
         with np.errstate(invalid="ignore"):
@@ -304,16 +317,7 @@ class VectorStage:
             )
         return obj, hx, hy, clean
 
-    def _nearest_step(
-        self,
-        xy: np.ndarray,
-        lo: int,
-        obj: np.ndarray,
-        hx: np.ndarray,
-        hy: np.ndarray,
-        first: np.ndarray,
-        second: np.ndarray,
-    ) -> None:
+    def _nearest_step(self, xy: np.ndarray, lo: int, out: _Found) -> None:
         ray_g, group, entry = self._group_pairs(xy)
         if not len(ray_g):
             return
@@ -350,17 +354,9 @@ class VectorStage:
             if not active.any():
                 break
             lo_rank, hi_rank = hi_rank, 2 * hi_rank
-        self._settle(found, None, lo, obj, hx, hy, first, second)
+        self._settle(found, None, lo, out)
 
-    def _grid_step(
-        self,
-        xy: np.ndarray,
-        obj: np.ndarray,
-        hx: np.ndarray,
-        hy: np.ndarray,
-        first: np.ndarray,
-        second: np.ndarray,
-    ) -> None:
+    def _grid_step(self, xy: np.ndarray, out: _Found) -> None:
         """:meth:`_nearest_step` through the grid: each ray's cells in order, until the next one
         begins beyond its nearest hit by more than the clear distance."""
         assert self.grid is not None
@@ -376,18 +372,10 @@ class VectorStage:
                 found.append(part)
                 np.minimum.at(near, part[0], part[2])
             cells = min(2 * cells, most)
-        self._settle(found, near, 0, obj, hx, hy, first, second)
+        self._settle(found, near, 0, out)
 
     def _settle(
-        self,
-        found: list[tuple[np.ndarray, ...]],
-        near: np.ndarray | None,
-        lo: int,
-        obj: np.ndarray,
-        hx: np.ndarray,
-        hy: np.ndarray,
-        first: np.ndarray,
-        second: np.ndarray,
+        self, found: list[tuple[np.ndarray, ...]], near: np.ndarray | None, lo: int, out: _Found
     ) -> None:
         """From the exact hits found: per ray, the nearest object, where, and the next object's
         squared distance (rays ``lo`` on of the chunk). Given ``near`` (each ray's nearest,
@@ -410,11 +398,11 @@ class VectorStage:
         start = np.r_[True, ray[1:] != ray[:-1]]
         top = np.flatnonzero(start)
         r = ray[top] + lo
-        obj[r], hx[r], hy[r], first[r] = owner[top], px[top], py[top], d[top]
+        out.obj[r], out.hx[r], out.hy[r], out.first[r] = owner[top], px[top], py[top], d[top]
         runner = top + 1
         has = runner < len(ray)
         has[has] = ~start[runner[has]]
-        second[r[has]] = d[runner[has]]
+        out.second[r[has]] = d[runner[has]]
 
     def _group_pairs(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(ray, group) pairs whose box the ray's half-line enters, and a lower bound on the
