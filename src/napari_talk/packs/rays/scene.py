@@ -181,8 +181,9 @@ def _clean_polygon(name: str, vertices: np.ndarray) -> np.ndarray:
 def _self_intersects(points: np.ndarray) -> bool:
     """Whether two non-adjacent edges of the closed polygon meet (proper crossings or touches).
 
-    Pairs whose bounding boxes meet are found and tested by array operations, a block of edges at
-    a time (a tessellated circle has hundreds of edges); only collinear pairs are tested one by one."""
+    Pairs whose bounding boxes meet are found by a sweep along x (edges sorted by their left end:
+    an edge's candidates are the edges after it that start before it ends) and tested by array
+    operations, a block of pairs at a time; only collinear pairs are tested one by one."""
     a, b = points, np.roll(points, -1, axis=0)
     k = len(points)
     low, high = np.minimum(a, b), np.maximum(a, b)
@@ -190,15 +191,23 @@ def _self_intersects(points: np.ndarray) -> bool:
     def orient(p: np.ndarray, q: np.ndarray, r: np.ndarray) -> np.ndarray:
         return (q[:, 0] - p[:, 0]) * (r[:, 1] - p[:, 1]) - (q[:, 1] - p[:, 1]) * (r[:, 0] - p[:, 0])
 
-    block = 256
-    for first in range(0, k, block):
-        rows = np.arange(first, min(first + block, k))
-        near = np.all(
-            (low[rows, None, :] <= high[None, :, :]) & (low[None, :, :] <= high[rows, None, :]), axis=2
-        )
-        i, j = np.nonzero(near)
-        i = rows[i]
-        keep = (j >= i + 2) & ~((i == 0) & (j == k - 1))  # not the same edge nor neighbours
+    by_left = np.argsort(low[:, 0], kind="stable")
+    lefts = low[by_left, 0]
+    reach = np.searchsorted(lefts, high[by_left, 0], side="right")
+    counts = np.maximum(reach - np.arange(k) - 1, 0)
+    ends = np.cumsum(counts)
+    first = 0
+    while first < k:
+        # rows first..last-1 of the sweep, about PAIRS_PER_BLOCK pairs
+        last = max(first + 1, int(np.searchsorted(ends, ends[first] - counts[first] + PAIRS_PER_BLOCK)))
+        rows = np.arange(first, min(last, k))
+        n = counts[rows]
+        offsets = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
+        i = by_left[np.repeat(rows, n)]
+        j = by_left[np.repeat(rows + 1, n) + offsets]
+        i, j = np.minimum(i, j), np.maximum(i, j)
+        keep = (low[i, 1] <= high[j, 1]) & (low[j, 1] <= high[i, 1])
+        keep &= (j >= i + 2) & ~((i == 0) & (j == k - 1))  # not the same edge nor neighbours
         i, j = i[keep], j[keep]
         d1, d2 = orient(a[j], b[j], a[i]), orient(a[j], b[j], b[i])
         d3, d4 = orient(a[i], b[i], a[j]), orient(a[i], b[i], b[j])
@@ -206,10 +215,15 @@ def _self_intersects(points: np.ndarray) -> bool:
         collinear = meet & (d1 == 0) & (d2 == 0)
         if (meet & ~collinear).any():
             return True
-        for m, n in zip(i[collinear], j[collinear], strict=True):
-            if _collinear_overlap(a[m], b[m], a[n], b[n]):
+        for m, n_ in zip(i[collinear], j[collinear], strict=True):
+            if _collinear_overlap(a[m], b[m], a[n_], b[n_]):
                 return True
+        first = int(rows[-1]) + 1
     return False
+
+
+PAIRS_PER_BLOCK = 1 << 18
+"""Candidate edge pairs tested at once by :func:`_self_intersects` (a few MB of temporaries)."""
 
 
 def _collinear_overlap(p1: np.ndarray, p2: np.ndarray, q1: np.ndarray, q2: np.ndarray) -> bool:

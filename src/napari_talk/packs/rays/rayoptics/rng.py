@@ -3,7 +3,7 @@
 
 The RC4 key stream is made in blocks, by OpenSSL's RC4 when the ``cryptography`` package offers it
 (the same stream, hundreds of times faster) and in Python otherwise; :meth:`SeededRandom.take`
-turns it into many doubles at once, as many calls would.
+turns it into many doubles at once (compiled), as many calls would.
 """
 
 from __future__ import annotations
@@ -120,54 +120,39 @@ class SeededRandom:
             x >>= 1
         return (n + x) / d
 
+    def window(self, count: int) -> np.ndarray:
+        """The key stream's buffer, holding at least ``count`` unread bytes from :attr:`at` on
+        (for a kernel drawing from it, which then moves :attr:`at` on)."""
+        self._peek(count)
+        return self._buffer
+
+    @property
+    def at(self) -> int:
+        """Where the next draw starts in :meth:`window`'s buffer."""
+        return self._at
+
+    @at.setter
+    def at(self, value: int) -> None:
+        self._at = value
+
     def take(self, count: int) -> np.ndarray:
-        """The next ``count`` doubles, equal to ``count`` calls."""
+        """The next ``count`` doubles, equal to ``count`` calls (drawn by the compiled
+        :func:`~.kernel_glass.draws`, from the same bytes)."""
         if count <= FEW_DRAWS:
             return np.array([self() for _ in range(count)], dtype=float).reshape(count)
+        from .kernel_glass import draws
+
         out = np.empty(count)
         done = 0
+        more = 64
         while done < count:
-            want = min(count - done, 4096)
-            raw = self._peek(8 * want + 8)
-            # a draw reads 7 bytes when its first is >= 16 (its first six >= 2**44), 8 when its
-            # first eight make at least 2**52 (first byte > 0 or second >= 16); deeper: by a call
-            at = np.array(_chain(raw.tobytes().translate(_STEP), want))
-            deep = np.flatnonzero((raw[at] == 0) & (raw[at + 1] < 16))
-            if len(deep):
-                at = at[: deep[0]]
-            got = len(at)
-            if got:
-                word = raw[at[:, None] + np.arange(8)].copy().view(">u8")[:, 0]
-                n6, b6, b7 = (v.astype(np.int64) for v in (word >> 16, (word >> 8) & 255, word & 255))
-                seven = n6 >= 2**44
-                n = np.where(seven, n6 * _WIDTH, (n6 * _WIDTH + b6) * _WIDTH).astype(float)
-                x = np.where(seven, b6, b7)
-                shift = np.zeros(got, dtype=np.int64)
-                for bit in range(53, 60):  # halvings until n < 2**53 (n < 2**60)
-                    shift += n >= 2.0**bit
-                d = np.where(seven, float(_WIDTH**7), float(_WIDTH**8)) / np.ldexp(1.0, shift)
-                out[done : done + got] = (n / np.ldexp(1.0, shift) + (x >> shift)) / d
-                self._at += int(at[-1]) + (7 if seven[-1] else 8)
+            buffer = self.window(8 * (count - done) + more)
+            got, self._at = draws(buffer, self._at, out[done:])
             done += got
-            if got < want:
-                out[done] = self()
-                done += 1
+            # a draw reads 7 or 8 bytes, rarely more: one the buffer could not hold asks for more
+            more = 64 if got else 2 * (len(buffer) - self._at) + 1024
         return out
 
 
 FEW_DRAWS = 16
-"""Fewer draws are taken by calls (the block's set-up costs more)."""
-
-
-_STEP = bytes(7 if b >= 16 else 8 for b in range(_WIDTH))
-"""A draw's length in bytes by its first byte (8 stands for 8 or more)."""
-
-
-def _chain(step: bytes, want: int) -> list[int]:
-    """Where the first ``want`` draws start, each ``step[at]`` bytes after the one at ``at``."""
-    starts = [0] * want
-    at = 0
-    for k in range(want):
-        starts[k] = at
-        at += step[at]
-    return starts
+"""Fewer draws are taken by calls (the compiled kernel's import and call cost more)."""

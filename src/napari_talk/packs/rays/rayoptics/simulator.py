@@ -71,18 +71,10 @@ class Recorder:
         self.count += 1
         return self.count - 1
 
-    def add_rows(self, rows: np.ndarray, hx: np.ndarray, hy: np.ndarray, obj: np.ndarray) -> None:
-        """Record a chunk of rays (rows of a :class:`RayTable`) before they take their step."""
-        block = np.empty((len(rows), self.COLUMNS))
-        block[:, 0:4] = rows[:, 0:4]
-        block[:, 4], block[:, 5] = hx, hy
-        block[:, 6:10] = rows[:, BS : DEPTH + 1]
-        block[:, 10] = obj
-        block[:, 11] = rows[:, PARENT]
-        block[:, 12] = rows[:, SOURCE]
-        block[:, 13] = rows[:, AMP]
+    def add_block(self, block: np.ndarray) -> None:
+        """Record a chunk of rays' segments, rows as :meth:`table` gives them."""
         self.values.frombytes(block.data.cast("B"))
-        self.count += len(rows)
+        self.count += len(block)
 
     def table(self) -> np.ndarray:
         """The rows as an (n, 14) array over the recorder's memory (no more rows can be added)."""
@@ -192,8 +184,8 @@ def simulate(
                         f"the scene needs more than {budget:,} ray segments "
                         "(a trapped ray, or too many rays); raise the budget to trace it"
                     )
-                if len(slots) > FEW_RAYS:
-                    run.chunk(slots)
+                if len(slots) > FEW_RAYS or run.stage is not None:
+                    run.chunk(int(slots[0]), int(slots[-1]) + 1)  # the queue's rows are consecutive
                 else:
                     for at in slots.tolist():
                         run.one(at)
@@ -209,7 +201,8 @@ def simulate(
 
 
 FEW_RAYS = 64
-"""Chunks of at most this many rays go ray by ray (numpy's set-up costs more than it saves)."""
+"""Chunks of at most this many rays go ray by ray until a larger chunk has built the vector
+stage: a scene of few rays is traced without it (the compiled kernels' first load costs more)."""
 CHUNK_RAYS = 4096
 """Rays traced one step together (in slot order: none of them changes before its turn)."""
 
@@ -388,11 +381,11 @@ class _Run:
         table.alive[at] = alive
         self.left += int(alive)
 
-    def chunk(self, at: np.ndarray) -> None:
-        """The rays at rows ``at`` take their step together."""
+    def chunk(self, lo: int, hi: int) -> None:
+        """The rays at rows ``lo`` to ``hi`` take their step together (moved on in place)."""
         table, out, objs = self.table, self.out, self.objs
-        rows = table.rows[at]
-        slots = table.ids[at]
+        rows = table.rows[lo:hi]
+        slots = table.ids[lo:hi]
         if self.use_stage and self.stage is None:
             self.stage = VectorStage(objs, self.settings, math.sqrt(self.min_sq))
         m = len(slots)
@@ -414,22 +407,15 @@ class _Run:
                 out.undefined += ray.bs + ray.bp
                 if not out.undefined_objs:
                     out.undefined_objs = [o.name or o.type for o in undefined_objs]
+        from .kernel_step import step
+
+        alive = np.empty(m, dtype=bool)
+        block = np.empty((m if self.record is not None else 0, Recorder.COLUMNS))
+        first = self.record.count if self.record is not None else 0
+        out.truncation += step(rows, obj, hx, hy, self.last_obj, float(self.max_depth), first, block, alive)
         if self.record is not None:
-            first = self.record.count
-            self.record.add_rows(rows, hx, hy, obj)
-            rows[:, PARENT] = np.arange(first, first + m)
-        else:
-            rows[:, PARENT] = -1
-        rows[:, AMP] = 1.0
-        previous = np.r_[self.last_obj, obj[:-1]]
-        rows[:, GAP] = np.where(previous != obj, 1.0, rows[:, GAP])
-        rows[:, NEW] = 0.0
+            self.record.add_block(block)
         self.last_obj = int(obj[-1])
-        alive = obj >= 0
-        rows[alive, DEPTH] += 1
-        over = alive & (rows[:, DEPTH] > self.max_depth)
-        out.truncation += float((rows[over, BS] + rows[over, BP]).sum())
-        alive &= ~over
         # the glass hits the vector stage refracts; the rest ray by ray, in slot order where they
         # draw random numbers as the vectorized glasses do
         vector = np.zeros(m, dtype=bool)
@@ -437,67 +423,41 @@ class _Run:
             vector = alive & clean & self.stage.physics[np.maximum(obj, 0)]
             if table.bodies:
                 vector &= np.array([int(s) not in table.bodies for s in slots.tolist()], dtype=bool)
-        single = np.flatnonzero(alive & ~vector)
-        breaks = [k for k in single.tolist() if self.draws[obj[k]]]
         child_rows: list[np.ndarray] = []
         child_keys: list[np.ndarray] = []
         child_bodies: dict[int, list[Any]] = {}
-        bounds = [0, *[b for k in breaks for b in (k, k + 1)], m]
-        for lo, hi in zip(bounds[0::2], bounds[1::2], strict=True):
-            part = np.flatnonzero(vector[lo:hi]) + lo
-            if len(part):
-                self._refract(slots, rows, obj, hx, hy, alive, part, child_rows, child_keys)
-            if hi < m:
-                self._single(
-                    hi, slots, rows, obj, hx, hy, alive, merging, child_rows, child_keys, child_bodies
-                )
-        for k in single.tolist():
-            if not self.draws[obj[k]]:
-                self._single(
-                    k, slots, rows, obj, hx, hy, alive, merging, child_rows, child_keys, child_bodies
-                )
-        table.rows[at] = rows
-        table.alive[at] = alive
+
+        def single(k: int) -> None:
+            self._single(k, slots, rows, obj, hx, hy, alive, merging, child_rows, child_keys, child_bodies)
+
+        drawing = alive & ~vector & self.draws[obj]
+        if self.stage is not None:
+            met = self.stage.meet(rows, slots, obj, (hx, hy), vector, alive, self.draws, single)
+            out.truncation += met.truncation
+            out.undefined += met.undefined
+            if met.undefined_objs and not out.undefined_objs:
+                out.undefined_objs = met.undefined_objs
+            if len(met.children):
+                child_rows.append(met.children)
+                child_keys.append(met.child_of.astype(float) * KEY_SPAN)
+        else:
+            for k in np.flatnonzero(drawing).tolist():
+                single(k)
+        for k in np.flatnonzero(alive & ~vector & ~drawing).tolist():
+            single(k)
+        table.alive[lo:hi] = alive
         self.left += int(alive.sum())
         if child_rows:
-            children = np.concatenate(child_rows)
-            keys = np.concatenate(child_keys)
+            children = np.concatenate(child_rows) if len(child_rows) > 1 else child_rows[0]
+            keys = np.concatenate(child_keys) if len(child_keys) > 1 else child_keys[0]
             order = np.argsort(keys, kind="stable")
-            first_slot = table.append(children[order])
+            first_slot = table.append(children[order] if len(child_rows) > 1 else children)
             if child_bodies:
                 rank = {int(key): k for k, key in enumerate(keys[order].tolist())}
                 for key, bodies in child_bodies.items():
                     for j, body in enumerate(bodies):
                         if body is not None:
                             table.bodies[first_slot + rank[key + j]] = body
-
-    def _refract(
-        self,
-        slots: np.ndarray,
-        rows: np.ndarray,
-        obj: np.ndarray,
-        hx: np.ndarray,
-        hy: np.ndarray,
-        alive: np.ndarray,
-        part: np.ndarray,
-        child_rows: list[np.ndarray],
-        child_keys: list[np.ndarray],
-    ) -> None:
-        assert self.stage is not None
-        new, survive, children, parents, truncation, undefined, which = self.stage.refract(
-            rows[part], slots[part], obj[part], hx[part], hy[part], self.settings.rng
-        )
-        rows[part] = new
-        alive[part] = survive
-        self.out.truncation += truncation
-        if undefined or which.any():
-            self.out.undefined += undefined
-            if not self.out.undefined_objs:
-                o = self.objs[int(obj[part][which][0])]
-                self.out.undefined_objs = [o.name or o.type]
-        if len(children):
-            child_rows.append(children)
-            child_keys.append(part[parents].astype(float) * KEY_SPAN)
 
     def _single(
         self,
