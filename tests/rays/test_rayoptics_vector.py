@@ -14,8 +14,8 @@ from napari_talk.packs.rays.rayoptics.rng import SeededRandom
 from napari_talk.packs.rays.rayoptics.simulator import Recorder, simulate
 
 
-def _pt(x: float, y: float) -> dict[str, float]:
-    return {"x": x, "y": y}
+def _pt(x: float, y: float, *, arc: bool = False) -> dict[str, Any]:
+    return {"x": x, "y": y, "arc": True} if arc else {"x": x, "y": y}
 
 
 def glasses_and_lenses() -> dict[str, Any]:
@@ -54,6 +54,36 @@ def test_the_vector_stage_traces_what_ray_by_ray_tracing_traces() -> None:
     assert fast.shape == slow.shape
     assert np.array_equal(fast, slow, equal_nan=True)
     assert (fast[:, 13] > 1).any()  # some faint reflections were kept as samples
+
+
+def coloured_lenses() -> dict[str, Any]:
+    """Colours (dispersion by ``cauchyB``), a glass without partial reflection, a negative index,
+    a ball lens of arcs and a circle glass touching a slab, in the linear colour mode: every
+    branch of the compiled glass physics, against the objects' own methods."""
+    arc_ball = [_pt(100, 0), _pt(130, 30, arc=True), _pt(100, 60), _pt(70, 30, arc=True)]
+    objs: list[dict[str, Any]] = [
+        {"type": "Glass", "path": arc_ball, "refIndex": 1.7, "cauchyB": 0.01},
+        {"type": "Glass", "path": [_pt(160, -20), _pt(190, -20), _pt(190, 80), _pt(160, 80)],
+         "partialReflect": False},
+        {"type": "Glass", "path": [_pt(220, -20), _pt(240, -20), _pt(240, 80), _pt(220, 80)],
+         "refIndex": -1.4},
+        {"type": "CircleGlass", "p1": _pt(280, 30), "p2": _pt(300, 30), "refIndex": 2.2},
+        {"type": "Glass", "path": [_pt(300, 0), _pt(330, 0), _pt(330, 60), _pt(300, 60)]},
+    ]  # fmt: skip
+    for wavelength in (420, 540, 650):
+        beam = {"type": "Beam", "p1": _pt(0, -10), "p2": _pt(10, 70), "numRays": 30, "brightness": 1}
+        objs.append({**beam, "wavelength": wavelength})
+    objs.append({"type": "PointSource", "x": 200, "y": 30, "brightness": 0.5, "wavelength": 500})
+    settings = {"simulateColors": True, "colorMode": "linear", "maxRayDepth": 7}
+    return {"version": 5, "objs": objs, "randomSeed": "11", **settings}
+
+
+def test_the_compiled_glass_physics_traces_colours_negative_indices_and_arcs_as_ray_by_ray() -> None:
+    fast, slow = _rows(coloured_lenses(), True), _rows(coloured_lenses(), False)
+    assert len(fast) > 3000
+    assert fast.shape == slow.shape
+    assert np.array_equal(fast, slow, equal_nan=True)
+    assert len(np.unique(fast[:, 8])) >= 4  # the wavelengths travelled
 
 
 @pytest.mark.parametrize("seed", ["0", "abc", "0.123456789"])

@@ -114,7 +114,11 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
     end_edge = np.empty(n, dtype=np.int64)
     counts = (n_glass, n_source, len(scene.elements))
     origin = np.asarray(origins, dtype=np.int64)
-    table_kernel.ends(rows, length, origin, counts, float(scene.scale), p2, unit, end_glass, end_edge)
+    ints = np.empty(n, np.int64), np.empty(n, np.int64)
+    columns = np.empty((n, 2)), np.empty(n), np.empty(n), np.empty(n), *ints
+    scale = float(scene.scale)
+    table_kernel.ends(rows, length, origin, counts, scale, p2, unit, end_glass, end_edge, columns)
+    p1, bs, bp, wavelength, parent, depth = columns
     del length
     normals = np.full((n, 2), np.nan)
     if n_glass:
@@ -141,14 +145,14 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
     )
     return Segments(
         ids=np.arange(n, dtype=np.int64),
-        p1=rows[:, 0:2].copy(),
+        p1=p1,
         p2=p2,
-        brightness_s=rows[:, 6].copy(),
-        brightness_p=rows[:, 7].copy(),
-        wavelength=rows[:, 8].copy(),
-        parent=rows[:, 11].astype(np.int64),
+        brightness_s=bs,
+        brightness_p=bp,
+        wavelength=wavelength,
+        parent=parent,
         interaction=interaction,
-        depth=rows[:, 9].astype(np.int64),
+        depth=depth,
         source=source,
         end_glass=end_glass,
         end_edge=end_edge,

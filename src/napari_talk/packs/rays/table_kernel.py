@@ -25,11 +25,17 @@ def ends(
     unit: np.ndarray,
     end_glass: np.ndarray,
     end_edge: np.ndarray,
+    columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> None:
     """Per recorded row: its direction, far end (a ray that escapes is drawn ``scale`` long), and
-    what it ends on: glass ``end_glass`` (-1: nothing, -2: an element, ``end_edge`` its number)."""
+    what it ends on: glass ``end_glass`` (-1: nothing, -2: an element, ``end_edge`` its number);
+    ``columns``: its start, brightness (s, p), wavelength, parent and depth, copied out."""
     n_glass, n_source, n_element = counts
+    p1, bs, bp, wl, parent, depth = columns
     for i in range(len(rows)):
+        p1[i, 0], p1[i, 1] = rows[i, 0], rows[i, 1]
+        bs[i], bp[i], wl[i] = rows[i, 6], rows[i, 7], rows[i, 8]
+        depth[i], parent[i] = int(rows[i, 9]), int(rows[i, 11])
         obj = int(rows[i, 10])
         escaped = obj < 0
         end_origin = -1 if escaped or len(origin) == 0 else origin[obj]

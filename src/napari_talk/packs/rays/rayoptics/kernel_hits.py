@@ -152,15 +152,17 @@ def nearest(
     clear: float,
     start_gap: float,
     bound: np.ndarray,
-    out: np.ndarray,
+    found: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> None:
-    """Per ray (rows x1, y1, x2, y2): ``out`` rows (object, x, y, settled); object -1 when nothing
-    is met. Settled: the nearest hit is clear of the ray's start, of every other object's hit and
-    of ``bound`` (per ray, a lower bound on the distance to objects searched elsewhere) by a few
-    minimum segments, so no merging rule of the simulator applies. ``boxes``: group boxes' low
-    and high corners (padded), each group's first primitive and size; ``grid``: origin, far
-    corner and shape (as floats), cell size, the grid's cell starts and items."""
+    """Per ray (rows starting x1, y1, x2, y2): into ``found``, the object met (-1: none), where
+    (x, y), and whether that is settled: the nearest hit is clear of the ray's start, of every
+    other object's hit and of ``bound`` (per ray, a lower bound on the distance to objects
+    searched elsewhere) by a few minimum segments, so no merging rule of the simulator applies.
+    ``boxes``: group boxes' low and high corners (padded), each group's first primitive and
+    size; ``grid``: origin, far corner and shape (as floats), cell size, the grid's cell starts
+    and items."""
     box_low, box_high, group_start, group_size = boxes
+    obj, hx, hy, settled = found
     n_groups = len(group_start)
     entry = np.empty(n_groups)
     rank = np.empty(n_groups, dtype=np.int64)
@@ -204,14 +206,13 @@ def nearest(
                         break
                     for p in range(group_start[g], group_start[g] + group_size[g]):
                         _consider(x1, y1, x2, y2, p, table, kind, owner, order, min_sq, best)
-        out[r, 0], out[r, 1], out[r, 2] = best[1], best[3], best[4]
+        obj[r], hx[r], hy[r] = int(best[1]), best[3], best[4]
         first, limit = best[0], bound[r]
         if first == math.inf:
-            out[r, 3] = 1.0 if limit == math.inf else 0.0
+            settled[r] = limit == math.inf
         else:
             near = math.sqrt(first)
-            settled = math.sqrt(best[5]) > near + clear and limit > near + start_gap and near > start_gap
-            out[r, 3] = 1.0 if settled else 0.0
+            settled[r] = math.sqrt(best[5]) > near + clear and limit > near + start_gap and near > start_gap
 
 
 @inlined

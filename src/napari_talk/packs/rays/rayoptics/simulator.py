@@ -15,7 +15,6 @@ once (:mod:`.vector`), the others ray by ray in slot order, with the outcome of 
 from __future__ import annotations
 
 import math
-from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,31 +53,36 @@ class Recorder:
     sampled faint reflection stands for 1/amp of its brightness)."""
 
     COLUMNS = 14
+    GROWTH = 1.5
+    """The record grows by half when full (a copy; a chunk's segments are written in place)."""
 
     def __init__(self) -> None:
-        self.values = array("d")
-        """The rows back to back, as doubles (a tenth of the memory of a tuple per row)."""
+        self.rows = np.empty((1 << 16, self.COLUMNS))
+        """Room for the first rows at once (memory untouched until written costs nothing)."""
         self.count = 0
 
     def add(self, ray: Ray, hit: Point | None, obj: int, parent: int, source: int) -> int:
         (x1, y1), (x2, y2) = ray.p1, ray.p2
         hx, hy = hit if hit is not None else (math.nan, math.nan)
         wl = math.nan if ray.wl is None else float(ray.wl)
-        self.values.extend(
-            (x1, y1, x2, y2, hx, hy, ray.bs, ray.bp, wl, ray.depth or 0, obj, parent, source, ray.amp)
-        )
+        row = (x1, y1, x2, y2, hx, hy, ray.bs, ray.bp, wl, ray.depth or 0, obj, parent, source, ray.amp)
+        self.reserve(1)[0] = row
         ray.amp = 1  # the ray's next segments are its own light, not a sample
-        self.count += 1
         return self.count - 1
 
-    def add_block(self, block: np.ndarray) -> None:
-        """Record a chunk of rays' segments, rows as :meth:`table` gives them."""
-        self.values.frombytes(block.data.cast("B"))
-        self.count += len(block)
+    def reserve(self, n: int) -> np.ndarray:
+        """The next ``n`` rows of the record, to be written in place."""
+        need = self.count + n
+        if need > len(self.rows):
+            grown = np.empty((max(need, int(len(self.rows) * self.GROWTH)), self.COLUMNS))
+            grown[: self.count] = self.rows[: self.count]
+            self.rows = grown
+        self.count = need
+        return self.rows[need - n : need]
 
     def table(self) -> np.ndarray:
-        """The rows as an (n, 14) array over the recorder's memory (no more rows can be added)."""
-        return np.frombuffer(self.values, dtype=float).reshape(-1, self.COLUMNS)
+        """The rows as an (n, 14) array over the recorder's memory."""
+        return self.rows[: self.count]
 
 
 class BudgetExceeded(RuntimeError):
@@ -330,6 +334,8 @@ class _Run:
         self.left = 0
         self.last_obj = -1
         self.draws = np.array([isinstance(o, BaseGlass) for o in objs] + [False], dtype=bool)
+        self.step: Any = None
+        """The compiled bookkeeping of a chunk's step, imported by the first chunk."""
 
     def one(self, at: int) -> None:
         """The ray at row ``at`` takes its step, by the objects' own methods."""
@@ -407,14 +413,15 @@ class _Run:
                 out.undefined += ray.bs + ray.bp
                 if not out.undefined_objs:
                     out.undefined_objs = [o.name or o.type for o in undefined_objs]
-        from .kernel_step import step
+        if self.step is None:
+            from .kernel_step import step
 
+            self.step = step
         alive = np.empty(m, dtype=bool)
-        block = np.empty((m if self.record is not None else 0, Recorder.COLUMNS))
         first = self.record.count if self.record is not None else 0
-        out.truncation += step(rows, obj, hx, hy, self.last_obj, float(self.max_depth), first, block, alive)
-        if self.record is not None:
-            self.record.add_block(block)
+        block = self.record.reserve(m) if self.record is not None else np.empty((0, Recorder.COLUMNS))
+        depth = float(self.max_depth)
+        out.truncation += self.step(rows, obj, hx, hy, self.last_obj, depth, first, block, alive)
         self.last_obj = int(obj[-1])
         # the glass hits the vector stage refracts; the rest ray by ray, in slot order where they
         # draw random numbers as the vectorized glasses do

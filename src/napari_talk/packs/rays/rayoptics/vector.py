@@ -207,14 +207,13 @@ class VectorStage:
         m = len(rows)
         if self.other_always or not m:
             return np.full(m, -1, dtype=np.int64), np.full(m, np.nan), np.full(m, np.nan), np.zeros(m, bool)
-        xy = np.ascontiguousarray(rows[:, X1 : Y2 + 1])
-        bound = self.other.min_bound(xy) if self.other.primitives else np.full(m, np.inf)
-        out = np.empty((m, 4))
+        bound = self.other.min_bound(rows[:, X1 : Y2 + 1]) if self.other.primitives else np.full(m, np.inf)
+        found = np.empty(m, dtype=np.int64), np.empty(m), np.empty(m), np.empty(m, dtype=bool)
         ml = self.min_len
-        nearest(xy, self.table, self.kind, self.owner, self.order, self.boxes, self.grid_tables,
+        nearest(rows, self.table, self.kind, self.owner, self.order, self.boxes, self.grid_tables,
                 self.grid is not None, self.min_sq, self.reach, CLEAR_SEGMENTS * ml, START_SEGMENTS * ml,
-                bound, out)  # fmt: skip
-        return out[:, 0].astype(np.int64), out[:, 1], out[:, 2], out[:, 3] != 0
+                bound, found)  # fmt: skip
+        return found
 
     # -- physics -------------------------------------------------------------------------------
 
