@@ -11,8 +11,10 @@ objects take the same JSON objects, with the ray count expressed as the peer's r
 point source emits ``density × 500`` rays, a beam ``length × density``) and each ray's brightness
 set to the engine's (1). A ``CircleGlass`` is given to the peer as a glass of two half-circle arcs
 (it has no circle glass). Both count segments; the figure is segments per second, the best of
-``--repeat`` runs, each scene traced once before timing (its time is "first"). The peer traces the
-large scenes on fewer rays (the figure is a rate), as said in the table.
+``--repeat`` runs, each scene traced once before timing (its time is "first": the first scene of
+the process also loads the engine's compiled kernels from numba's disk cache, or with ``--cold``
+compiles them, as a fresh install does). The peer traces the large scenes on fewer rays (the
+figure is a rate), as said in the table.
 
 The two do not trace the same number of segments on the same rays (the engine's tracing is
 ray-optics' own; the peer traces fewer per ray through the ball lens and three times more among
@@ -25,7 +27,9 @@ from __future__ import annotations
 import argparse
 import copy
 import math
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -119,7 +123,10 @@ def main() -> None:
     parser.add_argument("--peer", type=Path, required=True, help="ray_tracing_shapely's src-python folder")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", help="scenes whose label contains this text")
+    parser.add_argument("--cold", action="store_true", help="compile the kernels (an empty cache)")
     args = parser.parse_args()
+    if args.cold:  # read by numba when the first trace imports it
+        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="rays-peer-cold-")
     peer = Peer(args.peer)
     print(
         f"{'scene':<27} {'peer rays':>9} {'peer segs':>9} {'peer seg/s':>11} {'engine segs':>11} "

@@ -98,7 +98,9 @@ def nearest_edges(
         span = edges[first : first + count]
         sx, sy = span[:, 0].copy(), span[:, 1].copy()
         dx, dy = span[:, 2] - sx, span[:, 3] - sy
-        dd = np.maximum(dx * dx + dy * dy, 1e-300)
+        dd = np.empty(count)
+        for e in range(count):
+            dd[e] = max(dx[e] * dx[e] + dy[e] * dy[e], 1e-300)
         if count <= few:
             for i in here:
                 best, best_gap = 0, math.inf
@@ -125,13 +127,17 @@ def _grid_nearest(
     """Nearest edges of many edges through a grid of about one cell per edge: rings of cells
     around a point's cell, until the nearest gap found is below what any cell beyond can hold."""
     count = len(sx)
-    low_x = np.minimum(sx, sx + dx)
-    low_y = np.minimum(sy, sy + dy)
-    high_x = np.maximum(sx, sx + dx)
-    high_y = np.maximum(sy, sy + dy)
-    ox, oy = low_x.min(), low_y.min()
-    width = max(high_x.max() - ox, 1e-300)
-    height = max(high_y.max() - oy, 1e-300)
+    low_x, low_y = np.empty(count), np.empty(count)
+    high_x, high_y = np.empty(count), np.empty(count)
+    ox, oy, top_x, top_y = math.inf, math.inf, -math.inf, -math.inf
+    for e in range(count):
+        ex, ey = sx[e] + dx[e], sy[e] + dy[e]
+        low_x[e], high_x[e] = min(sx[e], ex), max(sx[e], ex)
+        low_y[e], high_y[e] = min(sy[e], ey), max(sy[e], ey)
+        ox, oy = min(ox, low_x[e]), min(oy, low_y[e])
+        top_x, top_y = max(top_x, high_x[e]), max(top_y, high_y[e])
+    width = max(top_x - ox, 1e-300)
+    height = max(top_y - oy, 1e-300)
     extent = max(abs(ox), abs(oy), abs(ox + width), abs(oy + height), 1e-300)
     pad = 1e-9 * extent
     side = math.sqrt(width * height / count) if width * height > 0 else max(width, height) / count

@@ -190,22 +190,20 @@ def nearest(
             for g in range(n_groups):
                 t = _box_entry(x1, y1, dx, dy, box_low[g, 0], box_low[g, 1], box_high[g, 0], box_high[g, 1])
                 if t == t:
-                    entry[met] = max(t, 0.0) * length * FAR
-                    rank[met] = g
+                    # boxes met, nearest entry first (by insertion: a ray meets few)
+                    at = met
+                    here = max(t, 0.0) * length * FAR
+                    while at > 0 and entry[at - 1] > here:
+                        entry[at], rank[at] = entry[at - 1], rank[at - 1]
+                        at -= 1
+                    entry[at], rank[at] = here, g
                     met += 1
-            if met == 1:
-                if not entry[0] > math.sqrt(best[0]) + reach:
-                    g = rank[0]
-                    for p in range(group_start[g], group_start[g] + group_size[g]):
-                        _consider(x1, y1, x2, y2, p, table, kind, owner, order, min_sq, best)
-            elif met > 1:
-                sort = np.argsort(entry[:met], kind="mergesort")
-                for s in range(met):
-                    g = rank[sort[s]]
-                    if entry[sort[s]] > math.sqrt(best[0]) + reach:
-                        break
-                    for p in range(group_start[g], group_start[g] + group_size[g]):
-                        _consider(x1, y1, x2, y2, p, table, kind, owner, order, min_sq, best)
+            for s in range(met):
+                if entry[s] > math.sqrt(best[0]) + reach:
+                    break
+                g = rank[s]
+                for p in range(group_start[g], group_start[g] + group_size[g]):
+                    _consider(x1, y1, x2, y2, p, table, kind, owner, order, min_sq, best)
         obj[r], hx[r], hy[r] = int(best[1]), best[3], best[4]
         first, limit = best[0], bound[r]
         if first == math.inf:
