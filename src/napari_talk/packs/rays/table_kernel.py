@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .rayoptics.compiled import inlined, kernel
+from .rayoptics.compiled import kernel
 from .simulation import REFLECT, REFRACT, SOURCE, TIR
 
 
@@ -52,7 +52,7 @@ def ends(
             p2[i, 0], p2[i, 1] = rows[i, 4], rows[i, 5]
 
 
-@inlined
+@kernel
 def _gap(px: float, py: float, sx: float, sy: float, dx: float, dy: float, dd: float) -> float:
     """Squared distance from (px, py) to the segment from (sx, sy) along (dx, dy), dd its squared
     length (at least 1e-300)."""
@@ -203,7 +203,7 @@ def _grid_nearest(
         end_edge[i] = best
 
 
-@inlined
+@kernel
 def _clip(f: float, n: int) -> int:
     """The cell of position ``f`` (in cells), clipped to 0..n-1 (NaN: 0)."""
     if f != f or f < 0:

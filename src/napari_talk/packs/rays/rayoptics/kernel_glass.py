@@ -113,8 +113,9 @@ def classify(
                 crossings += 1
         else:
             q0x, q0y, q1x, q1y = circle_points(x1, y1, x2, y2, e[6], e[7], e[8])
-            on0, e0, l0 = arc_exists(x1, y1, x2, y2, q0x, q0y, edges, k, min_sq)
-            on1, e1, l1 = arc_exists(x1, y1, x2, y2, q1x, q1y, edges, k, min_sq)
+            arc_k = (e[0], e[1], e[2], e[3], e[4], e[5])
+            on0, e0, l0 = arc_exists(x1, y1, x2, y2, q0x, q0y, arc_k, min_sq)
+            on1, e1, l1 = arc_exists(x1, y1, x2, y2, q1x, q1y, arc_k, min_sq)
             first = e0 and (not e1 or l0 < l1) and l0 > min_sq
             second_pt = not first and e1 and (not e0 or l1 < l0) and l1 > min_sq
             outward = (on1 and l0 < l1) if first else (on0 and l1 < l0)
@@ -124,8 +125,8 @@ def classify(
             enx = px - cx if outward else cx - px
             eny = py - cy if outward else cy - py
             t0x, t0y, t1x, t1y = circle_points(x1, y1, tx2, ty2, e[6], e[7], e[8])
-            _, te0, tl0 = arc_exists(x1, y1, tx2, ty2, t0x, t0y, edges, k, min_sq)
-            _, te1, tl1 = arc_exists(x1, y1, tx2, ty2, t1x, t1y, edges, k, min_sq)
+            _, te0, tl0 = arc_exists(x1, y1, tx2, ty2, t0x, t0y, arc_k, min_sq)
+            _, te1, tl1 = arc_exists(x1, y1, tx2, ty2, t1x, t1y, arc_k, min_sq)
             crossings += (1 if te0 and tl0 > min_sq else 0) + (1 if te1 and tl1 > min_sq else 0)
         if not found:
             plen = math.inf

@@ -24,7 +24,7 @@ FAR = 1 - 1e-9
 """Entry distances are scaled by this to stay lower bounds despite rounding."""
 
 
-@inlined
+@kernel
 def segment_hit(
     x1: float, y1: float, x2: float, y2: float, ax: float, ay: float, bx: float, by: float
 ) -> tuple[bool, float, float]:
@@ -41,7 +41,7 @@ def segment_hit(
     return on_seg and ahead, px, py
 
 
-@inlined
+@kernel
 def circle_points(
     x1: float, y1: float, x2: float, y2: float, cx: float, cy: float, r_sq: float
 ) -> tuple[float, float, float, float]:
@@ -56,14 +56,21 @@ def circle_points(
     return px + ux * d, py + uy * d, px - ux * d, py - uy * d
 
 
-@inlined
+@kernel
 def arc_exists(
-    x1: float, y1: float, x2: float, y2: float, qx: float, qy: float, e: np.ndarray, p: int, min_sq: float
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    qx: float,
+    qy: float,
+    arc: tuple[float, float, float, float, float, float],
+    min_sq: float,
 ) -> tuple[bool, bool, float]:
-    """For a crossing q of the arc edge ``e[p]`` (a, b, mid, centre, r²): on the ray, on the arc
+    """For a crossing q of the arc ``arc`` (its ends a, b and middle): on the ray, on the arc
     beyond the minimum segment, and its squared distance from the ray's start."""
     on = (qx - x1) * (x2 - x1) + (qy - y1) * (y2 - y1) >= 0
-    ax, ay, bx, by, mx, my = e[p, 0], e[p, 1], e[p, 2], e[p, 3], e[p, 4], e[p, 5]
+    ax, ay, bx, by, mx, my = arc
     big_a = bx * ay - ax * by
     big_b = qx * my - mx * qy
     xa, xb, ya, yb = bx - ax, qx - mx, by - ay, qy - my
@@ -90,8 +97,9 @@ def exact_hit(
         return math.inf, px, py
     q0x, q0y, q1x, q1y = circle_points(x1, y1, x2, y2, e[p, 6], e[p, 7], e[p, 8])
     if kind == ARC:
-        _, e0, l0 = arc_exists(x1, y1, x2, y2, q0x, q0y, e, p, min_sq)
-        _, e1, l1 = arc_exists(x1, y1, x2, y2, q1x, q1y, e, p, min_sq)
+        arc = (e[p, 0], e[p, 1], e[p, 2], e[p, 3], e[p, 4], e[p, 5])
+        _, e0, l0 = arc_exists(x1, y1, x2, y2, q0x, q0y, arc, min_sq)
+        _, e1, l1 = arc_exists(x1, y1, x2, y2, q1x, q1y, arc, min_sq)
         if e0 and (not e1 or l0 < l1) and l0 > min_sq:
             return l0, q0x, q0y
         if e1 and (not e0 or l1 < l0) and l1 > min_sq:
