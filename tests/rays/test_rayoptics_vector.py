@@ -1,6 +1,6 @@
-"""The simulator's vector stage (a chunk of rays per numpy step) traces exactly what the objects'
-own methods trace ray by ray; the seeded draws it takes in blocks are the ones single calls give;
-a scene's crop box stops a trapped ray where ray-optics stops it."""
+"""The simulator's vector stage (a chunk of rays per step, by compiled kernels) traces exactly what
+the objects' own methods trace ray by ray; the seeded draws it takes in blocks are the ones single
+calls give; a scene's crop box stops a trapped ray where ray-optics stops it."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ def _exact_kind(obj: SceneObj, settings: Settings) -> str | None:
 
 
 def _vector_physics(obj: SceneObj) -> bool:
-    """The object refracts by the methods :meth:`VectorStage.refract` reproduces."""
+    """The object refracts by the methods :meth:`VectorStage.meet` reproduces (compiled)."""
     cls: Any = type(obj)
     for base in (OutlineGlass, CircleGlass):
         if isinstance(obj, base):
