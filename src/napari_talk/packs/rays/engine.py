@@ -76,6 +76,7 @@ def trace(
             loaded.settings,
             max_depth=loaded.max_depth,
             budget=max_segments,
+            ray_limit=loaded.ray_limit,
             record=record,
             vector=not ray_by_ray,
         )
@@ -89,7 +90,7 @@ def trace(
         if obj.type == "Detector" and 0 <= index < len(scene.detectors):
             readings[index] = _reading(obj)
     warnings = [*scene.warnings, *loaded.warnings, *outcome.warnings]
-    summary = _summary(scene, segments, warnings)
+    summary = _summary(scene, segments, warnings, outcome.notes)
     summary["trace_seconds"] = round(time.perf_counter() - started, 6)
     return SimulationResult(scene.name, segments, summary, readings)
 
@@ -238,7 +239,7 @@ class _Edges:
         return gx * gx + gy * gy
 
 
-def _summary(scene: Scene, segments: Segments, warnings: list[str]) -> dict[str, Any]:
+def _summary(scene: Scene, segments: Segments, warnings: list[str], notes: list[str]) -> dict[str, Any]:
     counts = np.bincount(segments.interaction, minlength=4)
     total = segments.total
     source_energy = float(total[segments.interaction == SOURCE].sum())
@@ -262,4 +263,5 @@ def _summary(scene: Scene, segments: Segments, warnings: list[str]) -> dict[str,
         "unfinished_energy": 0.0,
         "balance_error": source_energy - escaped - ended,
         "warnings": list(dict.fromkeys(warnings)),
+        "notes": notes,
     }
