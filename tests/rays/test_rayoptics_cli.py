@@ -192,6 +192,24 @@ def test_max_ray_depth_stops_the_trapped_ray(tmp_path):
     assert "segments traced: 51" in done.stdout
 
 
+def test_a_crop_box_ray_limit_is_a_note_not_a_warning(tmp_path):
+    # ray-optics stops at a crop box's ray count limit by design: the scene is traced as it would be
+    scene = {
+        "version": 5,
+        "objs": [
+            {"type": "SingleRay", "p1": {"x": 0, "y": 0}, "p2": {"x": 1, "y": 0}},
+            {"type": "Mirror", "p1": {"x": 10, "y": -5}, "p2": {"x": 10, "y": 5}},
+            {"type": "Mirror", "p1": {"x": -10, "y": -5}, "p2": {"x": -10, "y": 5}},
+            {"type": "CropBox", "p1": {"x": -20, "y": -20}, "p4": {"x": 20, "y": 20}, "rayCountLimit": 30},
+        ],
+    }
+    done = rays("check", str(write(tmp_path, scene)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "segments traced: 31" in done.stdout
+    assert "note: the simulation stopped at the scene's ray count limit (31 rays" in done.stdout
+    assert "warning" not in done.stdout
+
+
 def test_a_module_loop_is_bounded(tmp_path):
     scene = {
         "version": 5,

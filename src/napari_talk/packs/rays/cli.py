@@ -3,7 +3,8 @@
 ``detect`` prints the scene's detector reading as ray-optics exports it (``Position,Irradiance``,
 one row per bin): exit 0; no detector with an irradiance map, or a scene that cannot be read or
 traced, is a message on stderr and exit 2. ``check`` loads and traces the scene and prints what it
-holds (objects by kind, rays, segments, time) and every warning: exit 0 clean, 1 loaded with
+holds (objects by kind, rays, segments, time), every note (what it did as ray-optics does, such as
+stopping at the scene's ray count limit) and every warning: exit 0 clean (notes only), 1 loaded with
 warnings, 2 refused.
 """
 
@@ -93,6 +94,8 @@ def _run(args: argparse.Namespace) -> int:
     print(f"time: {seconds:.3f} s")
     for det in scene.detectors():
         print(f"detector {det.name or ''}: power {det.power:.6g}".replace("detector :", "detector:"))
+    for note in outcome.notes:
+        print(f"note: {note}")
     for warning in warnings:
         print(f"warning: {warning}")
     return EXIT_WARNINGS if warnings else EXIT_OK

@@ -73,6 +73,7 @@ def trace(
             loaded.settings,
             max_depth=loaded.max_depth,
             budget=max_segments,
+            ray_limit=loaded.ray_limit,
             record=record,
             vector=not ray_by_ray,
         )
@@ -86,7 +87,7 @@ def trace(
         if obj.type == "Detector" and 0 <= index < len(scene.detectors):
             readings[index] = _reading(obj)
     warnings = [*scene.warnings, *loaded.warnings, *outcome.warnings]
-    summary = _summary(scene, segments, warnings)
+    summary = _summary(scene, segments, warnings, outcome.notes)
     summary["trace_seconds"] = round(time.perf_counter() - started, 6)
     return SimulationResult(scene.name, segments, summary, readings)
 
@@ -174,7 +175,7 @@ def _nearest_edge(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> n
     return out
 
 
-def _summary(scene: Scene, segments: Segments, warnings: list[str]) -> dict[str, Any]:
+def _summary(scene: Scene, segments: Segments, warnings: list[str], notes: list[str]) -> dict[str, Any]:
     counts = np.bincount(segments.interaction, minlength=4)
     total = segments.total
     source_energy = float(total[segments.interaction == SOURCE].sum())
@@ -198,4 +199,5 @@ def _summary(scene: Scene, segments: Segments, warnings: list[str]) -> dict[str,
         "unfinished_energy": 0.0,
         "balance_error": source_energy - escaped - ended,
         "warnings": list(dict.fromkeys(warnings)),
+        "notes": notes,
     }

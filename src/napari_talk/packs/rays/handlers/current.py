@@ -174,7 +174,14 @@ def summary_line(state: RaysState) -> str:
         f"{summary['segments']} segments traced in {summary['trace_seconds'] * 1000:.1f} ms"
     )
     note = display.labels_note(state.scene)
-    return "\n".join([line, *(f"Warning: {w}" for w in summary["warnings"]), *([note] if note else [])])
+    return "\n".join(
+        [
+            line,
+            *(f"Warning: {w}" for w in summary["warnings"]),
+            *(f"Note: {n}" for n in summary["notes"]),
+            *([note] if note else []),
+        ]
+    )
 
 
 def edited(ctx: Ctx, state: RaysState) -> bool:

@@ -117,12 +117,17 @@ class Outcome:
                 f"rays met undefined behaviour at {names} (brightness {self.undefined:.3g}): "
                 "a ray along its surface or through a corner, where ray-optics defines no outcome"
             )
-        if self.stopped:
-            out.append(
-                f"the simulation stopped at the scene's ray count limit ({self.segments:,} rays "
-                "processed), as ray-optics stops there"
-            )
         return out
+
+    @property
+    def notes(self) -> list[str]:
+        """What the trace did as ray-optics does it, worth a line but not a warning."""
+        if not self.stopped:
+            return []
+        return [
+            f"the simulation stopped at the scene's ray count limit ({self.segments:,} rays "
+            "processed), as ray-optics stops there"
+        ]
 
 
 def simulate(
