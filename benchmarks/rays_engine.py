@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rays_suite import BALL_LENS, many_glasses, with_ray_count
+from rays_suite import BALL_LENS, load_kernels, many_glasses, with_ray_count
 
 from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.samples import prism_demo_scene
@@ -53,14 +53,6 @@ def ray_by_ray(scene: Scene) -> object:
 
 
 MEMORY_TARGETS_MB = {"ball lens, 10,000 rays": 100, "1,000 glasses, 1,000 rays": 300}
-
-
-def load_kernels() -> float:
-    """Load the engine's compiled kernels (a small trace that uses them all); returns the peak
-    memory it added, in MB."""
-    start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    engine.load_kernels()
-    return (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - start) / 1024
 
 
 def _measure(label: str) -> dict:

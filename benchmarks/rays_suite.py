@@ -121,11 +121,19 @@ def many_glasses() -> dict:
     return {"version": 5, "objs": objs}
 
 
+def load_kernels() -> float:
+    """Load the engine's compiled kernels (a small trace that uses them all); returns the peak
+    memory it added, in MB."""
+    from napari_talk.packs.rays import kernels
+
+    start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kernels.load_kernels()
+    return (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - start) / 1024
+
+
 def _measure(which: str) -> dict:
     """Trace one large scene in this process (run as a child) and report time and memory (the
     compiled kernels loaded first: a fixed cost per process, given apart)."""
-    from rays_engine import load_kernels
-
     from napari_talk.packs.rays import engine
     from napari_talk.packs.rays.scene_json import scene_from_dict
 

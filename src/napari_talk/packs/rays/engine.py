@@ -92,14 +92,6 @@ def trace(
     return SimulationResult(scene.name, segments, summary, readings)
 
 
-def load_kernels() -> None:
-    """Compile the tracer's kernels, or load them from numba's disk cache, by a small trace that
-    uses them all. ``scripts/setup`` runs it once, so that no trace after an install compiles."""
-    from .samples import prism_demo_scene
-
-    trace(prism_demo_scene(200))
-
-
 def _reading(detector: Any) -> DetectorReading:
     size = float(detector.binSize)
     bins = detector.bins if detector.bins is not None else [0.0] * detector.bin_count
