@@ -23,8 +23,8 @@ import numpy as np
 
 from .compiled import inlined, kernel
 from .kernel_hits import arc_exists, circle_points, segment_hit
+from .layout import AMP, BP, BS, DEPTH, GAP, NEW, PARENT, SOURCE, WL, X1, X2, Y1, Y2
 
-X1, Y1, X2, Y2, BS, BP, WL, DEPTH, GAP, AMP, PARENT, SOURCE, NEW = range(13)
 DONE, SINGLE, CLASSIFY, BYTES = 0, 1, 2, 3
 """Why a run stopped: finished, a ray for the objects' methods, a ray to classify, more bytes."""
 TRUNCATION, UNDEFINED, FIRST_UNDEFINED, CHILDREN, AT, TEST_X, TEST_Y = range(7)

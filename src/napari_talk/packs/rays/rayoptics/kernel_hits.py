@@ -18,8 +18,8 @@ import math
 import numpy as np
 
 from .compiled import inlined, kernel
+from .layout import ARC, SEGMENT, STRAIGHT
 
-STRAIGHT, ARC, CIRCLE, SEGMENT = 0, 1, 2, 3
 FAR = 1 - 1e-9
 """Entry distances are scaled by this to stay lower bounds despite rounding."""
 

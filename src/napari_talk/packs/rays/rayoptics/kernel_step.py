@@ -8,8 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compiled import kernel
-
-X1, Y1, X2, Y2, BS, BP, WL, DEPTH, GAP, AMP, PARENT, SOURCE, NEW = range(13)
+from .layout import AMP, BP, BS, DEPTH, GAP, NEW, PARENT, SOURCE, WL, X1, X2, Y1, Y2
 
 
 @kernel

@@ -23,24 +23,9 @@ import numpy as np
 from .base import Emitted, Point, Ray, SceneObj, Settings, dist_sq
 from .glasses import BaseGlass
 from .grin import GrinMixin
+from .layout import AMP, BP, BS, COLUMNS, DEPTH, GAP, NEW, PARENT, SOURCE, WL, X1, X2, Y1, Y2
 from .nearest import NearestIndex
-from .vector import (
-    AMP,
-    BP,
-    BS,
-    COLUMNS,
-    DEPTH,
-    GAP,
-    NEW,
-    PARENT,
-    SOURCE,
-    WL,
-    X1,
-    X2,
-    Y1,
-    Y2,
-    VectorStage,
-)
+from .vector import VectorStage
 
 DEFAULT_SEGMENT_BUDGET = 5_000_000
 UNDEFINED_THRESHOLD = 0.001

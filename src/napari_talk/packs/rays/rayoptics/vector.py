@@ -25,14 +25,20 @@ import numpy as np
 from .base import Ray, SceneObj, Settings
 from .glasses import CircleGlass, OutlineGlass, classify_with
 from .grid import Grid
+from .layout import (
+    ARC,
+    CIRCLE,
+    COLUMNS,
+    SEGMENT,
+    STRAIGHT,
+    X1,
+    X2,
+    Y1,
+    Y2,
+)
 from .nearest import GROUP_SIZE, NearestIndex, morton
 from .surfaces import Blocker, Detector, Mirror
 
-X1, Y1, X2, Y2, BS, BP, WL, DEPTH, GAP, AMP, PARENT, SOURCE, NEW = range(13)
-COLUMNS = 13
-STRAIGHT, ARC, CIRCLE, SEGMENT = range(4)
-"""Primitive kinds: a glass side (hit beyond the minimum segment), a glass arc, a full circle
-(``circle_hit``), a bare segment (``segment_hit``)."""
 CLEAR_SEGMENTS = 4.0
 """Hits this many minimum segments apart cannot be merged or coincident."""
 START_SEGMENTS = 8.0
