@@ -162,48 +162,43 @@ def test_a_tiny_scene_asking_for_fifty_million_rays_is_refused_fast_and_small(tm
     assert "rays" in done.stderr and "limit" in done.stderr
 
 
-def test_a_trapped_ray_hits_the_segment_budget(tmp_path):
-    # two facing mirrors trap a ray forever; the budget refuses the scene with a clear line
-    scene = {
+def trapped_ray(*more: dict, **settings) -> dict:
+    """A ray between two facing mirrors: it would bounce forever."""
+    return {
         "version": 5,
+        **settings,
         "objs": [
             {"type": "SingleRay", "p1": {"x": 0, "y": 0}, "p2": {"x": 1, "y": 0}},
             {"type": "Mirror", "p1": {"x": 10, "y": -5}, "p2": {"x": 10, "y": 5}},
             {"type": "Mirror", "p1": {"x": -10, "y": -5}, "p2": {"x": -10, "y": 5}},
+            *more,
         ],
     }
-    done = rays("check", "--budget", "2000", str(write(tmp_path, scene)))
+
+
+CROP_BOX_OF_30_RAYS = {
+    "type": "CropBox",
+    "p1": {"x": -20, "y": -20},
+    "p4": {"x": 20, "y": 20},
+    "rayCountLimit": 30,
+}
+
+
+def test_a_trapped_ray_hits_the_segment_budget(tmp_path):
+    done = rays("check", "--budget", "2000", str(write(tmp_path, trapped_ray())))
     assert done.returncode == 2
     assert "2,000 ray segments" in done.stderr
 
 
 def test_max_ray_depth_stops_the_trapped_ray(tmp_path):
-    scene = {
-        "version": 5,
-        "maxRayDepth": 50,
-        "objs": [
-            {"type": "SingleRay", "p1": {"x": 0, "y": 0}, "p2": {"x": 1, "y": 0}},
-            {"type": "Mirror", "p1": {"x": 10, "y": -5}, "p2": {"x": 10, "y": 5}},
-            {"type": "Mirror", "p1": {"x": -10, "y": -5}, "p2": {"x": -10, "y": 5}},
-        ],
-    }
-    done = rays("check", str(write(tmp_path, scene)))
+    done = rays("check", str(write(tmp_path, trapped_ray(maxRayDepth=50))))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "segments traced: 51" in done.stdout
 
 
 def test_a_crop_box_ray_limit_is_a_note_not_a_warning(tmp_path):
     # ray-optics stops at a crop box's ray count limit by design: the scene is traced as it would be
-    scene = {
-        "version": 5,
-        "objs": [
-            {"type": "SingleRay", "p1": {"x": 0, "y": 0}, "p2": {"x": 1, "y": 0}},
-            {"type": "Mirror", "p1": {"x": 10, "y": -5}, "p2": {"x": 10, "y": 5}},
-            {"type": "Mirror", "p1": {"x": -10, "y": -5}, "p2": {"x": -10, "y": 5}},
-            {"type": "CropBox", "p1": {"x": -20, "y": -20}, "p4": {"x": 20, "y": 20}, "rayCountLimit": 30},
-        ],
-    }
-    done = rays("check", str(write(tmp_path, scene)))
+    done = rays("check", str(write(tmp_path, trapped_ray(CROP_BOX_OF_30_RAYS))))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "segments traced: 31" in done.stdout
     assert "note: the simulation stopped at the scene's ray count limit (31 rays" in done.stdout

@@ -99,20 +99,3 @@ def test_an_object_the_simulator_does_not_know_is_named_not_dropped(
     assert "Wormhole" in said
     typed_ok(qtbot, dock, "save the scene as kept.json")
     assert "Wormhole" in [o["type"] for o in json.loads((workspace / "kept.json").read_text())["objs"]]
-
-
-def test_a_crop_box_ray_limit_is_told_as_a_note(make_napari_viewer_proxy, workspace, qtbot):
-    scene = {
-        "version": 5,
-        "objs": [
-            {"type": "SingleRay", "p1": {"x": 0, "y": 0}, "p2": {"x": 1, "y": 0}},
-            {"type": "Mirror", "p1": {"x": 10, "y": -5}, "p2": {"x": 10, "y": 5}},
-            {"type": "Mirror", "p1": {"x": -10, "y": -5}, "p2": {"x": -10, "y": 5}},
-            {"type": "CropBox", "p1": {"x": -20, "y": -20}, "p4": {"x": 20, "y": 20}, "rayCountLimit": 30},
-        ],
-    }
-    (workspace / "trap.json").write_text(json.dumps(scene))
-    dock = open_door(make_napari_viewer_proxy, workspace)
-    said = typed_ok(qtbot, dock, "load scene trap.json")
-    assert "Note: the simulation stopped at the scene's ray count limit (31 rays" in said
-    assert "Warning" not in said
