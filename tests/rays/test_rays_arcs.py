@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from napari_talk.packs.rays import engine, outline
+from napari_talk.packs.rays import engine, outline, table_kernel
 from napari_talk.packs.rays.analysis import find_rays_crossing_edge
 from napari_talk.packs.rays.edges import edge_labels, edges_table, resolve_edge
 from napari_talk.packs.rays.engine import trace
@@ -226,8 +226,8 @@ def test_a_curved_glass_moved_whole_keeps_its_arcs_and_reshaped_becomes_a_polygo
 
 
 def test_the_edge_a_hit_ends_on_is_the_nearest_edge_by_testing_them_all():
-    # a facetted circle with a few long edges among many short ones: most points are settled by
-    # their few nearest edge middles, the others by the ball around them
+    # a facetted circle with a few long edges among many short ones, more edges than are tested
+    # one by one: the segment table searches them through a grid, rings of cells around each point
     rng = np.random.default_rng(3)
     angles = np.sort(np.r_[np.linspace(0, 5, 400), rng.uniform(5, 2 * np.pi, 6)])
     starts = np.stack([np.cos(angles), np.sin(angles)], axis=1) * 50
@@ -238,6 +238,9 @@ def test_the_edge_a_hit_ends_on_is_the_nearest_edge_by_testing_them_all():
     t = np.clip(np.einsum("pkj,kj->pk", points[:, None] - starts, d) / np.einsum("kj,kj->k", d, d), 0, 1)
     gap = points[:, None] - starts - t[..., None] * d
     expected = np.argmin(np.einsum("pkj,pkj->pk", gap, gap), axis=1)
-    found = engine._nearest_edge(points, starts, ends)
+    found = np.empty(len(points), dtype=np.int64)
+    on_glass_0 = np.zeros(len(points), dtype=np.int32)
+    one_glass = np.array([[0, len(starts)]], dtype=np.int64)
+    table_kernel.nearest_edges(points, on_glass_0, np.c_[starts, ends], one_glass, engine.FEW_EDGES, found)
     assert len(starts) > engine.FEW_EDGES
     assert np.array_equal(found, expected)

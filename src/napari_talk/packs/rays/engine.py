@@ -163,18 +163,6 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
     )
 
 
-def _nearest_edge(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """For each point, the edge ``starts[i]``–``ends[i]`` nearest to it (the first of equals)."""
-    from . import table_kernel
-
-    out = np.empty(len(points), dtype=np.int64)
-    glass_edges = np.array([[0, len(starts)]], dtype=np.int64)
-    on = np.zeros(len(points), dtype=np.int32)
-    points = np.ascontiguousarray(points, dtype=float)
-    table_kernel.nearest_edges(points, on, np.c_[starts, ends], glass_edges, FEW_EDGES, out)
-    return out
-
-
 def _summary(scene: Scene, segments: Segments, warnings: list[str], notes: list[str]) -> dict[str, Any]:
     counts = np.bincount(segments.interaction, minlength=4)
     total = segments.total

@@ -61,7 +61,8 @@ class SeededRandom:
             s[j] = t
         self._s, self._i, self._j = s, 0, 0
         self._buffer = np.zeros(0, dtype=np.uint8)
-        self._at = 0
+        self.at = 0
+        """Where the next draw starts in the key stream's buffer (:meth:`window`)."""
         self._stream(_WIDTH)
 
     def _python_bytes(self, count: int) -> bytes:
@@ -84,20 +85,20 @@ class SeededRandom:
 
     def _peek(self, count: int) -> np.ndarray:
         """The next ``count`` bytes of the key stream, left unread."""
-        if self._at + count > len(self._buffer):
-            rest = self._buffer[self._at :]
+        if self.at + count > len(self._buffer):
+            rest = self._buffer[self.at :]
             more = count - len(rest)
             if self._cipher is not None:
                 # blocks grow from small (a trace of a few rays draws a few hundred bytes)
                 more = max(more, min(_BLOCK, 4 * len(self._buffer) or 1024))
             fresh = np.frombuffer(self._generate(more), dtype=np.uint8)
-            self._buffer, self._at = np.concatenate([rest, fresh]), 0
-        return self._buffer[self._at : self._at + count]
+            self._buffer, self.at = np.concatenate([rest, fresh]), 0
+        return self._buffer[self.at : self.at + count]
 
     def _stream(self, count: int) -> np.ndarray:
         """The next ``count`` bytes of the key stream."""
         out = self._peek(count)
-        self._at += count
+        self.at += count
         return out
 
     def _bytes(self, count: int) -> int:
@@ -126,15 +127,6 @@ class SeededRandom:
         self._peek(count)
         return self._buffer
 
-    @property
-    def at(self) -> int:
-        """Where the next draw starts in :meth:`window`'s buffer."""
-        return self._at
-
-    @at.setter
-    def at(self, value: int) -> None:
-        self._at = value
-
     def take(self, count: int) -> np.ndarray:
         """The next ``count`` doubles, equal to ``count`` calls (drawn by the compiled
         :func:`~.kernel_glass.draws`, from the same bytes)."""
@@ -147,10 +139,10 @@ class SeededRandom:
         more = 64
         while done < count:
             buffer = self.window(8 * (count - done) + more)
-            got, self._at = draws(buffer, self._at, out[done:])
+            got, self.at = draws(buffer, self.at, out[done:])
             done += got
             # a draw reads 7 or 8 bytes, rarely more: one the buffer could not hold asks for more
-            more = 64 if got else 2 * (len(buffer) - self._at) + 1024
+            more = 64 if got else 2 * (len(buffer) - self.at) + 1024
         return out
 
 
