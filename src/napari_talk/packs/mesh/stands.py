@@ -21,6 +21,8 @@ from .limbs import Faces
 
 PLANE_SHARE = 0.005
 """A hull facet is a plane the body might stand on when it holds this share of the hull's area."""
+SAME_PLANE = 1.0
+"""Hull facets whose normals differ by less than this many degrees are one plane."""
 FEET = 3
 """A stand touches its plane in at least this many separate places (a stable base)."""
 FOOT_SHARE = 0.01
@@ -57,7 +59,7 @@ def split_feet(parts: np.ndarray, vertices: np.ndarray, surface: Faces) -> np.nd
         if facet[index] < PLANE_SHARE * facet.sum():
             break
         normal = hull.equations[index, :3]
-        if any(float(normal @ seen) > np.cos(np.radians(1.0)) for seen in done):
+        if any(float(normal @ seen) > np.cos(np.radians(SAME_PLANE)) for seen in done):
             continue  # one plane cut into several facets
         done.append(normal)
         depth = -hull.equations[index, 3] - surface.centers @ normal
