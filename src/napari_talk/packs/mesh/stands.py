@@ -4,11 +4,11 @@ A leg shorter than it is wide, whose flank runs smoothly into the body's, neithe
 meets the body at a crease, so :mod:`.limbs` and the concave creases miss it. What still marks it
 is the plane the body stands on: a facet of the convex hull (the supporting polygons of Fu,
 Cohen-Or, Dror and Sheffer, 2008, "Upright orientation of man-made objects") that the surface
-touches in three or more separate places. Sweeping that plane into the body, as a height function
-whose sublevel sets are followed until they merge (the contour tree of a height function, as in
-the Reeb graphs of Shinagawa, Kunii and Kergosien, 1991, "Surface coding based on Morse theory"),
-each contact grows into a leg until the legs meet under the belly: the legs are the pieces of the
-surface nearer the plane than that level.
+touches in three or more separate places. The plane is swept into the body, following how the
+sublevel sets of the height above it grow and merge (the Reeb graph of a height function, after
+Shinagawa, Kunii and Kergosien, 1991, "Surface coding based on Morse theory"): each contact grows
+into a leg until the legs meet under the belly, and the legs are the pieces of the surface nearer
+the plane than that level.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ FOOT_SHARE = 0.01
 STEP = 0.05
 """The plane is swept into the body in steps of this share of the body's median shape diameter."""
 MIN_LENGTH = 0.3
-"""Feet are legs only when they stay apart this far into the body (shares of its median shape
-diameter): a few bumps of one flat sole part within a step or two."""
+"""Feet are legs only when they stay apart this far into the body (a share of its median shape
+diameter); bumps of one sole meet within a step or two."""
 
 
 def split_feet(parts: np.ndarray, vertices: np.ndarray, surface: Faces) -> np.ndarray:
