@@ -71,6 +71,30 @@ def cup(spacing: float = 0.02) -> TriMesh:
     return humanoid.mesh_from_field(cup_field, low, high, spacing, "cup", smoothing=2)
 
 
+LEG_SOLES = tuple((x, y) for x in (-0.55, 0.55) for y in (-0.25, 0.25))
+
+
+def stub_legged_body(spacing: float = 0.035) -> TriMesh:
+    """An ellipsoid body 0.6 thick on four round legs 0.36 wide, melted in smoothly (no crease,
+    no neck), that stand out of it less than they are wide, as a pig's. Soles at ``LEG_SOLES``
+    (x, y), z = -0.13."""
+    body = humanoid.ellipsoid((0, 0, 0.5), (1.0, 0.5, 0.3))
+    legs = [humanoid.capsule((x, y, 0.3), (x, y, 0.05), 0.18) for x, y in LEG_SOLES]
+    field = humanoid.smooth_union(0.15, body, *legs)
+    return humanoid.mesh_from_field(field, (-1.1, -0.6, -0.2), (1.1, 0.6, 0.85), spacing, "stub-legged body")
+
+
+def rounded_box(spacing: float = 0.035) -> TriMesh:
+    """A box 1.8 × 1.2 × 0.8 with edges rounded over 0.1, as a CAD solid: one part."""
+    half, radius = np.array([0.8, 0.5, 0.3]), 0.1
+
+    def field(p: np.ndarray) -> np.ndarray:
+        outside = np.abs(p) - half
+        return np.linalg.norm(np.maximum(outside, 0), axis=-1) + np.minimum(outside.max(axis=-1), 0) - radius
+
+    return humanoid.mesh_from_field(field, -half - radius, half + radius, spacing, "rounded box")
+
+
 def noisy_sphere(subdivisions: int = 5, noise: float = 0.05, seed: int = 0) -> TriMesh:
     """An icosphere (20 480 faces at 5 subdivisions) with each vertex moved radially by a normal
     deviate of ``noise`` × the radius (1 part)."""

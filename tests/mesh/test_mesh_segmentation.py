@@ -99,6 +99,26 @@ def test_the_body_separates_head_torso_and_each_limb():
         assert np.median(result.thickness[result.labels == found[limb]]) < 0.7 * torso
 
 
+def test_stub_legs_shorter_than_wide_are_found_from_the_plane_the_body_stands_on():
+    """The legs neither narrow to a neck nor meet the body at a crease; the plane under the four
+    soles finds them (segmentation.py without the stand gives this body one part)."""
+    mesh = mesh_shapes.stub_legged_body()
+    result = segment(mesh)
+    assert result.count == 5
+    legs = {_part_at(mesh, result, (x, y, -0.13)) for x, y in mesh_shapes.LEG_SOLES}
+    body = _part_at(mesh, result, (0.0, 0.0, 0.8))
+    assert len(legs) == 4 and body not in legs
+    for leg in legs:
+        inside = result.labels == leg
+        assert _connected(mesh, inside)
+        extent = np.ptp(mesh.face_centers[inside], axis=0)
+        assert extent[2] < extent[0], "shorter than wide"
+
+
+def test_a_rounded_box_resting_on_a_face_stays_one_part():
+    assert segment(mesh_shapes.rounded_box()).count == 1
+
+
 def test_a_table_splits_into_its_top_and_four_legs_at_the_concave_creases():
     """One thickness (0.1) everywhere, so the minima rule does it: each leg meets the top's
     underside in a closed loop of 90° concave edges. The top's convex edges divide nothing."""

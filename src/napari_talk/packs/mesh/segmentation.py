@@ -23,6 +23,8 @@ where the surface folds inwards), in numpy and scipy:
 7. Sculpted or scanned surfaces: limbs where the body narrows (:mod:`.limbs`, a Reeb graph of
    geodesic distance read with the shape diameter) when nothing else divided the model, and
    otherwise only forks: a part that is mostly two limbs (a pair of legs joined at the hip).
+   Then stub legs, too short to narrow, where the body stands on a plane in three or more places
+   (:mod:`.stands`).
 
 Everything is vectorized over faces and deterministic: the same mesh always gives the same parts,
 numbered by decreasing area.
@@ -39,6 +41,7 @@ from scipy.sparse.csgraph import connected_components
 from .limbs import Faces, split_forks, split_limbs
 from .mesh import TriMesh
 from .seams import seam_pairs
+from .stands import split_feet
 from .thickness import shape_diameter
 
 CONCAVE_ANGLE = 60.0
@@ -181,6 +184,7 @@ def segment(
             parts = split_limbs(parts, faces, mesh.is_watertight)
         else:
             parts = split_forks(parts, faces)
+        parts = split_feet(parts, mesh.vertices, faces)
         parts = _merge_small(parts, dual, areas, min_part * areas.sum())  # a fork's hip
     if small.any():
         parts = _join_nearest(mesh, parts, pieces, small)
