@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 
 _LAZY = {
     "get_agentic_tools": ".agents",
-    "Command": ".core.commands",
+    "Command": ".core.contract.commands",
     "parse": ".core.grammar.parser",
-    "Registry": ".core.registry",
-    "default_registry": ".core.registry",
-    "Result": ".core.result",
-    "Session": ".core.session",
+    "Registry": ".core.contract.registry",
+    "default_registry": ".core.contract.registry",
+    "Result": ".core.contract.result",
+    "Session": ".core.running.session",
 }
 
 __all__ = [
