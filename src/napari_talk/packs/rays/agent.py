@@ -1,3 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2026 The ray-tracing-shapely author and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# The tools' names, parameters, docstrings and error messages follow ray_tracing_shapely
+# (https://github.com/micheleben/ray_tracing_shapely):
+# doc/roadmap/done/05_tools_with_JSON_serializable_data.md, which specifies its analysis/agentic_tools.py.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: its code and
+# docstrings adapted and changed for napari-talk (2026), over the rays pack's own queries.
 """JSON-serializable agent tools (seed 001): string/number parameters in, XML strings out.
 
 The live objects (scene, segments, lineage) cannot travel as tool parameters, so they sit in a

@@ -1,3 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2024 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/geometry.js, src/core/Scene.js, src/core/sceneObjs/BaseSceneObj.js,
+# src/core/sceneObjs/LineObjMixin.js, src/core/sceneObjs/CircleObjMixin.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """What every ray-optics object shares: the ray, the scene settings a simulation reads, plane
 geometry with JavaScript's arithmetic (a division by zero gives an infinity or NaN, not an error),
 and the base class with ray-optics' serializable defaults."""

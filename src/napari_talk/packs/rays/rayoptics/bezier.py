@@ -1,3 +1,10 @@
+# SPDX-License-Identifier: MIT
+# SPDX-FileCopyrightText: 2023 Pomax
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from bezier-js (https://github.com/Pomax/bezierjs): src/bezier.js, src/utils.js. Licensed under
+# the MIT License (see LICENSES/MIT-bezier-js.txt); modified: translated to Python and changed for
+# napari-talk (2026).
 """Cubic Bézier curves as the ``bezier-js`` library evaluates them for ray-optics' curved glasses:
 points, tangents, normals, bounding boxes, exact line crossings (Cardano on the curve aligned
 with the line) and the closest-point projection (a 100-sample table, then a finer scan)."""

@@ -1,3 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2025 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/CurveObjMixin.js, src/core/sceneObjs/glass/CurveGlass.js,
+# src/core/sceneObjs/glass/CurveGrinGlass.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Glasses bounded by cubic Bézier curves (``points``: anchors ``a1`` with controls ``c1``, ``c2``),
 plain (``CurveGlass``) and gradient-index (``CurveGrinGlass``). Inside/outside is the parity of the
 crossings along the ray, as ray-optics decides it for these shapes."""

@@ -1,3 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2024 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/mirror/CustomMirror.js, src/core/sceneObjs/mirror/ParabolicMirror.js,
+# src/core/sceneObjs/glass/CustomGlass.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Mirrors shaped by an equation: ``CustomMirror`` (y = f(x) over the segment ``p1``–``p2``,
 scaled so x runs from -1 to 1), sampled into a polyline every ``curveStepSize`` and reflected with
 normals blended between neighbouring pieces (``curveType`` "smoothNormal") as ray-optics does."""

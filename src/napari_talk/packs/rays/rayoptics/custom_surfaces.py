@@ -1,3 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2025 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/BaseCustomSurface.js, src/core/sceneObjs/other/CustomSurface.js,
+# src/core/sceneObjs/other/CustomArcSurface.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Custom surfaces: a ray meeting one leaves as the rays its ``outRays`` formulas describe.
 
 Each out-ray has an angle ``eqnTheta`` (measured from the surface normal, as the incident angle

@@ -1,3 +1,13 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2024 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/BaseGlass.js, src/core/sceneObjs/glass/Glass.js,
+# src/core/sceneObjs/glass/CircleGlass.js, src/core/sceneObjs/glass/PlaneGlass.js,
+# src/core/sceneObjs/glass/SphericalLens.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Glasses: refraction with Fresnel partial reflection, and the shapes ray-optics builds them from.
 
 A ray meeting a glass is classified as leaving (1), entering (-1), passing a doubled surface (0)

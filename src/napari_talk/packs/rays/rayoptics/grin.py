@@ -1,3 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2024 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/BaseGrinGlass.js, src/core/sceneObjs/glass/GrinGlass.js,
+# src/core/sceneObjs/glass/CircleGrinGlass.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Gradient-index (GRIN) glasses: the index n(x, y, λ) and absorption α(x, y, λ) are formulas (LaTeX,
 ``x``, ``y`` relative to the glass's ``origin``, ``\\lambda`` in nm). Inside, a ray advances in steps
 of ``stepSize`` along the ray equation d/ds(n dr/ds) = ∇n (ray-optics' explicit Euler step), losing

@@ -1,3 +1,16 @@
+# SPDX-License-Identifier: Apache-2.0 AND MIT
+# SPDX-FileCopyrightText: 2024 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2019 David Bau
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/BaseGlass.js, src/core/sceneObjs/glass/Glass.js,
+# src/core/sceneObjs/glass/CircleGlass.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
+# Its seeded draws translate seedrandom (https://github.com/davidbau/seedrandom): seedrandom.js, its ARC4
+# generator. Licensed under the MIT License (see LICENSES/MIT-seedrandom.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Compiled (numba) glass physics of the vector stage: a run of a chunk's rays meets the glasses
 they hit, in slot order, by the arithmetic of the objects' own methods (``classify`` with its two
 seeded draws per ray at an outline glass, ``CircleGlass`` sides, ``BaseGlass.refract``: Fresnel

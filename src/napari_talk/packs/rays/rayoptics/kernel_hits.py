@@ -1,3 +1,11 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2024 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/geometry.js, src/core/sceneObjs/glass/Glass.js, src/core/sceneObjs/glass/CircleGlass.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Compiled (numba) nearest-hit search of the vector stage: per ray, the exact hit of every
 primitive it can meet (glass sides and arcs, circle glasses, bare segments), by the arithmetic of
 the objects' own ``intersect`` (:func:`~.base.line_crossings`, :func:`~.base.circle_hit`,

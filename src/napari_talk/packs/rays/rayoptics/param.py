@@ -1,3 +1,13 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2024-2025 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/ParamCurveObjMixin.js, src/core/sceneObjs/glass/ParamGlass.js,
+# src/core/sceneObjs/glass/ParamGrinGlass.js, src/core/sceneObjs/mirror/ParamMirror.js,
+# src/core/sceneObjs/other/CustomParamSurface.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Objects shaped by parametric curves: ``pieces`` of (x(t), y(t)) for t from ``tMin`` to ``tMax`` in
 steps of ``tStep``, offset by ``origin``, sampled into a polyline as ray-optics samples them. Normals
 are blended between neighbouring pieces (``curveType`` "smoothNormal") or taken per piece

@@ -1,3 +1,10 @@
+# SPDX-License-Identifier: MIT
+# SPDX-FileCopyrightText: 2019 David Bau
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from seedrandom (https://github.com/davidbau/seedrandom): seedrandom.js, its ARC4 generator.
+# Licensed under the MIT License (see LICENSES/MIT-seedrandom.txt); modified: translated to Python and
+# changed for napari-talk (2026).
 """The seeded random generator ray-optics uses (the ``seedrandom`` ARC4 generator), so a scene's
 ``randomSeed`` gives the same random beams here as there.
 

@@ -1,3 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2024 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/lightSource/SingleRay.js, src/core/sceneObjs/lightSource/PointSource.js,
+# src/core/sceneObjs/lightSource/AngleSource.js, src/core/sceneObjs/lightSource/Beam.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Light sources as ray-optics emits them: how many rays, in which directions, of what brightness.
 
 The density is the scene's ``rayModeDensity`` (``imageModeDensity`` in the image modes). In the

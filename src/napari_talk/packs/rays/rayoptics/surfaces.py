@@ -1,3 +1,16 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2024-2025 The Ray Optics Simulation authors and contributors
+# SPDX-FileCopyrightText: 2026 napari-talk contributors
+#
+# Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
+# src/core/sceneObjs/BaseFilter.js, src/core/sceneObjs/blocker/Blocker.js,
+# src/core/sceneObjs/blocker/CircleBlocker.js, src/core/sceneObjs/blocker/Aperture.js,
+# src/core/sceneObjs/blocker/DiffractionGrating.js, src/core/sceneObjs/mirror/Mirror.js,
+# src/core/sceneObjs/mirror/BeamSplitter.js, src/core/sceneObjs/mirror/IdealMirror.js,
+# src/core/sceneObjs/mirror/ArcMirror.js, src/core/sceneObjs/mirror/ConcaveDiffractionGrating.js,
+# src/core/sceneObjs/glass/IdealLens.js, src/core/sceneObjs/other/Detector.js.
+# Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
+# Python and changed for napari-talk (2026).
 """Thin objects: blockers, flat and ideal mirrors, beam splitters, the ideal lens and the detector."""
 
 from __future__ import annotations
