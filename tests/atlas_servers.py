@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -27,6 +27,8 @@ class Route:
     send_length: bool = True
     announced: int | None = None
     """A Content-Length to announce instead of the real one (a lying or huge server)."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """More headers (a redirect's Location)."""
 
 
 class _Server:
@@ -63,6 +65,8 @@ class FileServer(_Server):
                 try:
                     self.send_response(route.status)
                     self.send_header("Content-Type", route.content_type)
+                    for name, value in route.headers.items():
+                        self.send_header(name, value)
                     length = route.announced if route.announced is not None else len(route.body)
                     if route.send_length:
                         self.send_header("Content-Length", str(length))

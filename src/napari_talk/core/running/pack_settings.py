@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 DATABASE_ENV = "NAPARI_TALK_ATLAS_DATABASE"
+MODEL_URL_ENV = "NAPARI_TALK_MODEL_URL"
 MESH_ENV_PREFIX = "NAPARI_TALK_MESH_"
 
 
@@ -31,6 +32,20 @@ class AtlasSettings(BaseModel):
         f"$PGPASSWORD or ~/.pgpass); no message shows it. ${DATABASE_ENV} overrides it for a session.",
     )
 
+    model_url: str = Field(
+        "",
+        title="Sentence model location",
+        description="Where the atlas's sentence model (all-MiniLM-L6-v2) is downloaded from on first use, "
+        "when no installed package carries it: empty for Hugging Face at a pinned revision, else a base URL "
+        "(a mirror) or a folder holding model.safetensors and tokenizer.json. Every file is checked against "
+        f"its pinned sha256. ${MODEL_URL_ENV} overrides it for a session.",
+    )
+
+    @field_validator("model_url")
+    @classmethod
+    def _stripped(cls, value: str) -> str:
+        return value.strip()
+
     @field_validator("database")
     @classmethod
     def _a_database_url(cls, value: str) -> str:
@@ -42,7 +57,7 @@ class AtlasSettings(BaseModel):
     def resolved(self) -> AtlasSettings:
         """These settings with ``$NAPARI_TALK_ATLAS_DATABASE`` applied when it is set."""
         url = os.environ.get(DATABASE_ENV, "").strip()
-        return type(self)(database=url) if url else self
+        return self.model_copy(update={"database": url}) if url else self
 
     def stored(self) -> AtlasSettings:
         """What may be written to a settings file: the URL without a password (like the LLM key,
@@ -53,7 +68,7 @@ class AtlasSettings(BaseModel):
         host = parts.hostname or ""
         netloc = f"{parts.username}@{host}" if parts.username else host
         netloc += f":{parts.port}" if parts.port else ""
-        return type(self)(database=parts._replace(netloc=netloc).geturl())
+        return self.model_copy(update={"database": parts._replace(netloc=netloc).geturl()})
 
 
 class MeshSettings(BaseModel):

@@ -7,7 +7,9 @@ http and https only, at every redirect hop; and the address each hop resolves to
 connecting to it, then connected to as checked (no second look-up a DNS answer could change
 meanwhile). Private, loopback, link-local, shared (100.64.0.0/10), multicast, reserved and other
 non-public addresses, in any spelling (``[::ffff:169.254.169.254]``, or inside a 6to4, Teredo or
-NAT64 address), are refused unless the person allows that host in the settings.
+NAT64 address), are refused unless the person allows that host in the settings. A large file
+(a model's weights) is streamed into a file instead of memory, each wait for its next bytes bounded
+too, and every redirect hop may be refused by the caller (a download kept to one place).
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ import io
 import ipaddress
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 from urllib.parse import urljoin, urlsplit
 
 if TYPE_CHECKING:
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
 USER_AGENT = "napari-talk/1"
 MAX_REDIRECTS = 5
+REDIRECTS = (301, 302, 303, 307, 308)
 CHUNK = 64 * 1024
 
 
@@ -57,29 +60,72 @@ class NetPolicy:
 
     def fetch(self, url: str, *, timeout: float, max_bytes: int, accept: str = "*/*") -> Download:
         """The body of ``url``, or a :class:`NetError` saying why not."""
-        deadline = time.monotonic() + timeout
+        limits = Limits(time.monotonic() + timeout, timeout)
+        response, connection, current = self._follow(url, limits, accept, None)
+        try:
+            body = b"".join(_chunks(response, current, limits, max_bytes))
+            content_type = (response.getheader("Content-Type") or "").split(";")[0].strip()
+            return Download(current, body, content_type)
+        finally:
+            response.close()
+            connection.close()
+
+    def stream(
+        self,
+        url: str,
+        sink: BinaryIO,
+        *,
+        timeout: float,
+        max_bytes: int,
+        stall: float | None = None,
+        redirect: Callable[[str, str], None] | None = None,
+        received: Callable[[int], None] | None = None,
+    ) -> str:
+        """Write the body of ``url`` into ``sink`` as it arrives (a large file never sits in
+        memory); return where it came from after redirects. ``stall`` bounds each wait for the
+        next bytes (the whole is bounded by ``timeout``); ``redirect(from, to)`` may refuse a hop
+        by raising :class:`NetError`; ``received(bytes so far)`` is told after each chunk and may
+        raise to stop the download."""
+        limits = Limits(time.monotonic() + timeout, timeout, stall)
+        response, connection, current = self._follow(url, limits, "*/*", redirect)
+        try:
+            done = 0
+            for chunk in _chunks(response, current, limits, max_bytes):
+                sink.write(chunk)
+                done += len(chunk)
+                if received is not None:
+                    received(done)
+            return current
+        finally:
+            response.close()
+            connection.close()
+
+    def _follow(
+        self, url: str, limits: Limits, accept: str, redirect: Callable[[str, str], None] | None
+    ) -> tuple[http.client.HTTPResponse, http.client.HTTPConnection, str]:
+        """The open response at the end of ``url``'s redirects (each hop fenced), or a NetError."""
         current = url.strip()
         for _ in range(MAX_REDIRECTS + 1):
-            response, connection = self._open(current, deadline, timeout, accept)
+            response, connection = self._open(current, limits, accept)
+            if response.status not in REDIRECTS and response.status < 400:
+                return response, connection, current
             try:
-                if response.status in (301, 302, 303, 307, 308):
-                    target = response.getheader("Location")
-                    if not target:
-                        raise NetError(f"{current} redirects nowhere")
-                    current = urljoin(current, target)
-                    continue
                 if response.status >= 400:
                     raise NetError(f"{current} answered {response.status} {response.reason}")
-                body = _read(response, current, deadline, timeout, max_bytes)
-                content_type = (response.getheader("Content-Type") or "").split(";")[0].strip()
-                return Download(current, body, content_type)
+                target = response.getheader("Location")
+                if not target:
+                    raise NetError(f"{current} redirects nowhere")
+                following = urljoin(current, target)
+                if redirect is not None:
+                    redirect(current, following)
+                current = following
             finally:
                 response.close()
                 connection.close()
         raise NetError(f"{url} redirects more than {MAX_REDIRECTS} times")
 
     def _open(
-        self, url: str, deadline: float, timeout: float, accept: str
+        self, url: str, limits: Limits, accept: str
     ) -> tuple[http.client.HTTPResponse, http.client.HTTPConnection]:
         parts = urlsplit(url)
         scheme = parts.scheme.lower()
@@ -91,7 +137,7 @@ class NetPolicy:
         except ValueError:
             raise NetError(f"{url!r} has no valid port") from None
         address = self._checked_address(host, port, url)
-        connection = _pinned_connection(scheme, host, port, address, deadline)
+        connection = _pinned_connection(scheme, host, port, address, limits)
         path = parts.path or "/"
         if parts.query:
             path += "?" + parts.query
@@ -100,7 +146,7 @@ class NetPolicy:
             return connection.getresponse(), connection
         except TimeoutError:
             connection.close()
-            raise NetError(f"{url} did not answer within {timeout:g} s") from None
+            raise NetError(f"{url} did not answer within {limits.waited():g} s") from None
         except (OSError, _http().HTTPException) as exc:
             connection.close()
             raise NetError(f"cannot reach {url}: {exc}") from None
@@ -156,39 +202,53 @@ def _private(address: str) -> str | None:
     return None
 
 
-def _remaining(deadline: float, timeout: float, url: str) -> float:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise NetError(f"{url} took longer than {timeout:g} s to download")
-    return left
+@dataclass(frozen=True)
+class Limits:
+    """How long a download may take: ``deadline`` (a monotonic time, ``timeout`` seconds after the
+    start) for all of it, and at most ``stall`` seconds for any one wait when given."""
+
+    deadline: float
+    timeout: float
+    stall: float | None = None
+
+    def wait(self) -> float:
+        """How long the next wait may be; TimeoutError once the deadline has passed."""
+        left = _left(self.deadline)
+        return min(left, self.stall) if self.stall is not None else left
+
+    def waited(self) -> float:
+        """The bound a wait that just timed out had: the stall, unless the deadline came first."""
+        if self.stall is not None and self.deadline - time.monotonic() > 0:
+            return self.stall
+        return self.timeout
 
 
-def _read(
-    response: http.client.HTTPResponse,
-    url: str,
-    deadline: float,
-    timeout: float,
-    max_bytes: int,
-) -> bytes:
+def _chunks(response: http.client.HTTPResponse, url: str, limits: Limits, max_bytes: int) -> Iterator[bytes]:
     announced = response.getheader("Content-Length")
     if announced and announced.isdigit() and int(announced) > max_bytes:
         raise NetError(f"{url} is {_size(int(announced))}, over the {_size(max_bytes)} limit")
-    chunks, total = [], 0
+    total = 0
     try:
         while True:
-            _remaining(deadline, timeout, url)
-            chunk = response.read1(CHUNK)  # whatever has arrived; each wait is bounded by the deadline
+            if limits.deadline - time.monotonic() <= 0:
+                raise NetError(f"{url} took longer than {limits.timeout:g} s to download")
+            chunk = response.read1(CHUNK)  # whatever has arrived; each wait is bounded by the limits
             if not chunk:
-                break
+                if announced and announced.isdigit() and total < int(announced):  # closed early
+                    raise NetError(
+                        f"the download of {url} broke off after {total:,} of {int(announced):,} bytes"
+                    )
+                return
             total += len(chunk)
             if total > max_bytes:
                 raise NetError(f"{url} is larger than the {_size(max_bytes)} limit")
-            chunks.append(chunk)
+            yield chunk
     except TimeoutError:
-        raise NetError(f"{url} took longer than {timeout:g} s to download") from None
+        if limits.stall is not None and limits.deadline - time.monotonic() > 0:
+            raise NetError(f"{url} sent nothing for {limits.stall:g} s") from None
+        raise NetError(f"{url} took longer than {limits.timeout:g} s to download") from None
     except (OSError, _http().HTTPException) as exc:
         raise NetError(f"the download of {url} broke off: {exc}") from None
-    return b"".join(chunks)
 
 
 def _size(count: int) -> str:
@@ -201,9 +261,10 @@ def _http() -> Any:
     return http.client
 
 
-def _pinned_connection(scheme: str, host: str, port: int, address: str, deadline: float) -> Any:
+def _pinned_connection(scheme: str, host: str, port: int, address: str, limits: Limits) -> Any:
     """A connection to the address that was checked, for the host that was named (TLS checks the
-    certificate against the host's name), whose every wait ends at ``deadline``."""
+    certificate against the host's name), whose every wait ends at the deadline (and lasts at most
+    the stall, when there is one)."""
     import ssl
 
     client = _http()
@@ -214,14 +275,14 @@ def _pinned_connection(scheme: str, host: str, port: int, address: str, deadline
         connection = client.HTTPConnection(host, port)
 
     def connect() -> None:
-        raw = socket.create_connection((address, port), _left(deadline))
+        raw = socket.create_connection((address, port), limits.wait())
         try:
-            raw.settimeout(_left(deadline))  # the handshake, as one wait
+            raw.settimeout(limits.wait())  # the handshake, as one wait
             sock = context.wrap_socket(raw, server_hostname=host) if scheme == "https" else raw
         except BaseException:
             raw.close()
             raise
-        connection.sock = _DeadlineSocket(sock, deadline)
+        connection.sock = _DeadlineSocket(sock, limits)
 
     connection.connect = connect
     return connection
@@ -242,22 +303,22 @@ class _DeadlineSocket:
     to the deadline at most.
     """
 
-    def __init__(self, sock: socket.socket, deadline: float) -> None:
+    def __init__(self, sock: socket.socket, limits: Limits) -> None:
         self._sock = sock
-        self._deadline = deadline
+        self._limits = limits
         self._files = 0
         self._closed = False
 
     def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
-        self._sock.settimeout(_left(self._deadline))
+        self._sock.settimeout(self._limits.wait())
         return self._sock.recv_into(buffer, nbytes, flags)
 
     def recv(self, size: int, flags: int = 0) -> bytes:
-        self._sock.settimeout(_left(self._deadline))
+        self._sock.settimeout(self._limits.wait())
         return self._sock.recv(size, flags)
 
     def sendall(self, data: Any, flags: int = 0) -> None:
-        self._sock.settimeout(_left(self._deadline))
+        self._sock.settimeout(self._limits.wait())
         self._sock.sendall(data, flags)
 
     def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:

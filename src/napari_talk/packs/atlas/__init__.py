@@ -50,11 +50,13 @@ class AtlasPack(Pack["Atlas"]):
 
     def prepare(self, ctx: Context[Atlas]) -> None:
         """Load the catalogue's local sentence model (seconds: torch, or building its ONNX graph
-        the first time) before the first search."""
+        the first time; its files downloaded first when missing) before the first search, which
+        waits for a download under way here and shows its progress."""
         from .embeddings import MINILM, MINILM_INT8
+        from .minilm_files import Watch
 
         if ctx.state.exists() and ctx.state.model()[0] in (MINILM, MINILM_INT8):
-            ctx.state.embedder()
+            ctx.state.embedder(download=Watch())
 
 
 PACK = AtlasPack("atlas", COMMANDS, RULES, order=5)

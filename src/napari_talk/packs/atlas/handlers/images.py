@@ -103,7 +103,8 @@ def add_to_catalogue(command: cmd.AddToCatalogue, ctx: Context[Atlas]) -> Job:
             sref=command.sref or "",
             prompt=command.prompt or "",
         )
-        return prepare(ctx, embedder_of(ctx), [tidy(entity)], [analysis.thumbnail_png(rgb)], progress)
+        embedder = embedder_of(ctx, progress)
+        return prepare(ctx, embedder, [tidy(entity)], [analysis.thumbnail_png(rgb)], progress)
 
     def finish(prepared: Prepared) -> Result:
         (entity,), vectors, thumbnails, model = prepared

