@@ -27,7 +27,7 @@ viewer = napari.Viewer(show=False)
 dock = ChatDock(viewer)
 viewer.window.add_dock_widget(dock, name="Chat")
 deadline = time.monotonic() + 240
-while time.monotonic() < deadline and any(t.name == "napari-talk-warm-up" for t in threading.enumerate()):
+while time.monotonic() < deadline and dock._warming.running():
     QApplication.processEvents()
     time.sleep(0.01)
 for module, thread in sorted(importers.items()):

@@ -39,6 +39,7 @@ from .jobs import qt_runner
 from .llm_task import LLMTask
 from .panels import ViewerWindow
 from .transcript import Transcript
+from .warm_up import WarmUp
 
 if TYPE_CHECKING:
     import napari
@@ -51,20 +52,6 @@ log = logging.getLogger(__name__)
 GREETING = (
     'Type what you want: "hide nuclei", "zoom to 300%", "fit GFP then center on 100 200". "help" lists more.'
 )
-
-
-def _import_what_layers_need() -> None:
-    """napari imports pandas (layer features), pint (units) and scipy's rotations (the camera)
-    when the first layer that needs them comes: over a second, on the GUI thread, in the middle
-    of a pack's first command on a fresh viewer. Imported here, off it, as the dock opens."""
-    try:
-        import pandas  # noqa: F401
-        import pint
-        from scipy.spatial.transform import Rotation  # noqa: F401
-
-        pint.get_application_registry().pixel  # noqa: B018  (the registry is built on first use)
-    except Exception:  # napari meets the problem itself, as without the dock
-        log.debug("could not import what napari's layers need", exc_info=True)
 
 
 PRIME_AFTER_MS = 800
@@ -261,22 +248,19 @@ class ChatDock(QWidget):
         for layer in layers:
             layer.events.name.connect(self.prepare_parser)
             self.session.layer_added(layer)  # a sample opened before the dock was
-        self._warm = _Relay()
-        self._warm.done.connect(self._warmed)
-        self._warming = threading.Thread(target=self._warm_up, name="napari-talk-warm-up", daemon=True)
+        self._warming = WarmUp(self._import_handlers, self._warmed)
         self._warming.start()
 
-    def _warm_up(self) -> None:
-        """Off the GUI thread as the dock opens: each pack's handlers imported, a third of a second
-        each that the names the parser needs (and each pack's first command) would otherwise spend
-        on the GUI thread; then, back there, the parser's rules for the names there are."""
+    def _import_handlers(self) -> None:
+        """Off the GUI thread as the dock opens (see :mod:`.warm_up`): each pack's handlers
+        imported, a third of a second each that the names the parser needs (and each pack's first
+        command) would otherwise spend on the GUI thread; then, back there, the parser's rules for
+        the names there are."""
         for pack in self.session.registry.packs:
             try:
                 pack.checked_handlers()
             except Exception:  # the pack's first command meets the problem and says it plainly
                 log.debug("could not import the handlers of pack %s", pack.name, exc_info=True)
-        _import_what_layers_need()
-        self._warm.done.emit()
 
     def _warmed(self) -> None:
         self._warmed_up = True
@@ -300,9 +284,9 @@ class ChatDock(QWidget):
         of regular expressions that would otherwise hold the GUI."""
         if self.job is not None:
             return
-        if self._warming.is_alive():  # the packs' names wait for their imports: wait in a job
+        if self._warming.running():  # the packs' names wait for their imports: wait in a job
             warming = self._warming
-            self.run_job(Job("getting ready to read the line", lambda _: warming.join(), Result.success))
+            self.run_job(Job("getting ready to read the line", lambda _: warming.wait(), Result.success))
         names = self.session.known_names()
         parser = self.session.parser
         if parser.prepared(names):
@@ -432,7 +416,7 @@ class ChatDock(QWidget):
         llm = self.session.llm
         if self.task is not None or self.job is not None or llm is None or not llm.reads_ahead:
             return
-        if self._warming.is_alive() or (self._priming is not None and self._priming.is_alive()):
+        if self._warming.running() or (self._priming is not None and self._priming.is_alive()):
             self._prime_timer.start()
             return
         self._priming = threading.Thread(target=self._prime_in_thread, name="napari-talk-prime", daemon=True)
