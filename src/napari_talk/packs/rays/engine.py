@@ -26,6 +26,10 @@ from .scene_json import scene_to_dict
 from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResult
 
 DEFAULT_MAX_SEGMENTS = 2_000_000
+PLAIN_SEGMENTS = 10_000
+"""A trace made before the kernels are loaded runs in plain Python up to this many segments (about
+a quarter of a second; the Prism demo's 99 take 5 ms), and past it is traced again
+by the kernels, loading or compiling them."""
 FEW_EDGES = 32
 """Glasses with at most this many edges find a hit's edge by testing them all (else a grid)."""
 
@@ -48,11 +52,34 @@ class _Emitted(SceneObj):
 
 
 def trace(
-    scene: Scene, *, max_segments: int = DEFAULT_MAX_SEGMENTS, ray_by_ray: bool = False
+    scene: Scene,
+    *,
+    max_segments: int = DEFAULT_MAX_SEGMENTS,
+    ray_by_ray: bool = False,
+    compiled: bool | None = None,
 ) -> SimulationResult:
     """Trace ``scene``; a scene the simulator cannot build or that needs more segments than
     ``max_segments`` raises ValueError with the reason. ``ray_by_ray`` traces every ray by the
-    objects' own methods (the same segments, slowly: the baseline of the benchmarks)."""
+    objects' own methods (the same segments, slowly: the baseline of the benchmarks).
+    ``compiled``: by the compiled kernels (True), in plain Python without numba (False: the same
+    segments), or None: by the kernels once they are loaded (:mod:`.kernels`), else in plain Python
+    if the scene takes at most :data:`PLAIN_SEGMENTS` segments, so that a first trace never
+    compiles a kernel where it stands (the GUI thread, for a sample)."""
+    from .kernels import loaded
+
+    try:
+        if compiled is None and not loaded():
+            try:
+                return _trace(scene, min(max_segments, PLAIN_SEGMENTS), ray_by_ray, compiled=False)
+            except BudgetExceeded:
+                if max_segments <= PLAIN_SEGMENTS:
+                    raise
+        return _trace(scene, max_segments, ray_by_ray, compiled=compiled is not False)
+    except BudgetExceeded as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _trace(scene: Scene, max_segments: int, ray_by_ray: bool, *, compiled: bool) -> SimulationResult:
     started = time.perf_counter()
     document = scene_to_dict(scene)
     n_glass, n_source = len(scene.glasses), len(scene.sources)
@@ -67,19 +94,17 @@ def trace(
     objs = loaded.objs[:first] + emitted + loaded.objs[first:]
     origins = origins[:first] + list(range(n_glass, n_glass + n_source)) + origins[first:]
     record = Recorder()
-    try:
-        outcome = simulate(
-            objs,
-            loaded.settings,
-            max_depth=loaded.max_depth,
-            budget=max_segments,
-            ray_limit=loaded.ray_limit,
-            record=record,
-            vector=not ray_by_ray,
-        )
-    except BudgetExceeded as exc:
-        raise ValueError(str(exc)) from None
-    segments = _segments(scene, objs, origins, record)
+    outcome = simulate(
+        objs,
+        loaded.settings,
+        max_depth=loaded.max_depth,
+        budget=max_segments,
+        ray_limit=loaded.ray_limit,
+        record=record,
+        vector=not ray_by_ray,
+        compiled=compiled,
+    )
+    segments = _segments(scene, objs, origins, record, compiled)
     readings = {}
     n_element = len(scene.elements)
     for obj, origin in zip(objs, origins, strict=True):
@@ -103,8 +128,13 @@ def _reading(detector: Any) -> DetectorReading:
     )
 
 
-def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Recorder) -> Segments:
-    from . import table_kernel
+def _segments(
+    scene: Scene, objs: list[SceneObj], origins: list[int], record: Recorder, compiled: bool
+) -> Segments:
+    if compiled:
+        from . import table_kernel as passes
+    else:
+        from . import table_passes as passes  # type: ignore[no-redef]
 
     rows = record.table()
     n = len(rows)
@@ -118,7 +148,7 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
     ints = np.empty(n, np.int64), np.empty(n, np.int64)
     columns = np.empty((n, 2)), np.empty(n), np.empty(n), np.empty(n), *ints
     scale = float(scene.scale)
-    table_kernel.ends(rows, length, origin, counts, scale, p2, unit, end_glass, end_edge, columns)
+    passes.ends(rows, length, origin, counts, scale, p2, unit, end_glass, end_edge, columns)
     p1, bs, bp, wavelength, parent, depth = columns
     del length
     normals = np.full((n, 2), np.nan)
@@ -128,7 +158,7 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
         edges = np.concatenate([np.c_[g.starts, g.ends] for g in scene.glasses])
         outward = np.concatenate([g.outward_normals for g in scene.glasses])
         hits = np.ascontiguousarray(rows[:, 4:6])
-        table_kernel.nearest_edges(hits, end_glass, edges, glass_edges, FEW_EDGES, end_edge)
+        passes.nearest_edges(hits, end_glass, edges, glass_edges, FEW_EDGES, end_edge)
         on = np.flatnonzero(end_glass >= 0)
         normals[on] = outward[glass_edges[end_glass[on], 0] + end_edge[on]]
     for e, item in enumerate(scene.elements):
@@ -141,7 +171,7 @@ def _segments(scene: Scene, objs: list[SceneObj], origins: list[int], record: Re
     interaction = np.empty(n, dtype=np.int8)
     source = np.empty(n, dtype=np.int64)
     sources = (n_glass, n_source)
-    table_kernel.lineage(
+    passes.lineage(
         rows, unit, normals, end_glass, end_edge, mirror_end, sources, lost, weight, interaction, source
     )
     return Segments(

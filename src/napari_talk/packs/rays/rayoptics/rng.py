@@ -70,6 +70,8 @@ class SeededRandom:
         self._buffer = np.zeros(0, dtype=np.uint8)
         self.at = 0
         """Where the next draw starts in the key stream's buffer (:meth:`window`)."""
+        self.compiled = True
+        """Whether :meth:`take` may draw by the compiled kernel (False: by calls, the same numbers)."""
         self._stream(_WIDTH)
 
     def _python_bytes(self, count: int) -> bytes:
@@ -137,7 +139,7 @@ class SeededRandom:
     def take(self, count: int) -> np.ndarray:
         """The next ``count`` doubles, equal to ``count`` calls (drawn by the compiled
         :func:`~.kernel_glass.draws`, from the same bytes)."""
-        if count <= FEW_DRAWS:
+        if count <= FEW_DRAWS or not self.compiled:
             return np.array([self() for _ in range(count)], dtype=float).reshape(count)
         from .kernel_glass import draws
 

@@ -133,15 +133,20 @@ def simulate(
     exhaustive: bool | None = None,
     ray_limit: float = math.inf,
     vector: bool = True,
+    compiled: bool = True,
 ) -> Outcome:
     """Trace every source's rays through ``objs`` (the optical objects, modules expanded);
     ``record`` keeps every segment with its lineage. ``exhaustive`` True traces ray by ray,
     testing every object against every ray in Python (the slow search the vectorized one
     reproduces), False always searches vectorized, None chooses by the number of objects.
     ``ray_limit``: stop, as ray-optics does, once more rays than this have been processed.
-    ``vector`` False does every hit by the objects' own methods (what the vector stage reproduces)."""
+    ``vector`` False does every hit by the objects' own methods (what the vector stage reproduces).
+    ``compiled`` False also takes every chunk ray by ray and draws random numbers by calls: no
+    compiled kernel runs (nor compiles: a trace before the kernels are loaded), the same segments."""
     out = Outcome()
     settings.objs = objs
+    if not compiled and settings.rng is not None:
+        settings.rng.compiled = False  # the sources draw as they emit, below
     table = RayTable()
     for position, obj in enumerate(objs):
         started = obj.start()
@@ -163,7 +168,7 @@ def simulate(
     index = NearestIndex(objs, math.sqrt(min_sq), exhaustive=exhaustive)
     # a GRIN glass may draw random numbers while searching: those scenes go ray by ray
     sequential = any(isinstance(o, GrinMixin) for o in objs)
-    use_stage = vector and not exhaustive and not sequential
+    use_stage = vector and compiled and not exhaustive and not sequential
     chunk_rays = 1 if sequential else CHUNK_RAYS
     run = _Run(objs, settings, table, index, use_stage, out, record, 0 if max_depth < 0 else max_depth)
     allowed = math.inf if math.isinf(ray_limit) else max(0, math.floor(ray_limit) + 1)
@@ -186,7 +191,7 @@ def simulate(
                         f"the scene needs more than {budget:,} ray segments "
                         "(a trapped ray, or too many rays); raise the budget to trace it"
                     )
-                if len(slots) > FEW_RAYS or run.stage is not None:
+                if compiled and (len(slots) > FEW_RAYS or run.stage is not None):
                     run.chunk(int(slots[0]), int(slots[-1]) + 1)  # the queue's rows are consecutive
                 else:
                     for at in slots.tolist():
