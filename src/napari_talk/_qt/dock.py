@@ -61,6 +61,8 @@ waits for that read at the server, which it would have had to do anyway)."""
 
 class _Relay(QObject):
     done = Signal()
+    note = Signal(str)
+    """A line for the transcript from another thread (what a pack says of its set-up)."""
     progress = Signal(str, object)
     """A job's ``Progress.report(status, fraction)``, from its worker thread to the GUI thread."""
 
@@ -269,9 +271,20 @@ class ChatDock(QWidget):
 
         def prepare_packs() -> None:  # each pack's own set-up (a sentence model), after the rules
             rules.join()
-            self.session.prepare_packs()
+            self.session.prepare_packs(tell)
 
+        tell = self._pack_notes()
         threading.Thread(target=prepare_packs, name="napari-talk-packs", daemon=True).start()
+
+    def _pack_notes(self) -> Callable[[str], None]:
+        """How a pack's set-up tells the person about it from its thread ("getting the ray tracer
+        ready…"): a line of the transcript, added on the GUI thread."""
+        relay = _Relay(self)
+        relay.note.connect(self._pack_note)  # a method of the dock: called on its (the GUI) thread
+        return relay.note.emit
+
+    def _pack_note(self, text: str) -> None:
+        self.transcript.add("reply", text)
 
     def _layer_inserted(self, event) -> None:
         event.value.events.name.connect(self.prepare_parser)

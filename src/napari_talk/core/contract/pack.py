@@ -228,6 +228,12 @@ class Pack(Generic[S]):
         """Slow set-up worth doing before the first line, off the GUI thread (loading a model):
         a GUI runs it once in the background; without it, the first command pays instead."""
 
+    def preparing(self, ctx: Context[S]) -> tuple[str, str] | None:
+        """What the person reads while :meth:`prepare` runs and once it is done, when it takes long
+        enough to be worth a word; None (the default) when there is nothing to say, or nothing left
+        to prepare. Asked just before :meth:`prepare`, in its thread: cheap."""
+        return None
+
     def layer_added(self, ctx: Context[S], layer: Layer) -> None:
         """A layer came into the viewer (File > Open Sample among others): set up what a sample's
         layer data cannot, such as the camera the pack draws with. Runs on the GUI thread: cheap."""

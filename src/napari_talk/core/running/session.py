@@ -220,11 +220,18 @@ class Session:
             lines = [line.replace(name, shown_name(name)) for line in lines]
         return lines
 
-    def prepare_packs(self) -> None:
-        """Each pack's slow set-up (see :meth:`Pack.prepare`); blocking, so a GUI runs it in a thread."""
+    def prepare_packs(self, tell: Callable[[str], None] | None = None) -> None:
+        """Each pack's slow set-up (see :meth:`Pack.prepare`); blocking, so a GUI runs it in a thread.
+        ``tell`` hears what a pack says of its set-up (:meth:`Pack.preparing`), from that thread."""
         for pack in self.registry.packs:
             try:
-                pack.prepare(self.context(pack))
+                ctx = self.context(pack)
+                notes = pack.preparing(ctx)
+                if notes is not None and tell is not None:
+                    tell(notes[0])
+                pack.prepare(ctx)
+                if notes is not None and tell is not None:
+                    tell(notes[1])
             except Exception:  # the first command will meet the problem and say it plainly
                 log.debug("pack %s could not prepare", pack.name, exc_info=True)
 

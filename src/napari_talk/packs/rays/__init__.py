@@ -58,6 +58,25 @@ class RaysPack(Pack[RaysPackState]):
         if ctx.viewer is not None and display.layer_role(getattr(layer, "metadata", None)) == "glasses":
             layers.physics_up(ctx.viewer)
 
+    def preparing(self, ctx: Context[RaysPackState]) -> tuple[str, str] | None:
+        from .kernels import loaded
+
+        if loaded():
+            return None
+        return (
+            "Getting the ray tracer ready (the first time after an install: about 10 s)…",
+            "The ray tracer is ready.",
+        )
+
+    def prepare(self, ctx: Context[RaysPackState]) -> None:
+        """Load the tracer's compiled kernels (numba's disk cache: a second; compiling them, the first
+        time after an install: about 10 s), so that no trace waits for them; a trace made meanwhile
+        runs in plain Python, or in a job that waits (see :func:`.engine.trace`)."""
+        from .kernels import load_kernels, loaded
+
+        if not loaded():
+            load_kernels()
+
     def risk(self, command: Command, ctx: Context[RaysPackState]) -> Risk:
         """Saving over an existing file replaces the person's data."""
         from .commands import SaveScene
