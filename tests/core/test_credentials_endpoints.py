@@ -48,7 +48,7 @@ def test_allowing_data_changes_does_not_allow_a_new_endpoint(llm_session, chat_s
 def test_an_mcp_client_naming_an_endpoint_waits_for_the_person(session, attacker):
     assert session.run("load the sample catalogue").ok
     asked = []
-    bridge = Bridge(session, confirm=lambda command, _timeout: asked.append(command.action) or False)
+    bridge = Bridge(session, confirm=lambda command, _timeout, _gone: asked.append(command.action) or False)
     text, _, is_error = bridge.call("set_embedding_model", {"model": "evil-embed", "base_url": attacker.url})
     assert is_error and "not confirmed" in text and asked == ["set_embedding_model"]
     assert attacker.requests == []

@@ -149,7 +149,7 @@ def test_agent_functions_answer_a_structured_refusal_or_ask(session, tmp_path):
 def test_mcp_hints_and_confirmation_come_from_the_same_policy(session, tmp_path):
     (tmp_path / "a.md").write_text("mine")
     asked = []
-    bridge = Bridge(session, confirm=lambda approval, _timeout: asked.append(approval.action) or False)
+    bridge = Bridge(session, confirm=lambda approval, _timeout, _gone: asked.append(approval.action) or False)
     hints = {tool.name: tool.annotations for tool in bridge.tools()}
     assert hints["list_layers"].read_only_hint and not hints["list_layers"].destructive_hint
     assert hints["remove_layer"].destructive_hint
@@ -369,7 +369,7 @@ def test_agreeing_to_one_undo_is_not_agreeing_to_another(session, tmp_path):
     assert session.execute({"action": "write_file", "path": "a.md", "content": "first"}).ok
     asked = []
 
-    def confirm(approval, _timeout):
+    def confirm(approval, _timeout, _gone):
         asked.append(session.explain(approval))
         if len(asked) == 1:
             assert session.execute({"action": "write_file", "path": "b.md", "content": "mine"}).ok

@@ -231,6 +231,12 @@ class ChatDock(QWidget):
         self._questions.append((question, answer))
         self._show_state()
 
+    def withdraw(self, answer: Callable[[bool], None]) -> None:
+        """Take back, unanswered, the question asked with ``answer`` (an agent's call its client
+        abandoned, or one nobody answered in time)."""
+        self._questions = [(question, given) for question, given in self._questions if given is not answer]
+        self._show_state()
+
     def _confirm(self, run: bool) -> None:
         if not self._questions:
             return
@@ -410,7 +416,7 @@ class ChatDock(QWidget):
             self.mcp.stop()
             self.mcp = None
         if on:
-            gui = GuiThread(self.session, self.ask)
+            gui = GuiThread(self.session, self.ask, self.withdraw)
             bridge = Bridge(self.session, gui.call, gui.confirm)
             self._mcp_gui = gui  # the bridge's calls go through it: keep it alive with the service
             self.mcp = HttpService(bridge).start()

@@ -11,12 +11,41 @@ from qtpy.QtCore import QObject, Signal
 from ..core.contract.result import Result
 
 if TYPE_CHECKING:
+    from ..agents.mcp_server import Abandoned
     from ..core.contract.commands import Command
     from ..core.running.session import Session
     from ..core.safety.risk import Approval
 
 Ask = Callable[[str, Callable[[bool], None]], None]
 """``ask(question, answer)``: put a yes/no question to the person; ``answer`` gets the reply."""
+Withdraw = Callable[[Callable[[bool], None]], None]
+"""``withdraw(answer)``: take back the question asked with ``answer``, unanswered."""
+
+
+class FirstAnswer:
+    """A yes/no that the first to answer decides (the person's click, a timeout, the client going
+    away); later answers change nothing."""
+
+    def __init__(self) -> None:
+        self._given = threading.Event()
+        self._lock = threading.Lock()
+        self.value = False
+
+    def __call__(self, value: bool) -> None:
+        self.give(value)
+
+    def give(self, value: bool) -> bool:
+        """Answer; True when this answer is the one that counts."""
+        with self._lock:
+            if self._given.is_set():
+                return False
+            self.value = bool(value)
+            self._given.set()
+            return True
+
+    def wait(self, timeout: float) -> bool:
+        """Whether an answer came within ``timeout`` s."""
+        return self._given.wait(timeout)
 
 
 class GuiThread(QObject):
@@ -24,10 +53,11 @@ class GuiThread(QObject):
 
     _requested = Signal(object)
 
-    def __init__(self, session: Session, ask: Ask | None = None) -> None:
+    def __init__(self, session: Session, ask: Ask | None = None, withdraw: Withdraw | None = None) -> None:
         super().__init__()
         self._session = session
         self._ask = ask
+        self._withdraw = withdraw
         self._requested.connect(self._on_gui_thread)
 
     def run(self, command: Command, timeout: float) -> Result:
@@ -45,17 +75,29 @@ class GuiThread(QObject):
             )
         return slot["value"]
 
-    def confirm(self, asked: Approval, timeout: float) -> bool:
-        """Ask the person in the dock; False if there is no one to ask or no answer in time."""
+    def confirm(self, asked: Approval, timeout: float, abandoned: Abandoned | None = None) -> bool:
+        """Ask the person in the dock; False if there is no one to ask, no answer in time, or the
+        call is ``abandoned`` first (its question then leaves the dock, as after Cancel)."""
         ask = self._ask
         if ask is None:
             return False
+        answer = FirstAnswer()
+        self._soon(lambda: ask(f"An agent wants to run {self._session.explain(asked)}. Run it?", answer))
+        if abandoned is not None:
+            abandoned.on(lambda: self._refuse(answer))
+        if not answer.wait(timeout):
+            self._refuse(answer)
+        return answer.value
 
-        def put(finish: Callable[[object], None]) -> None:
-            ask(f"An agent wants to run {self._session.explain(asked)}. Run it?", finish)
+    def _refuse(self, answer: FirstAnswer) -> None:
+        """Answer no for the person, and take the question back from the dock."""
+        withdraw = self._withdraw
+        if answer.give(False) and withdraw is not None:
+            self._soon(lambda: withdraw(answer))
 
-        done, slot = self._post(put)
-        return done.wait(timeout) and bool(slot["value"])
+    def _soon(self, work: Callable[[], object]) -> None:
+        """``work()`` on the GUI thread, not waited for; in the order asked."""
+        self._requested.emit((lambda _finish: work(), None))
 
     def _post(self, work: Callable[[Callable[[object], None]], None]):
         done, slot = threading.Event(), {}

@@ -26,7 +26,7 @@ def bridge_for(dock: ChatDock, *, show: bool) -> tuple[Bridge, GuiThread]:
     from ..agents.mcp_server import Bridge
     from .gui_thread import GuiThread
 
-    gui = GuiThread(dock.session, dock.ask)
+    gui = GuiThread(dock.session, dock.ask, dock.withdraw)
     return Bridge(dock.session, gui.call, gui.confirm if show else None), gui
 
 

@@ -5,11 +5,17 @@ command's schema. Every call runs through the session as an agent's: the session
 one risk policy (:mod:`napari_talk.core.safety.risk`) as it runs, and ``confirm`` asks the person when it
 says so. Where a call runs is the caller's: ``within`` calls the work within a time limit (the
 dock's on the GUI thread). There is no code-execution tool.
+
+A call whose client stops waiting for it (the client went away, or cancelled the call) is
+:class:`Abandoned`: what it still waits for the person to approve is refused at once, as a Cancel
+click would, and the server does not wait for the call to end before it stops (each runs in a
+daemon thread).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
@@ -34,10 +40,37 @@ if TYPE_CHECKING:
 
 Within = Callable[[Callable[[], "Result"], str, float], "Result"]
 """``within(work, action, timeout)``: call ``work`` where the live objects are, within ``timeout`` s."""
-Confirm = Callable[["Approval", float], bool]
-"""``confirm(approval, timeout)``: put what the person must agree to to them (the dock's question)."""
+Confirm = Callable[["Approval", float, "Abandoned"], bool]
+"""``confirm(approval, timeout, abandoned)``: put what the person must agree to to them (the dock's
+question); False when they say no, when ``timeout`` s pass, or as soon as the call is abandoned."""
 
 SERVER_NAME = "napari-talk"
+
+
+class Abandoned(threading.Event):
+    """Set when the client that made a call no longer waits for its answer; what is registered with
+    :meth:`on` is called then (at once if it already is)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._callbacks: list[Callable[[], object]] = []
+        self._callbacks_lock = threading.Lock()
+
+    def on(self, callback: Callable[[], object]) -> None:
+        with self._callbacks_lock:
+            if not self.is_set():
+                self._callbacks.append(callback)
+                return
+        callback()
+
+    def set(self) -> None:
+        with self._callbacks_lock:
+            if self.is_set():
+                return
+            super().set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
 
 
 def in_this_thread(work: Callable[[], Result], action: str, timeout: float) -> Result:
@@ -71,8 +104,11 @@ class Bridge:
             for action, cls in self.registry.commands.items()
         ]
 
-    def call(self, name: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any], bool]:
-        """(text, structured result, is_error) for one tool call; blocking, never raises."""
+    def call(
+        self, name: str, arguments: dict[str, Any], abandoned: Abandoned | None = None
+    ) -> tuple[str, dict[str, Any], bool]:
+        """(text, structured result, is_error) for one tool call; blocking, never raises. Once
+        ``abandoned`` is set, nothing of the call waits for the person: it is refused."""
         from ..core.contract.result import Result
 
         if name not in self.registry.commands:
@@ -87,18 +123,48 @@ class Bridge:
         result = self.session.execute(
             command,
             origin="agent",
-            ask=self._confirmed,
+            ask=lambda approval: self._confirmed(approval, abandoned or Abandoned()),
             within=lambda work: self.within(work, command.action, self.timeout),
         )
         pack = self.registry.pack_of(name)
         return result_text(pack, command, result), _jsonable(result.to_dict()), not result.ok
 
-    def _confirmed(self, approval: Approval) -> bool:
-        return self.confirm is not None and self.confirm(approval, self.confirm_timeout)
+    def _confirmed(self, approval: Approval, abandoned: Abandoned) -> bool:
+        if self.confirm is None or abandoned.is_set():
+            return False
+        return self.confirm(approval, self.confirm_timeout, abandoned)
 
 
 def _jsonable(value: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(value, default=str))
+
+
+async def _in_a_daemon_thread(work: Callable[[], Any]) -> Any:
+    """``await work()`` run in a daemon thread. Unlike ``asyncio.to_thread`` (whose threads
+    ``asyncio.run`` and the interpreter wait for), a call still running when its client goes away
+    (a long job, a question to the person) does not keep the server from stopping."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def run() -> None:
+        value, error = None, None
+        try:
+            value = work()
+        except Exception as exc:
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the server's loop has ended: nobody waits for it
+            loop.call_soon_threadsafe(settle, value, error)
+
+    threading.Thread(target=run, name="napari-talk-mcp-call", daemon=True).start()
+    return await future
 
 
 def build_server(bridge: Bridge) -> Any:
@@ -109,7 +175,14 @@ def build_server(bridge: Bridge) -> Any:
         return types.ListToolsResult(tools=bridge.tools())
 
     async def call_tool(_ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        text, structured, is_error = await asyncio.to_thread(bridge.call, params.name, params.arguments or {})
+        abandoned = Abandoned()
+        try:
+            text, structured, is_error = await _in_a_daemon_thread(
+                lambda: bridge.call(params.name, params.arguments or {}, abandoned)
+            )
+        except BaseException:  # cancelled: the client went away or gave up on this call
+            abandoned.set()
+            raise
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],
             structured_content=structured,
@@ -206,14 +279,16 @@ class HttpService:
         self._thread.join(10)
 
 
-def serve_stdio(bridge: Bridge) -> None:
-    """Serve MCP on this process's stdin/stdout until the client closes them (blocking)."""
+def serve_stdio(bridge: Bridge, stdin: Any = None, stdout: Any = None) -> None:
+    """Serve MCP on this process's stdin/stdout (or the anyio text files given) until the client
+    closes them (blocking). Calls still running then are abandoned: what they wait for the person
+    to approve is refused, and this returns without waiting for them."""
     from mcp.server.stdio import stdio_server
 
     server = build_server(bridge)
 
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        async with stdio_server(stdin, stdout) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     asyncio.run(main())
