@@ -317,6 +317,25 @@ def test_a_pathological_regex_is_stopped_in_time(files, workspace, monkeypatch):
     assert result.meta["error"] == "Timeout" and "took longer than 1 s" in result.message
 
 
+@pytest.mark.skipif(os.name != "posix", reason="the child's own alarm is POSIX's SIGALRM")
+def test_a_regex_search_child_ends_itself_when_its_parent_is_gone(workspace):
+    """The parent that would kill the child at the timeout may have exited (``napari-talk mcp``
+    whose client went): the child's own alarm ends it shortly after the timeout."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    from napari_talk.packs.files import search
+
+    (workspace / "trap.txt").write_text("a" * 60 + "!")
+    request = {"root": str(workspace), "start": str(workspace), "query": "(a+)+$", "regex": True,
+               "case_sensitive": False, "max_results": 10, "max_file_bytes": 1 << 20}  # fmt: skip
+    child = subprocess.Popen([sys.executable, "-I", search.__file__, "1"], stdin=subprocess.PIPE)
+    child.communicate(json.dumps(request).encode(), timeout=10)
+    assert child.returncode == -signal.SIGALRM
+
+
 def test_search_a_single_file_and_a_missing_folder(files, tree):
     found = ok(files, "search_code", query="castle", directory="notes.txt").data
     assert found == [{"path": "notes.txt", "line": 1, "text": "castle notes"}]

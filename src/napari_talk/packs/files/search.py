@@ -13,8 +13,10 @@ the first 8 KiB) and files over the size limit are skipped; the outcome counts w
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
@@ -198,7 +200,7 @@ def search_isolated(request: dict[str, Any], timeout: float) -> dict[str, Any]:
     flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
     try:
         done = subprocess.run(
-            [sys.executable, "-I", os.path.abspath(__file__)],
+            [sys.executable, "-I", os.path.abspath(__file__), str(timeout)],
             input=json.dumps(request),
             capture_output=True,
             text=True,
@@ -214,10 +216,15 @@ def search_isolated(request: dict[str, Any], timeout: float) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
-def _serve() -> None:
+def _serve(timeout: float) -> None:
+    """The child's side. Its own alarm ends it at the timeout too: the parent that would kill it
+    may be gone by then (``napari-talk mcp`` exits when its client goes, its calls abandoned).
+    SIGALRM's default action stops the process even while ``re`` holds the GIL."""
+    if hasattr(signal, "alarm"):
+        signal.alarm(math.ceil(timeout) + 1)
     request = json.load(sys.stdin)
     json.dump(search(**request), sys.stdout)
 
 
 if __name__ == "__main__":
-    _serve()
+    _serve(float(sys.argv[1]))
