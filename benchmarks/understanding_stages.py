@@ -1,0 +1,155 @@
+"""Every understanding set side by side, for each stage that can read a line the parser misses.
+
+    python benchmarks/understanding_stages.py            # every set, every stage
+    python benchmarks/understanding_stages.py --sets dev --show 20   # the tuning set, with its changes
+
+Stages, each on top of the deterministic parser (no LLM):
+
+- ``parser``: the parser alone;
+- ``canonical+minilm``: a line the parser does not read and that is no remark is mapped onto the
+  grammar's canonical phrasings (``core/grammar/canonical.py``, ``rephrase.py``) by MiniLM (int8,
+  ONNX Runtime) and the nearest fitting phrasing, filled with the line's values, is read by the parser;
+- ``canonical+ngrams``: the same with the TF-IDF character n-grams of the model road's router
+  instead of a sentence model (nothing to load).
+
+For each set: right, unknown and wrong among the lines that ask for commands, remarks kept silent,
+and the stage's time on the lines that reach it (median warm; the first line's, with the phrasings
+embedded, apart). The held-out sets (``understanding_fresh.jsonl``, the earlier blind ones) are for
+reporting, never for tuning; choices are made on ``understanding_fresh_dev.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+import zlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from understanding import judge, load  # beside this script
+
+ROOT = Path(__file__).resolve().parents[1]
+SETS = {
+    "frozen": ROOT / "benchmarks/data/understanding_eval.jsonl",
+    "dev": ROOT / "benchmarks/data/understanding_fresh_dev.jsonl",
+    "fresh": ROOT / "benchmarks/data/understanding_fresh.jsonl",
+    "holdout": ROOT / "tests/data/phrasings_holdout.jsonl",
+    "holdout2": ROOT / "tests/data/phrasings_holdout2.jsonl",
+    "remarks": ROOT / "benchmarks/data/chat_holdout.jsonl",
+}
+GRAM_DIMENSIONS = 1 << 15
+
+
+class GramEmbedder:
+    """The router's character n-grams, TF-IDF weighted over the phrasings, hashed to a vector."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        from napari_talk.core.llm.router import _grams
+
+        self._grams = _grams
+        counts: Counter[str] = Counter()
+        for text in texts:
+            counts.update(set(_grams(text.casefold())))
+        self._idf = {g: math.log((1 + len(texts)) / (1 + c)) + 1 for g, c in counts.items()}
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), GRAM_DIMENSIONS), np.float32)
+        for row, text in enumerate(texts):
+            for gram, count in self._grams(text.casefold()).items():
+                out[row, zlib.crc32(gram.encode()) % GRAM_DIMENSIONS] += count * self._idf.get(gram, 1.0)
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(norms == 0, 1, norms)
+
+
+def minilm() -> Callable[[Sequence[str]], np.ndarray]:
+    from napari_talk.packs.atlas.embeddings import QuantizedMiniLMEmbedder
+
+    model = QuantizedMiniLMEmbedder()
+
+    def embed(texts: Sequence[str]) -> np.ndarray:
+        vectors = model.embed(list(texts))
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+    return embed
+
+
+def stages() -> dict[str, Callable[[], Any]]:
+    from napari_talk.core.contract.registry import default_registry
+    from napari_talk.core.grammar.canonical import phrasings
+    from napari_talk.core.grammar.rephrase import Rephraser, bare_phrasing
+
+    def with_minilm() -> Rephraser:
+        registry = default_registry()
+        return Rephraser(phrasings(registry), minilm(), registry.commands)
+
+    def with_ngrams() -> Rephraser:
+        registry = default_registry()
+        bank = phrasings(registry)
+        return Rephraser(bank, GramEmbedder([bare_phrasing(p) for p in bank]), registry.commands)
+
+    return {"parser": lambda: None, "canonical+minilm": with_minilm, "canonical+ngrams": with_ngrams}
+
+
+def run(cases: list[dict[str, Any]], rephraser: Any) -> tuple[list[str], list[float], list[tuple]]:
+    from napari_talk.core.grammar.parser import parse
+    from napari_talk.core.llm.words import is_remark
+
+    verdicts, times, changes = [], [], []
+    for case in cases:
+        context = case.get("context") or {}
+        got = [c.to_wire() for c in parse(case["text"], context)]
+        if not got and rephraser is not None and not is_remark(case["text"]):
+            start = time.perf_counter()
+            reading = rephraser.read(
+                case["text"], context, lambda t, c=context: [x.to_wire() for x in parse(t, c)]
+            )
+            times.append(time.perf_counter() - start)
+            if reading is not None:
+                got = [c.to_wire() for c in parse(reading.canonical, context)]
+                changes.append((case, reading, got))
+        verdicts.append(judge(case["expect"], got))
+    return verdicts, times, changes
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", nargs="*", default=list(SETS), choices=list(SETS))
+    ap.add_argument("--stages", nargs="*", default=None, help="parser, canonical+minilm, canonical+ngrams")
+    ap.add_argument("--show", type=int, default=0, metavar="N", help="print N lines each stage changed")
+    args = ap.parse_args(argv)
+
+    data = {name: load(SETS[name]) for name in args.sets}
+    print(f"{'set':10} {'stage':18} {'asks':>5} {'right':>6} {'unknown':>8} {'wrong':>6} {'right %':>8} "
+          f"{'remarks silent':>15} {'ms/line':>8} {'first ms':>9}")
+    for stage, make in stages().items():
+        if args.stages and stage not in args.stages:
+            continue
+        start = time.perf_counter()
+        rephraser = make()
+        built_ms = (time.perf_counter() - start) * 1000
+        for name, cases in data.items():
+            verdicts, times, changes = run(cases, rephraser)
+            asks = [v for c, v in zip(cases, verdicts, strict=True) if c["expect"]]
+            remarks = [v for c, v in zip(cases, verdicts, strict=True) if not c["expect"]]
+            silent = f"{remarks.count('covered')}/{len(remarks)}" if remarks else "-"
+            right = asks.count("covered")
+            share = f"{100 * right / len(asks):.1f}" if asks else "-"
+            warm = f"{1000 * statistics.median(times[1:]):.1f}" if len(times) > 1 else "-"
+            first = f"{built_ms + 1000 * times[0]:.0f}" if times else "-"
+            print(f"{name:10} {stage:18} {len(asks):5d} {right:6d} {asks.count('unknown'):8d} "
+                  f"{asks.count('wrong'):6d} {share:>8} {silent:>15} {warm:>8} {first:>9}")
+            built_ms = 0.0
+            for case, reading, got in changes[: args.show]:
+                verdict = judge(case["expect"], got)
+                print(f"    {verdict:8} {case['text']!r} -> {reading.canonical!r} ({reading.similarity:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,313 @@
+"""A free line mapped onto the grammar's canonical phrasings, for the parser to read.
+
+The parser reads a controlled language exactly (:mod:`.canonical`). A line it does not read ("I'd
+rather not see the atrium mask", "gimme the heart in magma") is compared, meaning for meaning, with
+every canonical phrasing: both embedded by a sentence model with their values put aside (names,
+numbers, quoted text and paths read as what they are, "a layer", "2", "a file"). The nearest
+phrasings whose slots the line's own values fill, each value used once, are filled and handed back
+to the parser, so validation, name resolution, consent and grounding stay the parser's. Only a
+reading clearly nearer than any other command's is kept: a wrong action is worse than none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args, get_origin
+
+import numpy as np
+from pydantic import BaseModel
+
+from .canonical import Phrasing, Slot
+from .lookup import CLOSE, OPEN, SEP, SPACE, mark
+from .text import quoted_spans, separators
+from .tokens import NUMBER
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+"""Texts to unit-length rows (one per text)."""
+
+NEAR_ENOUGH = 0.75
+"""A phrasing must be at least this near the line (cosine) to be read..."""
+CLEAR_BY = 0.04
+"""...and this much nearer than the nearest phrasing of another command that the line's values fill."""
+VALUE_LIST = 5
+"""A field whose ``Literal`` allows this many values holds a value from a list (an edge's compass
+label, a primitive); one of fewer holds an operation (hide/show/toggle), a way of asking."""
+DISTINCTIVE = 5
+"""A word of the phrasings that at most this many commands use names what the line is about: a
+reading whose command never uses a distinctive word of the line ("concept" in "give me concept
+images of the rover", read as showing a layer alone) is not kept."""
+
+SENSE_WORDS = frozenset((
+    "not", "n't", "no", "never", "nothing", "clockwise", "counterclockwise", "anticlockwise", "counter",
+    "left", "right", "up", "down", "twice", "thrice", "double", "half", "triple", "times", "every", "all",
+    "except", "but", "only", "others", "rest", "back", "previous", "next", "first", "last", "more", "less",
+    "fewer", "just", "alone",
+))  # fmt: skip
+"""Words that turn a request into another ("clockwise", "twice", "except", "not"): a line and its
+canonical reading must say the same of them, or the reading is not kept."""
+COMMON = frozenset(["the", "a", "an", "my", "this", "that", "it", "its", "right", "left", "up", "down"])
+"""Words that begin names ("The Shallows", "right leg") but are, alone, only words."""
+_WORDS = re.compile(r"[a-z]+|n't", re.IGNORECASE)
+_MARKED = re.compile(f"{OPEN}([^{SEP}]*){SEP}([^{CLOSE}]*){CLOSE}")
+_PATH = re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+[\w.-]+|(?<![\w/.-])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b")
+_NUMBER = re.compile(rf"(?<![\w.]){NUMBER}(?:\s*%)?")
+_COUNTS = {"point": 2, "pair": 2, "range": 2, "grid_point": 2, "box": 4, "axis_box": 4, "labelled_box": 4}
+_NUMERIC = {"number", "int", "scale", "amount", "share", "times"}
+NOUNS = {
+    "layers": "layer",
+    "panels": "panel",
+    "glasses": "glass",
+    "scene_objects": "object",
+    "scene_object_words": "object",
+    "entities": "entity",
+    "segments": "part",
+    "files": "file",
+    "path": "file",
+    "text": "something",
+    "word": "something",
+}
+
+
+@dataclass
+class Values:
+    """What a line says besides its words: names by kind, numbers, quoted text and paths, in order."""
+
+    names: list[tuple[frozenset[str], str]] = field(default_factory=list)
+    numbers: list[str] = field(default_factory=list)
+    quoted: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    bare: str = ""
+    """The line with each value replaced by what it is ("hide the layer", "zoom to 2")."""
+    line: str = ""
+
+
+def values_of(
+    line: str, context: Mapping[str, Sequence[str]], common_words: frozenset[str] = frozenset()
+) -> Values:
+    """The line's values; a name said as one of ``common_words`` alone (a word of the phrasings, or
+    "the") is taken as that word, not as the name it begins."""
+    found = Values(line=line)
+    quotes = quoted_spans(line)
+    for start, end in quotes:
+        found.quoted.append(line[start + 1 : end - 1])
+    text = line
+    for start, end in reversed(quotes):
+        text = text[:start] + " something " + text[end:]
+
+    def path(match: re.Match) -> str:
+        found.paths.append(match.group())
+        return " file "
+
+    text = _PATH.sub(path, text)
+    marked = mark(text, {k: v for k, v in context.items() if v})
+
+    def name(match: re.Match) -> str:
+        kinds = frozenset(match.group(1).split(","))
+        typed = match.group(2).replace(SPACE, " ")
+        whole = any(typed.casefold() == n.casefold() for kind in kinds for n in context.get(kind, ()))
+        if typed.casefold() in common_words and not whole:  # "the" of "The Shallows", "right" of "right leg"
+            return typed
+        found.names.append((kinds, typed))
+        return " " + NOUNS.get(sorted(kinds)[0], "thing") + " "
+
+    text = _MARKED.sub(name, marked)
+
+    def number(match: re.Match) -> str:
+        found.numbers.append(match.group())
+        return " 2 "
+
+    text = _NUMBER.sub(number, text)
+    found.bare = " ".join(text.split())
+    return found
+
+
+def bare_phrasing(phrasing: Phrasing) -> str:
+    """A phrasing as :func:`values_of` leaves a line: each slot read as what it holds."""
+    words = []
+    for slot in phrasing.slots:
+        count = _COUNTS.get(slot.kind, 1)
+        numeric = slot.kind in _NUMERIC or slot.kind in _COUNTS
+        words.append(" ".join(["2"] * count) if numeric else NOUNS.get(slot.kind, "thing"))
+    return " ".join(phrasing.filled(words).split())
+
+
+def fill(phrasing: Phrasing, values: Values) -> str | None:
+    """The phrasing with its slots filled by the line's values, every value used exactly once; None
+    when they do not fit (a slot left empty, or a value the phrasing has no place for)."""
+    names = list(values.names)
+    numbers = list(values.numbers)
+    quoted = list(values.quoted)
+    paths = list(values.paths)
+    filled = []
+    for slot in phrasing.slots:
+        value = _take(slot, names, numbers, quoted, paths)
+        if value is None:
+            return None
+        filled.append(value)
+    if names or numbers or quoted or paths:
+        return None
+    return phrasing.filled(filled)
+
+
+def _take(slot: Slot, names: list, numbers: list[str], quoted: list[str], paths: list[str]) -> str | None:
+    kind = slot.kind
+    if kind in _NUMERIC or kind in _COUNTS:
+        count = _COUNTS.get(kind, 1)
+        if len(numbers) < count:
+            return None
+        taken = [numbers.pop(0) for _ in range(count)]
+        return " ".join(taken) if kind != "point" else f"({taken[0]}, {taken[1]})"
+    if kind == "path":
+        if paths:
+            return paths.pop(0)
+        if quoted:
+            return f"'{quoted.pop(0)}'"
+        return None
+    if kind in ("text", "word"):
+        return f"'{quoted.pop(0)}'" if quoted else None
+    for index, (kinds, typed) in enumerate(names):
+        if kind in kinds or (kind == "scene_object_words" and "scene_objects" in kinds):
+            del names[index]
+            return typed
+    return None
+
+
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The canonical line a free line was read as, its command, and how near it was."""
+
+    canonical: str
+    action: str
+    similarity: float
+    runner_up: float
+
+
+def _signature(names: int, numbers: int, quoted: int, paths: int) -> tuple[int, int, int, int]:
+    return (names, numbers, quoted, paths)
+
+
+def _phrasing_signature(phrasing: Phrasing) -> tuple[int, int, int, int]:
+    names = numbers = quoted = paths = 0
+    for slot in phrasing.slots:
+        if slot.kind in _NUMERIC or slot.kind in _COUNTS:
+            numbers += _COUNTS.get(slot.kind, 1)
+        elif slot.kind == "path":
+            paths += 1
+        elif slot.kind in ("text", "word"):
+            quoted += 1
+        else:
+            names += 1
+    return _signature(names, numbers, quoted, paths)
+
+
+class Rephraser:
+    """The canonical phrasings embedded once; :meth:`read` finds the one a line means."""
+
+    def __init__(
+        self,
+        phrasings: Sequence[Phrasing],
+        embed: Embed,
+        commands: Mapping[str, type[BaseModel]] | None = None,
+    ) -> None:
+        """``commands`` (action → command class) tells which fields hold a value from a list and
+        which a way of asking (an operation of a few); without it every invented word is refused."""
+        self.phrasings = list(phrasings)
+        self._commands = dict(commands or {})
+        self._embed = embed
+        self._vectors = embed([bare_phrasing(p) for p in self.phrasings])
+        self._by_signature: dict[tuple[int, int, int, int], list[int]] = {}
+        vocabulary: dict[str, set[str]] = {}
+        for index, phrasing in enumerate(self.phrasings):
+            self._by_signature.setdefault(_phrasing_signature(phrasing), []).append(index)
+            for word in _WORDS.findall(phrasing.text.casefold()):
+                vocabulary.setdefault(word, set()).add(phrasing.action)
+        placeholders = {*NOUNS.values(), "thing"}
+        self._vocabulary = {w: a for w, a in vocabulary.items() if w not in placeholders}
+        self._distinctive = {w: a for w, a in self._vocabulary.items() if len(a) <= DISTINCTIVE}
+        self._common = frozenset(self._vocabulary) | COMMON
+
+    def read(
+        self, line: str, context: Mapping[str, Sequence[str]], parses: Callable[[str], list[dict[str, Any]]]
+    ) -> Reading | None:
+        """The canonical line ``line`` means, if one is clearly nearest; ``parses(text)`` gives the
+        wire commands the parser reads in a text (the reading must give exactly one, of its
+        phrasing's command, and invent no value the line does not say)."""
+        values = values_of(line, context, self._common)
+        if not values.bare or separators(line):
+            return None  # a chain of requests is read clause by clause by the parser, or by a model
+        signature = _signature(len(values.names), len(values.numbers), len(values.quoted), len(values.paths))
+        candidates = self._by_signature.get(signature)
+        if not candidates:
+            return None
+        scores = self._vectors[candidates] @ self._embed([values.bare])[0]
+        best: tuple[float, Phrasing, str] | None = None
+        for at in np.argsort(-scores):
+            phrasing, score = self.phrasings[candidates[at]], float(scores[at])
+            if score < NEAR_ENOUGH - CLEAR_BY and best is None:
+                return None
+            if best is not None and phrasing.action == best[1].action:
+                continue
+            canonical = fill(phrasing, values)
+            if canonical is None or not self._agrees(values, canonical, phrasing):
+                continue
+            if best is not None:
+                return self._kept(best, score)
+            read = parses(canonical)
+            if [c.get("action") for c in read] == [phrasing.action] and not self._invents(read[0], values):
+                best = (score, phrasing, canonical)
+        return self._kept(best, 0.0) if best is not None else None
+
+    @staticmethod
+    def _kept(best: tuple[float, Phrasing, str], runner_up: float) -> Reading | None:
+        score, phrasing, canonical = best
+        if score < NEAR_ENOUGH or score - runner_up < CLEAR_BY:
+            return None
+        return Reading(canonical, phrasing.action, score, runner_up)
+
+    def _agrees(self, values: Values, canonical: str, phrasing: Phrasing) -> bool:
+        """The reading says what the line says of the words that turn a request into another (of
+        those its command's phrasings use), and the line names nothing only other commands name."""
+        action = phrasing.action
+        said = {w.casefold() for w in _WORDS.findall(values.bare)}
+        uses = {w for w, actions in self._vocabulary.items() if action in actions}
+        line_sense = {w for w in said if w in SENSE_WORDS and w in uses}
+        if line_sense != _sense(canonical):
+            return False
+        return not any(action not in self._distinctive.get(w, {action}) for w in said)
+
+
+    def _invents(self, wire: Mapping[str, Any], values: Values) -> bool:
+        """Whether the reading holds a value the line never said: a word from a list of values (an
+        edge label, a primitive, a colormap) that the phrasing chose, where an operation of a few
+        ("hide" for "lose the scale bar") is a way of asking and may differ from the line's words."""
+        said = [values.line.casefold(), *(typed.casefold() for _, typed in values.names)]
+        model = self._commands.get(str(wire.get("action")))
+        for key, value in wire.items():
+            if key == "action" or not isinstance(value, str):
+                continue
+            folded = value.casefold()
+            if any(folded in text or text in folded for text in said if text):
+                continue
+            options = _literal_options(model, key)
+            if options is None or len(options) >= VALUE_LIST:
+                return True
+        return False
+
+
+def _literal_options(model: type[BaseModel] | None, field: str) -> tuple[Any, ...] | None:
+    """The values a field's ``Literal`` type allows (through ``Optional``), or None."""
+    if model is None or field not in model.model_fields:
+        return None
+    annotation = model.model_fields[field].annotation
+    for candidate in (annotation, *get_args(annotation)):
+        if get_origin(candidate) is Literal:
+            return get_args(candidate)
+    return None
+
+
+def _sense(text: str) -> frozenset[str]:
+    return frozenset(w.casefold() for w in _WORDS.findall(text) if w.casefold() in SENSE_WORDS)
