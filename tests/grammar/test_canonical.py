@@ -95,7 +95,10 @@ def read(rephraser, line):
     [
         ("lose the scale bar", {"action": "scale_bar", "op": "hide"}),
         ("which layers are there at the moment?", {"action": "list_layers"}),
-        ("gimme the heart in magma", {"action": "layer_colormap", "name": "heart (myl7:GFP)", "colormap": "magma"}),
+        (
+            "gimme the heart in magma",
+            {"action": "layer_colormap", "name": "heart (myl7:GFP)", "colormap": "magma"},
+        ),
     ],
 )
 def test_a_free_line_is_read_through_a_canonical_phrasing(rephraser, line, expected):
