@@ -187,7 +187,7 @@ def _note(message: str) -> None:
 
 
 def _start_command(args: argparse.Namespace) -> int:
-    from .headless import Unavailable, has_display, open_sample
+    from .headless import Unavailable, has_display
 
     if not has_display():
         raise Unavailable(
@@ -196,10 +196,9 @@ def _start_command(args: argparse.Namespace) -> int:
         )
     import napari
 
-    viewer = napari.Viewer(title="napari-talk")
-    if args.sample:
-        open_sample(viewer, args.sample)
-    viewer.window.add_plugin_dock_widget("napari-talk", "Chat")
+    from ._qt.start import open_window
+
+    open_window("napari-talk", args.sample or None)
     napari.run()
     return EXIT_OK
 

@@ -43,12 +43,9 @@ def run(
     from qtpy.QtWidgets import QApplication
 
     from ..agents.mcp_server import HttpService, serve_stdio
-    from ..headless import open_sample
+    from .start import open_window
 
-    viewer = napari.Viewer(title="napari-talk (MCP)", show=show)
-    if sample:
-        open_sample(viewer, sample)
-    _, dock = viewer.window.add_plugin_dock_widget("napari-talk", "Chat")
+    _viewer, dock = open_window("napari-talk (MCP)", sample, show=show)
     bridge, _gui = bridge_for(dock, show=show)
     if http:
         service = HttpService(bridge, port=port, token=token).start()
