@@ -2,6 +2,7 @@
 
     python tests/dock/start_trial.py open DELAY SAMPLE   # napari, the dock, then SAMPLE DELAY s later
     python tests/dock/start_trial.py imports dock|plain  # which modules come on which thread
+    python tests/dock/start_trial.py close               # the window closed while the dock gets ready
 
 ``open`` does what a person does who opens Plugins > Chat and then File > Open Sample: a fresh
 process each time, since what races is napari's and the dock's first use of a module. It prints
@@ -98,8 +99,27 @@ def first_importers(with_dock: bool) -> dict[str, str]:
     return {module: thread for module, thread in importers.items() if module not in before}
 
 
+def close_at_once() -> dict:
+    """The dock opens and the window closes before the dock's background set-up is done (a
+    ``napari-talk start`` closed at once): the set-up's last word must find nothing deleted."""
+    import napari
+
+    viewer = napari.Viewer(show=False)
+    _, dock = viewer.window.add_plugin_dock_widget("napari-talk", "Chat")
+    while dock._warming.running() or not any(t.name == "napari-talk-packs" for t in threading.enumerate()):
+        turn_the_loop(0.005)  # until the packs' own set-up has begun in its thread
+    viewer.close()
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and any(t.name.startswith("napari-talk") for t in threading.enumerate()):
+        turn_the_loop(0.05)
+    turn_the_loop(0.2)
+    return {"threads left": [t.name for t in threading.enumerate() if t.name.startswith("napari-talk")]}
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "open":
         print(json.dumps(open_after(float(sys.argv[2]), sys.argv[3])))
+    elif sys.argv[1] == "close":
+        print(json.dumps(close_at_once()))
     else:
         print(json.dumps(first_importers(sys.argv[2] == "dock")))

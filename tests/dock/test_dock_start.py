@@ -72,3 +72,10 @@ def test_opening_a_sample_at_any_moment_after_the_dock_never_fails(workspace):
         if opened["errors"] or not opened["layers"]:
             failures.append(opened)
     assert not failures, f"seed {seed}: {failures}"
+
+
+def test_closing_the_window_while_the_dock_gets_ready_ends_cleanly(workspace):
+    """The packs' set-up tells the dock when it is done from its thread; a window closed before
+    then once took the dock's messenger with it and the process died (a segmentation fault)."""
+    closed = run_trial("close")
+    assert closed["threads left"] == []

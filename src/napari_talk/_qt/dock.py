@@ -285,9 +285,13 @@ class ChatDock(QWidget):
     def _pack_notes(self) -> Callable[[str], None]:
         """How a pack's set-up tells the person about it from its thread ("getting the ray tracer
         ready…"): a line of the transcript, added on the GUI thread."""
-        relay = _Relay(self)
+        relay = _Relay()  # no parent: the packs' thread may still tell after the dock is gone
         relay.note.connect(self._pack_note)  # a method of the dock: called on its (the GUI) thread
-        return relay.note.emit
+
+        def tell(text: str) -> None:  # holds the relay, so it lives as long as someone may tell
+            relay.note.emit(text)
+
+        return tell
 
     def _pack_note(self, text: str) -> None:
         self.transcript.add("reply", text)

@@ -13,16 +13,12 @@ or word brings its phrasings with it and nothing is written twice.
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-try:  # Python ≥ 3.11; the same module was public as sre_parse before
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    import sre_parse  # type: ignore[no-redef]
 
 from .rules import _SLOT_RE
 from .tokens import SLOTS
@@ -30,6 +26,17 @@ from .tokens import SLOTS
 if TYPE_CHECKING:
     from ..contract.registry import Registry
     from .rules import Rule
+
+
+def _regex_parser() -> Any:
+    """Python's own parser of regular expressions (``re._parser``; ``sre_parse`` before 3.11)."""
+    try:
+        return importlib.import_module("re._parser")
+    except ImportError:  # pragma: no cover
+        return importlib.import_module("sre_parse")
+
+
+sre_parse = _regex_parser()
 
 _SLOT_MARK = "qqslot{}qq"
 _MARK_RE = re.compile(r"qqslot(\d+)qq")
