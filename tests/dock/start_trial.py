@@ -99,6 +99,10 @@ def first_importers(with_dock: bool) -> dict[str, str]:
     return {module: thread for module, thread in importers.items() if module not in before}
 
 
+def _ours_running() -> bool:
+    return any(t.name.startswith("napari-talk") for t in threading.enumerate())
+
+
 def close_at_once() -> dict:
     """The dock opens and the window closes before the dock's background set-up is done (a
     ``napari-talk start`` closed at once): the set-up's last word must find nothing deleted."""
@@ -110,7 +114,7 @@ def close_at_once() -> dict:
         turn_the_loop(0.005)  # until the packs' own set-up has begun in its thread
     viewer.close()
     deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and any(t.name.startswith("napari-talk") for t in threading.enumerate()):
+    while time.monotonic() < deadline and _ours_running():
         turn_the_loop(0.05)
     turn_the_loop(0.2)
     return {"threads left": [t.name for t in threading.enumerate() if t.name.startswith("napari-talk")]}
