@@ -85,13 +85,11 @@ def stages() -> dict[str, Callable[[], Any]]:
     from napari_talk.core.grammar.rephrase import Rephraser, bare_phrasing
 
     def with_minilm() -> Rephraser:
-        registry = default_registry()
-        return Rephraser(phrasings(registry), minilm(), registry.commands)
+        return Rephraser(default_registry(), minilm())
 
     def with_ngrams() -> Rephraser:
-        registry = default_registry()
-        bank = phrasings(registry)
-        return Rephraser(bank, GramEmbedder([bare_phrasing(p) for p in bank]), registry.commands)
+        bank = phrasings(default_registry())
+        return Rephraser(default_registry(), GramEmbedder([bare_phrasing(p) for p in bank]))
 
     return {"parser": lambda: None, "canonical+minilm": with_minilm, "canonical+ngrams": with_ngrams}
 

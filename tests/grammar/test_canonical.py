@@ -82,7 +82,7 @@ def rephraser(bank):
         vectors = model.embed(list(texts))
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
-    return Rephraser(bank, embed, default_registry().commands)
+    return Rephraser(default_registry(), embed)
 
 
 def read(rephraser, line):

@@ -14,15 +14,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 import numpy as np
 from pydantic import BaseModel
 
-from .canonical import Phrasing, Slot
+from .canonical import Phrasing, Slot, phrasings
 from .lookup import CLOSE, OPEN, SEP, SPACE, mark
 from .text import quoted_spans, separators
 from .tokens import NUMBER
+
+if TYPE_CHECKING:
+    from ..contract.registry import Registry
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 """Texts to unit-length rows (one per text)."""
@@ -39,14 +42,18 @@ DISTINCTIVE = 5
 reading whose command never uses a distinctive word of the line ("concept" in "give me concept
 images of the rover", read as showing a layer alone) is not kept."""
 
-SENSE_WORDS = frozenset((
-    "not", "n't", "no", "never", "nothing", "clockwise", "counterclockwise", "anticlockwise", "counter",
-    "left", "right", "up", "down", "twice", "thrice", "double", "half", "triple", "times", "every", "all",
-    "except", "but", "only", "others", "rest", "back", "previous", "next", "first", "last", "more", "less",
-    "fewer", "just", "alone",
+LOGIC_WORDS = frozenset((
+    "not", "n't", "no", "never", "nothing", "except", "but", "only", "just", "alone", "every", "all",
+    "others", "rest", "twice", "thrice", "double", "half", "triple", "times",
 ))  # fmt: skip
-"""Words that turn a request into another ("clockwise", "twice", "except", "not"): a line and its
-canonical reading must say the same of them, or the reading is not kept."""
+"""Words that turn any request into another ("not", "except", "twice"): a line and its canonical
+reading must say the same of them. Words that choose a value of one command ("clockwise" for a
+rotation, "up" for a pan) are held the same way, command by command, from its rules' word maps."""
+PLAIN_WORDS = frozenset((
+    "the", "a", "an", "and", "or", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
+    "as", "is", "are", "it", "its", "this", "that", "me", "my", "you", "what", "which", "there", "have",
+))  # fmt: skip
+"""Words too plain to tell what a line is about, whichever commands' phrasings hold them."""
 COMMON = frozenset(["the", "a", "an", "my", "this", "that", "it", "its", "right", "left", "up", "down"])
 """Words that begin names ("The Shallows", "right leg") but are, alone, only words."""
 _WORDS = re.compile(r"[a-z]+|n't", re.IGNORECASE)
@@ -207,16 +214,15 @@ def _phrasing_signature(phrasing: Phrasing) -> tuple[int, int, int, int]:
 class Rephraser:
     """The canonical phrasings embedded once; :meth:`read` finds the one a line means."""
 
-    def __init__(
-        self,
-        phrasings: Sequence[Phrasing],
-        embed: Embed,
-        commands: Mapping[str, type[BaseModel]] | None = None,
-    ) -> None:
-        """``commands`` (action → command class) tells which fields hold a value from a list and
-        which a way of asking (an operation of a few); without it every invented word is refused."""
-        self.phrasings = list(phrasings)
-        self._commands = dict(commands or {})
+    def __init__(self, registry: Registry, embed: Embed) -> None:
+        self.phrasings = phrasings(registry)
+        self._commands: Mapping[str, type[BaseModel]] = registry.commands
+        self._choices: dict[str, dict[str, Any]] = {}
+        """Per command, every word of its rules' word maps and the value it stands for."""
+        for rule in registry.rules:
+            words = self._choices.setdefault(rule.action, {})
+            for field_name, choices in rule.choices.items():
+                words.update({phrase: (field_name, value) for phrase, value in choices.items()})
         self._embed = embed
         self._vectors = embed([bare_phrasing(p) for p in self.phrasings])
         self._by_signature: dict[tuple[int, int, int, int], list[int]] = {}
@@ -227,7 +233,11 @@ class Rephraser:
                 vocabulary.setdefault(word, set()).add(phrasing.action)
         placeholders = {*NOUNS.values(), "thing"}
         self._vocabulary = {w: a for w, a in vocabulary.items() if w not in placeholders}
-        self._distinctive = {w: a for w, a in self._vocabulary.items() if len(a) <= DISTINCTIVE}
+        self._distinctive = {
+            w: a
+            for w, a in self._vocabulary.items()
+            if len(a) <= DISTINCTIVE and len(w) > 3 and w not in PLAIN_WORDS
+        }
         self._common = frozenset(self._vocabulary) | COMMON
 
     def read(
@@ -273,9 +283,10 @@ class Rephraser:
         those its command's phrasings use), and the line names nothing only other commands name."""
         action = phrasing.action
         said = {w.casefold() for w in _WORDS.findall(values.bare)}
-        uses = {w for w, actions in self._vocabulary.items() if action in actions}
-        line_sense = {w for w in said if w in SENSE_WORDS and w in uses}
-        if line_sense != _sense(canonical):
+        if _logic(values.bare) != _logic(canonical):
+            return False
+        choices = self._choices.get(action, {})
+        if not _chosen(values.bare, choices) <= _chosen(canonical, choices):
             return False
         return not any(action not in self._distinctive.get(w, {action}) for w in said)
 
@@ -309,5 +320,18 @@ def _literal_options(model: type[BaseModel] | None, field: str) -> tuple[Any, ..
     return None
 
 
-def _sense(text: str) -> frozenset[str]:
-    return frozenset(w.casefold() for w in _WORDS.findall(text) if w.casefold() in SENSE_WORDS)
+def _logic(text: str) -> frozenset[str]:
+    return frozenset(w.casefold() for w in _WORDS.findall(text) if w.casefold() in LOGIC_WORDS)
+
+
+def _chosen(text: str, choices: Mapping[str, Any]) -> set[Any]:
+    """The word-map values ``text`` says, each phrase matched whole and the longest first
+    ("counter clockwise" is not also "clockwise")."""
+    folded = " ".join(_WORDS.findall(text.casefold()))
+    found = set()
+    for phrase in sorted(choices, key=len, reverse=True):
+        pattern = r"(?<![\w\x00])" + re.escape(" ".join(_WORDS.findall(phrase))) + r"(?![\w\x00])"
+        if phrase and re.search(pattern, folded):
+            found.add(repr(choices[phrase]))
+            folded = re.sub(pattern, "\x00", folded)
+    return found
