@@ -1,4 +1,4 @@
-"""The release's sdist and wheel, built once for this module from the checkout (offline, with the
+"""The release's sdist and wheel, built once for the session from the checkout (offline, with the
 installed hatchling): they pass the package index's strict checks, declare the licence expression
 with every licence file and ship those files, and the wheel holds what napari loads (the manifest
 and the packs' data files)."""
@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tarfile
-import zipfile
-from dataclasses import dataclass
-from email.message import Message
 from email.parser import Parser
 from pathlib import Path
 
-import pytest
 import yaml
+from release_dists import Dists
 
 from napari_talk.__about__ import __version__
 
@@ -23,48 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "napari_talk"
 LICENSE_FILES = sorted(["LICENSE", "NOTICE", *(f"LICENSES/{p.name}" for p in (ROOT / "LICENSES").iterdir())])
 EXPRESSION = "BSD-3-Clause AND Apache-2.0 AND MIT"
-
-
-@dataclass(frozen=True)
-class Dists:
-    sdist: Path
-    wheel: Path
-
-    def wheel_names(self) -> set[str]:
-        with zipfile.ZipFile(self.wheel) as zf:
-            return set(zf.namelist())
-
-    def wheel_read(self, name: str) -> bytes:
-        with zipfile.ZipFile(self.wheel) as zf:
-            return zf.read(name)
-
-    def wheel_metadata(self) -> Message:
-        (name,) = [n for n in self.wheel_names() if n.endswith(".dist-info/METADATA")]
-        return Parser().parsestr(self.wheel_read(name).decode("utf-8"))
-
-    def sdist_members(self) -> dict[str, bytes]:
-        """The sdist's files by their path below its top folder."""
-        with tarfile.open(self.sdist) as tf:
-            return {
-                m.name.split("/", 1)[1]: tf.extractfile(m).read()  # type: ignore[union-attr]
-                for m in tf.getmembers()
-                if m.isfile() and "/" in m.name
-            }
-
-
-@pytest.fixture(scope="module")
-def dists(tmp_path_factory: pytest.TempPathFactory) -> Dists:
-    out = tmp_path_factory.mktemp("dist")
-    built = subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    (sdist,) = out.glob("*.tar.gz")
-    (wheel,) = out.glob("*.whl")
-    return Dists(sdist, wheel)
 
 
 def test_the_licences_folder_holds_apache_and_mit_texts():
