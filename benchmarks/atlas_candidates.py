@@ -67,7 +67,7 @@ class ParaphraseL3:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        from napari_talk.packs.atlas import onnx_minilm
+        from napari_talk.core.sentences import onnx_minilm
 
         files = importlib.metadata.distribution(L3_PACKAGE).files or []
         graph = next(f for f in files if str(f).endswith(".onnx"))

@@ -248,7 +248,7 @@ def main() -> None:
 
 
 def evaluate(path: Path, entities, texts: list[str], names: list[str], second: list, llm: str | None) -> None:
-    from napari_talk.packs.atlas import onnx_minilm
+    from napari_talk.core.sentences import onnx_minilm
     from napari_talk.packs.atlas.embeddings import (
         HashedEmbedder,
         MiniLMEmbedder,

@@ -50,7 +50,7 @@ class TorchMiniLM:
 
 class Onnx:
     def __init__(self, quantized: bool, change: str = "", **settings) -> None:
-        from napari_talk.packs.atlas.onnx_minilm import OnnxMiniLM
+        from napari_talk.core.sentences.onnx_minilm import OnnxMiniLM
 
         self.name = f"onnxruntime {'int8' if quantized else 'fp32'}{', ' + change if change else ''}"
         self.model = OnnxMiniLM(quantized=quantized, **settings)

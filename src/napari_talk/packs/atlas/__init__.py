@@ -52,8 +52,8 @@ class AtlasPack(Pack["Atlas"]):
         """Load the catalogue's local sentence model (seconds: torch, or building its ONNX graph
         the first time; its files downloaded first when missing) before the first search, which
         waits for a download under way here and shows its progress."""
+        from ...core.sentences.minilm_files import Watch
         from .embeddings import MINILM, MINILM_INT8
-        from .minilm_files import Watch
 
         if ctx.state.exists() and ctx.state.model()[0] in (MINILM, MINILM_INT8):
             ctx.state.embedder(download=Watch())

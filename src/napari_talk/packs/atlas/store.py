@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
 from ...core.running.pack_settings import AtlasSettings
-from . import minilm_files
+from ...core.sentences import minilm_files
 from .catalogue import Catalogue
 from .embeddings import (
     LOCAL_MODELS,

@@ -14,10 +14,10 @@ from ....core.contract.result import CommandError, Result
 from ....core.grammar.names import describe_miss, resolve_name
 from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress
+from ....core.sentences.minilm_files import Watch
 from .. import layers, samples
 from ..catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed
 from ..embeddings import Embedder, EmbeddingError, WeightsMissing
-from ..minilm_files import Watch
 from ..store import Atlas
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from typing import IO
 from urllib.parse import quote, urlsplit
 from urllib.request import url2pathname
 
-from ...core.running.pack_settings import MODEL_URL_ENV as LOCATION_ENV
+from ..running.pack_settings import MODEL_URL_ENV as LOCATION_ENV
 
 REPOSITORY = "sentence-transformers/all-MiniLM-L6-v2"
 REVISION = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
@@ -210,7 +210,7 @@ def _copy(
 def _download(
     url: str, pinned: PinnedFile, sink: _Hashed, told: Callable[[int], None], limits: dict[str, float]
 ) -> str:
-    from ...core.safety.net import NetError, NetPolicy
+    from ..safety.net import NetError, NetPolicy
 
     home = urlsplit(url)
     host = (home.hostname or "").casefold()
