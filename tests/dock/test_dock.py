@@ -131,3 +131,16 @@ def test_the_parser_is_ready_for_new_layer_names_before_the_next_line(qtbot, doc
     assert [c.to_wire() for c in dock.session.parse("hide mito")] == [
         {"action": "layer_visibility", "name": "mito", "op": "hide"}
     ]
+
+
+def test_a_line_the_rules_do_not_read_is_read_through_a_canonical_phrasing(qtbot, dock):
+    from napari_talk.core import sentences
+
+    if not sentences.ready():
+        pytest.skip("the MiniLM sentence model is not here")
+    qtbot.waitUntil(lambda: dock.session.rephrasing.ready, timeout=120_000)  # readied in the background
+    type_line(qtbot, dock, "which layers are there at the moment?")
+    entries = [(e.kind, e.text) for e in dock.transcript.entries]
+    assert any(kind == "road" and text.startswith("read as “") for kind, text in entries), entries
+    assert json.loads(next(text for kind, text in entries if kind == "command")) == {"action": "list_layers"}
+    assert entries[-1][0] == "reply" and entries[-1][1].startswith("6 layers")

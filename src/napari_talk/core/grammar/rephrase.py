@@ -224,7 +224,7 @@ class Rephraser:
             for field_name, choices in rule.choices.items():
                 words.update({phrase: (field_name, value) for phrase, value in choices.items()})
         self._embed = embed
-        self._vectors = embed([bare_phrasing(p) for p in self.phrasings])
+        self.vectors = embed([bare_phrasing(p) for p in self.phrasings])
         self._by_signature: dict[tuple[int, int, int, int], list[int]] = {}
         vocabulary: dict[str, set[str]] = {}
         for index, phrasing in enumerate(self.phrasings):
@@ -253,7 +253,7 @@ class Rephraser:
         candidates = self._by_signature.get(signature)
         if not candidates:
             return None
-        scores = self._vectors[candidates] @ self._embed([values.bare])[0]
+        scores = self.vectors[candidates] @ self._embed([values.bare])[0]
         best: tuple[float, Phrasing, str] | None = None
         for at in np.argsort(-scores):
             phrasing, score = self.phrasings[candidates[at]], float(scores[at])

@@ -41,6 +41,7 @@ from ..safety.risk import (
 from ..safety.workspace import Workspace, default_workspace, human_size
 from .history import Entry, History
 from .jobs import Job, Jobs
+from .rephrasing import Rephrasing
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -113,6 +114,8 @@ class Session:
         """Which private hosts URLs may be fetched from (the person's settings; none by default)."""
         self._settings = Settings()
         self._states: dict[str, object] = {"session": self}
+        self.rephrasing = Rephrasing(self.registry)
+        """The canonical stage for lines the parser does not read; silent until :meth:`prepare_packs`."""
 
     @property
     def settings(self) -> Settings:
@@ -221,8 +224,10 @@ class Session:
         return lines
 
     def prepare_packs(self, tell: Callable[[str], None] | None = None) -> None:
-        """Each pack's slow set-up (see :meth:`Pack.prepare`); blocking, so a GUI runs it in a thread.
-        ``tell`` hears what a pack says of its set-up (:meth:`Pack.preparing`), from that thread."""
+        """The canonical stage's set-up, then each pack's (see :meth:`Pack.prepare`); blocking, so a
+        GUI runs it in a thread. ``tell`` hears what a pack says of its set-up
+        (:meth:`Pack.preparing`), from that thread."""
+        self.rephrasing.prepare()
         for pack in self.registry.packs:
             try:
                 ctx = self.context(pack)
@@ -261,6 +266,11 @@ class Session:
         turn = self.try_parser(text, ask)
         if turn is not None:
             return turn
+        if not self.rephrasing.ready:  # blocking, as run is: the stage gets ready on its first line
+            self.rephrasing.prepare()
+            turn = self._rephrased_turn(text, self.known_names(), ask)
+            if turn is not None:
+                return turn
         if self.llm_ready:
             return self.finish_llm_turn(text, self.ask_llm(text), ask)
         return self.not_understood_turn(text)
@@ -273,11 +283,27 @@ class Session:
         if not commands:
             reason = self.parser.explain(text, names)
             if reason is None:
-                return None
+                return self._rephrased_turn(text, names, ask)
             self.last_road = "parser"
             return Turn(text, "parser", results=[Result.error(reason)])
         self.last_road = "parser"
         return Turn(text, "parser", commands, self.execute_all(commands, ask), notes=reading.notes)
+
+    def _rephrased_turn(self, text: str, names: Mapping[str, Sequence[str]], ask: Ask | None) -> Turn | None:
+        """A line the parser did not read, read through the canonical stage when it is ready and
+        sure of it (:mod:`.rephrasing`). Its commands are a reading, not the person's words: what
+        would delete or replace something waits for their word, as a model's command does."""
+        rephrased = self.rephrasing.read(text, names, self.parser)
+        if rephrased is None:
+            return None
+        self.last_road = "parser"
+        results: list[Result] = []
+        for command in rephrased.commands:
+            results.append(self.execute(command, origin="model", ask=ask))
+            if not results[-1].ok:
+                break
+        note = f"read as “{rephrased.canonical}”"
+        return Turn(text, "parser", rephrased.commands, results, notes=(note,))
 
     def not_understood_turn(self, text: str) -> Turn:
         self.last_road = "none"

@@ -1,0 +1,119 @@
+"""The canonical stage as a session runs it: made ready once, off any GUI thread, then asked for
+the lines the parser does not read (:mod:`napari_talk.core.grammar.rephrase`).
+
+Getting ready loads the shared sentence model and embeds the grammar's canonical phrasings
+(a few seconds), or reads those embeddings from the user's cache, keyed by the model and the
+phrasings themselves, so a new rule or word embeds anew. Until it is ready, and on a machine whose
+sentence model is not here (nothing is downloaded for it: the atlas fetches the model when a
+search needs it), the stage stays silent and lines go on as before, to a model or to suggestions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import sentences
+from ..grammar.rephrase import Rephraser
+from ..llm.words import is_remark
+
+if TYPE_CHECKING:
+    from ..contract.commands import Command
+    from ..contract.registry import Registry
+    from ..grammar.parser import Parser
+
+log = logging.getLogger(__name__)
+KEEP_FROM = 64
+"""Batches of at least this many texts (the phrasings, never a typed line) are kept on disk."""
+
+
+@dataclass(frozen=True)
+class Rephrased:
+    """A line read through a canonical phrasing: the phrasing as filled, and its commands."""
+
+    canonical: str
+    commands: list[Command]
+
+
+class Rephrasing:
+    def __init__(self, registry: Registry) -> None:
+        self._registry = registry
+        self._reader: Rephraser | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def ready(self) -> bool:
+        return self._reader is not None
+
+    def prepare(self) -> None:
+        """Make the stage ready (blocking: a GUI calls it in a thread); nothing when the sentence
+        model is not here, or the stage is ready already."""
+        if self._reader is not None or not sentences.ready():
+            return
+        with self._lock:
+            if self._reader is not None:
+                return
+            try:
+                self._reader = self._load()
+            except Exception:  # the stage is a help, never a failure: lines go on without it
+                log.warning("the canonical stage could not get ready", exc_info=True)
+
+    def read(self, text: str, names: Mapping[str, Sequence[str]], parser: Parser) -> Rephrased | None:
+        """What a line the parser did not read means, when the stage is ready and sure of it."""
+        reader = self._reader
+        if reader is None or is_remark(text):
+            return None
+        reading = reader.read(text, names, lambda line: [c.to_wire() for c in parser.parse(line, names)])
+        if reading is None:
+            return None
+        commands = parser.parse(reading.canonical, names)
+        return Rephrased(reading.canonical, commands) if commands else None
+
+    def _load(self) -> Rephraser:
+        model = sentences.minilm(True)
+        folder = sentences.onnx_minilm.cache_dir()
+        tag = sentences.onnx_minilm.model_file(True).name  # names the weights the model was built from
+
+        def embed(texts: Sequence[str]) -> np.ndarray:
+            vectors = model.embed(list(texts))
+            return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+        def embed_kept(texts: Sequence[str]) -> np.ndarray:
+            """The phrasings' vectors from the cache when this model embedded these very texts."""
+            if len(texts) < KEEP_FROM:
+                return embed(texts)
+            key = hashlib.sha256("\n".join([tag, *texts]).encode()).hexdigest()[:16]
+            path = folder / f"canonical-phrasings-{key}.npy"
+            vectors = _read(path, len(texts))
+            if vectors is None:
+                vectors = embed(texts)
+                _write(path, vectors)
+            return vectors
+
+        return Rephraser(self._registry, embed_kept)
+
+
+def _read(path: Path, rows: int) -> np.ndarray | None:
+    try:
+        vectors = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return vectors if vectors.ndim == 2 and len(vectors) == rows else None
+
+
+def _write(path: Path, vectors: np.ndarray) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npy")
+        np.save(scratch, vectors, allow_pickle=False)
+        os.replace(scratch, path)
+    except OSError:  # a cache it could not write: the next start embeds again
+        log.debug("could not keep the canonical phrasings' vectors at %s", path, exc_info=True)
