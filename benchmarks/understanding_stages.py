@@ -6,9 +6,11 @@
 Stages, each on top of the deterministic parser (no LLM):
 
 - ``parser``: the parser alone;
-- ``canonical+minilm``: a line the parser does not read and that is no remark is mapped onto the
-  grammar's canonical phrasings (``core/grammar/canonical.py``, ``rephrase.py``) by MiniLM (int8,
-  ONNX Runtime) and the nearest fitting phrasing, filled with the line's values, is read by the parser;
+- ``canonical+minilm``: the session's own stage (``core/running/rephrasing.py``): a line the parser
+  does not read and that is no remark is mapped onto the grammar's canonical phrasings
+  (``core/grammar/canonical.py``, ``rephrase.py``) by MiniLM (int8, ONNX Runtime), and the nearest
+  fitting phrasing, filled with the line's values, is read by the parser (a question only as a
+  command that reads);
 - ``canonical+ngrams``: the same with the TF-IDF character n-grams of the model road's router
   instead of a sentence model (nothing to load).
 
@@ -79,38 +81,55 @@ def minilm() -> Callable[[Sequence[str]], np.ndarray]:
     return embed
 
 
-def stages() -> dict[str, Callable[[], Any]]:
+Read = Callable[[str, dict[str, Any]], "str | None"]
+"""A stage: a line the parser did not read, and the scene's names, to a canonical line, or None."""
+
+
+def stages() -> dict[str, Callable[[], Read | None]]:
     from napari_talk.core.contract.registry import default_registry
     from napari_talk.core.grammar.canonical import phrasings
+    from napari_talk.core.grammar.parser import Parser
     from napari_talk.core.grammar.rephrase import Rephraser, bare_phrasing
-
-    def with_minilm() -> Rephraser:
-        return Rephraser(default_registry(), minilm())
-
-    def with_ngrams() -> Rephraser:
-        bank = phrasings(default_registry())
-        return Rephraser(default_registry(), GramEmbedder([bare_phrasing(p) for p in bank]))
-
-    return {"parser": lambda: None, "canonical+minilm": with_minilm, "canonical+ngrams": with_ngrams}
-
-
-def run(cases: list[dict[str, Any]], rephraser: Any) -> tuple[list[str], list[float], list[tuple]]:
-    from napari_talk.core.grammar.parser import parse
     from napari_talk.core.llm.words import is_remark
+    from napari_talk.core.running.rephrasing import Rephrasing
+
+    registry = default_registry()
+    parser = Parser(registry)
+
+    def as_the_session_reads() -> Read:  # the session's own stage, its guards included
+        stage = Rephrasing(registry)
+        stage.prepare()
+        return lambda text, context: getattr(stage.read(text, context, parser), "canonical", None)
+
+    def with_ngrams() -> Read:
+        bank = phrasings(registry)
+        reader = Rephraser(registry, GramEmbedder([bare_phrasing(p) for p in bank]))
+
+        def read(text: str, context: dict[str, Any]) -> str | None:
+            if is_remark(text):
+                return None
+            reading = reader.read(text, context, lambda t: [c.to_wire() for c in parser.parse(t, context)])
+            return None if reading is None else reading.canonical
+
+        return read
+
+    return {"parser": lambda: None, "canonical+minilm": as_the_session_reads, "canonical+ngrams": with_ngrams}
+
+
+def run(cases: list[dict[str, Any]], read: Read | None) -> tuple[list[str], list[float], list[tuple]]:
+    from napari_talk.core.grammar.parser import parse
 
     verdicts, times, changes = [], [], []
     for case in cases:
         context = case.get("context") or {}
         got = [c.to_wire() for c in parse(case["text"], context)]
-        if not got and rephraser is not None and not is_remark(case["text"]):
+        if not got and read is not None:
             start = time.perf_counter()
-            reading = rephraser.read(
-                case["text"], context, lambda t, c=context: [x.to_wire() for x in parse(t, c)]
-            )
+            canonical = read(case["text"], context)
             times.append(time.perf_counter() - start)
-            if reading is not None:
-                got = [c.to_wire() for c in parse(reading.canonical, context)]
-                changes.append((case, reading, got))
+            if canonical is not None:
+                got = [c.to_wire() for c in parse(canonical, context)]
+                changes.append((case, canonical, got))
         verdicts.append(judge(case["expect"], got))
     return verdicts, times, changes
 
@@ -129,10 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.stages and stage not in args.stages:
             continue
         start = time.perf_counter()
-        rephraser = make()
+        read = make()
         built_ms = (time.perf_counter() - start) * 1000
         for name, cases in data.items():
-            verdicts, times, changes = run(cases, rephraser)
+            verdicts, times, changes = run(cases, read)
             asks = [v for c, v in zip(cases, verdicts, strict=True) if c["expect"]]
             remarks = [v for c, v in zip(cases, verdicts, strict=True) if not c["expect"]]
             silent = f"{remarks.count('covered')}/{len(remarks)}" if remarks else "-"
@@ -143,9 +162,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:10} {stage:18} {len(asks):5d} {right:6d} {asks.count('unknown'):8d} "
                   f"{asks.count('wrong'):6d} {share:>8} {silent:>15} {warm:>8} {first:>9}")
             built_ms = 0.0
-            for case, reading, got in changes[: args.show]:
-                verdict = judge(case["expect"], got)
-                print(f"    {verdict:8} {case['text']!r} -> {reading.canonical!r} ({reading.similarity:.2f})")
+            for case, canonical, got in changes[: args.show]:
+                print(f"    {judge(case['expect'], got):8} {case['text']!r} -> {canonical!r}")
     return 0
 
 

@@ -212,7 +212,7 @@ def test_a_timeout_says_so_and_the_session_goes_on(llm_session, chat_server):
         llm_session.registry, llm_session.llm.settings.model_copy(update={"timeout": 0.5})
     )
     chat_server.say('{"action": "help"}', delay=2)
-    turn = llm_session.run("ponder the meaning of the layers")
+    turn = llm_session.run("ponder the meaning of it all")
     assert not turn.ok and "did not answer within 0.5 s" in turn.message
     assert llm_session.run("hide nuclei").ok
 

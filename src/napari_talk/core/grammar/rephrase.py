@@ -37,11 +37,6 @@ CLEAR_BY = 0.04
 VALUE_LIST = 5
 """A field whose ``Literal`` allows this many values holds a value from a list (an edge's compass
 label, a primitive); one of fewer holds an operation (hide/show/toggle), a way of asking."""
-DISTINCTIVE = 5
-"""A word of the phrasings that at most this many commands use names what the line is about: a
-reading whose command never uses a distinctive word of the line ("concept" in "give me concept
-images of the rover", read as showing a layer alone) is not kept."""
-
 LOGIC_WORDS = frozenset((
     "not", "n't", "no", "never", "nothing", "except", "but", "only", "just", "alone", "every", "all",
     "others", "rest", "twice", "thrice", "double", "half", "triple", "times",
@@ -49,10 +44,14 @@ LOGIC_WORDS = frozenset((
 """Words that turn any request into another ("not", "except", "twice"): a line and its canonical
 reading must say the same of them. Words that choose a value of one command ("clockwise" for a
 rotation, "up" for a pan) are held the same way, command by command, from its rules' word maps."""
-PLAIN_WORDS = frozenset((
-    "the", "a", "an", "and", "or", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into",
-    "as", "is", "are", "it", "its", "this", "that", "me", "my", "you", "what", "which", "there", "have",
-))  # fmt: skip
+_PLAIN = """
+    the a an and or of to in on at by for with from into onto as is are was were be been being it its
+    this that these those me my mine you your we our us they them their what which who whom whose there
+    here have has had does did done doing will would could should shall might must can may about over
+    under again then than when where while also very really please thanks thank some any each much many
+    such quite rather still even well like want need would just going make made take give gimme show tell
+    moment right left now today time bit little"""
+PLAIN_WORDS = frozenset(_PLAIN.split())
 """Words too plain to tell what a line is about, whichever commands' phrasings hold them."""
 COMMON = frozenset(["the", "a", "an", "my", "this", "that", "it", "its", "right", "left", "up", "down"])
 """Words that begin names ("The Shallows", "right leg") but are, alone, only words."""
@@ -233,11 +232,10 @@ class Rephraser:
                 vocabulary.setdefault(word, set()).add(phrasing.action)
         placeholders = {*NOUNS.values(), "thing"}
         self._vocabulary = {w: a for w, a in vocabulary.items() if w not in placeholders}
-        self._distinctive = {
-            w: a
-            for w, a in self._vocabulary.items()
-            if len(a) <= DISTINCTIVE and len(w) > 3 and w not in PLAIN_WORDS
-        }
+        self._telling = {w: a for w, a in self._vocabulary.items() if len(w) > 3 and w not in PLAIN_WORDS}
+        """The grammar's words that tell what a line is about ("concept", "through", "opacity"):
+        a reading whose command never uses one the line says is not kept ("give me concept images
+        of the rover" is no "show only rover"; "see through the nuclei" no "see the whole nuclei")."""
         self._common = frozenset(self._vocabulary) | COMMON
 
     def read(
@@ -280,7 +278,7 @@ class Rephraser:
 
     def _agrees(self, values: Values, canonical: str, phrasing: Phrasing) -> bool:
         """The reading says what the line says of the words that turn a request into another (of
-        those its command's phrasings use), and the line names nothing only other commands name."""
+        those its command's phrasings use), and says no word of the grammar its command never uses."""
         action = phrasing.action
         said = {w.casefold() for w in _WORDS.findall(values.bare)}
         if _logic(values.bare) != _logic(canonical):
@@ -288,7 +286,7 @@ class Rephraser:
         choices = self._choices.get(action, {})
         if not _chosen(values.bare, choices) <= _chosen(canonical, choices):
             return False
-        return not any(action not in self._distinctive.get(w, {action}) for w in said)
+        return not any(action not in self._telling.get(w, {action}) for w in said)
 
 
     def _invents(self, wire: Mapping[str, Any], values: Values) -> bool:
@@ -296,9 +294,14 @@ class Rephraser:
         edge label, a primitive, a colormap) that the phrasing chose, where an operation of a few
         ("hide" for "lose the scale bar") is a way of asking and may differ from the line's words."""
         said = [values.line.casefold(), *(typed.casefold() for _, typed in values.names)]
+        numbers = [float(n) for text in values.numbers for n in re.findall(NUMBER, text)]
         model = self._commands.get(str(wire.get("action")))
         for key, value in wire.items():
-            if key == "action" or not isinstance(value, str):
+            if key == "action":
+                continue
+            if any(not _said(n, numbers) for n in _numbers(value)):
+                return True  # a number the phrasing brought ("opaque" is 1.0), not one the line said
+            if not isinstance(value, str):
                 continue
             folded = value.casefold()
             if any(folded in text or text in folded for text in said if text):
@@ -307,6 +310,23 @@ class Rephraser:
             if options is None or len(options) >= VALUE_LIST:
                 return True
         return False
+
+
+def _numbers(value: Any) -> list[float]:
+    """The numbers a wire value holds (a number, or a list of them); names are not numbers."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, (list, tuple)):
+        return [n for item in value for n in _numbers(item)]
+    return []
+
+
+def _said(number: float, said: Sequence[float]) -> bool:
+    """Whether the line said this number: as it is, as a percentage ("30%" is 0.3) or with the sign
+    a direction gave it ("10 degrees clockwise" is -10)."""
+    return any(abs(abs(number) - abs(x)) < 1e-6 or abs(abs(number) - abs(x) / 100) < 1e-6 for x in said)
 
 
 def _literal_options(model: type[BaseModel] | None, field: str) -> tuple[Any, ...] | None:

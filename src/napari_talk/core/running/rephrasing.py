@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import sentences
 from ..grammar.rephrase import Rephraser
-from ..llm.words import is_remark
+from ..llm.words import is_question, is_remark
 
 if TYPE_CHECKING:
     from ..contract.commands import Command
@@ -62,7 +62,8 @@ class Rephrasing:
             if self._reader is not None:
                 return
             try:
-                self._reader = self._load()
+                with sentences.in_use():
+                    self._reader = self._load()
             except Exception:  # the stage is a help, never a failure: lines go on without it
                 log.warning("the canonical stage could not get ready", exc_info=True)
 
@@ -75,7 +76,9 @@ class Rephrasing:
         if reading is None:
             return None
         commands = parser.parse(reading.canonical, names)
-        return Rephrased(reading.canonical, commands) if commands else None
+        if not commands or (is_question(text) and any(c.risk != "read" for c in commands)):
+            return None  # "why do the spots look so dim?" asks; it does not ask to brighten them
+        return Rephrased(reading.canonical, commands)
 
     def _load(self) -> Rephraser:
         model = sentences.minilm(True)
