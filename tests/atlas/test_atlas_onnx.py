@@ -112,3 +112,26 @@ def test_the_int8_default_ranks_the_retrieval_set_as_the_full_model_does(fp32):
     full = (fp32.embed(queries) @ fp32.embed(texts).T).argmax(1)
     fast = (quantized.embed(queries) @ quantized.embed(texts).T).argmax(1)
     assert (full == fast).mean() >= 0.95
+
+
+def test_building_the_int8_model_leaves_the_root_logger_and_the_terminal_alone(tmp_path):
+    """ONNX Runtime's quantizer warns through ``logging.warning``: on a root logger with no handler
+    that installs a stderr one for the rest of the napari session."""
+    script = textwrap.dedent(
+        """
+        import json, logging
+        from napari_talk.core import sentences
+        vectors = sentences.minilm(True).embed(["a quiet lake at dawn"])
+        logging.getLogger("napari").warning("a later warning of the session")
+        print(json.dumps({"handlers": len(logging.getLogger().handlers), "rows": len(vectors)}))
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC), "NAPARI_TALK_MODEL_CACHE": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"handlers": 0, "rows": 1}
+    assert list(tmp_path.glob("onnx/all-minilm-l6-v2-*-int8.onnx")), "the int8 model was not built here"
+    assert "pre-processing" not in done.stderr
+    assert "a later warning of the session" in done.stderr  # Python's last resort, as without us

@@ -17,11 +17,13 @@ small batches sorted by length, so short texts are not padded to the longest of 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
+import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,17 +95,35 @@ def model_file(quantized: bool = False) -> Path:
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
         scratch = int8.with_suffix(f".{os.getpid()}.tmp")
-        quantize_dynamic(  # per output channel: cosine 0.99 to fp32 (per tensor: 0.96)
-            str(fp32),
-            str(scratch),
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            op_types_to_quantize=["MatMul", "Attention"],
-            # the fused attention's output has no type shape inference knows: float
-            extra_options={"DefaultTensorType": 1},
-        )
+        with _quiet_root_logger():
+            quantize_dynamic(  # per output channel: cosine 0.99 to fp32 (per tensor: 0.96)
+                str(fp32),
+                str(scratch),
+                weight_type=QuantType.QInt8,
+                per_channel=True,
+                op_types_to_quantize=["MatMul", "Attention"],
+                # the fused attention's output has no type shape inference knows: float
+                extra_options={"DefaultTensorType": 1},
+            )
         os.replace(scratch, int8)
     return int8
+
+
+@contextlib.contextmanager
+def _quiet_root_logger() -> Iterator[None]:
+    """ONNX Runtime's quantizer warns through ``logging.warning``, which gives a root logger with no
+    handler a stderr one for good: every later warning of the napari session would then print in
+    the person's terminal. While it runs, the root logger has a handler that drops what it hears."""
+    root = logging.getLogger()
+    quiet = logging.NullHandler()
+    added = not root.handlers
+    if added:
+        root.addHandler(quiet)
+    try:
+        yield
+    finally:
+        if added:
+            root.removeHandler(quiet)
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
