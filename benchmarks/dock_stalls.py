@@ -263,5 +263,33 @@ def main() -> None:
     viewer.close()
 
 
+
+def record_kernels() -> list[dict[str, Any]]:
+    """Every numba compile or cache load from now on: whose function (``ours``: napari-talk's), on
+    which thread (``gui``: the main one), how long. numba compiles one function at a time under
+    one lock, so napari's own kernels may wait for ours: a stall this list explains."""
+    from numba.core.dispatcher import Dispatcher
+
+    loads: list[dict[str, Any]] = []
+    compile_or_load = Dispatcher.compile
+
+    def recorded(self: Any, sig: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return compile_or_load(self, sig)
+        finally:
+            module = self.py_func.__module__
+            loads.append(
+                {
+                    "ours": module.startswith("napari_talk."),
+                    "gui": threading.current_thread() is threading.main_thread(),
+                    "name": f"{module}.{self.py_func.__qualname__}",
+                    "seconds": time.perf_counter() - started,
+                }
+            )
+
+    Dispatcher.compile = recorded
+    return loads
+
 if __name__ == "__main__":
     main()

@@ -24,43 +24,16 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from dock_stalls import TARGET_MS, Meter, Stall
+from dock_stalls import TARGET_MS, Meter, Stall, record_kernels
 
 READY = "The ray tracer is ready."
 QUERY = "which rays cross edge N of Main Prism"
-
-
-def record_kernels() -> list[dict[str, Any]]:
-    """Every numba compile or cache load from now on: whose function, on which thread, how long."""
-    from numba.core.dispatcher import Dispatcher
-
-    loads: list[dict[str, Any]] = []
-    compile_or_load = Dispatcher.compile
-
-    def recorded(self: Any, sig: Any) -> Any:
-        started = time.perf_counter()
-        try:
-            return compile_or_load(self, sig)
-        finally:
-            module = self.py_func.__module__
-            loads.append(
-                {
-                    "ours": module.startswith("napari_talk."),
-                    "gui": threading.current_thread() is threading.main_thread(),
-                    "name": f"{module}.{self.py_func.__qualname__}",
-                    "seconds": time.perf_counter() - started,
-                }
-            )
-
-    Dispatcher.compile = recorded
-    return loads
 
 
 def child() -> None:

@@ -17,20 +17,6 @@ from napari_talk.core.contract.registry import Registry, default_registry
 from napari_talk.core.contract.result import Result
 
 
-@pytest.fixture
-def dock(make_napari_viewer, qtbot):
-    from napari_talk._qt.dock import ChatDock
-    from napari_talk.samples import cells
-
-    viewer = make_napari_viewer()
-    for data, kwargs, kind in cells():
-        getattr(viewer, f"add_{kind}")(data, **kwargs)
-    widget = ChatDock(viewer)
-    viewer.window.add_dock_widget(widget, name="Chat")
-    yield widget
-    widget.serve_mcp(False)
-
-
 def finish(qtbot, box, timeout=20_000):
     qtbot.waitUntil(box["done"].is_set, timeout=timeout)
     if "error" in box:

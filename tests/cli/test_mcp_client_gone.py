@@ -17,23 +17,6 @@ from mcp_client import run_client
 needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
 
 
-@pytest.fixture
-def dock(make_napari_viewer):
-    from napari_talk._qt.dock import ChatDock
-    from napari_talk.samples import cells
-
-    viewer = make_napari_viewer()
-    for data, kwargs, kind in cells():
-        getattr(viewer, f"add_{kind}")(data, **kwargs)
-    widget = ChatDock(viewer)
-    viewer.window.add_dock_widget(widget, name="Chat")
-    yield widget
-    widget.serve_mcp(False)
-    for thread in threading.enumerate():  # the packs' set-up tells the dock when done: let it finish
-        if thread.name == "napari-talk-packs":
-            thread.join(60)
-
-
 def layer_names(dock) -> list[str]:
     return [layer.name for layer in dock.viewer.layers]
 

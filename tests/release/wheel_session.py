@@ -20,7 +20,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,44 +28,22 @@ LINE_TIMEOUT_S = 300.0
 READY = "The ray tracer is ready."
 
 
-def record_compiles() -> list[dict[str, Any]]:
-    """Every numba compile or cache load from now on: whose function, on which thread, how long."""
-    from numba.core.dispatcher import Dispatcher
-
-    seen: list[dict[str, Any]] = []
-    compile_or_load = Dispatcher.compile
-
-    def recorded(self: Any, sig: Any) -> Any:
-        started = time.perf_counter()
-        try:
-            return compile_or_load(self, sig)
-        finally:
-            seen.append(
-                {
-                    "name": f"{self.py_func.__module__}.{self.py_func.__qualname__}",
-                    "gui": threading.current_thread() is threading.main_thread(),
-                    "seconds": round(time.perf_counter() - started, 3),
-                }
-            )
-
-    Dispatcher.compile = recorded
-    return seen
-
-
-def benchmark_meter(path: str) -> Any:
-    """benchmarks/dock_stalls.py's Meter (the hold of the loop, and napari-talk's own CPU time in it),
-    loaded from the checkout by its path: a measuring tool, not part of the package under test."""
+def benchmark_tools(path: str) -> Any:
+    """benchmarks/dock_stalls.py (its Meter: the hold of the loop and napari-talk's own CPU time in
+    it; its recorder of numba's compiles), loaded from the checkout by its path: measuring tools,
+    not part of the package under test."""
     spec = importlib.util.spec_from_file_location("benchmark_dock_stalls", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
-    return module.Meter
+    return module
 
 
 def main() -> None:
     plan = json.loads(sys.stdin.read())
-    compiles = record_compiles()
+    tools = benchmark_tools(plan["meter"])
+    compiles = tools.record_kernels()
 
     import napari
     from qtpy.QtWidgets import QApplication
@@ -95,7 +72,7 @@ def main() -> None:
     # the first sample a person opens after installing: the ray kernels are not compiled yet
     from napari_talk.packs.rays import kernels
 
-    meter = benchmark_meter(plan["meter"])().start()
+    meter = tools.Meter().start()
     summary["kernels_loaded_before_prism"] = kernels.loaded()
     held = meter.run(lambda: open_sample("prism_demo"), lambda: True, pump)
     summary["prism"] = {
