@@ -13,7 +13,7 @@ import pytest
 from test_rayoptics_grid import many_glasses
 from test_rayoptics_vector import coloured_lenses
 
-from napari_talk.packs.rays import engine, kernels
+from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.samples import prism_demo_scene
 from napari_talk.packs.rays.scene import Scene
 from napari_talk.packs.rays.scene_json import scene_from_dict
@@ -52,7 +52,7 @@ def test_a_plain_trace_gives_the_segments_the_kernels_give(scene: Scene) -> None
 
 
 def test_a_scene_too_large_for_plain_python_is_traced_by_the_kernels(monkeypatch) -> None:
-    monkeypatch.setattr(kernels, "_loaded", False)
+    monkeypatch.setattr(engine, "_kernels_loaded", False)
     monkeypatch.setattr(engine, "PLAIN_SEGMENTS", 200)
     passes: list[bool] = []
     segments = engine._segments

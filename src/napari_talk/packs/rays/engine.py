@@ -51,6 +51,22 @@ class _Emitted(SceneObj):
         return Emitted(x, y, x + directions[:, 0], y + directions[:, 1], half, half.copy(), wl, gap), 0.0
 
 
+_kernels_loaded = False
+
+
+def kernels_loaded() -> bool:
+    """Whether :func:`load_kernels` has run in this process: every kernel of a trace is machine code
+    by now, and a trace compiles nothing (known without importing numba)."""
+    return _kernels_loaded
+
+
+def load_kernels(scene: Scene) -> None:
+    """Compile the kernels (or load them from numba's disk cache) by tracing ``scene`` with them."""
+    global _kernels_loaded
+    trace(scene, compiled=True)
+    _kernels_loaded = True
+
+
 def trace(
     scene: Scene,
     *,
@@ -62,13 +78,11 @@ def trace(
     ``max_segments`` raises ValueError with the reason. ``ray_by_ray`` traces every ray by the
     objects' own methods (the same segments, slowly: the baseline of the benchmarks).
     ``compiled``: by the compiled kernels (True), in plain Python without numba (False: the same
-    segments), or None: by the kernels once they are loaded (:mod:`.kernels`), else in plain Python
+    segments), or None: by the kernels once they are loaded (:func:`load_kernels`), else in plain Python
     if the scene takes at most :data:`PLAIN_SEGMENTS` segments, so that a first trace never
     compiles a kernel where it stands (the GUI thread, for a sample)."""
-    from .kernels import loaded
-
     try:
-        if compiled is None and not loaded():
+        if compiled is None and not kernels_loaded():
             try:
                 return _trace(scene, min(max_segments, PLAIN_SEGMENTS), ray_by_ray, compiled=False)
             except BudgetExceeded:
