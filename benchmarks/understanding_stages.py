@@ -14,7 +14,10 @@ Stages, each on top of the deterministic parser (no LLM):
 - ``canonical+ngrams``: the same with the TF-IDF character n-grams of the model road's router
   instead of a sentence model (nothing to load).
 
-For each set: right, unknown and wrong among the lines that ask for commands, remarks kept silent,
+The session offers a stage's reading ("Did you mean …?") and never runs it: a stage's right and
+wrong here are those of its offered reading, as if the person accepted it (the parser's own
+answers included). For each set: right, unknown and wrong among the lines that ask for commands,
+remarks kept silent,
 and the stage's time on the lines that reach it (median warm; the first line's, with the phrasings
 embedded, apart). The held-out sets (``understanding_fresh.jsonl``, the earlier blind ones) are for
 reporting, never for tuning; choices are made on ``understanding_fresh_dev.jsonl``.

@@ -1,5 +1,6 @@
-"""The canonical stage in a session: silent until ready, then reading what the parser does not,
-through the parser, saying how it read the line; its phrasings' vectors kept between runs."""
+"""The canonical stage in a session: silent until ready, then offering what a line the parser does
+not read may have meant (read by the parser, in the line's own names), never running it; its
+phrasings' vectors kept between runs."""
 
 from __future__ import annotations
 
@@ -25,27 +26,31 @@ def session() -> Session:
     return Session(viewer)
 
 
-def test_the_stage_is_silent_until_ready_then_reads_through_the_parser(session):
+def test_the_stage_is_silent_until_ready_then_offers_its_reading_and_runs_nothing(session):
     assert session.parser.parse(UNREAD, session.known_names()) == []
-    assert session.try_parser(UNREAD) is None  # not ready: the line goes on as before
+    before = session.not_understood(UNREAD)
+    assert before.data["meant"] is None  # not ready: the nearest examples alone
     session.prepare_packs()
     assert session.rephrasing.ready
-    turn = session.try_parser(UNREAD)
-    assert turn is not None and [c.action for c in turn.commands] == ["list_layers"]
-    assert turn.ok and "spots" in turn.message
-    assert turn.notes and turn.notes[0].startswith("read as “")
+    assert session.try_parser(UNREAD) is None  # a reading is offered, never run
+    offered = session.not_understood(UNREAD)
+    meant = offered.data["meant"]
+    assert meant and f"Did you mean “{meant}”?" in offered.message
+    assert offered.data["suggestions"][0] == meant
+    assert [c.action for c in session.parse(meant)] == ["list_layers"]  # the parser reads it as it is
 
 
-def test_run_gets_the_stage_ready_on_its_first_unread_line(session):
+def test_run_gets_the_stage_ready_for_its_first_unread_line(session):
     turn = session.run(UNREAD)
-    assert [c.action for c in turn.commands] == ["list_layers"]
+    assert turn.commands == [] and "Did you mean “" in turn.message
+    assert len(session.viewer.layers) == 6
 
 
-def test_remarks_and_lines_it_is_not_sure_of_are_left_alone(session):
+def test_remarks_and_lines_it_is_not_sure_of_get_no_reading(session):
     session.rephrasing.prepare()
-    for line in ("thanks, that was great", "nuke it all from orbit", "undo twice"):
-        turn = session.try_parser(line)
-        assert turn is None or not turn.commands, (line, turn)
+    unsure = ("thanks, that was great", "nuke it all from orbit", "undo twice", "why do the spots look dim?")
+    for line in unsure:
+        assert session.rephrasing.read(line, session.known_names(), session.parser) is None, line
 
 
 def test_the_phrasings_vectors_are_kept_and_read_back(session, monkeypatch):

@@ -133,7 +133,7 @@ def test_the_parser_is_ready_for_new_layer_names_before_the_next_line(qtbot, doc
     ]
 
 
-def test_a_line_the_rules_do_not_read_is_read_through_a_canonical_phrasing(qtbot, dock):
+def test_what_an_unread_line_may_have_meant_waits_in_the_input_for_enter(qtbot, dock):
     from napari_talk.core import sentences
 
     if not sentences.ready():
@@ -141,6 +141,11 @@ def test_a_line_the_rules_do_not_read_is_read_through_a_canonical_phrasing(qtbot
     qtbot.waitUntil(lambda: dock.session.rephrasing.ready, timeout=120_000)  # readied in the background
     type_line(qtbot, dock, "which layers are there at the moment?")
     entries = [(e.kind, e.text) for e in dock.transcript.entries]
-    assert any(kind == "road" and text.startswith("read as “") for kind, text in entries), entries
-    assert json.loads(next(text for kind, text in entries if kind == "command")) == {"action": "list_layers"}
-    assert entries[-1][0] == "reply" and entries[-1][1].startswith("6 layers")
+    assert not any(kind == "command" for kind, _ in entries), "a reading was run unasked"
+    assert "Did you mean “" in entries[-1][1]
+    qtbot.waitUntil(lambda: dock.input.text() != "")
+    meant = dock.input.text()
+    assert dock.input.selectedText() == meant and f"“{meant}”" in entries[-1][1]
+    qtbot.keyClick(dock.input, Qt.Key.Key_Return)  # accepted as offered
+    entries = [(e.kind, e.text) for e in dock.transcript.entries]
+    assert json.loads(next(t for k, t in reversed(entries) if k == "command")) == {"action": "list_layers"}

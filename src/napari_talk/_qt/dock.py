@@ -172,6 +172,7 @@ class ChatDock(QWidget):
         turn = self.session.try_parser(text)
         if turn is None and not self.session.llm_ready:
             turn = self.session.not_understood_turn(text)
+            self._offer(turn)
         if turn is not None and (carried := self.session.waiting(turn)) is not None:
             self.transcript.add("you", text)
             self._carry_out(carried)
@@ -191,6 +192,19 @@ class ChatDock(QWidget):
         self.task.start()
         self._show_state()
         return None
+
+    def _offer(self, turn: Turn) -> None:
+        """What a line not understood may have meant, in the input, selected: Enter runs it,
+        typing replaces it (a reading is never run unasked)."""
+        data = turn.results[0].data if turn.results else None
+        meant = data.get("meant") if isinstance(data, dict) else None
+        if isinstance(meant, str) and meant:
+
+            def put() -> None:
+                self.input.setText(meant)
+                self.input.selectAll()
+
+            QTimer.singleShot(0, put)
 
     def stop(self) -> None:
         if self.job is not None:

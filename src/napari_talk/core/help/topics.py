@@ -21,12 +21,20 @@ def echo(text: str) -> str:
 
 
 def not_understood_line(
-    text: str, nearest: Sequence[str], *, offer_model: bool, suggestion: str | None = None
+    text: str,
+    nearest: Sequence[str],
+    *,
+    offer_model: bool,
+    suggestion: str | None = None,
+    meant: str | None = None,
 ) -> str:
-    """The one line a misunderstood line gets: what was not understood, the nearest things that
-    can be typed, what a model suggested (never done), and, when no model is set up, where to
-    set one up."""
+    """The one line a misunderstood line gets: what was not understood, what it may have meant
+    (the canonical stage's reading, never done), the nearest things that can be typed, what a
+    model suggested (never done), and, when no model is set up, where to set one up."""
     parts = [f"I did not understand {echo(text)!r}."]
+    if meant:
+        parts.append(f"Did you mean “{meant}”?")
+        nearest = [e for e in nearest if e != meant]
     if nearest:
         parts.append("Nearest commands: " + " · ".join(f'"{e}"' for e in nearest[:3]) + ".")
     if suggestion:

@@ -266,13 +266,9 @@ class Session:
         turn = self.try_parser(text, ask)
         if turn is not None:
             return turn
-        if not self.rephrasing.ready:  # blocking, as run is: the stage gets ready on its first line
-            self.rephrasing.prepare()
-            turn = self._rephrased_turn(text, self.known_names(), ask)
-            if turn is not None:
-                return turn
         if self.llm_ready:
             return self.finish_llm_turn(text, self.ask_llm(text), ask)
+        self.rephrasing.prepare()  # blocking, as run is: its reading is the first suggestion
         return self.not_understood_turn(text)
 
     def try_parser(self, text: str, ask: Ask | None = None) -> Turn | None:
@@ -283,27 +279,11 @@ class Session:
         if not commands:
             reason = self.parser.explain(text, names)
             if reason is None:
-                return self._rephrased_turn(text, names, ask)
+                return None
             self.last_road = "parser"
             return Turn(text, "parser", results=[Result.error(reason)])
         self.last_road = "parser"
         return Turn(text, "parser", commands, self.execute_all(commands, ask), notes=reading.notes)
-
-    def _rephrased_turn(self, text: str, names: Mapping[str, Sequence[str]], ask: Ask | None) -> Turn | None:
-        """A line the parser did not read, read through the canonical stage when it is ready and
-        sure of it (:mod:`.rephrasing`). Its commands are a reading, not the person's words: what
-        would delete or replace something waits for their word, as a model's command does."""
-        rephrased = self.rephrasing.read(text, names, self.parser)
-        if rephrased is None:
-            return None
-        self.last_road = "parser"
-        results: list[Result] = []
-        for command in rephrased.commands:
-            results.append(self.execute(command, origin="model", ask=ask))
-            if not results[-1].ok:
-                break
-        note = f"read as “{rephrased.canonical}”"
-        return Turn(text, "parser", rephrased.commands, results, notes=(note,))
 
     def not_understood_turn(self, text: str) -> Turn:
         self.last_road = "none"
@@ -581,11 +561,18 @@ class Session:
         return result
 
     def not_understood(self, text: str) -> Result:
+        """The reply to a line nothing read: the canonical stage's reading of it first, in the
+        person's own names (never run: a reading is a guess, and on lines written blind its guesses
+        were wrong as often as right), then the nearest examples."""
         packs = self.packs_in_play(text)
         live = [p.name for p in self.registry.packs if p.name in packs and p.live(self.context(p))]
         examples = suggest(self.registry, text, packs=packs, live=live)
-        message = not_understood_line(text, examples, offer_model=not self.llm_ready)
-        return Result.error(message, {"suggestions": examples}, understood=False)
+        names = self.known_names()
+        reading = self.rephrasing.read(text, names, self.parser)
+        meant = reading.canonical if reading is not None else None
+        message = not_understood_line(text, examples, offer_model=not self.llm_ready, meant=meant)
+        suggestions = [meant, *(e for e in examples if e != meant)] if meant else examples
+        return Result.error(message, {"suggestions": suggestions, "meant": meant}, understood=False)
 
     def llm_status(self) -> str:
         """What answers typed lines, for the dock's status line."""
