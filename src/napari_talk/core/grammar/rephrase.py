@@ -6,7 +6,8 @@ every canonical phrasing: both embedded by a sentence model with their values pu
 numbers, quoted text and paths read as what they are, "a layer", "2", "a file"). The nearest
 phrasings whose slots the line's own values fill, each value used once, are filled and handed back
 to the parser, so validation, name resolution, consent and grounding stay the parser's. Only a
-reading clearly nearer than any other command's is kept: a wrong action is worse than none.
+reading clearly nearer than any other command's is kept, and the session offers it to the person
+("Did you mean …?") rather than running it: a wrong action is worse than none.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ class Values:
     bare: str = ""
     """The line with each value replaced by what it is ("hide the layer", "zoom to 2")."""
     line: str = ""
+    """The line as typed."""
 
 
 def values_of(
@@ -180,8 +182,6 @@ def _take(slot: Slot, names: list, numbers: list[str], quoted: list[str], paths:
     return None
 
 
-
-
 @dataclass(frozen=True)
 class Reading:
     """The canonical line a free line was read as, its command, and how near it was."""
@@ -192,11 +192,9 @@ class Reading:
     runner_up: float
 
 
-def _signature(names: int, numbers: int, quoted: int, paths: int) -> tuple[int, int, int, int]:
-    return (names, numbers, quoted, paths)
-
-
-def _phrasing_signature(phrasing: Phrasing) -> tuple[int, int, int, int]:
+def _signature(phrasing: Phrasing) -> tuple[int, int, int, int]:
+    """How many names, numbers, quoted texts and paths a phrasing's slots take: a line fills only
+    phrasings that take exactly what it says."""
     names = numbers = quoted = paths = 0
     for slot in phrasing.slots:
         if slot.kind in _NUMERIC or slot.kind in _COUNTS:
@@ -207,7 +205,7 @@ def _phrasing_signature(phrasing: Phrasing) -> tuple[int, int, int, int]:
             quoted += 1
         else:
             names += 1
-    return _signature(names, numbers, quoted, paths)
+    return (names, numbers, quoted, paths)
 
 
 class Rephraser:
@@ -227,7 +225,7 @@ class Rephraser:
         self._by_signature: dict[tuple[int, int, int, int], list[int]] = {}
         vocabulary: dict[str, set[str]] = {}
         for index, phrasing in enumerate(self.phrasings):
-            self._by_signature.setdefault(_phrasing_signature(phrasing), []).append(index)
+            self._by_signature.setdefault(_signature(phrasing), []).append(index)
             for word in _WORDS.findall(phrasing.text.casefold()):
                 vocabulary.setdefault(word, set()).add(phrasing.action)
         placeholders = {*NOUNS.values(), "thing"}
@@ -247,8 +245,8 @@ class Rephraser:
         values = values_of(line, context, self._common)
         if not values.bare or separators(line):
             return None  # a chain of requests is read clause by clause by the parser, or by a model
-        signature = _signature(len(values.names), len(values.numbers), len(values.quoted), len(values.paths))
-        candidates = self._by_signature.get(signature)
+        said = (len(values.names), len(values.numbers), len(values.quoted), len(values.paths))
+        candidates = self._by_signature.get(said)
         if not candidates:
             return None
         scores = self.vectors[candidates] @ self._embed([values.bare])[0]
@@ -287,7 +285,6 @@ class Rephraser:
         if not _chosen(values.bare, choices) <= _chosen(canonical, choices):
             return False
         return not any(action not in self._telling.get(w, {action}) for w in said)
-
 
     def _invents(self, wire: Mapping[str, Any], values: Values) -> bool:
         """Whether the reading holds a value the line never said: a word from a list of values (an
