@@ -102,7 +102,7 @@ def stages() -> dict[str, Callable[[], Read | None]]:
     def as_the_session_reads() -> Read:  # the session's own stage, its guards included
         stage = Rephrasing(registry)
         stage.prepare()
-        return lambda text, context: getattr(stage.read(text, context, parser), "canonical", None)
+        return lambda text, context: stage.read(text, context, parser)
 
     def with_ngrams() -> Read:
         bank = phrasings(registry)

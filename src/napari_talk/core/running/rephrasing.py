@@ -1,5 +1,6 @@
-"""The canonical stage as a session runs it: made ready once, off any GUI thread, then asked for
-the lines the parser does not read (:mod:`napari_talk.core.grammar.rephrase`).
+"""The canonical stage as a session runs it: made ready once, off any GUI thread, then asked what
+a line the parser does not read may mean (:mod:`napari_talk.core.grammar.rephrase`), which the
+session offers the person and never runs unasked.
 
 Getting ready loads the shared sentence model and embeds the grammar's canonical phrasings
 (a few seconds), or reads those embeddings from the user's cache, keyed by the model and the
@@ -15,7 +16,6 @@ import logging
 import os
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,7 +26,6 @@ from ..grammar.rephrase import Rephraser
 from ..llm.words import is_question, is_remark
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
     from ..contract.registry import Registry
     from ..grammar.parser import Parser
 
@@ -35,18 +34,12 @@ KEEP_FROM = 64
 """Batches of at least this many texts (the phrasings, never a typed line) are kept on disk."""
 
 
-@dataclass(frozen=True)
-class Rephrased:
-    """A line read through a canonical phrasing: the phrasing as filled, and its commands."""
-
-    canonical: str
-    commands: list[Command]
-
-
 class Rephrasing:
     def __init__(self, registry: Registry) -> None:
         self._registry = registry
         self._reader: Rephraser | None = None
+        self._failed = False
+        """It could not get ready once: it is not tried again in this session."""
         self._lock = threading.Lock()
 
     @property
@@ -56,19 +49,21 @@ class Rephrasing:
     def prepare(self) -> None:
         """Make the stage ready (blocking: a GUI calls it in a thread); nothing when the sentence
         model is not here, or the stage is ready already."""
-        if self._reader is not None or not sentences.ready():
+        if self._reader is not None or self._failed or not sentences.ready():
             return
         with self._lock:
-            if self._reader is not None:
+            if self._reader is not None or self._failed:
                 return
             try:
                 with sentences.in_use():
                     self._reader = self._load()
             except Exception:  # the stage is a help, never a failure: lines go on without it
+                self._failed = True
                 log.warning("the canonical stage could not get ready", exc_info=True)
 
-    def read(self, text: str, names: Mapping[str, Sequence[str]], parser: Parser) -> Rephrased | None:
-        """What a line the parser did not read means, when the stage is ready and sure of it."""
+    def read(self, text: str, names: Mapping[str, Sequence[str]], parser: Parser) -> str | None:
+        """The canonical line a line the parser did not read may mean, when the stage is ready and
+        sure of it: a guess to offer the person, never to run unasked."""
         reader = self._reader
         if reader is None or is_remark(text):
             return None
@@ -78,7 +73,7 @@ class Rephrasing:
         commands = parser.parse(reading.canonical, names)
         if not commands or (is_question(text) and any(c.risk != "read" for c in commands)):
             return None  # "why do the spots look so dim?" asks; it does not ask to brighten them
-        return Rephrased(reading.canonical, commands)
+        return reading.canonical
 
     def _load(self) -> Rephraser:
         model = sentences.minilm(True)

@@ -567,9 +567,7 @@ class Session:
         packs = self.packs_in_play(text)
         live = [p.name for p in self.registry.packs if p.name in packs and p.live(self.context(p))]
         examples = suggest(self.registry, text, packs=packs, live=live)
-        names = self.known_names()
-        reading = self.rephrasing.read(text, names, self.parser)
-        meant = reading.canonical if reading is not None else None
+        meant = self.rephrasing.read(text, self.known_names(), self.parser)
         message = not_understood_line(text, examples, offer_model=not self.llm_ready, meant=meant)
         suggestions = [meant, *(e for e in examples if e != meant)] if meant else examples
         return Result.error(message, {"suggestions": suggestions, "meant": meant}, understood=False)
