@@ -107,3 +107,27 @@ def llm_session(session, llm_settings):
 
     session.llm = LLMRoad(session.registry, llm_settings)
     return session
+
+
+@pytest.fixture
+def dock(make_napari_viewer, qtbot):
+    """The dock on a real viewer with the cells sample (the MCP tests serve from it); a test module
+    that needs another dock defines its own ``dock``."""
+    from napari_talk._qt.dock import ChatDock
+    from napari_talk.samples import cells
+
+    viewer = make_napari_viewer()
+    for data, kwargs, kind in cells():
+        getattr(viewer, f"add_{kind}")(data, **kwargs)
+    widget = ChatDock(viewer)
+    viewer.window.add_dock_widget(widget, name="Chat")
+    yield widget
+    widget.serve_mcp(False)
+
+
+@pytest.fixture(scope="session")
+def dists(tmp_path_factory: pytest.TempPathFactory):
+    """The sdist and wheel, built once per test session (tests/release)."""
+    from release_dists import build  # tests/release, on the path once its tests are collected
+
+    return build(tmp_path_factory.mktemp("dist"))
