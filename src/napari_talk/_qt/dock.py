@@ -294,7 +294,9 @@ class ChatDock(QWidget):
             self.session.prepare_packs(tell)
 
         tell = self._pack_notes()
-        threading.Thread(target=prepare_packs, name="napari-talk-packs", daemon=True).start()
+        # not a daemon: a process that ends waits for it, for native code (numba compiling, ONNX
+        # Runtime loading) still running in a thread as the interpreter shuts down aborts the process
+        threading.Thread(target=prepare_packs, name="napari-talk-packs").start()
 
     def _pack_notes(self) -> Callable[[str], None]:
         """How a pack's set-up tells the person about it from its thread ("getting the ray tracer
