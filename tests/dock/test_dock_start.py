@@ -58,6 +58,9 @@ def test_no_thread_of_the_dock_first_imports_a_module_napari_imports_for_layers(
     )
     assert not shared, f"imported in the dock's threads though napari imports them for layers: {shared}"
     assert "pint" not in off_the_gui
+    # each pack's handlers come in the warm-up thread, so no pack's first command imports them
+    handlers = {f"napari_talk.packs.{pack}.handlers" for pack in ("viewer", "files", "rays", "mesh", "atlas")}
+    assert {with_dock.get(module) for module in handlers} == {"napari-talk-warm-up"}, with_dock
 
 
 def test_opening_a_sample_at_any_moment_after_the_dock_never_fails(workspace):
