@@ -9,6 +9,7 @@ per-command code.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -53,8 +54,12 @@ class Command(BaseModel):
     one command's parameters and the state it meets (:meth:`napari_talk.core.contract.pack.Pack.risk`)."""
     examples: ClassVar[tuple[str, ...]] = ()
     joined_as: ClassVar[str | None] = None
-    """The action a further name joined to this request reads as, when not this one again: "show
-    only GFP and nuclei" shows nuclei beside GFP (``layer_visibility``), it does not solo nuclei."""
+    """The words a further name joined to this request is read with, when not this request again:
+    "show only GFP and nuclei" and "hide all but GFP and nuclei" show nuclei beside GFP (``"show"``),
+    they do not solo nuclei."""
+    tails: ClassVar[Mapping[str, str]] = {}
+    """Options said after the request, by kind, and the field each fills: ``{"count": "max_results"}``
+    reads "... and only show the first 5 hits" (see :mod:`napari_talk.core.grammar.tails`)."""
 
     def __init_subclass__(cls, *, action: str | None = None, **kwargs: Any) -> None:
         if action is not None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from . import tails
 from .lookup import KnownNames, SomeNames, known, mark
 from .text import BASE_VERBS, normalize, quoted_spans, rephrase, says_just, separators
 
@@ -118,6 +119,7 @@ class Parser:
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
         self._plans: dict[tuple, _Plan] = {}
+        self._tail_labels: frozenset[str] | None = None
 
     def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
         return self.read(text, context).commands
@@ -384,14 +386,16 @@ class Parser:
     ) -> list[Command] | None:
         """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two
         words): the same request again, never another one made of the first's words."""
+        joined_as = type(left).joined_as
+        if joined_as is not None:  # "all but A and B": B is shown, whatever verb the line began with
+            return self._line(f"{joined_as} {rest}", scope, budget - 1, memo)
         words = left_text.split()
-        wanted = type(left).joined_as or left.action
         for size in (1, 2):
             verb = " ".join(words[:size])
             if len(words) <= size or rest.casefold().startswith(verb.casefold()):
                 return None
             carried = self._line(f"{verb} {rest}", scope, budget - 1, memo)
-            if carried is not None and carried[0].action == wanted:
+            if carried is not None and carried[0].action == left.action:
                 return carried
         return None
 
@@ -407,9 +411,29 @@ class Parser:
             yield text, fullmatch, rule, compiled
 
     def _clause(self, clause: str, scope: _Scope) -> Command | None:
-        """One request: the first rule, by priority, whose reading validates."""
+        """One request, options said after it included (:mod:`.tails`)."""
         if not clause:
             return None
+        for rest, said in tails.peel(clause, self._labels()):
+            command = self._ruled(rest, scope)
+            if command is None:
+                continue
+            wire = tails.given(command.to_wire(), said, type(command).tails)
+            tailed = self._validate(wire) if wire is not None else None
+            if tailed is not None:
+                return tailed
+        return self._ruled(clause, scope)
+
+    def _labels(self) -> frozenset[str]:
+        """The label words of the tails the registry's commands take ("domain", "type")."""
+        if self._tail_labels is None:
+            self._tail_labels = frozenset(
+                kind for cls in self.registry.commands.values() for kind in cls.tails if kind != tails.COUNT
+            )
+        return self._tail_labels
+
+    def _ruled(self, clause: str, scope: _Scope) -> Command | None:
+        """One request read by the first rule, by priority, whose reading validates."""
         for text, fullmatch, rule, compiled in self._tries(clause, scope):
             found = fullmatch(text)
             if found is None:

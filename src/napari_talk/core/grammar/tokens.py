@@ -307,7 +307,9 @@ SLOTS: dict[str, Slot] = {
     ),
     "axis": Slot(r"(?:\d+|[a-z]|time|channel|depth)", to_axis),
     "axis_word": Slot(r"(?:[ztc]|time|channel|depth)", to_axis),
-    "text": Slot(r"""(?:"[^"]+"|'[^']+'|.+?)""", to_text),
+    # a value that opens with a quote ends at its closing quote: in "search for 'tide' and only show
+    # the first 10 hits" the query is 'tide', and the rest must be read by the rule or not at all
+    "text": Slot(r"""(?:"[^"]+"|'[^']+'|(?!["'])(?:(?!\s["']).)+?)""", to_text),
     "word": Slot(r"[^\s,;]+", to_text),
     "path": Slot(r"""(?:"[^"]+"|'[^']+'|[^\s"']+)""", to_text),
 }

@@ -26,6 +26,7 @@ class FindSimilar(Command, action="find_similar"):
         description="Text to search for: an entity name, a description, or a concept.",
     )
     limit: int = Field(5, ge=1, le=MAX_SIMILAR, description="How many results (default 5, at most 10).")
+    tails: ClassVar = {"count": "limit"}
     examples: ClassVar = (
         "find similar to void walker",
         "entities like a golden desert guardian",
@@ -57,6 +58,7 @@ class GenerateDescription(Command, action="generate_description"):
     domain: Text | None = Field(None, description="Domain the entity occupies, e.g. 'Starhaven Reaches'.")
     class_name: Text | None = Field(None, description="Class archetype, e.g. 'Voidwalker'.")
     visual_notes: Text | None = Field(None, description="Visual characteristics, e.g. from image analysis.")
+    tails: ClassVar = {"domain": "domain", "class": "class_name"}
     examples: ClassVar = (
         "generate a description for Eigensage",
         "describe The Nullbringer",
@@ -88,6 +90,7 @@ class AddToCatalogue(Command, action="add_to_catalogue"):
     )
     sref: Text | None = Field(None, description="Midjourney sref code(s) of the image.")
     prompt: Text | None = Field(None, description="The prompt the image was made with.")
+    tails: ClassVar = {"domain": "domain", "type": "type", "class": "class_name"}
     examples: ClassVar = (
         "add GFP to the catalogue as Verdant Lantern in The Lattice",
         "add the current image to the atlas as Night Bloom",

@@ -84,6 +84,7 @@ class SearchCode(Command, action="search_code"):
         le=SEARCH_MAX_RESULTS,
         description="At most this many matching lines; meta says when there were more.",
     )
+    tails: ClassVar = {"count": "max_results"}
     examples: ClassVar = ("search 'castle'", "find 'dragon' in chapters", "grep regex 'ch[0-9]+' in notes")
 
 

@@ -131,7 +131,7 @@ class SoloLayer(Command, action="solo_layer"):
 
     name: LayerName
     examples: ClassVar = ("show only spots", "solo nuclei")
-    joined_as: ClassVar = "layer_visibility"
+    joined_as: ClassVar = "show"
 
 
 class AllLayersVisibility(Command, action="all_layers_visibility"):

@@ -32,6 +32,7 @@ HIDE = (
     "don't show", "do not show",
 )  # fmt: skip
 SOLO_VERB = r"(?:show|display|view|keep|leave|see|look at)"
+HIDE_VERB = "(?:" + "|".join(sorted(HIDE, key=len, reverse=True)) + ")"
 ALONE = (
     r"(?: only| alone| by itself| on its own|,? and nothing else|,? nothing else"
     r"| and no others?(?: layers?)?)"
@@ -288,14 +289,17 @@ RULES: tuple[Rule, ...] = (
         rf"(?:i )?(?:only|just) (?:want|wanna|need) to {SOLO_VERB}(?: only| just)? {{name:layers}}{ALONE}?",
         rf"(?:i )?(?:want|wanna|need) to {SOLO_VERB} (?:only|just) {{name:layers}}{ALONE}?",
         r"solo {name:layers}",
-        rf"hide {LAYERS_WORD} (?:but|except(?: for)?|apart from|other than) {{name:layers}}",
-        r"hide (?:all )?(?:the )?other(?:s| layers)(?: (?:but|except) {name:layers})?",
-        r"hide (?:all )?(?:the )?other(?:s| layers)(?: and|,)(?: only)? (?:keep|leave|show) {name:layers}"
-        r"(?: visible| on)?",
+        rf"{HIDE_VERB} {LAYERS_WORD} (?:but|except(?: for)?|apart from|other than|save) {{name:layers}}",
+        rf"{HIDE_VERB} (?:all )?(?:the )?other(?:s| layers)(?: (?:but|except) {{name:layers}})?",
+        rf"{HIDE_VERB} (?:all )?(?:the )?other(?:s| layers)(?: and|,)(?: only)? (?:keep|leave|show)"
+        r" {name:layers}(?: visible| on)?",
         r"(?:show|display) nothing (?:but|except|other than) {name:layers}",
         r"isolate {name:layers}",
         priority=20,
-        requires=("only", "just", "solo", "but", "except", "other", "nothing", "isolate", "alone", "itself"),
+        requires=(
+            "only", "just", "solo", "but", "except", "other", "nothing", "isolate", "alone", "itself",
+            "apart", "save",
+        ),
     ),
     Rule(
         cmd.SoloLayer,
