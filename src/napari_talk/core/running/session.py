@@ -24,6 +24,7 @@ from ..contract.pack import Context, Pack
 from ..contract.registry import Registry, default_registry
 from ..contract.result import CommandError, Result
 from ..grammar.parser import Parser
+from ..help.live_examples import in_live_names
 from ..help.topics import not_understood_line, suggest
 from ..safety.net import NetPolicy
 from ..safety.risk import (
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 
 log = logging.getLogger(__name__)
+SUGGESTIONS = 3
+"""How many examples a line nothing read is answered with."""
 
 Road = Literal["parser", "llm", "none"]
 Ask = Callable[[Approval], bool]
@@ -566,8 +569,10 @@ class Session:
         were wrong as often as right), then the nearest examples."""
         packs = self.packs_in_play(text)
         live = [p.name for p in self.registry.packs if p.name in packs and p.live(self.context(p))]
-        examples = suggest(self.registry, text, packs=packs, live=live)
-        meant = self.rephrasing.read(text, self.known_names(), self.parser)
+        names = self.known_names()
+        nearest = suggest(self.registry, text, limit=2 * SUGGESTIONS, packs=packs, live=live)
+        examples = in_live_names(nearest, text, names, self.registry, self.parser)[:SUGGESTIONS]
+        meant = self.rephrasing.read(text, names, self.parser)
         message = not_understood_line(text, examples, offer_model=not self.llm_ready, meant=meant)
         suggestions = [meant, *(e for e in examples if e != meant)] if meant else examples
         return Result.error(message, {"suggestions": suggestions, "meant": meant}, understood=False)
