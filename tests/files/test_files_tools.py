@@ -329,10 +329,16 @@ def test_a_regex_search_child_ends_itself_when_its_parent_is_gone(workspace):
     from napari_talk.packs.files import search
 
     (workspace / "trap.txt").write_text("a" * 60 + "!")
-    request = {"root": str(workspace), "start": str(workspace), "query": "(a+)+$", "regex": True,
+    folder = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY)
+    request = {"folder_fd": folder, "folder": "", "only": None, "query": "(a+)+$", "regex": True,
                "case_sensitive": False, "max_results": 10, "max_file_bytes": 1 << 20}  # fmt: skip
-    child = subprocess.Popen([sys.executable, "-I", search.__file__, "1"], stdin=subprocess.PIPE)
-    child.communicate(json.dumps(request).encode(), timeout=10)
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-I", search.__file__, "1"], stdin=subprocess.PIPE, pass_fds=(folder,)
+        )
+        child.communicate(json.dumps(request).encode(), timeout=10)
+    finally:
+        os.close(folder)
     assert child.returncode == -signal.SIGALRM
 
 
