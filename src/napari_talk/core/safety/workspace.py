@@ -28,6 +28,7 @@ descriptor; see :mod:`.tree`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -124,8 +125,9 @@ def resolve(root: Path | str, relative: str) -> Path:
     base = workspace_root(root)
     try:
         target = (base / spelled).resolve()
-    except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise _refuse(relative, f"it cannot be resolved ({exc})") from None
+    except (OSError, RuntimeError) as exc:  # a symlink loop, or one swapped in or out meanwhile
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise _refuse(relative, f"it cannot be resolved ({why})") from None
     if not target.is_relative_to(base):
         raise _refuse(relative, "it resolves outside the workspace (through a symlink?)")
     refuse_special(target, relative)
@@ -265,8 +267,8 @@ class Workspace:
                         raise _refuse(relative, "too many symlinks (a loop?)")
                     try:
                         target = os.readlink(part, dir_fd=fd)
-                    except OSError as exc:  # no longer a symlink: swapped meanwhile
-                        raise self._refusal(fd, part, relative, exc) from None
+                    except OSError:  # no longer a symlink: swapped meanwhile
+                        raise _changed(relative, part) from None
                     if target.startswith("/"):
                         inside = Path(target)
                         if not inside.is_relative_to(self.root):
@@ -368,6 +370,8 @@ class Workspace:
             return WorkspaceError(f"{relative}: {exc.strerror or exc}", type(exc).__name__)
         if stat.S_ISLNK(mode):
             return _refuse(relative, f"{part!r} is a symlink; the workspace follows none")
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR) and stat.S_ISDIR(mode):  # a symlink at the open
+            return _changed(relative, part)
         if not stat.S_ISDIR(mode):
             return WorkspaceError(f"{relative}: {part!r} is a file, not a folder", "NotAFolder")
         return WorkspaceError(f"{relative}: {exc.strerror or exc}", type(exc).__name__)
@@ -732,6 +736,13 @@ def _own_status(dir_fd: int, name: str, relative: str) -> os.stat_result | None:
     if info.st_nlink > 1:
         raise _hard_linked(relative, info.st_nlink, "open")
     return info
+
+
+def _changed(relative: str, part: str) -> SecurityError:
+    return _refuse(
+        relative,
+        f"{part!r} changed while it was being opened (swapped with a symlink?); the workspace follows none",
+    )
 
 
 def _hard_linked(relative: str, links: int, act: str) -> SecurityError:

@@ -99,10 +99,13 @@ def _restorer(workspace: Workspace, relative: str, previous: bytes | None, writt
 
 def _replace(ctx: Context[FilesState], relative: str, new: bytes, previous: Previous) -> Changes | None:
     ctx.consent.require(ctx.workspace.replacing(relative))
+    # the undo is made first: made after, its lookup of the path could fail (a folder swapped for
+    # a symlink meanwhile) and report refused a write that happened
+    undo = (
+        None if previous is False or previous is True else _restorer(ctx.workspace, relative, previous, new)
+    )
     ctx.workspace.write_bytes(relative, new)
-    if previous is False or previous is True:
-        return None
-    return _restorer(ctx.workspace, relative, previous, new)
+    return undo
 
 
 _PLURALS = {"match": "matches", "entry": "entries"}
