@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import NamedTuple
 
 NO_FOLLOW = os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
@@ -77,11 +77,15 @@ def entries(dir_fd: int) -> list[tuple[str, os.stat_result]]:
     return found
 
 
-def walk(dir_fd: int, prefix: str = "", *, recursive: bool = True, hidden: bool = False) -> Iterator[Entry]:
+def walk(
+    dir_fd: int, prefix: str = "", *, recursive: bool = True, hidden: bool = False
+) -> Generator[Entry, None, None]:
     """Every entry under the folder ``dir_fd``, depth first in name order (so files come in path
     order). Hidden names (starting with ".") are skipped unless ``hidden``. A folder is walked into
     only when it opens as a folder without following a symlink; one that does not (swapped for a
-    symlink, removed meanwhile) is skipped. ``dir_fd`` stays the caller's to close."""
+    symlink, removed meanwhile) is skipped. ``dir_fd`` stays the caller's to close; a caller that
+    may stop early wraps the walk in ``contextlib.closing`` so the folders it opened are closed
+    then, not whenever the generator is collected (by when their numbers may be another file's)."""
     prefix = prefix.strip("/")
     levels = [(dir_fd, prefix, iter(entries(dir_fd)))]
     try:

@@ -418,13 +418,14 @@ class Workspace:
         found = 0
         root_fd = os.open(self.root, _ROOT_FLAGS)
         try:
-            for seen, entry in enumerate(tree.walk(root_fd, hidden=True), 1):
-                if seen > HARD_LINK_SCAN_ENTRIES:
-                    return False
-                if (entry.info.st_dev, entry.info.st_ino) == (info.st_dev, info.st_ino):
-                    found += 1
-                    if found >= info.st_nlink:
-                        return True
+            with contextlib.closing(tree.walk(root_fd, hidden=True)) as walk:  # its descriptors closed now
+                for seen, entry in enumerate(walk, 1):
+                    if seen > HARD_LINK_SCAN_ENTRIES:
+                        return False
+                    if (entry.info.st_dev, entry.info.st_ino) == (info.st_dev, info.st_ino):
+                        found += 1
+                        if found >= info.st_nlink:
+                            return True
         finally:
             os.close(root_fd)
         return False

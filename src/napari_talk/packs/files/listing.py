@@ -9,6 +9,7 @@ out, as ``ls`` does, unless the folder asked for is itself hidden.
 
 from __future__ import annotations
 
+from contextlib import closing
 from datetime import datetime, timezone
 from typing import Any
 
@@ -32,10 +33,11 @@ def list_entries(
     """Entries of the folder ``folder_fd`` (named ``folder`` from the workspace root, ``""`` for the
     root), sorted by path; True when cut at ``limit``."""
     entries: list[dict[str, Any]] = []
-    for entry in tree.walk(folder_fd, folder, recursive=recursive):
-        if len(entries) == limit:
-            entries.sort(key=lambda e: e["path"])
-            return entries, True
-        entries.append(_describe(entry))
+    with closing(tree.walk(folder_fd, folder, recursive=recursive)) as walk:  # its descriptors closed now
+        for entry in walk:
+            if len(entries) == limit:
+                entries.sort(key=lambda e: e["path"])
+                return entries, True
+            entries.append(_describe(entry))
     entries.sort(key=lambda e: e["path"])
     return entries, False

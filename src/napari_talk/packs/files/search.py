@@ -23,7 +23,8 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing
 from typing import Any
 
 if __package__:
@@ -116,15 +117,16 @@ def _text_finder(pattern: re.Pattern[str]) -> Finder:
     return find
 
 
-def _files(folder_fd: int, folder: str, only: str | None) -> Iterator[tuple[str, str, int]]:
+def _files(folder_fd: int, folder: str, only: str | None) -> Generator[tuple[str, str, int], None, None]:
     """``(path, name, folder descriptor)`` of each regular file under the folder, in path order,
     walked by descriptors following no symlink; just ``only`` when a file was named."""
     if only is not None:
         yield (f"{folder}/{only}" if folder else only), only, folder_fd
         return
-    for entry in tree.walk(folder_fd, folder):
-        if entry.kind == "file":
-            yield entry.path, entry.name, entry.dir_fd
+    with closing(tree.walk(folder_fd, folder)) as walk:
+        for entry in walk:
+            if entry.kind == "file":
+                yield entry.path, entry.name, entry.dir_fd
 
 
 def search(
@@ -144,23 +146,24 @@ def search(
     skipped = {"binary": 0, "too_large": 0, "unreadable": 0, "hard_linked": 0}
     files = searched = 0
     truncated = False
-    for relative, name, dir_fd in _files(folder_fd, folder, only):
-        data = tree.read_regular(name, dir_fd, max_file_bytes)
-        if isinstance(data, str):
-            skipped[data] += 1
-            continue
-        if b"\x00" in data[:BINARY_PROBE]:
-            skipped["binary"] += 1
-            continue
-        files += 1
-        searched += len(data)
-        for line, text in find(data):
-            if len(matches) == max_results:
-                truncated = True
+    with closing(_files(folder_fd, folder, only)) as found:  # stopped early: descriptors closed now
+        for relative, name, dir_fd in found:
+            data = tree.read_regular(name, dir_fd, max_file_bytes)
+            if isinstance(data, str):
+                skipped[data] += 1
+                continue
+            if b"\x00" in data[:BINARY_PROBE]:
+                skipped["binary"] += 1
+                continue
+            files += 1
+            searched += len(data)
+            for line, text in find(data):
+                if len(matches) == max_results:
+                    truncated = True
+                    break
+                matches.append({"path": relative, "line": line, "text": text})
+            if truncated:
                 break
-            matches.append({"path": relative, "line": line, "text": text})
-        if truncated:
-            break
     return {
         "matches": matches,
         "truncated": truncated,
