@@ -329,10 +329,16 @@ def test_a_regex_search_child_ends_itself_when_its_parent_is_gone(workspace):
     from napari_talk.packs.files import search
 
     (workspace / "trap.txt").write_text("a" * 60 + "!")
-    request = {"root": str(workspace), "start": str(workspace), "query": "(a+)+$", "regex": True,
+    folder = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY)
+    request = {"folder_fd": folder, "folder": "", "only": None, "query": "(a+)+$", "regex": True,
                "case_sensitive": False, "max_results": 10, "max_file_bytes": 1 << 20}  # fmt: skip
-    child = subprocess.Popen([sys.executable, "-I", search.__file__, "1"], stdin=subprocess.PIPE)
-    child.communicate(json.dumps(request).encode(), timeout=10)
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-I", search.__file__, "1"], stdin=subprocess.PIPE, pass_fds=(folder,)
+        )
+        child.communicate(json.dumps(request).encode(), timeout=10)
+    finally:
+        os.close(folder)
     assert child.returncode == -signal.SIGALRM
 
 
@@ -346,3 +352,19 @@ def test_search_cuts_very_long_lines_around_the_match(files, workspace):
     (workspace / "wide.txt").write_text("x" * 5000 + "needle" + "y" * 5000)
     (text,) = [m["text"] for m in ok(files, "search_code", query="needle").data]
     assert "needle" in text and len(text) <= 400
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc/self/fd")
+def test_listings_and_searches_stopped_at_their_limit_leave_no_folder_open(files, workspace, monkeypatch):
+    """The walk holds a descriptor per folder level; stopping early closes them at once."""
+    monkeypatch.setattr(handlers, "LIST_MAX_ENTRIES", 3)
+    for depth in range(1, 6):
+        folder = workspace.joinpath(*[f"d{level}" for level in range(depth)])
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "a.txt").write_text("needle\n")
+        (folder / "b.txt").write_text("needle\n")
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        assert ok(files, "list_files", recursive=True).meta["truncated"] is True
+        assert ok(files, "search_code", query="needle", max_results=2).meta["truncated"] is True
+    assert len(os.listdir("/proc/self/fd")) == before

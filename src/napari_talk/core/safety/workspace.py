@@ -4,7 +4,8 @@ Every path a command names is relative to the workspace root, and every file any
 writes goes through one :class:`Workspace` (the gate). It refuses hostile spellings early with a
 clear message (:func:`check_spelling`), then walks the path one folder at a time from a descriptor
 of the root, refusing symlinks at every step (``O_NOFOLLOW``), so a folder swapped for a symlink
-between a check and a use fails closed instead of leading outside. Reads are bounded by size
+between a check and a use fails closed instead of leading outside; listings and searches walk the
+same way (:meth:`Workspace.place`, then :mod:`.tree`). Reads are bounded by size
 before a byte is read; writes are atomic (a temporary file renamed over the target), and
 temporary files left by a crash are swept. What napari-talk writes is remembered by its digest
 (:class:`Written`), and undoing a write (:meth:`Workspace.take_back`) touches the file only while it
@@ -17,12 +18,17 @@ outside the workspace: the gate writes to none (an append would change the file 
 one only when every one of its names is inside the workspace.
 
 :func:`resolve` gives a checked path for what must be named by path (listing, a library that
-only takes paths); it decides containment on the resolved path, never on string prefixes.
+only takes paths); it decides containment on the resolved path, never on string prefixes. What is
+read, written, listed or searched is never reached by such a path.
+
+Platform: POSIX, Linux the target (``O_NOFOLLOW``, ``O_DIRECTORY``, ``dir_fd=``, ``os.scandir`` of a
+descriptor; see :mod:`.tree`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -35,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from ..contract.result import CommandError
+from . import tree
 from .risk import Effect
 
 MAX_PATH_CHARS = 4096
@@ -118,8 +125,9 @@ def resolve(root: Path | str, relative: str) -> Path:
     base = workspace_root(root)
     try:
         target = (base / spelled).resolve()
-    except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise _refuse(relative, f"it cannot be resolved ({exc})") from None
+    except (OSError, RuntimeError) as exc:  # a symlink loop, or one swapped in or out meanwhile
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise _refuse(relative, f"it cannot be resolved ({why})") from None
     if not target.is_relative_to(base):
         raise _refuse(relative, "it resolves outside the workspace (through a symlink?)")
     refuse_special(target, relative)
@@ -160,9 +168,9 @@ def relative_to_root(root: Path, path: Path) -> str:
 
 # -- the gate -------------------------------------------------------------------------------------
 
-_O = os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
-_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _O
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _O
+_O = tree.NO_FOLLOW
+_ROOT_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC
+"""The root itself may be reached through symlinks (the person chose it); nothing below it is."""
 _TEMP_SUFFIX = ".napari-talk.tmp"
 STALE_TEMP_SECONDS = 60.0
 MAX_LINK_HOPS = 40
@@ -245,7 +253,7 @@ class Workspace:
         pending = _lexical(check_spelling(relative).as_posix().split("/"), relative)
         real: list[str] = []
         hops = 0
-        fd = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+        fd = os.open(self.root, _ROOT_FLAGS)
         try:
             while pending:
                 part = pending.pop(0)
@@ -257,7 +265,10 @@ class Workspace:
                     hops += 1
                     if hops > MAX_LINK_HOPS:
                         raise _refuse(relative, "too many symlinks (a loop?)")
-                    target = os.readlink(part, dir_fd=fd)
+                    try:
+                        target = os.readlink(part, dir_fd=fd)
+                    except OSError:  # no longer a symlink: swapped meanwhile
+                        raise _changed(relative, part) from None
                     if target.startswith("/"):
                         inside = Path(target)
                         if not inside.is_relative_to(self.root):
@@ -268,11 +279,14 @@ class Workspace:
                     pending = _lexical([*spelled, *pending], relative)
                     real = []
                     os.close(fd)
-                    fd = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+                    fd = os.open(self.root, _ROOT_FLAGS)
                     continue
                 real.append(part)
                 if pending and stat.S_ISDIR(mode):
-                    step = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                    try:
+                        step = tree.open_folder(part, fd)
+                    except OSError as exc:  # swapped for a symlink (or removed) since its lstat
+                        raise self._refusal(fd, part, relative, exc) from None
                     os.close(fd)
                     fd = step
                 elif pending:
@@ -290,12 +304,47 @@ class Workspace:
         finally:
             os.close(fd)
 
+    @contextlib.contextmanager
+    def place(self, relative: str) -> Iterator[Place]:
+        """Where a listing or a search of ``relative`` starts, reached following no symlink: the
+        folder's descriptor for :mod:`.tree` to walk. A file is a place too (its folder, and its
+        name in ``only``); a missing path is NotFound, and a special file is refused."""
+        parts = self._parts(relative)
+        path = "/".join(parts) or "."
+        if not parts:
+            with self.folder(".") as fd:
+                yield Place(fd, path, "", None)
+            return
+        folder = "/".join(parts[:-1])
+        name = parts[-1]
+        dir_fd = self._walk(parts[:-1], relative, create=False)
+        try:
+            try:
+                mode = os.lstat(name, dir_fd=dir_fd).st_mode
+            except (FileNotFoundError, NotADirectoryError):
+                raise WorkspaceError(f"{relative} does not exist in the workspace", "NotFound") from None
+            if stat.S_ISREG(mode):
+                yield Place(dir_fd, path, folder, name)
+                return
+            if not stat.S_ISDIR(mode):
+                raise _refuse(relative, f"it is a {special_kind(mode)}, not a regular file or folder")
+            try:
+                fd = tree.open_folder(name, dir_fd)
+            except OSError as exc:  # swapped for a symlink since its lstat
+                raise self._refusal(dir_fd, name, relative, exc) from None
+        finally:
+            os.close(dir_fd)
+        try:
+            yield Place(fd, path, path, None)
+        finally:
+            os.close(fd)
+
     def _walk(self, parts: list[str], relative: str, create: bool) -> int:
-        fd = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+        fd = os.open(self.root, _ROOT_FLAGS)
         try:
             for part in parts:
                 try:
-                    step = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                    step = tree.open_folder(part, fd)
                 except FileNotFoundError:
                     if not create:
                         raise WorkspaceError(
@@ -303,7 +352,7 @@ class Workspace:
                         ) from None
                     with contextlib.suppress(FileExistsError):
                         os.mkdir(part, 0o777, dir_fd=fd)
-                    step = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                    step = tree.open_folder(part, fd)
                 except (NotADirectoryError, OSError) as exc:
                     raise self._refusal(fd, part, relative, exc) from None
                 os.close(fd)
@@ -321,6 +370,8 @@ class Workspace:
             return WorkspaceError(f"{relative}: {exc.strerror or exc}", type(exc).__name__)
         if stat.S_ISLNK(mode):
             return _refuse(relative, f"{part!r} is a symlink; the workspace follows none")
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR) and stat.S_ISDIR(mode):  # a symlink at the open
+            return _changed(relative, part)
         if not stat.S_ISDIR(mode):
             return WorkspaceError(f"{relative}: {part!r} is a file, not a folder", "NotAFolder")
         return WorkspaceError(f"{relative}: {exc.strerror or exc}", type(exc).__name__)
@@ -341,7 +392,7 @@ class Workspace:
         dir_fd = self._walk(folder, relative, create=False)
         try:
             try:
-                fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+                fd, info = tree.open_file(name, dir_fd)
             except FileNotFoundError:
                 raise WorkspaceError(f"{relative} does not exist in the workspace", "NotFound") from None
             except OSError as exc:
@@ -349,7 +400,6 @@ class Workspace:
         finally:
             os.close(dir_fd)
         try:
-            info = os.fstat(fd)
             if stat.S_ISDIR(info.st_mode):
                 raise WorkspaceError(f"{relative} is a folder, not a file", "IsAFolder")
             if not stat.S_ISREG(info.st_mode):
@@ -363,24 +413,21 @@ class Workspace:
 
     def _links_inside(self, info: os.stat_result) -> bool:
         """Whether every name of this hard-linked file is inside the workspace (looked for in at
-        most :data:`HARD_LINK_SCAN_ENTRIES` entries; not found is not inside)."""
-        found = seen = 0
-        stack = [str(self.root)]
-        while stack:
-            with contextlib.suppress(OSError), os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    seen += 1
+        most :data:`HARD_LINK_SCAN_ENTRIES` entries, walked following no symlink; not found is not
+        inside)."""
+        found = 0
+        root_fd = os.open(self.root, _ROOT_FLAGS)
+        try:
+            with contextlib.closing(tree.walk(root_fd, hidden=True)) as walk:  # its descriptors closed now
+                for seen, entry in enumerate(walk, 1):
                     if seen > HARD_LINK_SCAN_ENTRIES:
                         return False
-                    with contextlib.suppress(OSError):
-                        if entry.is_dir(follow_symlinks=False):
-                            stack.append(entry.path)
-                            continue
-                        own = entry.stat(follow_symlinks=False)
-                        if (own.st_dev, own.st_ino) == (info.st_dev, info.st_ino):
-                            found += 1
-                            if found >= info.st_nlink:
-                                return True
+                    if (entry.info.st_dev, entry.info.st_ino) == (info.st_dev, info.st_ino):
+                        found += 1
+                        if found >= info.st_nlink:
+                            return True
+        finally:
+            os.close(root_fd)
         return False
 
     def read_bytes(self, relative: str, *, limit: int, what: str = "files") -> bytes:
@@ -621,6 +668,20 @@ class Workspace:
         return PinnedFile(base / name, dir_fd, name, relative, _own_status(dir_fd, name, relative))
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a listing or a search starts (:meth:`Workspace.place`); ``dir_fd`` is open only
+    inside the ``with`` block."""
+
+    dir_fd: int
+    path: str
+    """What was named, as commands name it (``.`` for the root)."""
+    folder: str
+    """The folder ``dir_fd`` is, as commands name it (``""`` for the root)."""
+    only: str | None
+    """The file's name in that folder when a file was named, else None."""
+
+
 class PinnedFile:
     """A file named through a folder descriptor kept open until :meth:`release`."""
 
@@ -676,6 +737,13 @@ def _own_status(dir_fd: int, name: str, relative: str) -> os.stat_result | None:
     if info.st_nlink > 1:
         raise _hard_linked(relative, info.st_nlink, "open")
     return info
+
+
+def _changed(relative: str, part: str) -> SecurityError:
+    return _refuse(
+        relative,
+        f"{part!r} changed while it was being opened (swapped with a symlink?); the workspace follows none",
+    )
 
 
 def _hard_linked(relative: str, links: int, act: str) -> SecurityError:

@@ -15,6 +15,7 @@ from ...core.contract.pack import Context, Handlers
 from ...core.contract.result import Result
 from ...core.running.history import Changes
 from ...core.running.jobs import Job, Progress
+from ...core.safety import tree
 from ...core.safety.workspace import Workspace, WorkspaceError, human_size, relative_to_root
 from . import commands as cmd
 from .envelope import envelope
@@ -98,10 +99,13 @@ def _restorer(workspace: Workspace, relative: str, previous: bytes | None, writt
 
 def _replace(ctx: Context[FilesState], relative: str, new: bytes, previous: Previous) -> Changes | None:
     ctx.consent.require(ctx.workspace.replacing(relative))
+    # the undo is made first: made after, its lookup of the path could fail (a folder swapped for
+    # a symlink meanwhile) and report refused a write that happened
+    undo = (
+        None if previous is False or previous is True else _restorer(ctx.workspace, relative, previous, new)
+    )
     ctx.workspace.write_bytes(relative, new)
-    if previous is False or previous is True:
-        return None
-    return _restorer(ctx.workspace, relative, previous, new)
+    return undo
 
 
 _PLURALS = {"match": "matches", "entry": "entries"}
@@ -192,10 +196,14 @@ def _entry_line(entry: dict[str, Any]) -> str:
 
 @HANDLERS.on(cmd.ListFiles)
 def list_files(command: cmd.ListFiles, ctx: Context[FilesState]) -> Result:
-    root = _root(ctx)
-    folder = _existing(ctx, command.directory, "folder")
-    entries, truncated = list_entries(root, folder, command.recursive, LIST_MAX_ENTRIES)
-    shown = relative_to_root(root, folder)
+    with ctx.workspace.place(command.directory) as place:
+        if place.only is not None:
+            raise FilesError(
+                f"{command.directory} is a file, not a folder; read it with: read {command.directory}",
+                "NotAFolder",
+            )
+        entries, truncated = list_entries(place.dir_fd, place.folder, command.recursive, LIST_MAX_ENTRIES)
+    shown = place.path
     head = f"{_where(shown)}: {_count(len(entries), 'entry')}" + (
         " (stopped at the limit)" if truncated else ""
     )
@@ -214,15 +222,13 @@ def list_files(command: cmd.ListFiles, ctx: Context[FilesState]) -> Result:
 
 @HANDLERS.on(cmd.SearchCode)
 def search_code(command: cmd.SearchCode, ctx: Context[FilesState]) -> Job:
-    root = _root(ctx)
-    start = _existing(ctx, command.directory, "any")
+    _existing(ctx, command.directory, "any")  # for a clear message now; the search is judged below
+    workspace = ctx.workspace
     try:
         compile_finder(command.query, command.regex, command.case_sensitive)
     except ValueError as exc:
         raise FilesError(str(exc), "InvalidRegex") from None
     request: dict[str, Any] = {
-        "root": str(root),
-        "start": str(start),
         "query": command.query,
         "regex": command.regex,
         "case_sensitive": command.case_sensitive,
@@ -231,8 +237,12 @@ def search_code(command: cmd.SearchCode, ctx: Context[FilesState]) -> Job:
     }
 
     def work(progress: Progress) -> dict[str, Any]:
-        if not command.regex:
-            return search(**request)
+        with workspace.place(command.directory) as place:  # on the worker thread, at the act
+            where: dict[str, Any] = {"folder_fd": place.dir_fd, "folder": place.folder, "only": place.only}
+            outcome = _isolated({**where, **request}) if command.regex else search(**where, **request)
+        return {**outcome, "directory": place.path}
+
+    def _isolated(request: dict[str, Any]) -> dict[str, Any]:
         try:
             return search_isolated(request, REGEX_TIMEOUT_S)
         except SearchTimeout:
@@ -258,7 +268,6 @@ def search_code(command: cmd.SearchCode, ctx: Context[FilesState]) -> Job:
             query=command.query,
             regex=command.regex,
             case_sensitive=command.case_sensitive,
-            directory=relative_to_root(root, start),
             count=len(matches),
             **outcome,
         )
@@ -302,8 +311,10 @@ def list_tasks(command: cmd.ListTasks, ctx: Context[FilesState]) -> Result:
 
 def describe_context(ctx: Context[FilesState]) -> list[str]:
     """What an LLM should know: where paths start, and the workspace's top-level names."""
-    root = _root(ctx)
-    names = sorted(p.name + ("/" if p.is_dir() else "") for p in root.iterdir() if not p.name.startswith("."))
+    with ctx.workspace.place(".") as place:
+        names = sorted(
+            e.name + ("/" if e.kind == "directory" else "") for e in tree.walk(place.dir_fd, recursive=False)
+        )
     shown = ", ".join(names[:30]) + (f", … ({len(names)} in all)" if len(names) > 30 else "")
     return [f"Workspace files (paths are relative to it): {shown or 'empty'}"]
 

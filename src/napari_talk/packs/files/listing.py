@@ -1,64 +1,43 @@
 """Listing a workspace folder: name, relative path, size, modification time and kind of each entry.
 
-Symlinks are listed as such and never followed, so a listing cannot wander out of the workspace
-(or loop); FIFOs, sockets and device files show as ``other``. Hidden names (starting with ".",
-like the pack's own ``.napari-talk`` records) are left out, as ``ls`` does, unless the folder asked
-for is itself hidden.
+The folder is walked by descriptors (:mod:`napari_talk.core.safety.tree`): symlinks are listed as
+such and never followed, and a folder swapped for a symlink while it is listed is not walked into,
+so a listing cannot wander out of the workspace (or loop); FIFOs, sockets and device files show as
+``other``. Hidden names (starting with ".", like the pack's own ``.napari-talk`` records) are left
+out, as ``ls`` does, unless the folder asked for is itself hidden.
 """
 
 from __future__ import annotations
 
-import os
+from contextlib import closing
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
-
-def _kind(entry: os.DirEntry) -> str:
-    if entry.is_symlink():
-        return "symlink"
-    if entry.is_dir(follow_symlinks=False):
-        return "directory"
-    if entry.is_file(follow_symlinks=False):
-        return "file"
-    return "other"
+from ...core.safety import tree
 
 
-def _describe(entry: os.DirEntry, root: Path) -> dict[str, Any]:
-    kind = _kind(entry)
-    info = entry.stat(follow_symlinks=False)
+def _describe(entry: tree.Entry) -> dict[str, Any]:
+    kind = entry.kind
     return {
         "name": entry.name,
-        "path": Path(entry.path).relative_to(root).as_posix(),
-        "size": info.st_size if kind == "file" else None,
-        "mod_time": datetime.fromtimestamp(info.st_mtime, timezone.utc).isoformat(timespec="seconds"),
+        "path": entry.path,
+        "size": entry.info.st_size if kind == "file" else None,
+        "mod_time": datetime.fromtimestamp(entry.info.st_mtime, timezone.utc).isoformat(timespec="seconds"),
         "kind": kind,
     }
 
 
-def list_entries(root: Path, folder: Path, recursive: bool, limit: int) -> tuple[list[dict[str, Any]], bool]:
-    """Entries of ``folder`` (resolved, inside ``root``), sorted by path; True when cut at ``limit``."""
+def list_entries(
+    folder_fd: int, folder: str, recursive: bool, limit: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """Entries of the folder ``folder_fd`` (named ``folder`` from the workspace root, ``""`` for the
+    root), sorted by path; True when cut at ``limit``."""
     entries: list[dict[str, Any]] = []
-    pending = [folder]
-    while pending:
-        current = pending.pop()
-        try:
-            with os.scandir(current) as found:
-                children = sorted(found, key=lambda e: e.name)
-        except OSError:
-            continue  # removed meanwhile, or unreadable: list what can be listed
-        for entry in children:
-            if entry.name.startswith("."):
-                continue
-            try:
-                described = _describe(entry, root)
-            except OSError:
-                continue
+    with closing(tree.walk(folder_fd, folder, recursive=recursive)) as walk:  # its descriptors closed now
+        for entry in walk:
             if len(entries) == limit:
                 entries.sort(key=lambda e: e["path"])
                 return entries, True
-            entries.append(described)
-            if recursive and described["kind"] == "directory":
-                pending.append(Path(entry.path))
+            entries.append(_describe(entry))
     entries.sort(key=lambda e: e["path"])
     return entries, False

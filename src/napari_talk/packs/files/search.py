@@ -1,9 +1,13 @@
 """Searching the text of a folder's files for a literal string or a regular expression.
 
-Standard library only: this file also runs on its own (``python -I search.py``) as the child
-process that matches a regular expression, so a pathological pattern is killed after a timeout.
+Standard library only (and the core's descriptor walker, :mod:`napari_talk.core.safety.tree`): this
+file also runs on its own (``python -I search.py``) as the child process that matches a regular
+expression, so a pathological pattern is killed after a timeout.
 Python's ``re`` holds the GIL while it backtracks, so a thread could neither be stopped nor keep
 the GUI alive. Literal queries cannot backtrack and run in-process.
+
+The folder is walked by descriptors, following no symlink: one swapped in for a folder or a file
+while the search runs is skipped, never followed out of the workspace.
 
 Matches are ``{"path", "line", "text"}``, one per matching line. Symlinks, hidden names (starting
 with ".": the pack's own records and temporary files), special files, binary files (a NUL byte in
@@ -17,17 +21,26 @@ import math
 import os
 import re
 import signal
-import stat
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing
 from typing import Any
+
+if __package__:
+    from ...core.safety import tree
+else:  # the isolated child (``python -I search.py``): the same walker, loaded from its file
+    import importlib.util
+
+    _TREE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "safety", "tree.py")
+    _spec = importlib.util.spec_from_file_location("napari_talk_tree", _TREE)
+    assert _spec is not None and _spec.loader is not None
+    tree = importlib.util.module_from_spec(_spec)
+    sys.modules[_spec.name] = tree
+    _spec.loader.exec_module(tree)
 
 BINARY_PROBE = 8192
 LINE_CHARS = 400
-_FLAGS = (
-    os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-)
 
 Finder = Callable[[bytes], Iterator[tuple[int, str]]]
 
@@ -104,88 +117,53 @@ def _text_finder(pattern: re.Pattern[str]) -> Finder:
     return find
 
 
-def _entries(folder: str) -> list[os.DirEntry]:
-    try:
-        with os.scandir(folder) as found:
-            return sorted(found, key=lambda e: e.name)
-    except OSError:
-        return []
-
-
-def _files(start: str) -> Iterator[str]:
-    """Regular files under ``start`` (or ``start`` itself), in path order, no symlinks."""
-    if not os.path.isdir(start) or os.path.islink(start):
-        yield start
+def _files(folder_fd: int, folder: str, only: str | None) -> Generator[tuple[str, str, int], None, None]:
+    """``(path, name, folder descriptor)`` of each regular file under the folder, in path order,
+    walked by descriptors following no symlink; just ``only`` when a file was named."""
+    if only is not None:
+        yield (f"{folder}/{only}" if folder else only), only, folder_fd
         return
-    stack = [iter(_entries(start))]
-    while stack:
-        entry = next(stack[-1], None)
-        if entry is None:
-            stack.pop()
-        elif entry.name.startswith(".") or entry.is_symlink():
-            continue
-        elif entry.is_dir(follow_symlinks=False):
-            stack.append(iter(_entries(entry.path)))
-        elif entry.is_file(follow_symlinks=False):
-            yield entry.path
-
-
-def _read(path: str, limit: int) -> bytes | str:
-    """The file's bytes, or why it was skipped; O_NOFOLLOW and fstat guard against a swap."""
-    try:
-        fd = os.open(path, _FLAGS)
-    except OSError:
-        return "unreadable"
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return "unreadable"
-        if info.st_nlink > 1:  # another name may be outside the workspace
-            return "hard_linked"
-        if info.st_size > limit:
-            return "too_large"
-        data = os.read(fd, info.st_size + 1)
-        return "too_large" if len(data) > limit else data
-    except OSError:
-        return "unreadable"
-    finally:
-        os.close(fd)
+    with closing(tree.walk(folder_fd, folder)) as walk:
+        for entry in walk:
+            if entry.kind == "file":
+                yield entry.path, entry.name, entry.dir_fd
 
 
 def search(
-    root: str,
-    start: str,
+    folder_fd: int,
+    folder: str,
     query: str,
+    only: str | None = None,
     regex: bool = False,
     case_sensitive: bool = False,
     max_results: int = 200,
     max_file_bytes: int = 8 * 1024 * 1024,
 ) -> dict[str, Any]:
-    """Search the files under ``start`` (a resolved path inside the resolved ``root``)."""
+    """Search the files under the folder ``folder_fd`` (named ``folder`` from the workspace root,
+    ``""`` for the root), or only its file ``only``; paths in the matches are from the root."""
     find = compile_finder(query, regex, case_sensitive)
-    prefix = len(root.rstrip(os.sep)) + 1
     matches: list[dict[str, Any]] = []
     skipped = {"binary": 0, "too_large": 0, "unreadable": 0, "hard_linked": 0}
     files = searched = 0
     truncated = False
-    for path in _files(start):
-        data = _read(path, max_file_bytes)
-        if isinstance(data, str):
-            skipped[data] += 1
-            continue
-        if b"\x00" in data[:BINARY_PROBE]:
-            skipped["binary"] += 1
-            continue
-        files += 1
-        searched += len(data)
-        relative = path[prefix:].replace(os.sep, "/")
-        for line, text in find(data):
-            if len(matches) == max_results:
-                truncated = True
+    with closing(_files(folder_fd, folder, only)) as found:  # stopped early: descriptors closed now
+        for relative, name, dir_fd in found:
+            data = tree.read_regular(name, dir_fd, max_file_bytes)
+            if isinstance(data, str):
+                skipped[data] += 1
+                continue
+            if b"\x00" in data[:BINARY_PROBE]:
+                skipped["binary"] += 1
+                continue
+            files += 1
+            searched += len(data)
+            for line, text in find(data):
+                if len(matches) == max_results:
+                    truncated = True
+                    break
+                matches.append({"path": relative, "line": line, "text": text})
+            if truncated:
                 break
-            matches.append({"path": relative, "line": line, "text": text})
-        if truncated:
-            break
     return {
         "matches": matches,
         "truncated": truncated,
@@ -196,8 +174,8 @@ def search(
 
 
 def search_isolated(request: dict[str, Any], timeout: float) -> dict[str, Any]:
-    """:func:`search` in a child process, killed after ``timeout`` seconds."""
-    flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+    """:func:`search` in a child process, killed after ``timeout`` seconds. The child inherits the
+    folder's descriptor (same number), so it walks the very folder the parent opened."""
     try:
         done = subprocess.run(
             [sys.executable, "-I", os.path.abspath(__file__), str(timeout)],
@@ -206,7 +184,7 @@ def search_isolated(request: dict[str, Any], timeout: float) -> dict[str, Any]:
             text=True,
             encoding="utf-8",
             timeout=timeout,
-            creationflags=flags,
+            pass_fds=(request["folder_fd"],),
         )
     except subprocess.TimeoutExpired:
         raise SearchTimeout(timeout) from None

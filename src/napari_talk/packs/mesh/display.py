@@ -14,6 +14,7 @@ at the model's front, head up.
 from __future__ import annotations
 
 import contextlib
+import io
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,7 +27,10 @@ from .mesh import TriMesh, crease_groups, split_by_groups
 from .state import MeshPackState, ModelState
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ...core.running.history import Changes
+    from ...core.safety.workspace import Workspace
 
 MODEL_LAYER = "model"
 ROLE = "napari_talk_mesh"
@@ -209,7 +213,7 @@ def _sync_concepts(
     for option, concept in sorted(wanted.items()):
         if option in shown:
             continue
-        image = read_image(concept.path)
+        image = read_image(pack.file.workspace, concept.path)
         height, width = image.shape[:2]
         scale = CONCEPT_WIDTH / max(width, 1)
         column = (option - 2) * CONCEPT_WIDTH * 1.15 - CONCEPT_WIDTH / 2
@@ -225,10 +229,14 @@ def _sync_concepts(
         shown[option] = (added(viewer, layer, changes), str(concept.path))
 
 
-def read_image(path) -> np.ndarray:
+def read_image(workspace: Workspace, path: Path) -> np.ndarray:
+    """A workspace image, read through the workspace gate (no symlink followed on the way)."""
     from PIL import Image
 
-    with Image.open(path) as image:
+    from .handlers.concepts import CONCEPT_MAX_BYTES
+
+    data = workspace.read_bytes(workspace.relative(path), limit=CONCEPT_MAX_BYTES, what="concept images")
+    with Image.open(io.BytesIO(data)) as image:
         return np.asarray(image.convert("RGB"))
 
 
