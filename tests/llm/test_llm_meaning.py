@@ -67,6 +67,37 @@ def test_a_question_answered_in_words_is_an_answer(tmp_path, server):
     assert turn.ok and turn.spoken == "GFP is a green fluorescent protein."
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "are there rays between 10% and 40% polarized in the current scene?",
+        "how many files mention the dragon?",
+        "do any of my chapters end happily?",
+    ],
+)
+def test_a_question_about_the_data_answered_in_words_alone_shows_no_words(tmp_path, server, question):
+    session = session_with_model(tmp_path, server, mode="json")
+    words = "There are none of those in the current scene."
+    server.say(json.dumps({"say": words}))
+    turn = session.run(question)
+    assert not turn.ok and turn.spoken is None
+    assert words not in turn.message and "without reading anything" in turn.message
+    assert turn.results[0].meta.get("understood") is False
+
+
+def test_a_question_naming_a_live_layer_is_about_the_data(tmp_path, server, make_napari_viewer):
+    import numpy as np
+
+    viewer = make_napari_viewer()
+    viewer.add_image(np.zeros((4, 4)), name="membrane")
+    session = Session(viewer, workspace=tmp_path)
+    options = {"model": "scripted", "base_url": server.url, "timeout": 5, "max_retries": 0, "mode": "json"}
+    session.llm = LLMRoad(session.registry, LLMSettings(**options))
+    server.say(json.dumps({"say": "membrane looks fine to me, its contrast is good."}))
+    turn = session.run("is membrane too dim?")
+    assert not turn.ok and turn.spoken is None and "looks fine" not in turn.message
+
+
 def test_no_command_is_an_answer_and_nothing_runs(tmp_path, server):
     session = session_with_model(tmp_path, server, mode="schema", schema_form="json_object")
     server.say(json.dumps({"commands": []}))

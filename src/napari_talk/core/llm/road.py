@@ -47,7 +47,7 @@ from .replies import Reading, as_command, read_reply
 from .router import Route, Router
 from .settings import LLMSettings, SchemaForm
 from .shortlist import Shortlist
-from .words import claims_action, is_question, is_remark
+from .words import asks_about_the_data, claims_action, is_question, is_remark
 
 if TYPE_CHECKING:
     from ..contract.commands import Command
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+UNREAD_ANSWER = " The model answered in words without reading anything of yours, so its words are not shown."
 MAX_READ_CALLS = 3
 """Read-only tool calls run for the model in one turn before it must answer (the seed's limit)."""
 MAX_COMMANDS_PER_REPLY = 20
@@ -205,7 +206,7 @@ class LLMRoad:
             log.warning("the LLM road failed", exc_info=True)
             outcome.error = f"the model's reply could not be used ({type(exc).__name__}); nothing ran"
         if outcome.error is None:
-            self._judge_words(text, outcome, packs)
+            self._judge_words(text, outcome, packs, names or {})
         return outcome
 
     def pool(self, packs: Sequence[str] | None = None) -> tuple[str, ...]:
@@ -560,19 +561,26 @@ class LLMRoad:
     def _refused(self, text: str, said: str) -> str:
         return not_understood_line(text, suggest(self.registry, text), offer_model=False, suggestion=said)
 
-    def _judge_words(self, text: str, outcome: LLMOutcome, packs: Sequence[str] | None) -> None:
-        """Words answer questions only, and never claim what no command did."""
+    def _judge_words(self, text: str, outcome: LLMOutcome, packs: Sequence[str] | None, names: Names) -> None:
+        """Words answer questions about the world only, and never claim what no command did; a
+        question about the data is answered by a command that reads it, not by words that rest on
+        nothing the model read."""
         spoken = (outcome.spoken or "").strip()
         if outcome.commands or outcome.read:
             if spoken and claims_action(spoken):
                 outcome.spoken = None  # what ran says what was done
             return
         question = is_question(text)
-        if spoken and question and not claims_action(spoken):
+        live = [name for found in names.values() for name in found]
+        unread = bool(spoken) and question and asks_about_the_data(text, live)
+        if spoken and question and not claims_action(spoken) and not unread:
             return
         outcome.spoken = None
         outcome.understood = False
         nearest = suggest(self.registry, text, packs=packs)
+        if unread:
+            outcome.error = not_understood_line(text, nearest, offer_model=False) + UNREAD_ANSWER
+            return
         outcome.error = not_understood_line(text, nearest, offer_model=False, suggestion=spoken or None)
 
     def _validate(self, reading: Reading) -> tuple[list[Command], list[str]]:

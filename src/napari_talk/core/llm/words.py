@@ -3,6 +3,9 @@ only commands do things.
 
 - :func:`is_question`: a line that asks (a question mark, or opening with "what", "is", "can you
   tell", ...); a model may answer it in words.
+- :func:`asks_about_the_data`: a question about what is in play (it names a live layer, glass, file
+  or entity, or says "this", "the scene", "how many ..."): only a command that reads answers it;
+  a model's words alone, which rest on nothing it read, are not shown as its answer.
 - :func:`claims_action`: words that say something was done ("The yellow dots have been removed.",
   "I've hidden GFP", "Done!"); such words are never shown as fact when no command did it.
 - :func:`is_remark`: a line that tells rather than asks ("my zoom meeting ran long", "we should
@@ -13,6 +16,7 @@ only commands do things.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _QUESTION_START = re.compile(
     r"^\s*(?:(?:hey|hi|ok|okay|so|and|but|well|please|quick question)[,!.:]?\s+)*"
@@ -46,6 +50,30 @@ def is_question(text: str) -> bool:
     if _REQUEST_START.search(line):
         return False
     return line.endswith("?") or bool(_QUESTION_START.search(line))
+
+
+_THE_DATA = re.compile(
+    r"\b(?:this|these|those|current(?:ly)?|here|my|our|how many|how much of|are there|is there|"
+    r"(?:the|its|their) (?:scene|layers?|image|images|files?|folders?|workspace|catalog(?:ue)?|model|mesh|"
+    r"trace|rays?|viewer|data|recording|stack|segments?|parts?|glass(?:es)?|detectors?|entit(?:y|ies)))\b",
+    re.IGNORECASE,
+)
+
+_HOW_TO = re.compile(
+    r"^\s*(?:can|could|is it possible|how (?:do|can|could|would|should|might) (?:i|we|you|one)|how to)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_about_the_data(text: str, names: Iterable[str] = ()) -> bool:
+    """Whether a question asks about what is in play rather than about the world ("what is a
+    Brewster angle?"): it names a live name, or points at the scene, the layers, the files."""
+    if _HOW_TO.search(text):
+        return False  # "can the image be blurred here?" asks what can be done, not what is there
+    if _THE_DATA.search(text):
+        return True
+    folded = text.casefold()
+    return any(re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", folded) for name in names if name)
 
 
 def claims_action(words: str) -> bool:
