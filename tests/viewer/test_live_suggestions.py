@@ -62,3 +62,22 @@ def test_every_offered_example_is_understood_as_offered(own_session):
         for example in own_session.run(line).results[0].data["suggestions"]:
             turn = own_session.parser.read(example, own_session.known_names())
             assert turn.commands, f"{example!r} was offered but is not understood here"
+
+
+@pytest.mark.parametrize(
+    ("line", "word"),
+    [
+        ("please sharpen membrane", "sharpen"),
+        ("denoise DAPI a bit", "denoise"),
+        ("segement the membrane", None),  # a slip of "segment": the grammar has the word
+        ("membrane colormap yellowish somehow", None),  # opens with a layer's name
+        ("hide the membrane layer somehow maybe later", None),  # a known verb
+    ],
+)
+def test_a_verb_no_command_uses_is_named_as_such(own_session, line, word):
+    message = own_session.run(line).results[0].message
+    said = "No command I know uses the word"
+    if word is None:
+        assert said not in message
+    else:
+        assert f"{said} {word!r}" in message

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
+
+from ..grammar.text import normalize
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry
@@ -27,11 +29,15 @@ def not_understood_line(
     offer_model: bool,
     suggestion: str | None = None,
     meant: str | None = None,
+    unknown_word: str | None = None,
 ) -> str:
     """The one line a misunderstood line gets: what was not understood, what it may have meant
-    (the canonical stage's reading, never done), the nearest things that can be typed, what a
+    (the canonical stage's reading, never done), the word it opens with when no command uses it
+    (:func:`unknown_verb`), the nearest things that can be typed, what a
     model suggested (never done), and, when no model is set up, where to set one up."""
     parts = [f"I did not understand {echo(text)!r}."]
+    if unknown_word:
+        parts.append(f"No command I know uses the word {echo(unknown_word)!r}.")
     if meant:
         parts.append(f"Did you mean “{meant}”?")
         nearest = [e for e in nearest if e != meant]
@@ -44,6 +50,27 @@ def not_understood_line(
     if offer_model:
         parts.append(LLM_HINT)
     return " ".join(parts)
+
+
+SLIP = 0.85
+"""How alike a word and one of the grammar's must be to be taken for a slip of it ("segement")."""
+
+
+def unknown_verb(line: str, vocabulary: frozenset[str], names: Iterable[str] = ()) -> str | None:
+    """The word a request opens with when no command's phrasing uses it, nor anything like it ("blur
+    the image", not "segement it", a slip of "segment"), nor a live name: saying so is more use to
+    the person than three examples that share no word with the line."""
+    words = normalize(line).split()
+    if not words:
+        return None
+    first = words[0].strip("?!.,;:'\"").casefold()
+    if len(first) < 3 or not first.isalpha() or first in vocabulary:
+        return None
+    if any(name.casefold().split()[:1] == [first] for name in names if name.strip()):
+        return None
+    if difflib.get_close_matches(first, vocabulary, n=1, cutoff=SLIP):
+        return None
+    return first
 
 
 def remark_line(text: str) -> str:

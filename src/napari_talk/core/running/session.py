@@ -25,7 +25,7 @@ from ..contract.registry import Registry, default_registry
 from ..contract.result import CommandError, Result
 from ..grammar.parser import Parser
 from ..help.live_examples import in_live_names
-from ..help.topics import not_understood_line, suggest
+from ..help.topics import not_understood_line, suggest, unknown_verb
 from ..safety.net import NetPolicy
 from ..safety.risk import (
     Approval,
@@ -573,7 +573,11 @@ class Session:
         nearest = suggest(self.registry, text, limit=2 * SUGGESTIONS, packs=packs, live=live)
         examples = in_live_names(nearest, text, names, self.registry, self.parser)[:SUGGESTIONS]
         meant = self.rephrasing.read(text, names, self.parser)
-        message = not_understood_line(text, examples, offer_model=not self.llm_ready, meant=meant)
+        every_name = [name for found in names.values() for name in found]
+        unknown = None if meant else unknown_verb(text, self.parser.vocabulary(), every_name)
+        message = not_understood_line(
+            text, examples, offer_model=not self.llm_ready, meant=meant, unknown_word=unknown
+        )
         suggestions = [meant, *(e for e in examples if e != meant)] if meant else examples
         return Result.error(message, {"suggestions": suggestions, "meant": meant}, understood=False)
 
