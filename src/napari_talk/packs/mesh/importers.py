@@ -116,9 +116,12 @@ def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
         raise MeshFileError(
             "the glTF file keeps its data in separate files; import the .glb form of it (one file)"
         )
+    # only the geometry is kept, so embedded textures are never decoded (a small PNG may
+    # unpack to gigabytes of pixels)
+    skip = {"skip_materials": True} if kind in ("glb", "gltf") else {}
     try:
         loaded = trimesh.load(
-            io.BytesIO(data), file_type=kind, process=False, force="mesh", resolver=_no_files()
+            io.BytesIO(data), file_type=kind, process=False, force="mesh", resolver=_no_files(), **skip
         )
     except MeshFileError:
         raise
