@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..safety.secrets import url_without_secrets
+
 DATABASE_ENV = "NAPARI_TALK_ATLAS_DATABASE"
 MODEL_URL_ENV = "NAPARI_TALK_MODEL_URL"
 MESH_ENV_PREFIX = "NAPARI_TALK_MESH_"
@@ -60,15 +62,9 @@ class AtlasSettings(BaseModel):
         return self.model_copy(update={"database": url}) if url else self
 
     def stored(self) -> AtlasSettings:
-        """What may be written to a settings file: the URL without a password (like the LLM key,
-        a secret is never stored)."""
-        parts = urlsplit(self.database)
-        if not parts.password:
-            return self
-        host = parts.hostname or ""
-        netloc = f"{parts.username}@{host}" if parts.username else host
-        netloc += f":{parts.port}" if parts.port else ""
-        return self.model_copy(update={"database": parts._replace(netloc=netloc).geturl()})
+        """What may be written to a settings file: the URL without a password, in its user part
+        or as ``?password=`` (like the LLM key, a secret is never stored)."""
+        return self.model_copy(update={"database": url_without_secrets(self.database)})
 
 
 class MeshSettings(BaseModel):
