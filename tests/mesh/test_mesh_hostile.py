@@ -21,7 +21,7 @@ from napari_talk.packs.mesh.declared import check
 from napari_talk.packs.mesh.importers import import_bytes
 from napari_talk.packs.mesh.limits import MeshLimits
 
-HOSTILE = {  # file name: (builder, what the refusal names; None: imported, the texture never decoded)
+HOSTILE = {  # file name: (builder, what the refusal names; None: imported, its texture never decoded)
     "texture.glb": (hostile.textured_glb, None),
     "corners.obj": (hostile.obj_one_face, "max_faces"),
     "indices.ply": (hostile.ply_one_face, "max_faces"),
@@ -58,7 +58,7 @@ def test_a_small_file_asking_for_gigabytes_is_answered_within_a_memory_limit(tmp
     assert run.returncode == 0, run.stderr[-2000:]
     assert "Traceback" not in run.stdout + run.stderr
     if named is None:
-        assert "imported faces: 1" in run.stdout, run.stdout
+        assert "imported faces: 2" in run.stdout, run.stdout
     else:
         refusal = run.stdout.split("refused:", 1)[1].split("\n", 1)[0]
         assert named in refusal and refusal.count(". ") == 0, refusal

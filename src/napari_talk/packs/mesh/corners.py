@@ -64,6 +64,8 @@ def ply_triangles(data: bytes, header_end: int, budget: int) -> int:
     for line in header:
         words = line.split()
         if words[:1] == ["element"] and len(words) >= 3:
+            if not words[2].isdigit():
+                raise CornerError(f"its PLY header gives no count for the element {words[1]!r}")
             elements.append((words[1], int(words[2]), []))
         elif words[:1] == ["property"] and elements:
             elements[-1][2].append(words[1:])
@@ -88,6 +90,8 @@ def ply_triangles(data: bytes, header_end: int, budget: int) -> int:
         width = _PLY_SIZES[lists[0][2]]
     except (KeyError, IndexError):
         raise CornerError("its PLY header names a property type this reader does not know") from None
+    if width == 0:
+        raise CornerError("its PLY header lists faces of zero-byte indices")
     # the face element's list items fill at most what the other elements and the faces' fixed
     # parts leave of the body: exact when the corner list is the face's only list
     items = max(len(data) - body - fixed - faces * record, 0) // width

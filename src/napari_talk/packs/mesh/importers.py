@@ -127,8 +127,13 @@ def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
         raise
     except Exception as exc:  # any reader's failure is the file's: say it, never a traceback
         raise MeshFileError(f"the {kind.upper()} file cannot be read: {exc or type(exc).__name__}") from None
-    vertices = np.asarray(getattr(loaded, "vertices", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
-    faces = np.asarray(getattr(loaded, "faces", np.zeros((0, 3))), dtype=np.int64).reshape(-1, 3)
+    try:
+        vertices = np.asarray(getattr(loaded, "vertices", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
+        faces = np.asarray(getattr(loaded, "faces", np.zeros((0, 3))), dtype=np.int64).reshape(-1, 3)
+    except (TypeError, ValueError):
+        raise MeshFileError(
+            f"the {kind.upper()} file holds something other than 3-D points and triangles"
+        ) from None
     if not len(faces):
         raise MeshFileError(f"the {kind.upper()} file holds no triangles")
     return vertices, faces
