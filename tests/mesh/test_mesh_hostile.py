@@ -155,3 +155,14 @@ def test_hostile_files_typed_into_the_dock_are_refused_and_the_model_stays(qtbot
         assert named in entry.text and "Traceback" not in entry.text, entry.text
         assert time.perf_counter() - started < 20
         assert door.session.state("mesh").model.mesh.n_faces == faces, f"{name} left the model as it was"
+
+
+def test_a_short_fuzz_of_the_readers_finds_no_crash():
+    """A CI-sized slice of ``benchmarks/mesh_reader_fuzz.py``: 25 Hypothesis-made OBJ, PLY and glTF
+    files each, every one imported or refused in a sentence."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import mesh_reader_fuzz
+
+    for name in mesh_reader_fuzz.FORMATS:
+        tried, imported, refused, _, crashes = mesh_reader_fuzz.fuzz(name, 25)
+        assert tried >= 20 and imported + refused == tried and not crashes, (name, crashes)

@@ -177,8 +177,9 @@ def clean(vertices: np.ndarray, faces: np.ndarray, name: str, limits: MeshLimits
         raise MeshFileError("the mesh has vertices at infinite or undefined positions")
     extent = float(np.ptp(vertices[used], axis=0).max()) or 1.0
     tolerance = extent * 1e-7
-    quantized = np.round((vertices - vertices[used].min(axis=0)) / tolerance).astype(np.int64)
-    _, first, inverse = np.unique(quantized[used], axis=0, return_index=True, return_inverse=True)
+    # only the vertices faces use: an unused one may be anywhere, even at NaN
+    quantized = np.round((vertices[used] - vertices[used].min(axis=0)) / tolerance).astype(np.int64)
+    _, first, inverse = np.unique(quantized, axis=0, return_index=True, return_inverse=True)
     remap = np.full(len(vertices), -1, dtype=np.int64)
     remap[used] = inverse.reshape(-1)
     welded_vertices = vertices[used[first]]
