@@ -6,6 +6,7 @@ address-space limit in a process of its own; ordinary polygons still count as th
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -166,3 +167,28 @@ def test_a_short_fuzz_of_the_readers_finds_no_crash():
     for name in mesh_reader_fuzz.FORMATS:
         tried, imported, refused, _, crashes = mesh_reader_fuzz.fuzz(name, 25)
         assert tried >= 20 and imported + refused == tried and not crashes, (name, crashes)
+
+
+def test_napari_talk_run_refuses_a_hostile_file_in_a_sentence(workspace):
+    """The command line without a display: each file refused in one line, status 1, no traceback,
+    and the ordinary file after them imported."""
+    (workspace / "corners.obj").write_bytes(hostile.obj_one_face())
+    (workspace / "deep.gltf").write_bytes(hostile.deep_gltf())
+    (workspace / "fan.obj").write_bytes(hostile.fan_obj(5_000))
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env |= {"NAPARI_TALK_WORKSPACE": str(workspace), "PYTHONWARNINGS": "ignore"}
+    lines = ["import corners.obj", "import deep.gltf", "import fan.obj"]
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "napari_talk", "run", *lines],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr, done.stderr[-1000:]
+    said = done.stdout.splitlines()
+    assert said[1].startswith("✗") and "max_faces" in said[1], said
+    assert said[3].startswith("✗") and "nests deeper" in said[3], said
+    assert said[5].startswith("✓ Imported fan.obj"), said
+    assert time.perf_counter() - started < 120
