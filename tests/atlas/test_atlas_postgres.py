@@ -135,6 +135,8 @@ def test_the_password_in_a_database_url_is_never_shown(monkeypatch, workspace, t
     saved = (tmp_path / "settings.json").read_text()
     assert SECRET not in saved and "127.0.0.1" in saved and "password" not in saved
     assert SECRET not in caplog.text
+    settings = Settings(atlas=AtlasSettings(database=url))
+    assert SECRET not in repr(settings) + str(settings) and masked in repr(settings)
 
 
 def test_the_setting_takes_only_a_postgresql_url():
