@@ -13,6 +13,7 @@ before the row ran. Add a row for a new limit by writing one more function.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -207,6 +208,102 @@ def gltf_instances(folder: Path) -> str:
     result = session.execute({"action": "import_model", "path": "instanced.glb"})
     took = time.perf_counter() - started
     return f"{path.stat().st_size / 1e6:.2f} MB file; refused in {took:.2f} s: {result.message[:90]}"
+
+
+def _import_hostile(folder: Path, name: str, builder: str) -> str:
+    """Import a file built by ``tests/hostile_meshes.py`` as a person would: its size, the time
+    and the reply."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    import hostile_meshes
+
+    from napari_talk.core.running.session import Session
+
+    path = folder / name
+    path.write_bytes(getattr(hostile_meshes, builder)())
+    session = Session(workspace=folder)
+    started = time.perf_counter()
+    result = session.execute({"action": "import_model", "path": name})
+    took = time.perf_counter() - started
+    said = "imported" if result.ok else "refused"
+    return f"{path.stat().st_size / 1e6:.1f} MB file; {said} in {took:.2f} s: {result.message[:90]}"
+
+
+@row("glb_texture", "mesh: only geometry kept, embedded images never decoded")
+def glb_texture(folder: Path) -> str:
+    """A triangle shown twice with an embedded 30,016 × 30,016 RGBA PNG (3.6 GB decoded)."""
+    return _import_hostile(folder, "texture.glb", "textured_glb")
+
+
+@row("obj_corners", "mesh: at most 2,000,000 triangles, polygons fanned")
+def obj_corners(folder: Path) -> str:
+    """One OBJ face line of 15 million corners (30 MB)."""
+    return _import_hostile(folder, "corners.obj", "obj_one_face")
+
+
+@row("ply_indices", "mesh: at most 2,000,000 triangles, list lengths counted")
+def ply_indices(folder: Path) -> str:
+    """One binary PLY face listing 10 million indices (40 MB)."""
+    return _import_hostile(folder, "indices.ply", "ply_one_face")
+
+
+@row("gltf_deep", "mesh: glTF JSON read without recursion errors")
+def gltf_deep(folder: Path) -> str:
+    """A .gltf whose JSON nests 200,000 arrays deep."""
+    return _import_hostile(folder, "deep.gltf", "deep_gltf")
+
+
+@row("fan_segment", "segment: at most 60,000,000 ray tests, 250,000 pairs at once")
+def fan_segment(folder: Path) -> str:
+    """50,000 slivers meeting in one point imported, then "segment it"."""
+    imported = _import_hostile(folder, "fan.obj", "fan_obj")
+    from napari_talk.core.running.session import Session
+
+    session = Session(workspace=folder)
+    session.execute({"action": "import_model", "path": "fan.obj"})
+    started = time.perf_counter()
+    result = session.run("segment it")
+    took = time.perf_counter() - started
+    return f"{imported.split(';')[0]}; segment refused={not result.ok} in {took:.2f} s: {result.message[:90]}"
+
+
+@row("mcp_head", "MCP HTTP: a head of at most 16 KiB and 100 header lines")
+def mcp_head(folder: Path) -> str:
+    """A 100 KiB header, then 10,000 headers, each sent whole to a real server on 127.0.0.1."""
+    import socket
+
+    from napari_talk.agents.mcp_server import Bridge, HttpService
+    from napari_talk.core.running.session import Session
+
+    service = HttpService(Bridge(Session(None, workspace=folder))).start()
+    host, port = service.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    said = []
+    try:
+        for name, extra in (
+            ("100 KiB header", b"X-Big: " + b"a" * 100 * 1024 + b"\r\n"),
+            ("10,000 headers", b"".join(b"X-%d: 1\r\n" % n for n in range(10_000))),
+        ):
+            started = time.perf_counter()
+            with socket.create_connection((host, int(port)), timeout=10) as sock:
+                with contextlib.suppress(OSError):  # closed before all was read: it has answered
+                    sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + b"\r\n")
+                answer = sock.recv(200).split(b"\r\n", 1)[0].decode()
+            said.append(f"{name}: {answer!r} in {time.perf_counter() - started:.3f} s")
+    finally:
+        service.stop()
+    return "; ".join(said)
+
+
+@row("jsonl_deep", "parse --jsonl: a line too deep gets an error, the rest are parsed")
+def jsonl_deep(folder: Path) -> str:
+    """Three lines to ``napari-talk parse --jsonl``, the middle one nested 200,000 deep."""
+    feed = '{"text": "zoom to 200%"}\n' + "[" * 200_000 + "]" * 200_000 + '\n{"text": "zoom to 300%"}\n'
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "napari_talk", "parse", "--jsonl"], input=feed, capture_output=True, text=True
+    )
+    took = time.perf_counter() - started
+    answers = len(done.stdout.splitlines())
+    return f"exit {done.returncode} in {took:.2f} s; {answers} answers: {done.stdout[-80:]!r}"
 
 
 @row("llm_flood", "LLM reply: at most 2,000,000 bytes, capped while read")

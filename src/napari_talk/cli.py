@@ -22,6 +22,7 @@ from .exit_codes import (
 )
 from .packs.atlas.cli import add_atlas_command
 from .packs.rays.cli import add_rays_command
+from .terminal_text import printable_output
 
 TOKEN_ENV = "NAPARI_TALK_MCP_TOKEN"
 
@@ -46,6 +47,9 @@ def _parse_command(args: argparse.Namespace) -> int:
                 text, context = str(item.get("text", "")), item.get("context") or {}
             except (ValueError, AttributeError):
                 text, context = "", {}
+            except RecursionError:  # this line only: the ones after it are still parsed
+                print(json.dumps({"commands": [], "error": "the line nests too deep to read"}))
+                continue
             commands = parse(text, context if isinstance(context, dict) else {})
             print(json.dumps({"commands": [c.to_wire() for c in commands]}), flush=False)
         return EXIT_OK
@@ -302,9 +306,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with printable_output():  # argparse's own messages repeat what was typed
+        args = build_parser().parse_args(argv)
+    if args.command == "mcp":  # stdout carries the protocol's own bytes
+        return _ran(args)
+    with printable_output():
+        return _ran(args)
+
+
+def _ran(args: argparse.Namespace) -> int:
+    """The subcommand's exit status; every failure said in one line."""
     from .headless import Unavailable
 
-    args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except UsageError as exc:

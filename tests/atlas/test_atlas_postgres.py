@@ -100,21 +100,43 @@ def test_the_hnsw_index_finds_what_exact_search_finds(postgres_url):
     catalogue.close()
 
 
-def test_the_password_in_a_database_url_is_never_shown(monkeypatch, workspace):
+SECRET = "pa55-w0rd-7f3a9c"
+URLS = {  # how a password may be written into the URL, and how the URL is shown then
+    "user part": (f"postgresql://lab:{SECRET}@127.0.0.1:{{port}}/atlas", "lab:***@127.0.0.1"),
+    "query": (f"postgresql://lab@127.0.0.1:{{port}}/atlas?sslmode=disable&password={SECRET}", "password=***"),
+    "ssl key's": (f"postgresql://lab@127.0.0.1:{{port}}/atlas?sslpassword={SECRET}", "sslpassword=***"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(URLS))
+def test_the_password_in_a_database_url_is_never_shown(monkeypatch, workspace, tmp_path, caplog, form):
+    """Not in the reply, the lines a model is sent, an exception, the log, nor the settings file."""
+    import logging
+
+    from napari_talk.core.running.settings import FileStore, Settings
+
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    secret = "pa55-w0rd-7f3a9c"
-    monkeypatch.setenv(DATABASE_ENV, f"postgresql://lab:{secret}@127.0.0.1:{port}/atlas")
+    url, masked = (text.format(port=port) for text in URLS[form])
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.setenv(DATABASE_ENV, url)
     session = Session(None, workspace=workspace)
     result = run(session, "list entities")
     assert not result.ok and "cannot open the catalogue database" in result.message
-    assert secret not in result.message and "lab:***@127.0.0.1" in result.message
+    assert SECRET not in result.message and masked in result.message, result.message
     lines = session.context_lines(["atlas"])
-    assert all(secret not in line for line in lines)
+    assert all(SECRET not in line for line in lines)
     with pytest.raises(CatalogueError) as caught:
-        PostgresCatalogue(f"postgresql://lab:{secret}@127.0.0.1:{port}/atlas")
-    assert secret not in str(caught.value)
+        PostgresCatalogue(url)
+    assert SECRET not in str(caught.value) and masked in str(caught.value)
+    store = FileStore(tmp_path / "settings.json")
+    store.save(Settings(atlas=AtlasSettings(database=url)))
+    saved = (tmp_path / "settings.json").read_text()
+    assert SECRET not in saved and "127.0.0.1" in saved and "password" not in saved
+    assert SECRET not in caplog.text
+    settings = Settings(atlas=AtlasSettings(database=url))
+    assert SECRET not in repr(settings) + str(settings) and masked in repr(settings)
 
 
 def test_the_setting_takes_only_a_postgresql_url():

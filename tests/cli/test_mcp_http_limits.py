@@ -4,6 +4,7 @@ at once still gets through while the cap is reached. Real sockets on 127.0.0.1, 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import socket
@@ -103,6 +104,44 @@ def test_a_body_that_never_arrives_is_cut_at_its_deadline(service):
         started = time.monotonic()
         assert closed_by_the_server(sock, TIMEOUT + 2)
         assert time.monotonic() - started < TIMEOUT + 1.5
+
+
+def _answer_to(service, extra: bytes) -> bytes:
+    """What the server sends back (until it closes) for an MCP request with ``extra`` header lines."""
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {service.token}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 2\r\n"
+    ).encode()
+    with socket.create_connection(address(service), timeout=5) as sock:
+        with contextlib.suppress(OSError):  # the server may close before reading all: it has answered
+            sock.sendall(head + extra + b"\r\n{}")
+        got = b""
+        while chunk := sock.recv(65536):
+            got += chunk
+        return got
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [b"X-Big: " + b"a" * 100 * 1024 + b"\r\n", b"".join(b"X-%d: 1\r\n" % n for n in range(10_000))],
+    ids=["one 100 KiB header", "10,000 headers"],
+)
+def test_a_head_over_16_kib_or_100_headers_is_refused_sent_whole(service, extra):
+    """The whole head in one send (h11's own limit sees only heads still incomplete): 431, the
+    connection closed at once, and a real client is answered after."""
+    started = time.monotonic()
+    answer = _answer_to(service, extra)
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert b"16,384 bytes" in answer
+    assert time.monotonic() - started < 2
+    assert "list_layers" in list_tools(service)
+
+
+def test_many_small_headers_are_refused_and_a_few_pass(service):
+    """150 short header lines (2 KB, under the byte limit) are refused; ten are answered."""
+    assert _answer_to(service, b"".join(b"X-%d: 1\r\n" % n for n in range(150))).startswith(b"HTTP/1.1 431 ")
+    answer = _answer_to(service, b"".join(b"X-%d: 1\r\n" % n for n in range(10)))
+    assert answer.startswith(b"HTTP/1.1 ") and b" 431 " not in answer.split(b"\r\n", 1)[0], answer[:200]
 
 
 def test_a_slow_answer_is_not_cut(service):

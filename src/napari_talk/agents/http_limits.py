@@ -38,7 +38,10 @@ class HttpLimits:
     keep_alive: int = 5
     """Seconds an idle connection stays open after a response (uvicorn's ``timeout_keep_alive``)."""
     max_head_bytes: int = 16 * 1024
-    """Bytes of a request's line and headers (h11's incomplete-event limit)."""
+    """Bytes of a request's line and headers, counted as they arrive (h11's own limit applies only
+    to a head still incomplete: one sent whole in a single packet passed it)."""
+    max_header_lines: int = 100
+    """Header lines in a request's head."""
     max_body_bytes: int = 4 * 1024 * 1024
     """Bytes of a request's body (the mcp SDK's own limit, said here so all limits are in one place)."""
 
@@ -72,11 +75,38 @@ def guarded_protocol(limits: HttpLimits) -> type[H11Protocol]:
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
-            if self._deadline is None and (self.cycle is None or self.cycle.response_complete):
+            between = self.cycle is None or self.cycle.response_complete
+            if self._deadline is None and between:
                 self._arm()  # the next request on a kept-alive connection
+            if between and not self._head_fits(data):
+                return
             super().data_received(data)
             if self.cycle is not None and self.cycle is not self._armed_for and not self.cycle.more_body:
                 self._disarm()  # a whole request: its answer may take as long as it takes
+
+        def _head_fits(self, data: bytes) -> bool:
+            """Count the head's bytes and lines as they come; refuse it (431) once over the limits."""
+            if getattr(self, "_head_of", False) is not self.cycle:  # a new request's head begins
+                self._head_of, self._head_bytes, self._head_lines, self._head_tail = self.cycle, 0, 0, b""
+            window = self._head_tail + data
+            end = window.find(b"\r\n\r\n")
+            part = window if end < 0 else window[: end + 4]
+            self._head_bytes += len(part) - len(self._head_tail)
+            self._head_lines += part.count(b"\n") - self._head_tail.count(b"\n")
+            self._head_tail = window[-3:]
+            limits = self._limits
+            if self._head_bytes <= limits.max_head_bytes and self._head_lines <= limits.max_header_lines + 2:
+                return True
+            said = (
+                f"A request's head may be at most {limits.max_head_bytes:,} bytes "
+                f"and {limits.max_header_lines} header lines.\n"
+            ).encode()
+            self.transport.write(
+                b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain\r\n"
+                b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(said), said)
+            )
+            self._close()
+            return False
 
         def _arm(self) -> None:
             self._armed_for = self.cycle

@@ -7,9 +7,13 @@ for the session it is set in.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..safety.secrets import url_masked, url_without_secrets
 
 DATABASE_ENV = "NAPARI_TALK_ATLAS_DATABASE"
 MODEL_URL_ENV = "NAPARI_TALK_MODEL_URL"
@@ -59,16 +63,15 @@ class AtlasSettings(BaseModel):
         url = os.environ.get(DATABASE_ENV, "").strip()
         return self.model_copy(update={"database": url}) if url else self
 
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        """The settings as a log or a traceback shows them: the database's password masked."""
+        for name, value in super().__repr_args__():
+            yield name, url_masked(value) if name == "database" else value
+
     def stored(self) -> AtlasSettings:
-        """What may be written to a settings file: the URL without a password (like the LLM key,
-        a secret is never stored)."""
-        parts = urlsplit(self.database)
-        if not parts.password:
-            return self
-        host = parts.hostname or ""
-        netloc = f"{parts.username}@{host}" if parts.username else host
-        netloc += f":{parts.port}" if parts.port else ""
-        return self.model_copy(update={"database": parts._replace(netloc=netloc).geturl()})
+        """What may be written to a settings file: the URL without a password, in its user part
+        or as ``?password=`` (like the LLM key, a secret is never stored)."""
+        return self.model_copy(update={"database": url_without_secrets(self.database)})
 
 
 class MeshSettings(BaseModel):

@@ -3,9 +3,14 @@
 A server may echo a key, whole or in part ("Bearer sk-test-7f3a…", split over lines), in an error
 body that the SDK puts into its exception; whatever repeats such a message (the LLM road, the
 atlas's embeddings) hides the key with :func:`redact` before showing or shortening it.
+
+A connection URL may carry a password in its user part or as ``?password=``: :func:`url_masked`
+is how it may be shown, :func:`url_without_secrets` how it may be saved.
 """
 
 from __future__ import annotations
+
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 PIECE = 6
 """Every stretch of the key this long or longer is hidden."""
@@ -37,3 +42,47 @@ def _hide_pieces(text: str, key: str, piece: int = PIECE) -> str:
         elif index == 0 or not hidden[index - 1]:
             out.append("***")
     return "".join(out)
+
+
+# -- connection strings ---------------------------------------------------------------------------
+
+SECRET_PARAMETERS = frozenset({"password", "sslpassword"})
+"""Query parameters of a connection URL that libpq reads as secrets (``?password=``)."""
+
+
+def url_password(url: str) -> str:
+    """The password a connection URL carries: in its user part, else as ``?password=``."""
+    parts = urlsplit(url)
+    if parts.password:
+        return unquote(parts.password)
+    return next((value for key, value in parse_qsl(parts.query) if key.lower() == "password"), "")
+
+
+def url_masked(url: str) -> str:
+    """The URL as it may be shown: every password in it replaced by ``***``."""
+    return _url_with(url, "***")
+
+
+def url_without_secrets(url: str) -> str:
+    """The URL as it may be saved: no password in it at all."""
+    return _url_with(url, None)
+
+
+def _url_with(url: str, mask: str | None) -> str:
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if parts.password is not None:
+        host = netloc.rsplit("@", 1)[1]
+        user = parts.username or ""
+        netloc = f"{user}:{mask}@{host}" if mask is not None else (f"{user}@{host}" if user else host)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if any(key.lower() in SECRET_PARAMETERS for key, _ in pairs):
+        kept = [
+            (key, mask if key.lower() in SECRET_PARAMETERS else value)
+            for key, value in pairs
+            if mask is not None or key.lower() not in SECRET_PARAMETERS
+        ]
+        query = urlencode(kept, safe="*")
+    else:
+        query = parts.query
+    return urlunsplit(parts._replace(netloc=netloc, query=query))

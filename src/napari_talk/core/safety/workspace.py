@@ -36,6 +36,7 @@ import secrets
 import stat
 import threading
 import time
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -90,6 +91,9 @@ def check_spelling(relative: str) -> PurePosixPath:
         raise _refuse(relative, "the path contains a NUL byte")
     if _CONTROL.search(relative):
         raise _refuse(relative, "the path contains a control character")
+    hidden = _unprintable(relative)
+    if hidden:
+        raise _refuse(relative, f"the path contains {hidden}: names must be printable")
     if len(relative) > MAX_PATH_CHARS:
         raise _refuse(relative[:40] + "…", f"the path is longer than {MAX_PATH_CHARS} characters")
     spelled = relative.replace("\\", "/")
@@ -114,6 +118,24 @@ def check_spelling(relative: str) -> PurePosixPath:
         if part.split(".")[0].rstrip(" ").casefold() in _WINDOWS_DEVICES:
             raise _refuse(relative, f"{part!r} is a device name on Windows")
     return PurePosixPath(spelled or ".")
+
+
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+"""Unicode categories no name may hold: controls (C0 and C1), format characters (bidi overrides,
+zero-width spaces and joiners, the byte-order mark), line and paragraph separators, lone surrogates.
+Each would make a name show other than it is: text reversed, split over lines, or two names alike."""
+
+
+def _unprintable(text: str) -> str:
+    """The first character of ``text`` that is not printable, described ("U+202E RIGHT-TO-LEFT
+    OVERRIDE"), or "" when every one is."""
+    if text.isprintable():
+        return ""
+    for char in text:
+        if unicodedata.category(char) in _UNPRINTABLE:
+            name = unicodedata.name(char, "")
+            return f"an invisible or control character (U+{ord(char):04X}{' ' + name if name else ''})"
+    return ""
 
 
 def resolve(root: Path | str, relative: str) -> Path:

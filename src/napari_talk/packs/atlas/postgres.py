@@ -20,11 +20,10 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
-from urllib.parse import unquote, urlsplit, urlunsplit
 
 import numpy as np
 
-from ...core.safety.secrets import redact
+from ...core.safety.secrets import redact, url_masked, url_password
 from . import sref as srefs
 from .catalogue import (
     FIELDS,
@@ -82,16 +81,11 @@ def available() -> bool:
 
 def password_of(url: str) -> str:
     """The password the connection will use: the URL's, else libpq's ``$PGPASSWORD``."""
-    return unquote(urlsplit(url).password or "") or os.environ.get("PGPASSWORD", "")
+    return url_password(url) or os.environ.get("PGPASSWORD", "")
 
 
-def shown(url: str) -> str:
-    """The URL as it may be shown: its password replaced by ***."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+shown = url_masked
+"""The URL as it may be shown: every password in it replaced by ***."""
 
 
 class _PgConnection:

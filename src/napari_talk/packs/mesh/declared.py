@@ -13,6 +13,7 @@ import re
 import struct
 from typing import Any
 
+from .corners import CornerError, obj_triangles, off_triangles, ply_triangles
 from .limits import MeshLimits
 
 
@@ -25,7 +26,14 @@ def check(data: bytes, kind: str, limits: MeshLimits) -> None:
     counter = _COUNTERS.get(kind)
     if counter is None:
         return
-    faces, vertices = counter(data, limits)
+    try:
+        faces, vertices = counter(data, limits)
+    except CornerError as exc:
+        raise DeclaredError(str(exc)) from None
+    _within(faces, vertices, limits)
+
+
+def _within(faces: int, vertices: int, limits: MeshLimits) -> None:
     if faces > limits.max_faces:
         raise DeclaredError(limits.refusal("faces", faces, "max_faces"))
     if vertices > limits.max_vertices:
@@ -45,17 +53,19 @@ def _stl(data: bytes, _limits: MeshLimits) -> tuple[int, int]:
     )
 
 
-def _ply(data: bytes, _limits: MeshLimits) -> tuple[int, int]:
+def _ply(data: bytes, limits: MeshLimits) -> tuple[int, int]:
+    """Declared faces and vertices, then (when those pass) the triangles the face lists fan out to."""
     end = data.find(b"end_header", 0, 65536)
     if not data.startswith(b"ply") or end < 0:
         raise DeclaredError("it has no PLY header ('ply' ... 'end_header')")
     counts = dict.fromkeys(("vertex", "face"), 0)
     for name, number in re.findall(rb"^element\s+(\w+)\s+(\d+)", data[:end], flags=re.MULTILINE):
         counts[name.decode("ascii", "replace")] = int(number)
-    return counts["face"], counts["vertex"]
+    _within(counts["face"], counts["vertex"], limits)
+    return max(counts["face"], ply_triangles(data, end, limits.max_faces)), counts["vertex"]
 
 
-def _off(data: bytes, _limits: MeshLimits) -> tuple[int, int]:
+def _off(data: bytes, limits: MeshLimits) -> tuple[int, int]:
     head = re.sub(rb"#[^\n]*", b"", data[:4096]).split()
     if not head or not head[0].endswith(b"OFF"):
         raise DeclaredError("it does not start with an OFF header")
@@ -63,13 +73,27 @@ def _off(data: bytes, _limits: MeshLimits) -> tuple[int, int]:
         vertices, faces = int(head[1]), int(head[2])
     except (IndexError, ValueError):
         raise DeclaredError("its OFF header does not give the vertex and face counts") from None
-    return faces, vertices
+    _within(faces, vertices, limits)
+    return max(faces, off_triangles(data, _off_body(data), vertices, faces)), vertices
 
 
-def _obj(data: bytes, _limits: MeshLimits) -> tuple[int, int]:
-    faces = data.count(b"\nf ") + data.startswith(b"f ")
+def _off_body(data: bytes) -> int:
+    """Where the vertex lines start: after the line that completes the counts."""
+    numbers = 0
+    for line in re.finditer(rb"[^\n]*\n", data[:4096]):
+        words = re.sub(rb"#.*", b"", line.group()).split()
+        numbers += len(words[1:] if words and words[0].endswith(b"OFF") else words)
+        if numbers >= 2:
+            return line.end()
+    return 0
+
+
+def _obj(data: bytes, limits: MeshLimits) -> tuple[int, int]:
+    """Vertex lines, and the triangles the face lines fan out to (stopping once over the limit)."""
     vertices = data.count(b"\nv ") + data.startswith(b"v ")
-    return faces, vertices
+    if vertices > limits.max_vertices:
+        return 0, vertices
+    return obj_triangles(data, limits.max_faces), vertices
 
 
 def _gltf(data: bytes, limits: MeshLimits) -> tuple[int, int]:
@@ -96,6 +120,8 @@ def _gltf_json(data: bytes) -> dict[str, Any]:
         document = json.loads(text)
     except (UnicodeDecodeError, ValueError) as exc:
         raise DeclaredError(f"its glTF JSON cannot be read ({exc})") from None
+    except RecursionError:
+        raise DeclaredError("its glTF JSON nests deeper than a reader can follow") from None
     if not isinstance(document, dict):
         raise DeclaredError("its glTF JSON is not an object")
     return document

@@ -184,7 +184,10 @@ def decode_glb(data: bytes) -> tuple[dict[str, Any], bytes]:
         size, kind = struct.unpack_from("<II", data, offset)
         chunk = data[offset + 8 : offset + 8 + size]
         if kind == JSON_CHUNK:
-            document = json.loads(chunk.decode("utf-8"))
+            try:
+                document = json.loads(chunk.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+                raise GltfError(f"the file's JSON cannot be read ({type(exc).__name__})") from None
         elif kind == BIN_CHUNK:
             binary = chunk
         offset += 8 + size

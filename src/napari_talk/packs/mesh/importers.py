@@ -116,16 +116,24 @@ def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
         raise MeshFileError(
             "the glTF file keeps its data in separate files; import the .glb form of it (one file)"
         )
+    # only the geometry is kept, so embedded textures are never decoded (a small PNG may
+    # unpack to gigabytes of pixels)
+    skip = {"skip_materials": True} if kind in ("glb", "gltf") else {}
     try:
         loaded = trimesh.load(
-            io.BytesIO(data), file_type=kind, process=False, force="mesh", resolver=_no_files()
+            io.BytesIO(data), file_type=kind, process=False, force="mesh", resolver=_no_files(), **skip
         )
     except MeshFileError:
         raise
     except Exception as exc:  # any reader's failure is the file's: say it, never a traceback
         raise MeshFileError(f"the {kind.upper()} file cannot be read: {exc or type(exc).__name__}") from None
-    vertices = np.asarray(getattr(loaded, "vertices", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
-    faces = np.asarray(getattr(loaded, "faces", np.zeros((0, 3))), dtype=np.int64).reshape(-1, 3)
+    try:
+        vertices = np.asarray(getattr(loaded, "vertices", np.zeros((0, 3))), dtype=np.float64).reshape(-1, 3)
+        faces = np.asarray(getattr(loaded, "faces", np.zeros((0, 3))), dtype=np.int64).reshape(-1, 3)
+    except (TypeError, ValueError):
+        raise MeshFileError(
+            f"the {kind.upper()} file holds something other than 3-D points and triangles"
+        ) from None
     if not len(faces):
         raise MeshFileError(f"the {kind.upper()} file holds no triangles")
     return vertices, faces
@@ -169,8 +177,9 @@ def clean(vertices: np.ndarray, faces: np.ndarray, name: str, limits: MeshLimits
         raise MeshFileError("the mesh has vertices at infinite or undefined positions")
     extent = float(np.ptp(vertices[used], axis=0).max()) or 1.0
     tolerance = extent * 1e-7
-    quantized = np.round((vertices - vertices[used].min(axis=0)) / tolerance).astype(np.int64)
-    _, first, inverse = np.unique(quantized[used], axis=0, return_index=True, return_inverse=True)
+    # only the vertices faces use: an unused one may be anywhere, even at NaN
+    quantized = np.round((vertices[used] - vertices[used].min(axis=0)) / tolerance).astype(np.int64)
+    _, first, inverse = np.unique(quantized, axis=0, return_index=True, return_inverse=True)
     remap = np.full(len(vertices), -1, dtype=np.int64)
     remap[used] = inverse.reshape(-1)
     welded_vertices = vertices[used[first]]

@@ -13,6 +13,7 @@ numpy: at every step each ray tests the triangles listed in the cell it is in.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,18 @@ CONE_ANGLE = 30.0
 CONE_RAYS = 6
 CELL_EDGES = 1.0
 """Grid cell size in typical triangle edges."""
+MEMBERSHIPS_PER_TRIANGLE = 64
+"""The grid lists a triangle in this many cells on average at most: beyond, its cells grow."""
+PAIR_BATCH = 250_000
+"""Ray-triangle pairs tested in one numpy pass (about 250 bytes each while tested)."""
+MAX_PAIR_TESTS = 60_000_000
+"""Ray-triangle tests one thickness reading may make (a few seconds; ordinary models make under a
+million): triangles crowded into one place (every one meeting at a point, or stacked) would make
+billions."""
+
+
+class CrowdedMeshError(ValueError):
+    """The triangles crowd together so that reading thickness would test too many of them."""
 
 
 @dataclass(frozen=True)
@@ -43,12 +56,19 @@ class TriangleGrid:
 
     @classmethod
     def of(cls, triangles: np.ndarray, cell: float) -> TriangleGrid:
-        low = triangles.min(axis=(0, 1)) - 1e-6 * cell
-        shape = np.floor((triangles.max(axis=(0, 1)) - low) / cell).astype(np.int64) + 1
-        first = np.floor((triangles.min(axis=1) - low) / cell).astype(np.int64)
-        last = np.minimum(np.floor((triangles.max(axis=1) - low) / cell).astype(np.int64), shape - 1)
-        span = last - first + 1
-        counts = span.prod(axis=1)
+        """The grid at ``cell``, coarser (cells doubled) while its lists would pass
+        :data:`MEMBERSHIPS_PER_TRIANGLE` a triangle: large slanted triangles each touch many cells."""
+        budget = MEMBERSHIPS_PER_TRIANGLE * max(len(triangles), 1)
+        while True:
+            low = triangles.min(axis=(0, 1)) - 1e-6 * cell
+            shape = np.floor((triangles.max(axis=(0, 1)) - low) / cell).astype(np.int64) + 1
+            first = np.floor((triangles.min(axis=1) - low) / cell).astype(np.int64)
+            last = np.minimum(np.floor((triangles.max(axis=1) - low) / cell).astype(np.int64), shape - 1)
+            span = last - first + 1
+            counts = span.prod(axis=1)
+            if counts.sum() <= budget:
+                break
+            cell *= 2.0
         owner = np.repeat(np.arange(len(triangles), dtype=np.int64), counts)
         local = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         sy, sz = span[owner, 1], span[owner, 2]
@@ -79,19 +99,21 @@ class TriangleGrid:
         eps = 1e-9 * self.cell
         rays = np.ascontiguousarray(np.concatenate([origins, directions], axis=1))
         active = np.arange(n)
+        tested = 0
         while len(active):
             idx = index[active]
             cells = (idx[:, 0] * shape[1] + idx[:, 1]) * shape[2] + idx[:, 2]
             lo = self.starts[cells]
             counts = self.starts[cells + 1] - lo
-            if counts.any():
-                ray = np.repeat(active, counts)
-                slot = np.arange(counts.sum()) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
-                tri = self.members[slot]
-                r, p = rays[ray], self.packed[tri]
-                t = _intersect(r[:, :3], r[:, 3:], p[:, :3], p[:, 3:6], p[:, 6:])
-                good = (t > eps) & (tri != skip[ray])
-                np.minimum.at(best, ray[good], t[good])
+            tested += int(counts.sum())
+            if tested > MAX_PAIR_TESTS:
+                crowd = int((self.starts[1:] - self.starts[:-1]).max())
+                raise CrowdedMeshError(
+                    f"its triangles crowd together (one cell of space holds {crowd:,} of them), so "
+                    f"reading its thickness would make over {MAX_PAIR_TESTS:,} ray tests"
+                )
+            for part in _batches(counts, PAIR_BATCH):
+                self._test(active[part], lo[part], counts[part], rays, skip, best, eps)
             t_cell = t_max[active]
             axis = np.argmin(t_cell, axis=1)
             exit_t = t_cell[np.arange(len(active)), axis]
@@ -102,6 +124,31 @@ class TriangleGrid:
             moved = index[active, axis]
             active = active[(moved >= 0) & (moved < shape[axis])]
         return best
+
+    def _test(
+        self, active: np.ndarray, lo: np.ndarray, counts: np.ndarray, rays: np.ndarray,
+        skip: np.ndarray, best: np.ndarray, eps: float,
+    ) -> None:  # fmt: skip
+        """Each of ``active`` rays against the ``counts`` triangles listed from ``lo``; ``best`` lowered."""
+        if not counts.any():
+            return
+        ray = np.repeat(active, counts)
+        slot = np.arange(counts.sum()) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
+        tri = self.members[slot]
+        r, p = rays[ray], self.packed[tri]
+        t = _intersect(r[:, :3], r[:, 3:], p[:, :3], p[:, 3:6], p[:, 6:])
+        good = (t > eps) & (tri != skip[ray])
+        np.minimum.at(best, ray[good], t[good])
+
+
+def _batches(counts: np.ndarray, size: int) -> list[slice]:
+    """Consecutive slices of rays whose pairs add up to about ``size`` (one ray's may be more)."""
+    total = np.cumsum(counts)
+    if not len(total) or total[-1] <= size:
+        return [slice(0, len(counts))]
+    cuts = np.searchsorted(total, np.arange(size, total[-1], size), side="right")
+    edges = np.unique(np.concatenate([[0], cuts, [len(counts)]]))
+    return [slice(int(a), int(b)) for a, b in itertools.pairwise(edges) if b > a]
 
 
 def _intersect(o, d, a, e1, e2) -> np.ndarray:

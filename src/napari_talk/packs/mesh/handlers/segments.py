@@ -31,12 +31,16 @@ def request_segmentation(command: cmd.RequestSegmentation, ctx: Context[MeshPack
     """Segmented, named and made ready to show off the GUI thread; the reply gives the time the
     person waited, from the line to the parts on screen."""
     from ..segmentation import segment
+    from ..thickness import CrowdedMeshError
 
     pack, state, mesh = model_of(ctx)
     asked = time.perf_counter()
 
     def work(_progress: Progress) -> tuple[Segmentation, ModelState, display.Prepared]:
-        result = segment(mesh)
+        try:
+            result = segment(mesh)
+        except CrowdedMeshError as exc:
+            raise CommandError(f"The {mesh.name} cannot be segmented: {exc}.") from None
         names = part_names(mesh, result.labels)
         new = replace(state, labels=result.labels, names=names, selected=None, isolated=None)
         new = new.with_materials(carry_materials(state, result.labels))
