@@ -29,4 +29,12 @@ class RedoLastAction(Command, action="redo_last_action"):
     examples: ClassVar = ("redo",)
 
 
-COMMANDS: tuple[type[Command], ...] = (Help, UndoLastAction, RedoLastAction)
+class SaveRecipe(Command, action="save_recipe"):
+    """Save the commands that succeeded in this session, in order and undone ones left out, as a
+    recipe in the workspace (recipes/NAME.recipe), to replay on other inputs."""
+
+    name: str = Field(min_length=1, max_length=80, description="The recipe's name.")
+    examples: ClassVar = ("save what I did as a recipe contrast", "save this as recipe gfp-figure")
+
+
+COMMANDS: tuple[type[Command], ...] = (Help, UndoLastAction, RedoLastAction, SaveRecipe)
