@@ -39,12 +39,13 @@ class Item:
     def label(self) -> str:
         """A file-name-safe name for the row's own outputs: the stem, then each sweep value."""
         swept = "".join(f"-{name}={value}" for name, value in self.values)
-        return re.sub(r"[^\w.=-]", "_", self.stem + swept)
+        return re.sub(r"[^\w.=-]", "_", (self.stem + swept).lstrip("-")) or "row"
 
     @property
     def key(self) -> str:
         swept = " ".join(f"{name}={value}" for name, value in self.values)
-        return " ".join(part for part in (self.input or f"sample:{self.sample}", swept) if part)
+        source = self.input or (f"sample:{self.sample}" if self.sample else "")
+        return " ".join(part for part in (source, swept) if part)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,89 @@
+"""Recording: what a person typed in the dock, saved as a recipe and replayed on other inputs."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+from door import open_door, type_line
+from recipe_inputs import small_tiffs
+
+
+def _one_image_door(make_napari_viewer_proxy, workspace):
+    dock = open_door(make_napari_viewer_proxy, workspace)
+    data = (np.arange(32 * 32).reshape(32, 32) % 700).astype("uint16")
+    dock.viewer.add_image(data, name="sample")
+    return dock
+
+
+def napari_talk(*args, timeout=300):
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    env = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    return subprocess.run(
+        [sys.executable, "-m", "napari_talk", *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+def test_saving_what_was_typed_writes_each_kept_command_with_placeholders(
+    qtbot, make_napari_viewer_proxy, workspace
+):
+    dock = _one_image_door(make_napari_viewer_proxy, workspace)
+    for line in ("auto contrast sample", "set the colormap of sample to magma", "zoom to 3", "undo",
+                 "make sample 30% opaque and turn the scale bar on"):  # fmt: skip
+        assert type_line(qtbot, dock, line).kind == "reply", line
+    entry = type_line(qtbot, dock, "save what I did as a recipe look")
+    assert entry.kind == "reply", entry.text
+
+    text = (workspace / "recipes" / "look.recipe").read_text()
+    steps = [line for line in text.splitlines() if not line.startswith("#")]
+    meant = [json.loads(line[3:]) for line in text.splitlines() if line.startswith("#> ")]
+    assert steps == [
+        "auto contrast {layer1}",
+        "set the colormap of {layer1} to magma",
+        steps[2],  # a canonical phrasing: the typed line asked for two commands
+        steps[3],
+    ]
+    assert "{layer1}" in steps[2] and "zoom" not in text
+    assert meant == [
+        {"action": "auto_contrast", "name": "{layer1}"},
+        {"action": "layer_colormap", "name": "{layer1}", "colormap": "magma"},
+        {"action": "layer_opacity", "name": "{layer1}", "opacity": 0.3},
+        {"action": "scale_bar", "op": "show"},
+    ]
+    assert 'input: {layer1} = "sample"' in text
+
+    type_line(qtbot, dock, "undo")
+    assert not (workspace / "recipes" / "look.recipe").exists()
+
+
+def test_a_recorded_recipe_replays_on_each_input_as_it_did_on_the_first(
+    qtbot, make_napari_viewer_proxy, workspace
+):
+    dock = _one_image_door(make_napari_viewer_proxy, workspace)
+    for line in ("auto contrast sample", "set the colormap of sample to viridis", "list layers",
+                 "save what I did as a recipe look"):  # fmt: skip
+        assert type_line(qtbot, dock, line).kind == "reply", line
+    images = small_tiffs(workspace / "data", 3)
+
+    done = napari_talk("run", "--recipe", "look", "--each", "data/*.tif", "--scheduler", "in-process")
+    assert done.returncode == 0, done.stderr
+    with open(workspace / "batches" / "look" / "results.csv", newline="") as table:
+        rows = list(csv.DictReader(table))
+    assert [row["input"] for row in rows] == [f"data/{p.name}" for p in images]
+    assert all(row["status"] == "ok" for row in rows)
+    for row, image in zip(rows, images, strict=True):
+        import tifffile
+
+        data = tifffile.imread(image)
+        stem = image.stem
+        assert (
+            row["reply 1: auto contrast {layer1}"]
+            == f"{stem} contrast set from its data: {data.min()}–{data.max()}."
+        )
+        assert row["reply 2: set the colormap of {layer1} to viridis"] == f"{stem} colormap viridis."
+        replies = json.loads((workspace / "batches" / "look" / f"{stem}.json").read_text())
+        assert replies[0]["line"] == f"auto contrast {stem}"
