@@ -63,7 +63,7 @@ def _recipe_text(workspace, recipe: str) -> tuple[str, str]:
 
 
 def _batch(args: argparse.Namespace, workspace, name: str, text: str) -> int:
-    from .core.recipes.batch import LOCAL, BatchRefused, run_batch
+    from .core.recipes.batch import LOCAL, BatchRefused, inputs_matching, run_batch
     from .core.recipes.item import Item, Options
     from .core.recipes.sweep import SweepError, combinations, parse_spec
     from .progress_line import ProgressLine
@@ -72,7 +72,10 @@ def _batch(args: argparse.Namespace, workspace, name: str, text: str) -> int:
         combos = combinations([parse_spec(spec) for spec in args.sweep or []])
     except SweepError as exc:
         raise RecipeUsageError(str(exc)) from exc
-    inputs = each(workspace, args.each) if args.each else [""]
+    try:
+        inputs = inputs_matching(workspace, args.each) if args.each else [""]
+    except BatchRefused as exc:
+        raise RecipeUsageError(str(exc)) from exc
     if args.each and not inputs:
         raise RecipeUsageError(f"{args.each!r} matches no file in the workspace {workspace.root}")
     sample = "" if args.each else (args.sample or "")
@@ -98,19 +101,3 @@ def _batch(args: argparse.Namespace, workspace, name: str, text: str) -> int:
         flush=True,
     )
     return EXIT_FAILED if batch.failed else EXIT_OK
-
-
-def each(workspace, pattern: str) -> list[str]:
-    """The workspace's files matching ``pattern`` (relative to it; ``**`` reaches into folders),
-    sorted; a pattern that would leave the workspace is refused."""
-    parts = Path(pattern).parts
-    if Path(pattern).is_absolute() or ".." in parts:
-        raise RecipeUsageError(
-            f"{pattern!r} leaves the workspace: give a pattern inside it, such as 'data/*.tif'"
-        )
-    root = workspace.root
-    found = []
-    for path in sorted(root.glob(pattern)):
-        if path.is_file():
-            found.append(path.relative_to(root).as_posix())
-    return found

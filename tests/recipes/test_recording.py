@@ -87,3 +87,23 @@ def test_a_recorded_recipe_replays_on_each_input_as_it_did_on_the_first(
         assert row["reply 2: set the colormap of {layer1} to viridis"] == f"{stem} colormap viridis."
         replies = json.loads((workspace / "batches" / "look" / f"{stem}.json").read_text())
         assert replies[0]["line"] == f"auto contrast {stem}"
+
+
+def test_the_dock_runs_a_recipe_on_every_image_of_a_folder(
+    qtbot, make_napari_viewer_proxy, workspace, monkeypatch
+):
+    monkeypatch.setenv("NAPARI_TALK_SCHEDULER", "in-process")  # a local cluster's start is the benchmark's
+    dock = _one_image_door(make_napari_viewer_proxy, workspace)
+    for line in ("set the colormap of sample to magma", "save what I did as a recipe tint"):
+        assert type_line(qtbot, dock, line).kind == "reply", line
+    small_tiffs(workspace / "data", 3)
+    (workspace / "data" / "readme.txt").write_text("not an image: a folder's images are its inputs")
+
+    entry = type_line(qtbot, dock, "run recipe tint on every file in data/")
+    assert entry.kind == "reply", entry.text
+    assert entry.text.startswith("recipe tint: 3 of 3 inputs ok; table: ")
+    with open(workspace / "batches" / "tint" / "results.csv", newline="") as table:
+        rows = list(csv.DictReader(table))
+    assert [(r["input"], r["status"]) for r in rows] == [(f"data/img0{n}.tif", "ok") for n in range(3)]
+    assert rows[1]["reply 1: set the colormap of {layer1} to magma"] == "img01 colormap magma."
+    assert dock.viewer.layers["sample"].colormap.name == "magma"  # the person's viewer: only their line

@@ -17,6 +17,7 @@ import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from . import table
@@ -25,7 +26,10 @@ from .recipe import Recipe, bind, parse_recipe
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry
+    from ..safety.workspace import Workspace
 
+Stop = Callable[[], bool]
+"""``stop()``: True once the person asked to stop (rows under way finish; the rest are not run)."""
 OnRow = Callable[[Row, int, int], None]
 """``on_row(row, done, total)``: a row has come in (progress)."""
 LOCAL = "local"
@@ -48,6 +52,24 @@ class Batch:
     @property
     def failed(self) -> list[Row]:
         return [row for row in self.rows if row.status != "ok"]
+
+
+def inputs_matching(workspace: Workspace, pattern: str) -> list[str]:
+    """The workspace's files matching ``pattern`` (relative to it; ``**`` reaches into folders), or
+    a folder's images, sorted; a pattern that would leave the workspace is refused."""
+    from .inputs import IMAGE_SUFFIXES
+
+    pure = PurePosixPath(pattern.strip())
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+        raise BatchRefused(f"{pattern!r} is not inside the workspace: give a pattern such as 'data/*.tif'")
+    root = workspace.root
+    folder = not any(c in pattern for c in "*?[") and (root / pure).is_dir()
+    found = sorted(root.glob(f"{pure.as_posix()}/*" if folder else pure.as_posix()))
+    return [
+        path.relative_to(root).as_posix()
+        for path in found
+        if path.is_file() and (not folder or path.suffix.lower() in IMAGE_SUFFIXES)
+    ]
 
 
 def check_risks(recipe: Recipe, registry: Registry, yes: bool) -> None:
@@ -83,6 +105,7 @@ def run_batch(
     workers: int | None = None,
     on_row: OnRow | None = None,
     registry: Registry | None = None,
+    stop: Stop | None = None,
 ) -> Batch:
     from ..contract.registry import default_registry
     from ..safety.workspace import Workspace
@@ -116,20 +139,22 @@ def run_batch(
 
     if todo:
         fan_out = _in_process if scheduler == IN_PROCESS else _on_dask
-        fan_out(recipe_text, todo, options, scheduler, workers, arrived)
+        fan_out(recipe_text, todo, options, scheduler, workers, arrived, stop or (lambda: False))
     else:
         workspace.write_text(where, table.render([rows[i.key] for i in items], lines))
-    return Batch([rows[item.key] for item in items], where, skipped)
+    return Batch([rows[item.key] for item in items if item.key in rows], where, skipped)
 
 
 def _in_process(text: str, items: Iterable[Item], options: Options, _s: str, _w: int | None,
-                arrived: Callable[[Row], None]) -> None:  # fmt: skip
+                arrived: Callable[[Row], None], stop: Stop) -> None:  # fmt: skip
     for item in items:
+        if stop():
+            return
         arrived(run_item(text, item, options))
 
 
 def _on_dask(text: str, items: Sequence[Item], options: Options, scheduler: str, workers: int | None,
-             arrived: Callable[[Row], None]) -> None:  # fmt: skip
+             arrived: Callable[[Row], None], stop: Stop) -> None:  # fmt: skip
     from distributed import as_completed
 
     client, cluster = _client(scheduler, workers)
@@ -150,6 +175,9 @@ def _on_dask(text: str, items: Sequence[Item], options: Options, scheduler: str,
                     item.key, error=f"its task failed on the cluster: {type(exc).__name__}: {exc}"[:300]
                 )
             arrived(row)
+            if stop():
+                client.cancel(list(futures))
+                return
     finally:
         client.close()
         if cluster is not None:

@@ -49,4 +49,11 @@ RULES: tuple[Rule, ...] = (
         r"(?:save|record) (?:a |the )?recipe(?: called| named)? {name:text}",
         priority=30,
     ),
+    Rule(
+        cmd.RunRecipe,
+        r"(?:run|replay|apply) (?:the )?recipe {name:text} (?:on|to|over) (?:every|each|all(?: the)?)"
+        r" (?:files?|images?|inputs?) (?:in|of|from) {inputs:path}",
+        r"(?:run|replay|apply) (?:the )?recipe {name:text} (?:on|to|over) {inputs:path}",
+        priority=30,
+    ),
 )
