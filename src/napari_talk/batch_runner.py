@@ -40,6 +40,23 @@ def run_recipe_command(args: argparse.Namespace, ask: Callable[[Approval], bool]
     return _batch(args, workspace, name, text)
 
 
+def run_for_line(args: argparse.Namespace, line: str) -> int | None:
+    """``for NAME from A to B step C: line; line`` typed to ``run``: a sweep of those lines, one row
+    per value, as ``--sweep`` gives (None: the line is not such a sweep)."""
+    from .core.recipes.sweep import SweepError, parse_for_line
+    from .core.safety.workspace import Workspace, default_workspace
+
+    try:
+        found = parse_for_line(line)
+    except SweepError as exc:
+        raise RecipeUsageError(str(exc)) from exc
+    if found is None:
+        return None
+    sweep, lines = found
+    args.sweep = [f"{sweep.name}={','.join(sweep.values)}"]
+    return _batch(args, Workspace(default_workspace()), f"for-{sweep.name}", "\n".join(lines) + "\n")
+
+
 def _recipe_text(workspace, recipe: str) -> tuple[str, str]:
     """A recipe by its name in the workspace (recipes/NAME.recipe), or a file of lines by its path."""
     from .core.recipes.recipe import check_name, recipe_path

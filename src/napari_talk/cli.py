@@ -96,6 +96,15 @@ def _run_command(args: argparse.Namespace) -> int:
         return _recipe_command(args)
     if args.each or args.sweep:
         raise UsageError("--each and --sweep replay a recipe: give it with --recipe NAME")
+    if len(args.lines) == 1 and args.lines[0].lstrip().lower().startswith("for ") and not args.script:
+        from .batch_runner import RecipeUsageError, run_for_line
+
+        try:
+            swept = run_for_line(args, args.lines[0])
+        except RecipeUsageError as exc:
+            raise UsageError(str(exc)) from exc
+        if swept is not None:
+            return swept
     lines = list(args.lines)
     if args.script:
         try:

@@ -116,3 +116,18 @@ def test_a_sweep_gives_one_row_per_value(workspace):
     assert [r["reply 1: zoom to {z}"] for r in table.values()] == [
         "zoom set to 1.", "zoom set to 1.5.", "zoom set to 2."
     ]  # fmt: skip
+
+
+def test_a_for_line_typed_to_run_is_a_sweep_of_its_lines(workspace):
+    done = napari_talk(
+        "run", "for z from 1 to 2 step 0.5: zoom to {z}; list layers", "--scheduler", "in-process"
+    )
+    assert done.returncode == 0, done.stderr
+    table = rows(workspace, "for-z")
+    assert [r["reply 1: zoom to {z}"] for r in table.values()] == [
+        "zoom set to 1.", "zoom set to 1.5.", "zoom set to 2."
+    ]  # fmt: skip
+    assert all(r["reply 2: list layers"] for r in table.values())
+
+    wrong = napari_talk("run", "for z from 2 to 1 step 0.5: zoom to {z}", "--scheduler", "in-process")
+    assert wrong.returncode == 2 and "the start is past the end" in wrong.stderr

@@ -14,6 +14,7 @@ all there are kept, not run.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ OnRow = Callable[[Row, int, int], None]
 LOCAL = "local"
 IN_PROCESS = "in-process"
 TABLE_NAME = "results.csv"
+TABLE_EVERY_SECONDS = 2.0
+"""The table is rewritten as rows come in at most this often, and once at the end."""
 
 
 class BatchRefused(ValueError):
@@ -130,18 +133,26 @@ def run_batch(
     lines = [step.line for step in recipe.steps]
     order = {item.key: n for n, item in enumerate(items)}
 
-    def arrived(row: Row) -> None:
-        rows[row.key] = row
+    written = [0.0]
+
+    def write_table() -> None:
         ordered = sorted(rows.values(), key=lambda r: order.get(r.key, len(order)))
         workspace.write_text(where, table.render(ordered, lines))
+        written[0] = time.monotonic()
+
+    def arrived(row: Row) -> None:
+        rows[row.key] = row
+        if time.monotonic() - written[0] > TABLE_EVERY_SECONDS:  # a long batch's table is never stale long
+            write_table()
         if on_row is not None:
             on_row(row, len(rows), len(items))
 
-    if todo:
-        fan_out = _in_process if scheduler == IN_PROCESS else _on_dask
-        fan_out(recipe_text, todo, options, scheduler, workers, arrived, stop or (lambda: False))
-    else:
-        workspace.write_text(where, table.render([rows[i.key] for i in items], lines))
+    try:
+        if todo:
+            fan_out = _in_process if scheduler == IN_PROCESS else _on_dask
+            fan_out(recipe_text, todo, options, scheduler, workers, arrived, stop or (lambda: False))
+    finally:
+        write_table()
     return Batch([rows[item.key] for item in items if item.key in rows], where, skipped)
 
 
