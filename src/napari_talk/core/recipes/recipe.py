@@ -154,7 +154,10 @@ def _step(
     names: Mapping[str, Sequence[str]],
 ) -> Step:
     wire = command.to_wire()
-    templated = {key: _templated(value, holders, stem) for key, value in wire.items()}
+    layer_fields = _layer_fields(type(command))
+    templated = {
+        key: _templated(value, holders if key in layer_fields else {}, stem) for key, value in wire.items()
+    }
     changed = {key for key in wire if templated[key] != wire[key]}
     if typed and [c.to_wire() for c in parser.parse(typed, names)] == [wire]:
         line = _templated_line(typed, {k: wire[k] for k in changed}, holders, stem)
@@ -170,6 +173,22 @@ def _step(
                 replaced[slot.field] = _templated(value, holders, stem)
         return Step(phrased.line(replaced), templated)
     return Step(json.dumps(templated, ensure_ascii=False), templated)
+
+
+def _layer_fields(command: type[Command]) -> set[str]:
+    """The command's fields that name layers (marked in its schema): only their values become
+    {layer1}..., so a colormap that shares a layer's name stays a colormap."""
+    from ..contract.commands import NAMES_KEY
+
+    def names_layers(spec: Any) -> bool:
+        if isinstance(spec, dict):
+            return spec.get(NAMES_KEY) == "layers" or any(names_layers(v) for v in spec.values())
+        if isinstance(spec, list):
+            return any(names_layers(v) for v in spec)
+        return False
+
+    properties = command.model_json_schema().get("properties", {})
+    return {name for name, spec in properties.items() if names_layers(spec)}
 
 
 def _templated(value: Any, holders: Mapping[str, str], stem: str) -> Any:
