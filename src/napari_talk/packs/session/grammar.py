@@ -48,6 +48,7 @@ RULES: tuple[Rule, ...] = (
         r" {name:text}",
         r"(?:save|record) (?:a |the )?recipe(?: called| named)? {name:text}",
         priority=30,
+        requires=("recipe",),
     ),
     Rule(
         cmd.RunRecipe,
@@ -55,5 +56,6 @@ RULES: tuple[Rule, ...] = (
         r" (?:files?|images?|inputs?) (?:in|of|from) {inputs:path}",
         r"(?:run|replay|apply) (?:the )?recipe {name:text} (?:on|to|over) {inputs:path}",
         priority=30,
+        requires=("recipe",),
     ),
 )
