@@ -107,3 +107,28 @@ def test_the_dock_runs_a_recipe_on_every_image_of_a_folder(
     assert [(r["input"], r["status"]) for r in rows] == [(f"data/img0{n}.tif", "ok") for n in range(3)]
     assert rows[1]["reply 1: set the colormap of {layer1} to magma"] == "img01 colormap magma."
     assert dock.viewer.layers["sample"].colormap.name == "magma"  # the person's viewer: only their line
+
+
+def test_a_recipe_that_writes_files_asks_the_person_before_the_dock_runs_it(
+    qtbot, make_napari_viewer_proxy, workspace, monkeypatch
+):
+    from qtpy.QtCore import Qt
+
+    monkeypatch.setenv("NAPARI_TALK_SCHEDULER", "in-process")
+    dock = _one_image_door(make_napari_viewer_proxy, workspace)
+    for line in (
+        "auto contrast sample",
+        "write seen to notes/sample.txt",
+        "save what I did as a recipe notes",
+    ):
+        assert type_line(qtbot, dock, line).kind == "reply", line
+    small_tiffs(workspace / "data", 2)
+
+    type_line(qtbot, dock, "run recipe notes on every file in data/")
+    qtbot.waitUntil(lambda: dock.run_button.isVisibleTo(dock), timeout=10_000)
+    assert not (workspace / "batches").exists()  # nothing ran before the person's word
+    qtbot.mouseClick(dock.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: (workspace / "notes" / "img01.txt").exists(), timeout=120_000)
+    qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=120_000)
+    assert (workspace / "notes" / "img00.txt").read_text() == "seen"
+    assert "2 of 2 inputs ok" in dock.transcript.entries[-1].text

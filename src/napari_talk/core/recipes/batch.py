@@ -13,6 +13,7 @@ all there are kept, not run.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 import uuid
@@ -205,6 +206,7 @@ def _client(scheduler: str, workers: int | None) -> tuple[Any, Any]:
             processes=True,
             dashboard_address=None,
             host="127.0.0.1",
+            silence_logs=logging.ERROR,  # its warnings (a worker slow to stop) are not the person's
         )
         return Client(cluster), cluster
     return Client(scheduler, timeout="10s"), None
