@@ -131,3 +131,28 @@ def test_a_for_line_typed_to_run_is_a_sweep_of_its_lines(workspace):
 
     wrong = napari_talk("run", "for z from 2 to 1 step 0.5: zoom to {z}", "--scheduler", "in-process")
     assert wrong.returncode == 2 and "the start is past the end" in wrong.stderr
+
+
+def test_the_default_is_a_local_cluster_on_this_machine(workspace):
+    (workspace / "recipes").mkdir()
+    (workspace / "recipes" / "tint.recipe").write_text("set the colormap of {layer1} to magma\n")
+    small_tiffs(workspace / "data", 2)
+    done = napari_talk("run", "--recipe", "tint", "--each", "data/*.tif", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "2 of 2 rows ok" in done.stdout
+    assert "distributed" not in done.stderr  # the cluster's own logging stays out of the person's way
+    replies = [r["reply 1: set the colormap of {layer1} to magma"] for r in rows(workspace, "tint").values()]
+    assert replies == ["img00 colormap magma.", "img01 colormap magma."]
+
+
+def test_without_each_a_recipe_runs_once_on_the_samples_layers(workspace):
+    (workspace / "recipes").mkdir()
+    (workspace / "recipes" / "tint.recipe").write_text(
+        "# napari-talk recipe: tint\nset the colormap of {layer1} to magma\n"
+        '#> {"action": "layer_colormap", "name": "{layer1}", "colormap": "magma"}\n'
+        '{"action": "layer_opacity", "name": "{layer1}", "opacity": 0.5}\n'
+    )
+    done = napari_talk("run", "--recipe", "tint", "--sample", "cells")
+    assert done.returncode == 0, done.stderr
+    replies = [line for line in done.stdout.splitlines() if line.startswith("✓")]
+    assert len(replies) == 2 and replies[0].endswith("colormap magma.") and "opacity 50%" in replies[1]
