@@ -96,6 +96,19 @@ def _approver(yes: bool):
 def _run_command(args: argparse.Namespace) -> int:
     from .runner import run_lines
 
+    if args.recipe:
+        return _recipe_command(args)
+    if args.each or args.sweep:
+        raise UsageError("--each and --sweep replay a recipe: give it with --recipe NAME")
+    if len(args.lines) == 1 and args.lines[0].lstrip().lower().startswith("for ") and not args.script:
+        from .batch_runner import RecipeUsageError, run_for_line
+
+        try:
+            swept = run_for_line(args, args.lines[0])
+        except RecipeUsageError as exc:
+            raise UsageError(str(exc)) from exc
+        if swept is not None:
+            return swept
     lines = list(args.lines)
     if args.script:
         try:
@@ -117,6 +130,15 @@ def _run_command(args: argparse.Namespace) -> int:
     elif status != EXIT_OK:
         fail("a line was not understood or did not run (marked ✗ above)")
     return status
+
+
+def _recipe_command(args: argparse.Namespace) -> int:
+    from .batch_runner import RecipeUsageError, run_recipe_command
+
+    try:
+        return run_recipe_command(args, _approver(args.yes))
+    except RecipeUsageError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def _commands_command(args: argparse.Namespace) -> int:
@@ -298,11 +320,25 @@ def build_parser() -> argparse.ArgumentParser:
         "yours, or sends to a host you did not configure); without it a terminal asks y/N, and "
         f"anything else stops such a command with exit status {EXIT_NOT_APPROVED}",
     )
+    _add_recipe_options(r)
     r.set_defaults(func=_run_command)
 
     add_rays_command(sub)
     add_atlas_command(sub)
     return cli
+
+
+def _add_recipe_options(r: argparse.ArgumentParser) -> None:
+    """``run --recipe``: a recorded recipe, on the viewer or (with --each/--sweep) as a batch."""
+    r.add_argument("--recipe", help="a recipe's name in the workspace (recipes/NAME.recipe) or its file")
+    r.add_argument("--each", metavar="PATTERN", help="run the recipe on each workspace file matching it, "
+                   "e.g. 'data/*.tif'; a results table goes to batches/NAME/results.csv")  # fmt: skip
+    r.add_argument("--sweep", action="append", metavar="NAME=START:STOP:STEP",
+                   help="run the recipe once per value of {NAME} (or NAME=a,b,c); repeat it")  # fmt: skip
+    r.add_argument("--scheduler", help="where a batch runs: 'local' (a Dask cluster on this machine's "
+                   "cores, the default), 'in-process', or an existing scheduler's tcp://host:8786 "
+                   "(default from $NAPARI_TALK_SCHEDULER)")  # fmt: skip
+    r.add_argument("--workers", type=int, help="the local cluster's worker processes (default: one per core)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,6 +25,7 @@ def run_lines(
     screenshot: str | None = None,
     display: bool | None = None,
     ask: Callable[[Approval], bool] | None = None,
+    bind_layers: bool = False,
 ) -> int:
     """Exit status 0 when every line was understood and ran; 5 (``EXIT_NOT_APPROVED``) when a command
     needed the person's approval and ``ask`` did not give it (or there was no ``ask``); else 1."""
@@ -43,9 +44,11 @@ def run_lines(
         session = Session(viewer, llm=_configured_llm(), window=window)
         session.jobs.wait = _with_a_progress_line
         _tell_packs_of_layers(session, viewer)
+        if bind_layers:
+            lines = _bound(lines, viewer)
         failures = unapproved = 0
         for line in lines:
-            turn = session.run(line, ask=ask)
+            turn = _run_line(session, line, ask)
             failures += not turn.ok
             unapproved += any(result.approval is not None for result in turn.results)
             marker = "✓" if turn.ok else "✗"
@@ -57,6 +60,30 @@ def run_lines(
     finally:
         if display:
             viewer.close()
+
+
+def _bound(lines: Sequence[str], viewer: Any) -> list[str]:
+    from .core.recipes.recipe import bind, values_for
+
+    names = [layer.name for layer in viewer.layers]
+    values = values_for(names, names[0] if names else "")
+    return [bind(line, values) for line in lines]
+
+
+def _run_line(session: Any, line: str, ask: Callable[[Approval], bool] | None) -> Any:
+    """A typed line, or a recipe's command written as JSON (``{"action": ...}``)."""
+    if not line.lstrip().startswith("{"):
+        return session.run(line, ask=ask)
+    import json
+
+    from .core.running.session import Turn
+
+    try:
+        wire = json.loads(line)
+    except ValueError:
+        return session.run(line, ask=ask)
+    result = session.execute(wire, ask=ask)
+    return Turn(line, "parser", results=[result])
 
 
 def _with_a_progress_line(job: Job) -> Result:

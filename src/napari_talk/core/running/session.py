@@ -26,6 +26,7 @@ from ..contract.result import CommandError, Result
 from ..grammar.parser import Parser
 from ..help.live_examples import in_live_names
 from ..help.topics import not_understood_line, suggest, unknown_verb
+from ..recipes.log import NOT_RECORDED_PACKS, RecipeLog
 from ..safety.net import NetPolicy
 from ..safety.risk import (
     Approval,
@@ -119,6 +120,8 @@ class Session:
         self._states: dict[str, object] = {"session": self}
         self.rephrasing = Rephrasing(self.registry)
         """The canonical stage for lines the parser does not read; silent until :meth:`prepare_packs`."""
+        self.recipe_log = RecipeLog()
+        """The commands that succeeded, in order, for saving as a recipe (:mod:`..recipes`)."""
 
     @property
     def settings(self) -> Settings:
@@ -277,6 +280,7 @@ class Session:
     def try_parser(self, text: str, ask: Ask | None = None) -> Turn | None:
         """The parser road alone: its turn, or None when the line is not understood."""
         names = self.known_names()
+        self.recipe_log.typing = text
         reading = self.parser.read(text, names)
         commands = reading.commands
         if not commands:
@@ -478,6 +482,7 @@ class Session:
                 command = self.registry.validate(dict(command))
             consent = self.consent(command, origin, agreed, implicit=redoing)
             consent.require(*self.effects(command))
+            self._note_input_layers(command)
             result = self._dispatch(command, consent)
         except NeedsApproval:
             raise
@@ -497,9 +502,28 @@ class Session:
         return result
 
     def _record(self, command: Command, result: Result, *, redoing: bool = False) -> None:
-        """The one place undo history is written (jobs that end later come here too)."""
-        if not (result.ok and result.undo is not None):
+        """The one place undo history and the recipe log are written (jobs that end later come here
+        too)."""
+        undoable = result.ok and result.undo is not None
+        if undoable:
+            self._record_undo(command, result, redoing=redoing)
+        if self.registry.pack_of(command.action).name not in NOT_RECORDED_PACKS:
+            entry = self.history.next_undo() if undoable else None
+            serial = entry.serial if entry is not None and entry.command is command else None
+            self.recipe_log.add(command, result, serial, redoing=redoing)
+
+    def _note_input_layers(self, command: Command) -> None:
+        """The layers there before the first recorded command: what a recipe binds to each input's."""
+        if self.recipe_log.inputs is not None or self.viewer is None:
             return
+        if self.registry.pack_of(command.action).name in NOT_RECORDED_PACKS:
+            return
+        layers = list(self.viewer.layers)
+        source = getattr(getattr(layers[0], "source", None), "path", None) if layers else None
+        self.recipe_log.before_first([layer.name for layer in layers], str(source or ""))
+
+    def _record_undo(self, command: Command, result: Result, *, redoing: bool = False) -> None:
+        assert result.undo is not None
         said = result.message.removeprefix("redid: ")
         dropped = self.history.record(
             command, result.undo, risk=type(command).risk, said=said, redoing=redoing
@@ -541,6 +565,7 @@ class Session:
             self.history.put_back(entry)
             reason = str(exc) if isinstance(exc, CommandError) else f"{type(exc).__name__}: {exc}"
             return Result.error(f"could not undo ({entry.said}): {reason}; it stays undoable")
+        self.recipe_log.undone(entry.serial)
         also = f" {told[:1].upper()}{told[1:]}." if isinstance(told, str) and told else ""
         return Result.success(f"undid: {entry.said}{also}", entry.command.to_wire())
 

@@ -11,6 +11,8 @@ from .grammar import RULES
 if TYPE_CHECKING:
     from ...core.contract.registry import Registry
     from ...core.contract.result import Result
+    from ...core.grammar.parser import Parser
+    from ...core.recipes.log import RecipeLog
     from ...core.running.settings import Settings
     from ...core.safety.risk import Consent
     from ...core.safety.workspace import Workspace
@@ -18,6 +20,10 @@ if TYPE_CHECKING:
 
 class SessionControls(Protocol):
     registry: Registry
+    parser: Parser
+    recipe_log: RecipeLog
+
+    def known_names(self) -> dict[str, list[str]]: ...
 
     def undo(self, consent: Consent | None = None) -> Result: ...
 

@@ -41,4 +41,21 @@ RULES: tuple[Rule, ...] = (
         r"(?:put|bring) back what (?:you|i) (?:just )?undid|(?:do|apply) (?:it|that) again",
         priority=30,
     ),
+    Rule(
+        cmd.SaveRecipe,
+        r"(?:save|record|keep|store) (?:what (?:i|we|you) (?:just )?did|(?:all )?(?:this|that|these steps"
+        r"|the steps|my steps|the session|this session)) as (?:a |the )?recipe(?: called| named)?"
+        r" {name:text}",
+        r"(?:save|record) (?:a |the )?recipe(?: called| named)? {name:text}",
+        priority=30,
+        requires=("recipe",),
+    ),
+    Rule(
+        cmd.RunRecipe,
+        r"(?:run|replay|apply) (?:the )?recipe {name:text} (?:on|to|over) (?:every|each|all(?: the)?)"
+        r" (?:files?|images?|inputs?) (?:in|of|from) {inputs:path}",
+        r"(?:run|replay|apply) (?:the )?recipe {name:text} (?:on|to|over) {inputs:path}",
+        priority=30,
+        requires=("recipe",),
+    ),
 )

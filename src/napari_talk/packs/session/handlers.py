@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING
 from ...core.contract.pack import Context, Handlers
 from ...core.contract.result import Result
 from ...core.help.topics import render_help
+from ...core.recipes.recipe import recipe_path, record
+from ...core.running.history import Changes
+from ...core.running.jobs import Job, Progress
 from . import commands as cmd
 
 if TYPE_CHECKING:
@@ -28,3 +31,102 @@ def undo(command: cmd.UndoLastAction, ctx: Context[SessionControls]) -> Result:
 @HANDLERS.on(cmd.RedoLastAction)
 def redo(command: cmd.RedoLastAction, ctx: Context[SessionControls]) -> Result:
     return ctx.state.redo(ctx.consent)
+
+
+@HANDLERS.on(cmd.SaveRecipe)
+def save_recipe(command: cmd.SaveRecipe, ctx: Context[SessionControls]) -> Result:
+    session = ctx.state
+    kept = session.recipe_log.kept()
+    if not kept:
+        return Result.error(
+            "there is nothing to save yet: no command has run in this session (undone ones don't count)"
+        )
+    try:
+        relative = recipe_path(command.name)
+    except ValueError as exc:
+        return Result.error(str(exc))
+    names = session.known_names()
+    recipe = record(command.name, kept, session.recipe_log.inputs, session.registry, session.parser, names)
+    workspace = ctx.workspace
+    ctx.consent.require(workspace.replacing(relative))
+    before = workspace.read_bytes(relative, limit=1 << 20) if workspace.exists(relative) else None
+    text = recipe.render()
+    workspace.write_text(relative, text)
+    ours = workspace.written(relative, text.encode())
+    path = workspace.resolve(relative)
+
+    def undo() -> str:
+        workspace.take_back(ours, before)
+        return f"the earlier {path} is back" if before is not None else f"{path} deleted"
+
+    changes = Changes()
+    changes.add(undo, size=len(before or b""))
+    needs = recipe.layers_needed
+    binds = f"; it works on an input's first {needs} layer(s)" if needs else ""
+    return Result.success(
+        f"saved {len(recipe.steps)} command(s) as the recipe {recipe.name!r} in {path}{binds}. "
+        f"Replay it with: napari-talk run --recipe {recipe.name} --each 'data/*.tif'",
+        {"path": str(path), "lines": [step.line for step in recipe.steps]},
+        undo=changes,
+    )
+
+
+@HANDLERS.on(cmd.RunRecipe)
+def run_recipe(command: cmd.RunRecipe, ctx: Context[SessionControls]) -> Job | Result:
+    """The batch runs off the GUI thread; its progress is the job's, and Stop ends it after the rows
+    under way. Lines that remove or replace data run only once the person agreed, in the workspace."""
+    import os
+
+    from ...core.recipes.batch import LOCAL, BatchRefused, check_risks, inputs_matching, run_batch
+    from ...core.recipes.item import Item, Options
+    from ...core.recipes.recipe import check_name, parse_recipe
+    from ...core.safety.risk import Effect
+
+    workspace = ctx.workspace
+    try:
+        relative = recipe_path(command.name)
+    except ValueError as exc:
+        return Result.error(str(exc))
+    if not workspace.exists(relative):
+        return Result.error(f"there is no recipe {command.name!r} in {workspace.resolve('recipes')}")
+    text = workspace.read_text(relative, limit=1 << 20, what="recipes")
+    name = check_name(command.name)
+    try:
+        inputs = inputs_matching(workspace, command.inputs)
+        check_risks(parse_recipe(text), ctx.state.registry, yes=False)
+        agreed = False
+    except BatchRefused as exc:
+        if "--yes" not in str(exc):
+            return Result.error(str(exc))
+        ctx.consent.require(Effect.replace(f"the files recipe {name}'s lines write or replace", named=False))
+        agreed = True
+    if not inputs:
+        return Result.error(f"{command.inputs} holds no image in the workspace")
+    options = Options(workspace=str(workspace.root), out_folder=f"batches/{name}", yes=agreed)
+    scheduler = os.environ.get("NAPARI_TALK_SCHEDULER") or LOCAL
+
+    def work(progress: Progress) -> object:
+        def on_row(_row: object, done: int, total: int) -> None:
+            progress.report(f"{done} of {total} inputs", done / total)
+
+        progress.report(f"starting {len(inputs)} inputs on {scheduler}", 0.0)
+        items = [Item(input=path) for path in inputs]
+        return run_batch(
+            text, items, options, scheduler=scheduler, on_row=on_row, stop=lambda: progress.cancelled
+        )
+
+    def finish(batch: object) -> Result:
+        from ...core.recipes.batch import Batch
+
+        assert isinstance(batch, Batch)
+        failed = "".join(f"\n✗ {row.key}: {row.error}" for row in batch.failed)
+        ok = len(batch.rows) - len(batch.failed)
+        kept = f", {batch.skipped} kept from an earlier run" if batch.skipped else ""
+        summary = (
+            f"recipe {name}: {ok} of {len(inputs)} inputs ok{kept}; table: {workspace.resolve(batch.table)}"
+        )
+        return Result.success(
+            summary + failed, {"table": batch.table, "rows": [r.as_dict() for r in batch.rows]}
+        )
+
+    return Job(f"recipe {name} on {len(inputs)} inputs", work, finish)

@@ -1,0 +1,166 @@
+"""A batch on a real Dask cluster: a scheduler and two workers as processes on 127.0.0.1. The rows
+and files equal those of the same batch run in one process; a worker killed half-way loses no input.
+
+The cluster is the module's (starting one costs seconds); the test that kills a worker runs last.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from recipe_inputs import small_tiffs
+
+RECIPE = """# napari-talk recipe: look
+auto contrast {layer1}
+set the colormap of {layer1} to magma
+make {layer1} 30% opaque
+list layers
+write seen to notes/{stem}.txt
+#> {"action": "write_file", "path": "notes/{stem}.txt", "content": "seen"}
+"""
+IMAGES = 20
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    return {**env, "PYTHONWARNINGS": "ignore", **extra}
+
+
+def _dask(*args: str, log: Path) -> subprocess.Popen:
+    dask = Path(sys.executable).with_name("dask")
+    return subprocess.Popen([str(dask), *args], stdout=subprocess.DEVNULL, stderr=log.open("wb"), env=_env())
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """The scheduler's address and the two worker processes (each one thread, no nanny: a killed
+    worker stays dead)."""
+    folder = tmp_path_factory.mktemp("cluster")
+    found = folder / "scheduler.json"
+    scheduler = _dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                      "--scheduler-file", str(found), log=folder / "scheduler.log")  # fmt: skip
+    workers: list[subprocess.Popen] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not (found.exists() and found.stat().st_size) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(found.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        workers = [
+            _dask(
+                "worker",
+                address,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--host",
+                "127.0.0.1",
+                "--no-dashboard",
+                "--name",
+                f"worker-{n}",
+                log=folder / f"worker-{n}.log",
+            )
+            for n in range(2)
+        ]
+        from distributed import Client
+
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=90)
+        yield address, workers
+    finally:
+        for process in [*workers, scheduler]:
+            if process.poll() is None:
+                process.terminate()
+        for process in [*workers, scheduler]:
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _workspace(root: Path) -> Path:
+    (root / "recipes").mkdir(parents=True)
+    (root / "recipes" / "look.recipe").write_text(RECIPE)
+    small_tiffs(root / "data", IMAGES)
+    return root
+
+
+def _batch(root: Path, scheduler: str) -> subprocess.CompletedProcess:
+    args = ["run", "--recipe", "look", "--each", "data/*.tif", "--yes", "--scheduler", scheduler]
+    return subprocess.run([sys.executable, "-m", "napari_talk", *args], capture_output=True, text=True,
+                          timeout=600, env=_env(NAPARI_TALK_WORKSPACE=str(root)))  # fmt: skip
+
+
+def _table_without_seconds(root: Path) -> list[dict[str, str]]:
+    text = (root / "batches" / "look" / "results.csv").read_text()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    for row in rows:
+        assert float(row.pop("seconds")) > 0
+    return rows
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for folder in ("batches", "notes")
+        for p in sorted((root / folder).rglob("*"))
+        if p.is_file() and p.name != "results.csv"
+    }
+
+
+def test_a_batch_on_two_workers_equals_the_single_process_run_file_for_file(cluster, tmp_path):
+    address, _ = cluster
+    alone, spread = _workspace(tmp_path / "alone"), _workspace(tmp_path / "spread")
+
+    assert _batch(alone, "in-process").returncode == 0
+    done = _batch(spread, address)
+    assert done.returncode == 0, done.stderr
+    assert f"{IMAGES} of {IMAGES} rows ok" in done.stdout
+
+    rows = _table_without_seconds(spread)
+    assert [r["status"] for r in rows] == ["ok"] * IMAGES
+    assert rows == _table_without_seconds(alone)
+    files = _files(spread)
+    assert len(files) == 2 * IMAGES  # each input's replies and its note
+    assert files == _files(alone)
+
+
+def test_a_worker_killed_half_way_loses_no_input(cluster, tmp_path):
+    address, workers = cluster
+    root = _workspace(tmp_path / "ws")
+    args = ["run", "--recipe", "look", "--each", "data/*.tif", "--yes", "--scheduler", address]
+    env = _env(NAPARI_TALK_WORKSPACE=str(root))
+    batch = subprocess.Popen([sys.executable, "-m", "napari_talk", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, env=env)  # fmt: skip
+    from distributed import Client
+
+    try:
+        with Client(address, timeout="30s") as client:
+            doomed = next(a for a, w in client.scheduler_info()["workers"].items() if w["name"] == "worker-0")
+            held: list[str] = []
+            deadline = time.monotonic() + 300
+            while not held and time.monotonic() < deadline and batch.poll() is None:
+                held = [str(key) for key in client.processing(workers=[doomed]).get(doomed, [])]
+                time.sleep(0.02)
+            workers[0].send_signal(signal.SIGKILL)  # while it runs an input of the batch
+            workers[0].wait(10)
+        out, err = batch.communicate(timeout=600)
+    finally:
+        if batch.poll() is None:
+            batch.kill()
+    assert held and held[0].startswith("recipe-"), "the worker was killed before it had an input"
+    assert batch.returncode == 0, err
+    assert f"{IMAGES} of {IMAGES} rows ok" in out
+    rows = _table_without_seconds(root)
+    assert [r["input"] for r in rows] == [f"data/img{n:02d}.tif" for n in range(IMAGES)]
+    assert all(r["status"] == "ok" for r in rows)
+    assert sorted(p.name for p in (root / "notes").iterdir()) == [f"img{n:02d}.txt" for n in range(IMAGES)]
