@@ -50,6 +50,8 @@ IN_PLACE: dict[str, tuple[str, ...]] = {
 """What of a layer of each type an edit sets on the layer already there (after its data): napari
 redraws a changed layer in milliseconds, where removing one holds the loop for seconds (it
 collects garbage). A layer is added or removed only when the set of layers changes."""
+SAME_WITHIN = 1e-6
+"""Numbers this close (relative) are the same: napari keeps sizes and widths as float32."""
 PER_ITEM = ("edge_color", "face_color", "border_color")
 """Colours given one per item: not set for no items (napari would reset them to white)."""
 
@@ -157,7 +159,7 @@ def _same(now: Any, value: Any) -> bool:
             return False
         if b.ndim == a.ndim - 1 and len(a):  # one colour for every item
             b = np.broadcast_to(b, a.shape)
-        return a.shape == b.shape and bool(np.array_equal(a, b))
+        return a.shape == b.shape and bool(np.allclose(a, b, rtol=SAME_WITHIN, atol=0, equal_nan=True))
     except (ValueError, TypeError):
         return False
 
