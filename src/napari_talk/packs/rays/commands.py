@@ -40,6 +40,8 @@ ScenePoint = Annotated[
     Field(min_length=2, max_length=2, description="[x, y] in scene coordinates (y up)."),
 ]
 Index = Annotated[float, Field(gt=0, le=10, allow_inf_nan=False, description="Refractive index (> 0).")]
+OR_GLASS = ", or a glass of the scene."
+"""The end of the description of an index that may be a scene glass's name."""
 SceneMedium = Annotated[
     NonBlank,
     Field(
@@ -132,10 +134,10 @@ class FresnelTransmittances(_Query, action="fresnel_transmittances"):
     Brewster angles."""
 
     n1: Annotated[float, Field(gt=0)] | SceneMedium = Field(
-        description="Refractive index of the medium the light comes from, or a glass of the scene."
+        description="Refractive index of the medium the light comes from" + OR_GLASS
     )
     n2: Annotated[float, Field(gt=0)] | SceneMedium = Field(
-        description="Refractive index of the medium the light goes into, or a glass of the scene."
+        description="Refractive index of the medium the light goes into" + OR_GLASS
     )
     theta_i_deg: Angle = Field(description="Angle of incidence from the normal, degrees (0..90).")
     examples: ClassVar = ("fresnel from 1 to 1.5 at 45 degrees", "fresnel 1.5 1 30")
@@ -154,10 +156,10 @@ class OpticsAngle(_Query, action="optics_angle"):
 
     kind: Literal["critical", "brewster"] = Field(description="Which angle: 'critical' or 'brewster'.")
     n1: Index | SceneMedium = Field(
-        description="Refractive index of the medium the light comes from, or a glass of the scene."
+        description="Refractive index of the medium the light comes from" + OR_GLASS
     )
     n2: Index | SceneMedium = Field(
-        description="Refractive index of the medium the light goes into, or a glass of the scene."
+        description="Refractive index of the medium the light goes into" + OR_GLASS
     )
     examples: ClassVar = ("what is the critical angle from glass 1.5 to air", "brewster angle from 1 to 1.33")
 
