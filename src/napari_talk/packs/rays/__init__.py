@@ -18,6 +18,8 @@ from ...core.contract.pack import Context, Handlers, Pack
 from ...core.viewer.protocols import Layer
 from .commands import COMMANDS
 from .grammar import RULES
+from .grammar_elements import ELEMENTS
+from .grammar_questions import QUESTIONS
 from .state import RaysPackState
 
 if TYPE_CHECKING:
@@ -93,4 +95,6 @@ class RaysPack(Pack[RaysPackState]):
         return result_to_xml(command.action, result.ok, result.data)
 
 
-PACK = RaysPack("rays", COMMANDS, RULES, context_stand_ins={"scene_objects": "glasses"}, order=3)
+PACK = RaysPack(
+    "rays", COMMANDS, (*RULES, *ELEMENTS, *QUESTIONS), context_stand_ins={"scene_objects": "glasses"}, order=3
+)

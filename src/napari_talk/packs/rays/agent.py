@@ -223,6 +223,8 @@ def fresnel_transmittances_xml(n1: float, n2: float, theta_i_deg: float) -> str:
         XML string with R_s, R_p, T_s, T_p, the refraction angle and the critical and Brewster angles.
     """
     query = _checked(cmd.FresnelTransmittances, n1=n1, n2=n2, theta_i_deg=theta_i_deg)
+    if isinstance(query.n1, str) or isinstance(query.n2, str):
+        raise ValueError("n1 and n2 are refractive indices: numbers, not names")
     return fresnel_to_xml(fresnel_transmittances(query.n1, query.n2, query.theta_i_deg))
 
 
@@ -252,6 +254,16 @@ _TOOLS: tuple[tuple[Callable[..., str], type[Command]], ...] = (
 )
 
 
+def _number_only(prop: dict[str, Any]) -> dict[str, Any]:
+    """A parameter that is a number or a scene glass's name in the typed command (n1, n2) is a
+    number in the seed's wrappers, which take indices."""
+    number = next((branch for branch in prop.get("anyOf", ()) if branch.get("type") == "number"), None)
+    if number is None:
+        return prop
+    kept = {key: value for key, value in prop.items() if key != "anyOf"}
+    return {**kept, **number, "description": str(prop.get("description", "")).replace(cmd.OR_GLASS, ".")}
+
+
 def get_agentic_tools() -> list[dict[str, Any]]:
     """The tool wrappers with their metadata, for any LLM framework.
 
@@ -269,8 +281,9 @@ def get_agentic_tools() -> list[dict[str, Any]]:
         schema["properties"].pop("action", None)
         schema["required"] = [r for r in schema.get("required", []) if r != "action"]
         schema.pop("title", None)
-        for prop in schema["properties"].values():
+        for name, prop in schema["properties"].items():
             prop.pop("title", None)
+            schema["properties"][name] = _number_only(prop)
         tools.append(
             {
                 "name": function.__name__,

@@ -40,6 +40,16 @@ ScenePoint = Annotated[
     Field(min_length=2, max_length=2, description="[x, y] in scene coordinates (y up)."),
 ]
 Index = Annotated[float, Field(gt=0, le=10, allow_inf_nan=False, description="Refractive index (> 0).")]
+OR_GLASS = ", or a glass of the scene."
+"""The end of the description of an index that may be a scene glass's name."""
+SceneMedium = Annotated[
+    NonBlank,
+    Field(
+        description="A glass of the ray scene whose refractive index it is, by name as describe_scene "
+        "lists it (exact, case-insensitive, or a unique part of it).",
+        json_schema_extra=names("scene_objects"),
+    ),
+]
 Angle = Annotated[float, Field(ge=0, le=90)]
 Dop = Annotated[float, Field(ge=0, le=1)]
 
@@ -123,8 +133,12 @@ class FresnelTransmittances(_Query, action="fresnel_transmittances"):
     """Fresnel reflectances and transmittances (s and p) at an interface, with the critical and
     Brewster angles."""
 
-    n1: float = Field(gt=0, description="Refractive index of the medium the light comes from.")
-    n2: float = Field(gt=0, description="Refractive index of the medium the light goes into.")
+    n1: Annotated[float, Field(gt=0)] | SceneMedium = Field(
+        description="Refractive index of the medium the light comes from" + OR_GLASS
+    )
+    n2: Annotated[float, Field(gt=0)] | SceneMedium = Field(
+        description="Refractive index of the medium the light goes into" + OR_GLASS
+    )
     theta_i_deg: Angle = Field(description="Angle of incidence from the normal, degrees (0..90).")
     examples: ClassVar = ("fresnel from 1 to 1.5 at 45 degrees", "fresnel 1.5 1 30")
 
@@ -141,8 +155,12 @@ class OpticsAngle(_Query, action="optics_angle"):
     light is not reflected) between two media, in degrees from the normal."""
 
     kind: Literal["critical", "brewster"] = Field(description="Which angle: 'critical' or 'brewster'.")
-    n1: Index = Field(description="Refractive index of the medium the light comes from.")
-    n2: Index = Field(description="Refractive index of the medium the light goes into.")
+    n1: Index | SceneMedium = Field(
+        description="Refractive index of the medium the light comes from" + OR_GLASS
+    )
+    n2: Index | SceneMedium = Field(
+        description="Refractive index of the medium the light goes into" + OR_GLASS
+    )
     examples: ClassVar = ("what is the critical angle from glass 1.5 to air", "brewster angle from 1 to 1.33")
 
 
@@ -151,6 +169,24 @@ class DescribeScene(_Query, action="describe_scene"):
     light sources."""
 
     examples: ClassVar = ("describe the scene", "what is in the scene")
+
+
+class CountRays(_Query, action="count_rays"):
+    """How many rays the scene's light sources emit (each source's count), and how many segments
+    the trace has after reflections and refractions."""
+
+    examples: ClassVar = ("how many rays are there?", "count the rays")
+
+
+class DescribeSceneObject(_Query, action="describe_scene_object"):
+    """One object of the ray scene: its kind, position and size, and its refractive index (a glass)
+    or its rays (a light source); ``what`` narrows the answer to one of them."""
+
+    name: ObjectName
+    what: Literal["all", "index", "position", "size"] = Field(
+        default="all", description="What is asked: 'index', 'position', 'size', or 'all' of it."
+    )
+    examples: ClassVar = ("what is the refractive index of Main Prism", "refractive index of the prism")
 
 
 class DetectorReadings(_Query, action="detector_readings"):
@@ -186,6 +222,28 @@ class AddLightSource(_Edit, action="add_light_source"):
         default=None, description="Brightness as ray-optics gives it (default 0.5; a single ray's 1)."
     )
     examples: ClassVar = ("add a point source at 10, 10", "add a beam at 0, 50 pointing at 30 degrees")
+
+
+class AddSceneElement(_Edit, action="add_scene_element"):
+    """Add a flat mirror, a detector or an ideal lens to the ray scene, as a line between two
+    points (or centred on one, with a length and a tilt), and trace again."""
+
+    kind: Literal["mirror", "detector", "lens"] = Field(
+        description="'mirror' (flat, reflects on both sides), 'detector' (measures the light crossing it), "
+        "'lens' (an ideal thin lens)."
+    )
+    start: ScenePoint = Field(description="One end, [x, y]; its centre when no end is given.")
+    end: ScenePoint | None = Field(default=None, description="The other end, [x, y].")
+    length: Annotated[float, Field(gt=0, allow_inf_nan=False)] = Field(
+        default=100, description="Its length when only its centre is given, in scene units."
+    )
+    angle_deg: Finite = Field(
+        default=90, description="Its tilt when only its centre is given, degrees counter-clockwise from +x."
+    )
+    focal_length: Finite | None = Field(
+        default=None, description="A lens's focal length (> 0 converging, < 0 diverging; default 100)."
+    )
+    examples: ClassVar = ("add a mirror from 100, 100 to 200, 200", "add a detector at 400, 250")
 
 
 class MoveSceneObject(_Edit, action="move_scene_object"):
@@ -284,8 +342,11 @@ COMMANDS: tuple[type[Command], ...] = (
     DescribeGlassEdges,
     OpticsAngle,
     DescribeScene,
+    CountRays,
+    DescribeSceneObject,
     DetectorReadings,
     AddLightSource,
+    AddSceneElement,
     MoveSceneObject,
     RotateSceneObject,
     SetRefractiveIndex,

@@ -20,7 +20,7 @@ import numpy as np
 
 from .file_object import FileObject
 from .outline import Outline
-from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
+from .scene import AngleSource, Beam, Detector, Glass, IdealLens, Mirror, PointSource, Scene, SingleRay
 
 AIMED = (SingleRay, AngleSource)
 """Sources placed at ``p1`` and aimed at ``p2``: ``p1`` is where they are."""
@@ -255,6 +255,15 @@ def rotate(scene: Scene, name: str, degrees: float) -> tuple[Scene, SceneObject]
     return _put(scene, found, turned), found
 
 
+def index_of(value: Any) -> float | None:
+    """An object's refractive index: a glass's, or one a kept file object gives; else None."""
+    if isinstance(value, FileObject):
+        raw = value.to_dict().get("refIndex")
+        return float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else None
+    index = getattr(value, "ref_index", None)
+    return float(index) if isinstance(index, (int, float)) else None
+
+
 def set_index(scene: Scene, name: str, index: float) -> tuple[Scene, SceneObject, float]:
     """The scene with a glass's refractive index changed; the glass and its index before."""
     found = find(scene, name)
@@ -318,4 +327,43 @@ def add_source(scene: Scene, source: Any) -> tuple[Scene, SceneObject]:
     added = next(
         found for found in objects(grown) if found.group == "sources" and found.index == len(scene.sources)
     )
+    return grown, added
+
+
+ELEMENT_GROUPS = {Mirror: "elements", IdealLens: "elements", Detector: "detectors"}
+"""The scene's field each kind of line-like object goes in."""
+
+
+def line_element(
+    kind: str,
+    start: tuple[float, float],
+    end: tuple[float, float] | None = None,
+    *,
+    length: float = 100.0,
+    angle_deg: float = 90.0,
+    focal_length: float | None = None,
+) -> Mirror | Detector | IdealLens:
+    """A mirror, detector or ideal lens from ``start`` to ``end``, or centred on ``start`` with
+    ``length`` and a tilt of ``angle_deg``; a ValueError says why one cannot be."""
+    ends = np.array([start, start if end is None else end], dtype=float)
+    if end is None:
+        half = 0.5 * length * np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
+        ends += [-half, half]
+    p1, p2 = (float(ends[0, 0]), float(ends[0, 1])), (float(ends[1, 0]), float(ends[1, 1]))
+    if kind == "mirror":
+        return Mirror(p1, p2)
+    if kind == "detector":
+        return Detector(p1, p2)
+    if kind == "lens":
+        return IdealLens(p1, p2, 100.0 if focal_length is None else float(focal_length))
+    raise ValueError(f"unknown kind of element: {kind}")
+
+
+def add_element(scene: Scene, element: Mirror | Detector | IdealLens) -> tuple[Scene, SceneObject]:
+    """The scene with one more mirror, detector or lens; the element as ``objects`` names it."""
+    group = ELEMENT_GROUPS[type(element)]
+    held = getattr(scene, group)
+    changed: dict[str, Any] = {group: (*held, element)}
+    grown = replace(scene, **changed)
+    added = next(found for found in objects(grown) if found.group == group and found.index == len(held))
     return grown, added

@@ -143,6 +143,9 @@ SENSE = {
     "right": -1.0,
 }
 SOURCE_KINDS = {
+    "light source": "point",
+    "source": "point",
+    "light": "point",
     "point source": "point",
     "point light": "point",
     "point light source": "point",

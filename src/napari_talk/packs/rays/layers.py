@@ -3,7 +3,10 @@ with the same role, and the glasses layer read back into a scene (with the polyg
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
 
 from ...core.contract.result import CommandError
 from ...core.viewer.layers import added, has_layer, index_of, remove_layer, same_layer, set_attributes
@@ -39,19 +42,30 @@ def scene_of(layer: ShapesLayer | None) -> Scene:
         raise CommandError(f"cannot read the glasses from layer {layer.name!r}: {exc}") from None
 
 
-IN_PLACE = {"vectors": ("edge_color", "edge_width", "metadata")}
-"""Layer types whose data napari replaces quickly: such a layer is updated, not added anew."""
+IN_PLACE: dict[str, tuple[str, ...]] = {
+    "vectors": ("edge_color", "edge_width", "metadata"),
+    "shapes": ("features", "edge_color", "face_color", "edge_width", "metadata"),
+    "points": ("features", "size", "face_color", "border_color", "border_width", "metadata"),
+}
+"""What of a layer of each type an edit sets on the layer already there (after its data): napari
+redraws a changed layer in milliseconds, where removing one holds the loop for seconds (it
+collects garbage). A layer is added or removed only when the set of layers changes."""
+SAME_WITHIN = 1e-6
+"""Numbers this close (relative) are the same: napari keeps sizes and widths as float32."""
+PER_ITEM = ("edge_color", "face_color", "border_color")
+"""Colours given one per item: not set for no items (napari would reset them to white)."""
 
 
 def put(viewer: Viewer, layer_data: display.LayerData, role: str, changes: Changes | None = None) -> Layer:
-    """Add a layer, in place of the one with the same role (keeping its position and visibility);
-    ``changes`` gets the steps that take it back (the old layer itself returns)."""
+    """The layer with this role, updated in place when there is one of the same type (its
+    position, visibility and name kept), else added (in place of one of another type); ``changes``
+    gets the steps that take it back (the old data, or the old layer itself, returns)."""
     data, kwargs, kind = layer_data
     active = viewer.layers.selection.active
     existing = layers_with(viewer, role)
     old = existing[-1] if existing else None
-    if old is not None and kind in IN_PLACE and type(old).__name__.casefold() == kind:
-        _update(old, {"data": data, **{key: kwargs[key] for key in IN_PLACE[kind]}}, changes)
+    if old is not None and updatable(old, layer_data):
+        update(old, layer_data, changes)
         return old
     new = added(viewer, getattr(viewer, f"add_{kind}")(data, **kwargs), changes)
     if old is not None:
@@ -65,25 +79,107 @@ def put(viewer: Viewer, layer_data: display.LayerData, role: str, changes: Chang
     return new
 
 
-def _update(layer: Any, values: dict[str, Any], changes: Changes | None) -> None:
-    """Set the data first, then what is per item of it (colours), both ways: colours of another
-    length than the data are refused. napari empties the metadata dict it holds when given a
-    new one, so the old one is kept as a copy."""
-    before = {key: getattr(layer, key) for key in values}
-    before = {key: dict(value) if isinstance(value, dict) else value for key, value in before.items()}
+def updatable(layer: Layer, layer_data: display.LayerData) -> bool:
+    """Whether ``layer`` can take ``layer_data`` in place: the same type, and labels drawn on
+    both or on neither (a layer's text style is set when napari makes it)."""
+    _, kwargs, kind = layer_data
+    if kind not in IN_PLACE or type(layer).__name__.casefold() != kind:
+        return False
+    text = getattr(layer, "text", None)
+    labelled = type(getattr(text, "string", None)).__name__ not in ("NoneType", "ConstantStringEncoding")
+    return labelled == ("text" in kwargs)
 
-    def put_all(state: dict[str, Any]) -> None:
-        for key, value in state.items():
-            setattr(layer, key, value)
 
-    put_all(values)
+def update(layer: Layer, layer_data: display.LayerData, changes: Changes | None = None) -> None:
+    """Set the data first, then what is per item of it (colours, features), both ways: napari
+    refuses colours of another length than the data. Shapes get their shape types with their
+    data. Undone, the layer's values before come back, the same way."""
+    data, kwargs, kind = layer_data
+    keys = [key for key in IN_PLACE[kind] if key in kwargs and not (key in PER_ITEM and not len(data))]
+    values = {"data": _with_shape_types(data, kwargs.get("shape_type")), **{k: kwargs[k] for k in keys}}
+    before = {key: _current(layer, key) for key in values}
+    before = {key: value for key, value in before.items() if not (key in PER_ITEM and not len(layer.data))}
+    _set_changed(layer, values)
     if changes is not None:
-        changes.add(lambda: put_all(before))
+        changes.add(lambda: _set_changed(layer, before))
+
+
+def _with_shape_types(data: Any, shape_type: Any) -> Any:
+    """Shapes' data as napari takes it with their types: (vertices, type) pairs."""
+    if shape_type is None:
+        return data
+    types = [shape_type] * len(data) if isinstance(shape_type, str) else list(shape_type)
+    return list(zip(data, types, strict=True))
+
+
+def _current(layer: Any, key: str) -> Any:
+    """A layer's value now, as a copy that later changes to the layer leave alone."""
+    value = getattr(layer, key)
+    if key == "data" and isinstance(value, list):  # shapes: the vertices with their types
+        return list(zip([np.array(v) for v in value], list(layer.shape_type), strict=True))
+    if isinstance(value, dict):  # napari empties the metadata dict it holds when given a new one
+        return dict(value)
+    if hasattr(value, "copy"):
+        return value.copy()
+    return list(value) if isinstance(value, list) else value
+
+
+def _set_all(layer: Any, values: dict[str, Any]) -> None:
+    for key, value in values.items():
+        set_attributes(layer, None, **{key: value})
+
+
+def _set_changed(layer: Any, values: dict[str, Any]) -> None:
+    """Set, in order, the values that differ from the layer's as it is then: each setter makes
+    napari rebuild and redraw the layer, so an edit that moves one glass does not redraw the
+    light sources, nor one that changes an index the outlines."""
+    for key, value in values.items():
+        now = _current(layer, key) if key == "data" else getattr(layer, key)
+        if not _same(now, value):
+            set_attributes(layer, None, **{key: value})
+
+
+def _same(now: Any, value: Any) -> bool:
+    """Whether setting ``value`` would leave a layer's ``now`` as it is (False when unsure)."""
+    try:
+        if isinstance(now, (list, tuple)) and isinstance(value, (list, tuple)):
+            return len(now) == len(value) and all(_same(a, b) for a, b in zip(now, value, strict=True))
+        if hasattr(now, "equals"):  # a features table
+            import pandas as pd
+
+            given = pd.DataFrame(value, index=now.index)
+            return list(now.columns) == list(given.columns) and all(
+                np.array_equal(now[c].to_numpy(), given[c].to_numpy(), equal_nan=now[c].dtype.kind == "f")
+                for c in now.columns
+            )
+        if isinstance(now, (str, dict)) or isinstance(value, (str, dict)):
+            return bool(now == value)
+        a, b = np.asarray(now), np.asarray(value)
+        if a.dtype.kind not in "fiub" or b.dtype.kind not in "fiub":
+            return False
+        if b.ndim == a.ndim - 1 and len(a):  # one colour for every item
+            b = np.broadcast_to(b, a.shape)
+        return a.shape == b.shape and bool(np.allclose(a, b, rtol=SAME_WITHIN, atol=0, equal_nan=True))
+    except (ValueError, TypeError):
+        return False
 
 
 def remove(viewer: Viewer, role: str, changes: Changes | None = None) -> None:
     for layer in layers_with(viewer, role):
         remove_layer(viewer, layer, changes)
+
+
+def empty(viewer: Viewer, role: str, changes: Changes | None = None) -> None:
+    """Take every item out of the layers with this role, keeping the layers: what a highlight
+    does when it no longer holds (removing a layer would hold the loop for seconds)."""
+    for layer in layers_with(viewer, role):
+        data = np.asarray(layer.data)
+        if len(data):
+            values = {"data": np.zeros((0, *data.shape[1:]), dtype=data.dtype)}
+            before = {"data": data.copy(), **{k: _current(layer, k) for k in PER_ITEM if hasattr(layer, k)}}
+            _set_all(layer, values)
+            if changes is not None:
+                changes.add(functools.partial(_set_all, layer, before))
 
 
 def sync_glass_layer(layer: ShapesLayer, scene: Scene, changes: Changes | None = None) -> None:

@@ -1,5 +1,6 @@
 """Handlers of the rays pack, by job: ``queries`` (read: the seed's queries, the scene listed, angles),
-``edits`` (the scene changed by typing), ``scene_io`` (load, sample, retrace, save), ``appearance``
+``questions`` (ray count, one object, the scene's indices in angle questions), ``edits`` (the scene
+changed by typing), ``scene_io`` (load, sample, retrace, save), ``appearance``
 (colours, highlight, irradiance plot); ``current`` holds the scene's way in and out of the session
 and the viewer. The session's state is the only place a scene lives."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 from ....core.contract.pack import Context
 from ..edges import get_side_descriptions
 from ..state import RaysPackState
-from . import appearance, edits, queries, scene_io  # noqa: F401  (each binds its handlers)
+from . import appearance, edits, queries, questions, scene_io  # noqa: F401  (each binds its handlers)
 from .current import HANDLERS, edited, summary_line
 
 __all__ = ["HANDLERS", "describe_context", "known_names"]

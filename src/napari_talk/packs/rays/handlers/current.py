@@ -103,8 +103,8 @@ def show(ctx: Ctx, state: RaysState, changes: Changes, *, glasses: bool) -> Rays
     the scene it now holds). Every step goes into ``changes``."""
     viewer = ctx.viewer
     if viewer is not None:
-        layers.remove(viewer, "selection", changes)
-        changes.add(lambda: layers.remove(viewer, "selection"))  # undone: a later query's highlight goes too
+        layers.empty(viewer, "selection", changes)
+        changes.add(lambda: layers.empty(viewer, "selection"))  # undone: a later query's highlight goes too
         layers.physics_up(viewer, changes)
         if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
             layer = layers.put(viewer, display.glass_layer(state.scene), "glasses", changes)
@@ -210,4 +210,4 @@ def highlight(ctx: Ctx, state: RaysState, found: Segments, title: str) -> None:
     if len(found):
         layers.put(viewer, display.selection_layer(state.scene, found, title), "selection")
     else:
-        layers.remove(viewer, "selection")
+        layers.empty(viewer, "selection")

@@ -12,7 +12,7 @@ from ....core.contract.result import CommandError
 from ....core.running.jobs import Job
 from .. import commands as cmd
 from .. import editing
-from ..scene import Scene
+from ..scene import IdealLens, Scene
 from .current import HANDLERS, Ctx, retrace, scene_now, summary_line
 
 MAX_RAYS_PER_SOURCE = 100_000
@@ -49,6 +49,24 @@ def add_light_source(command: cmd.AddLightSource, ctx: Ctx) -> Job:
         if command.kind != "point":
             where += f", shining at {command.direction_deg:g}°"
         return grown, f"Added {added.name} {where}"
+
+    return _edit(ctx, change)
+
+
+@HANDLERS.on(cmd.AddSceneElement)
+def add_scene_element(command: cmd.AddSceneElement, ctx: Ctx) -> Job:
+    def change(scene: Scene) -> tuple[Scene, str]:
+        element = editing.line_element(
+            command.kind,
+            (command.start[0], command.start[1]),
+            (command.end[0], command.end[1]) if command.end is not None else None,
+            length=command.length,
+            angle_deg=command.angle_deg,
+            focal_length=command.focal_length,
+        )
+        grown, added = editing.add_element(scene, element)
+        detail = f", f = {element.focal_length:g}" if isinstance(element, IdealLens) else ""
+        return grown, f"Added {added.name} from {_xy(element.p1)} to {_xy(element.p2)}{detail}"
 
     return _edit(ctx, change)
 

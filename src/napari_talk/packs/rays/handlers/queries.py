@@ -18,6 +18,7 @@ from ..scene import Glass
 from ..simulation import Segments
 from ..state import RaysState
 from .current import HANDLERS, Ctx, edited, highlight, scene_now, with_trace
+from .questions import facts_line, medium_index, object_facts, point
 
 TABLE_ROWS = 8
 MAX_RECORDS = 500
@@ -32,10 +33,6 @@ def glass_named(state: RaysState, name: str) -> Glass:
     if match.found is None:
         raise CommandError(describe_miss(match, "glass", names))
     return next(glass for glass in state.scene.glasses if glass.name == match.found)
-
-
-def point(xy: Any) -> str:
-    return f"({xy[0]:.1f}, {xy[1]:.1f})"
 
 
 def _table(found: Segments) -> str:
@@ -202,8 +199,9 @@ def check_energy_conservation(command: cmd.CheckEnergyConservation, ctx: Ctx) ->
 
 @HANDLERS.on(cmd.FresnelTransmittances)
 def fresnel_transmittances(command: cmd.FresnelTransmittances, ctx: Ctx) -> Result:
-    values = _checked(fresnel, command.n1, command.n2, command.theta_i_deg)
-    head = f"n1 = {command.n1:g} → n2 = {command.n2:g} at {command.theta_i_deg:g}°: "
+    (n1, first), (n2, second) = medium_index(ctx, command.n1), medium_index(ctx, command.n2)
+    values = _checked(fresnel, n1, n2, command.theta_i_deg)
+    head = f"{_n(1, first)} → {_n(2, second)} at {command.theta_i_deg:g}°: "
     if values["tir"]:
         body = "total internal reflection (R_s = R_p = 1)"
     else:
@@ -218,10 +216,15 @@ def fresnel_transmittances(command: cmd.FresnelTransmittances, ctx: Ctx) -> Resu
     return Result.success(f"{head}{body}.\n{angles}.", values)
 
 
+def _n(which: int, said: str) -> str:
+    """ "n1 = 1.5" for a number, "Main Prism (n = 1.5)" for a glass of the scene."""
+    return f"n{which}{said[1:]}" if said.startswith("n = ") else said
+
+
 @HANDLERS.on(cmd.OpticsAngle)
 def optics_angle(command: cmd.OpticsAngle, ctx: Ctx) -> Result:
-    n1, n2 = command.n1, command.n2
-    media = f"from n1 = {n1:g} to n2 = {n2:g}"
+    (n1, first), (n2, second) = medium_index(ctx, command.n1), medium_index(ctx, command.n2)
+    media = f"from {_n(1, first)} to {_n(2, second)}"
     if command.kind == "brewster":
         angle = math.degrees(math.atan2(n2, n1))
         return Result.success(
@@ -260,32 +263,8 @@ def describe_glass_edges(command: cmd.DescribeGlassEdges, ctx: Ctx) -> Result:
 def describe_scene(command: cmd.DescribeScene, ctx: Ctx) -> Result:
     scene, _ = scene_now(ctx)
     listed = editing.objects(scene)
-    rows, data = [], []
-    for found in listed:
-        try:
-            centre: Any = editing.centre_of(found.value)
-        except ValueError:
-            centre = None
-        width, height = editing.size_of(found.value)
-        index = getattr(found.value, "ref_index", None)
-        facts = [found.kind]
-        if centre is not None:
-            facts.append(f"at {point(centre)}")
-        if width or height:
-            facts.append(f"{width:.4g} × {height:.4g}")
-        if index is not None:
-            facts.append(f"n = {index:g}")
-        rows.append(f"  {found.name}: {', '.join(facts)}")
-        data.append(
-            {
-                "name": found.name,
-                "kind": found.kind,
-                "position": None if centre is None else [float(centre[0]), float(centre[1])],
-                "size": [width, height],
-                "ref_index": index,
-                "light_source": found.group == "sources",
-            }
-        )
+    data = [object_facts(found) for found in listed]
+    rows = [f"  {facts['name']}: {facts_line(facts)}" for facts in data]
     sources = sum(found.group == "sources" for found in listed)
     head = f"{scene.name}: {len(listed)} objects, {sources} of them light sources (positions x, y; y up)."
     warnings = [f"Warning: {w}" for w in scene.warnings]
