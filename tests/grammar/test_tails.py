@@ -112,3 +112,11 @@ def test_names_joined_after_except_are_shown_not_hidden():
         {"action": "solo_layer", "name": "actin"},
         {"action": "layer_visibility", "name": "GFP", "op": "show"},
     ]
+
+
+def test_the_is_never_a_name_alone_even_with_an_entity_called_the_something():
+    # "The Shallows" may be said as "shallows", never as "the", which stands before every name
+    context = {"entities": ["The Shallows"], "scene_objects": ["Mirror 1"]}
+    assert [c.to_wire() for c in parse("refractive index for the Mirror 1", context)] == [
+        {"action": "describe_scene_object", "name": "Mirror 1", "what": "index"}
+    ]

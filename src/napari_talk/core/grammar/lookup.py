@@ -182,12 +182,19 @@ class NameIndex:
         return None
 
 
+NOT_ALONE = frozenset(
+    {"the", "and", "for", "with", "from", "into", "onto", "its", "our", "your", "this", "that"}
+)
+"""Words that never name a thing alone: "the" is not "The Shallows" (it stood before every name)."""
+
+
 def _aliases(name: str) -> set[tuple[str, ...]]:
     """What a name may be said as: without its aside ("nuclei" for "nuclei (H2B)"), or by one of
     its words of three letters or more ("skeletons" for "neuron skeletons", "DR5" for "DR5-Venus")."""
     folded = tuple(name.casefold().split())
     found = {tuple(_ASIDE.sub("", name).casefold().split())}
-    found |= {(word,) for word in _PIECES.split(_ASIDE.sub("", name).casefold()) if len(word) >= 3}
+    pieces = _PIECES.split(_ASIDE.sub("", name).casefold())
+    found |= {(word,) for word in pieces if len(word) >= 3 and word not in NOT_ALONE}
     found.discard(folded)
     found.discard(())
     return found

@@ -51,6 +51,7 @@ QUESTIONS: tuple[Rule, ...] = (
         cmd.DescribeSceneObject,
         *_named(rf"(?:{WHATS} )?(?:the )?refractive index (?:of|for) {OBJECT}"),
         what="index",
+        free_names=False,  # "the refractive index of agarose is about 1.34" tells; it names no object
         requires=("refractive",),
         priority=PRIORITY,
     ),
@@ -110,6 +111,7 @@ QUESTIONS: tuple[Rule, ...] = (
         angles=ANGLE_KINDS,
         media=MEDIA,
         when=LIVE,
+        free_names=False,  # "from oil (1.518) to water (1.333)" names media by index, not glasses
         requires=("critical", "brewster"),
         priority=PRIORITY,
     ),
@@ -118,6 +120,7 @@ QUESTIONS: tuple[Rule, ...] = (
         *_named(ANGLE_ASK + rf"{{kind:angles}} angles? (?:of|for|in) {GLASS_1}(?: (?:in|to|into) air)?"),
         angles=ANGLE_KINDS,
         when=LIVE,
+        free_names=False,
         requires=("critical", "brewster"),
         priority=PRIORITY - 1,
         n2=1.0,
@@ -133,6 +136,7 @@ QUESTIONS: tuple[Rule, ...] = (
         ),
         media=MEDIA,
         when=LIVE,
+        free_names=False,
         requires=("fresnel", "reflect", "transmi"),
         priority=PRIORITY,
     ),
