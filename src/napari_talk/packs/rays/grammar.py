@@ -228,6 +228,14 @@ def _moved(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+def _scene_file(values: dict[str, Any]) -> dict[str, Any]:
+    """ "load optics/bench.json": a JSON file is loaded as a scene (read as text it is opened or
+    read); other files are left to the packs whose files they are."""
+    if not str(values["path"]).casefold().endswith(".json"):
+        raise ValueError("not a scene file")
+    return values
+
+
 def _turned(values: dict[str, Any]) -> dict[str, Any]:
     sense = values.pop("sense", 1.0)
     values["degrees"] = sense * values["degrees"]
@@ -401,6 +409,13 @@ RULES: tuple[Rule, ...] = (
         r"(?: file)?(?: (?:from|at))? {path:path}",
         r"(?:load|open|import)(?: the)? {path:path} as (?:a |the )?(?:ray )?scene",
         requires=("scene",),
+        priority=PRIORITY,
+    ),
+    Rule(
+        cmd.LoadScene,
+        r"(?:load|import) {path:path}",
+        post=_scene_file,
+        requires=(".json",),
         priority=PRIORITY,
     ),
     Rule(
