@@ -40,7 +40,7 @@ def test_a_pack_with_nothing_live_is_not_suggested_on_a_common_word(qtbot, door)
 def test_a_pack_not_live_is_still_suggested_on_a_strong_match(qtbot, door):
     assert "rays inside Prism" in suggested(qtbot, door, "rays loitering inside Prism")  # "rays", "prism"
     index = suggested(qtbot, door, "what is the refractive index")  # a question the rays pack answers
-    assert "what is the refractive index of Main Prism" in index, index
+    assert index and not any("Main Prism" in line for line in index), "no scene: no glass to name"
 
 
 def test_a_pack_with_live_objects_is_suggested_like_the_viewer(qtbot, door):

@@ -315,9 +315,11 @@ SLOTS: dict[str, Slot] = {
 }
 
 QUOTED = r"""(?:"[^"]+"|'[^']+')"""
-_FREE_WORD = r"""(?!(?:and|then)\b)[^\s,;"']+"""
+_FREE_WORD = r"""(?!(?:and|then|is|are|was|were)\b)[^\s,;"'()]+"""
 GENERIC_NAME = rf"{_FREE_WORD}(?:\s+{_FREE_WORD})*?"
-"""Words that are not (yet) a known name; "and"/"then" join requests, so a free name stops there."""
+"""Words that are not (yet) a known name; "and"/"then" join requests, so a free name stops there,
+and it never spans "is"/"are" ("the refractive index of agarose is about 1.34" tells, it names no
+"agarose is about 1.34") nor brackets ("water (1.33)" gives an index, not a name)."""
 
 
 def name_pattern(kind: str, generic: bool) -> str:

@@ -51,7 +51,6 @@ QUESTIONS: tuple[Rule, ...] = (
         cmd.DescribeSceneObject,
         *_named(rf"(?:{WHATS} )?(?:the )?refractive index (?:of|for) {OBJECT}"),
         what="index",
-        free_names=False,  # "the refractive index of agarose is about 1.34" tells; it names no object
         requires=("refractive",),
         priority=PRIORITY,
     ),
