@@ -50,5 +50,5 @@ MAX_EMITTED_RAYS = 2_000_000
 """Rays the sources of a scene may emit, estimated before any is made."""
 MAX_SEGMENTS = 2_000_000
 """Ray segments a trace may make, counting the rays still waiting to be traced."""
-MAX_TRACE_SECONDS = 60.0
+MAX_TRACE_SECONDS = 600.0
 """A trace that runs longer is stopped with a sentence (GRIN glasses step ray by ray)."""
