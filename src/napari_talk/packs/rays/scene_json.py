@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from .file_object import DECORATIONS, FileObject
-from .limits import MAX_EDGE_PAIRS, MAX_EMITTED_RAYS
+from .limits import MAX_EDGE_PAIRS, MAX_EMITTED_RAYS, MAX_NESTING
 from .outline import Outline
 from .rayoptics.base import SceneError
 from .rayoptics.loader import check_document, coerce_numbers
@@ -84,7 +84,8 @@ def scene_from_text(text: str, filename: str) -> Scene:
     except json.JSONDecodeError as exc:
         raise SceneFormatError(f"{filename} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     except RecursionError:
-        raise SceneFormatError(f"{filename} nests too deeply to be a scene") from None
+        too_deep = f"{filename} nests deeper than {MAX_NESTING} levels, too deep to be a scene"
+        raise SceneFormatError(too_deep) from None
     return scene_from_dict(data, name=filename.rsplit(".", 1)[0])
 
 

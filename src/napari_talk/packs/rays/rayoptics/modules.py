@@ -178,8 +178,14 @@ def _expand(
     for i, point in enumerate(points, 1):
         if not isinstance(point, dict):
             raise ModuleError(f"module {name!r}: point {i} is not {{x, y}}")
-        values[f"x_{i}"] = float(point.get("x", 0))
-        values[f"y_{i}"] = float(point.get("y", 0))
+        for axis in ("x", "y"):
+            value = point.get(axis, 0)
+            try:
+                values[f"{axis}_{i}"] = float(value)
+            except (TypeError, ValueError):
+                raise ModuleError(
+                    f"module {name!r}: point {i}'s {axis} should be a number, not {str(value)[:40]!r}"
+                ) from None
     for spec in definition.get("vars") or []:
         text = str(spec)
         if m := _FUNC_DEF.match(text):
