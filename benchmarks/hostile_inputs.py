@@ -392,6 +392,43 @@ def _step():
     return changes
 
 
+
+# -- ray-optics scene files (built by tests/hostile_scenes.py), opened as an agent opens them ------
+
+
+def _scene_row(name: str, call_seconds: float | None = None) -> Row:
+    def run(folder: Path) -> str:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+        from hostile_scenes import write
+
+        from napari_talk.core.running.jobs import call_limits
+        from napari_talk.core.running.session import Session
+
+        path = write(folder, name)
+        session = Session(workspace=folder)
+        with call_limits(call_seconds):
+            result = session.execute({"action": "load_scene", "path": path.name}, origin="agent")
+        said = result.message.splitlines()[-1] if result.ok else result.message
+        return f"{path.stat().st_size / 1024:.1f} KB file; ok={result.ok}: {said[:150]}"
+
+    return run
+
+
+for _name, _limit, _seconds in (
+    ("shared_formula", "formula terms 20,000 (counted as evaluated)", None),
+    ("loops_in_loops", "module values 200,000 a scene", None),
+    ("modules_of_labels", "objects 20,000 (labels counted)", None),
+    ("overlapping_glasses", "overlap test 20,000,000 edge pairs", None),
+    ("facing_custom_surfaces", "segments 2,000,000 incl. waiting", None),
+    ("trapped_grin", "an MCP call's work 25 s", 25.0),
+    ("thin_grin_slabs", "an MCP call's work 25 s", 25.0),
+    ("comb_glass", "points 100,000 a path", None),
+    ("deep_operators", "formula nesting 60", None),
+    ("deep_json", "JSON nesting 64", None),
+):
+    row(_name, _limit)(_scene_row(_name, _seconds))
+
+
 # -- running -------------------------------------------------------------------------------------
 
 
@@ -415,17 +452,17 @@ def main() -> None:
     if args.one:
         run_one(args.one)
         return
-    print(f"{'row':<15} {'time':>8} {'peak MiB':>9} {'baseline':>9}  limit → outcome")
+    print(f"{'row':<23} {'time':>8} {'peak MiB':>9} {'baseline':>9}  limit → outcome")
     for name in args.rows or list(ROWS):
         done = subprocess.run(
             [sys.executable, __file__, "--one", name], capture_output=True, text=True, timeout=900
         )
         if done.returncode != 0:
-            print(f"{name:<15} failed: {done.stderr.strip().splitlines()[-1:]}")
+            print(f"{name:<23} failed: {done.stderr.strip().splitlines()[-1:]}")
             continue
         found = json.loads(done.stdout.strip().splitlines()[-1])
         print(
-            f"{name:<15} {found['seconds']:>7.2f}s {found['peak']:>9.0f} {found['baseline']:>9.0f}  "
+            f"{name:<23} {found['seconds']:>7.2f}s {found['peak']:>9.0f} {found['baseline']:>9.0f}  "
             f"{ROWS[name][0]} → {found['outcome']}"
         )
 

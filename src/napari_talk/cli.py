@@ -174,6 +174,7 @@ def _mcp_headless(args: argparse.Namespace, token: str | None, say) -> int:
     from .agents.mcp_server import HttpService, serve_stdio
 
     bridge = headless_bridge(args.sample or None)
+    bridge.work_seconds = max(0.1, args.call_seconds)
     if not args.http:
         serve_stdio(bridge)
         return EXIT_OK
@@ -280,6 +281,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--token-env",
         default=TOKEN_ENV,
         help=f"variable holding the bearer token (default {TOKEN_ENV}; unset: a fresh one, printed)",
+    )
+    m.add_argument(
+        "--call-seconds",
+        type=float,
+        default=25.0,
+        help="without a display: the longest a call's slow work (a trace) may run before it is stopped, "
+        "so that the calls after it get their turn (default 25)",
     )
     m.set_defaults(func=_mcp_command)
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..__about__ import __version__
+from ..core.running.jobs import call_limits
 from ..core.safety.risk import RiskPolicy
 from .exports import from_tool_arguments
 from .functions import result_text
@@ -86,6 +87,9 @@ class Bridge:
     confirm: Confirm | None = None
     timeout: float = 30.0
     confirm_timeout: float = 120.0
+    work_seconds: float = 25.0
+    """A call's slow work (a job) is stopped past this, within ``timeout``: so a hostile call
+    never holds the calls waiting behind it (they wait ``timeout`` for their turn)."""
 
     @property
     def registry(self) -> Registry:
@@ -120,12 +124,13 @@ class Bridge:
             errors = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in exc.errors())
             result = Result.error(f"invalid arguments for {name}: {errors}")
             return result.message, result.to_dict(), True
-        result = self.session.execute(
-            command,
-            origin="agent",
-            ask=lambda approval: self._confirmed(approval, abandoned or Abandoned()),
-            within=lambda work: self.within(work, command.action, self.timeout),
-        )
+        with call_limits(self.work_seconds, abandoned):
+            result = self.session.execute(
+                command,
+                origin="agent",
+                ask=lambda approval: self._confirmed(approval, abandoned or Abandoned()),
+                within=lambda work: self.within(work, command.action, self.timeout),
+            )
         pack = self.registry.pack_of(name)
         return result_text(pack, command, result), _jsonable(result.to_dict()), not result.ok
 

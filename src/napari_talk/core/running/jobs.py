@@ -6,13 +6,19 @@ its undo). A *waited* job is the turn's answer (the dock shows a busy bar and St
 *background* job (minutes of work on a server) answers "started" at once and reports its Result
 later, through :class:`Jobs`' listeners. Only the session records undo history, in both cases.
 Without a GUI, both kinds simply run in turn.
+
+Work that can run long calls ``progress.check()`` between bounded steps: it raises :class:`Stopped`
+once the person pressed Stop, the caller went away, or the call's deadline passed (an MCP call's,
+set around the call with :func:`call_limits`), so a job ends within a step of being told to.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,14 +35,54 @@ returns whatever must be kept alive meanwhile (a Qt worker)."""
 Listener = Callable[["Command", Result], None]
 
 
+class Stopped(CommandError):
+    """A job's work ended before its end: stopped, its caller gone, or its deadline passed."""
+
+
+@dataclass(frozen=True)
+class CallLimits:
+    """What bounds the work of one call: ``seconds`` from its start, and ``gone`` (an event set
+    when its caller no longer waits)."""
+
+    seconds: float | None = None
+    gone: threading.Event | None = None
+
+
+_limits: ContextVar[CallLimits | None] = ContextVar("napari_talk_call_limits", default=None)
+
+
+@contextlib.contextmanager
+def call_limits(seconds: float | None, gone: threading.Event | None = None) -> Iterator[None]:
+    """Jobs waited for inside this block (in this thread) stop ``seconds`` after they start, or
+    once ``gone`` is set: an agent's call never holds the session longer than its deadline."""
+    token = _limits.set(CallLimits(seconds, gone))
+    try:
+        yield
+    finally:
+        _limits.reset(token)
+
+
 class Progress(threading.Event):
-    """What a job's work watches and tells: set it to cancel; ``report`` says how far it is."""
+    """What a job's work watches and tells: set it to cancel; ``report`` says how far it is;
+    ``check()`` raises :class:`Stopped` when the work must end (cancelled, its caller gone, past
+    its deadline). A new Progress takes the limits of the call it is made in (:func:`call_limits`)."""
 
     def __init__(self, listener: Callable[[str, float | None], None] | None = None) -> None:
         super().__init__()
         self.status = ""
         self.fraction: float | None = None
         self._listener = listener
+        limits = _limits.get() or CallLimits()
+        self.seconds = limits.seconds
+        self.deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
+        self._gone = limits.gone
+
+    def check(self) -> None:
+        """Raise :class:`Stopped` if the work must end now; cheap enough to call between steps."""
+        if self.cancelled:
+            raise Stopped("stopped")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Stopped(f"stopped after {self.seconds:g} s, the time a call may take")
 
     def report(self, status: str, fraction: float | None = None) -> None:
         self.status, self.fraction = status, fraction
@@ -53,7 +99,7 @@ class Progress(threading.Event):
 
     @property
     def cancelled(self) -> bool:
-        return self.is_set()
+        return self.is_set() or (self._gone is not None and self._gone.is_set())
 
 
 @dataclass

@@ -15,6 +15,8 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from .limits import MAX_SEGMENTS, MAX_TRACE_SECONDS
+
 if TYPE_CHECKING:  # the simulator is imported when a rays command runs, not for every command line
     from .rayoptics.loader import LoadedScene
     from .rayoptics.simulator import Outcome
@@ -36,20 +38,31 @@ def add_rays_command(sub: argparse._SubParsersAction) -> None:
             "--budget",
             type=int,
             default=None,
-            help="the most ray segments to trace before refusing the scene (default 5,000,000)",
+            help=f"the most ray segments to trace before refusing the scene (default {MAX_SEGMENTS:,})",
+        )
+        p.add_argument(
+            "--max-seconds",
+            type=float,
+            default=MAX_TRACE_SECONDS,
+            help=f"the longest a trace may run before it is refused (default {MAX_TRACE_SECONDS:g} s)",
         )
         p.set_defaults(func=_run)
 
 
-def _trace(path: str, budget: int | None) -> tuple[LoadedScene, Outcome, float]:
+def _trace(path: str, budget: int | None, seconds: float) -> tuple[LoadedScene, Outcome, float]:
     from .rayoptics.loader import load_file
-    from .rayoptics.simulator import DEFAULT_SEGMENT_BUDGET, simulate
+    from .rayoptics.simulator import simulate
 
     scene = load_file(path)
     t0 = time.perf_counter()
-    budget = DEFAULT_SEGMENT_BUDGET if budget is None else max(1, budget)
+    budget = MAX_SEGMENTS if budget is None else max(1, budget)
     outcome = simulate(
-        scene.objs, scene.settings, max_depth=scene.max_depth, budget=budget, ray_limit=scene.ray_limit
+        scene.objs,
+        scene.settings,
+        max_depth=scene.max_depth,
+        budget=budget,
+        ray_limit=scene.ray_limit,
+        max_seconds=max(0.0, seconds),
     )
     return scene, outcome, time.perf_counter() - t0
 
@@ -59,7 +72,7 @@ def _run(args: argparse.Namespace) -> int:
     from .rayoptics.simulator import BudgetExceeded
 
     try:
-        scene, outcome, seconds = _trace(args.scene, args.budget)
+        scene, outcome, seconds = _trace(args.scene, args.budget, args.max_seconds)
     except (SceneError, BudgetExceeded) as exc:
         print(f"napari-talk rays {args.rays_action}: {args.scene}: {exc}", file=sys.stderr)
         return EXIT_REFUSED

@@ -112,7 +112,8 @@ def glass_layer(scene: Scene) -> LayerData:
         "name": LAYER_NAMES["glasses"],
         "shape_type": ["polygon"] * len(polygons) + kinds if lines else "polygon",
         "features": {
-            "name": [glass.name for glass in scene.glasses] + names,
+            # text even when empty: a scene of no glass (one ray, or nothing) gave a float column
+            "name": np.array([glass.name for glass in scene.glasses] + names, dtype=object),
             "ref_index": [glass.ref_index for glass in scene.glasses] + [np.nan] * len(lines),
         },
         "feature_defaults": {"name": "", "ref_index": 1.5},
@@ -217,7 +218,8 @@ def _lines(segments: Segments, colors: np.ndarray, width: float, kwargs: dict[st
     it in place (``layers.IN_PLACE``) instead of adding a layer."""
     p1, p2 = segments.p1[:, ::-1], segments.p2[:, ::-1]
     vectors = np.stack([p1, p2 - p1], axis=1).reshape(-1, 2, 2)
-    return vectors, {**kwargs, "edge_color": colors, "edge_width": width, "vector_style": "line"}, "vectors"
+    color: np.ndarray | str = colors if len(colors) else "white"  # napari finds no colour in none
+    return vectors, {**kwargs, "edge_color": color, "edge_width": width, "vector_style": "line"}, "vectors"
 
 
 def ray_layer(scene: Scene, result: SimulationResult, color_by: str = "brightness") -> LayerData:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .analysis import DetectorReading
+from .limits import MAX_SEGMENTS
 from .rayoptics.base import Emitted, SceneError, SceneObj, Settings
 from .rayoptics.loader import load_dict
 from .rayoptics.simulator import BudgetExceeded, Recorder, simulate
@@ -25,7 +27,7 @@ from .scene import Mirror, Scene
 from .scene_json import scene_to_dict
 from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResult
 
-DEFAULT_MAX_SEGMENTS = 2_000_000
+DEFAULT_MAX_SEGMENTS = MAX_SEGMENTS
 PLAIN_SEGMENTS = 10_000
 """A trace made before the kernels are loaded runs in plain Python up to this many segments (about
 a quarter of a second; the Prism demo's 99 take 5 ms), and past it is traced again
@@ -73,6 +75,7 @@ def trace(
     max_segments: int = DEFAULT_MAX_SEGMENTS,
     ray_by_ray: bool = False,
     compiled: bool | None = None,
+    stop: Callable[[], None] | None = None,
 ) -> SimulationResult:
     """Trace ``scene``; a scene the simulator cannot build or that needs more segments than
     ``max_segments`` raises ValueError with the reason. ``ray_by_ray`` traces every ray by the
@@ -80,20 +83,28 @@ def trace(
     ``compiled``: by the compiled kernels (True), in plain Python without numba (False: the same
     segments), or None: by the kernels once they are loaded (:func:`load_kernels`), else in plain Python
     if the scene takes at most :data:`PLAIN_SEGMENTS` segments, so that a first trace never
-    compiles a kernel where it stands (the GUI thread, for a sample)."""
+    compiles a kernel where it stands (the GUI thread, for a sample). ``stop()`` is called between
+    steps of the trace and raises to end it (a job's ``progress.check``)."""
     try:
         if compiled is None and not kernels_loaded():
             try:
-                return _trace(scene, min(max_segments, PLAIN_SEGMENTS), ray_by_ray, compiled=False)
+                return _trace(scene, min(max_segments, PLAIN_SEGMENTS), ray_by_ray, compiled=False, stop=stop)
             except BudgetExceeded:
                 if max_segments <= PLAIN_SEGMENTS:
                     raise
-        return _trace(scene, max_segments, ray_by_ray, compiled=compiled is not False)
+        return _trace(scene, max_segments, ray_by_ray, compiled=compiled is not False, stop=stop)
     except BudgetExceeded as exc:
         raise ValueError(str(exc)) from None
 
 
-def _trace(scene: Scene, max_segments: int, ray_by_ray: bool, *, compiled: bool) -> SimulationResult:
+def _trace(
+    scene: Scene,
+    max_segments: int,
+    ray_by_ray: bool,
+    *,
+    compiled: bool,
+    stop: Callable[[], None] | None = None,
+) -> SimulationResult:
     started = time.perf_counter()
     document = scene_to_dict(scene)
     n_glass, n_source = len(scene.glasses), len(scene.sources)
@@ -117,6 +128,7 @@ def _trace(scene: Scene, max_segments: int, ray_by_ray: bool, *, compiled: bool)
         record=record,
         vector=not ray_by_ray,
         compiled=compiled,
+        stop=stop,
     )
     segments = _segments(scene, objs, origins, record, compiled)
     readings = {}

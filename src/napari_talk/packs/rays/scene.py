@@ -249,23 +249,29 @@ def points_in_polygon(points: np.ndarray, vertices: np.ndarray) -> np.ndarray:
     return inside
 
 
+PAIRS_AT_ONCE = 1 << 20
+"""Edge pairs :func:`interiors_meet` tests in one block (a few tens of MB of temporaries)."""
+
+
 def interiors_meet(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two simple polygons overlap, not merely touch: an edge of one properly crosses an
     edge of the other, or a point just inside one is inside the other (nesting, equal shapes).
     Glasses sharing an edge, or touching at a corner, do not overlap."""
     if np.any(a.max(axis=0) <= b.min(axis=0)) or np.any(b.max(axis=0) <= a.min(axis=0)):
         return False
-    a1, a2 = a[:, None, :], np.roll(a, -1, axis=0)[:, None, :]
     b1, b2 = b[None, :, :], np.roll(b, -1, axis=0)[None, :, :]
+    a_next = np.roll(a, -1, axis=0)
 
     def side(u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
         return (v[..., 0] - u[..., 0]) * (w[..., 1] - u[..., 1]) - (v[..., 1] - u[..., 1]) * (
             w[..., 0] - u[..., 0]
         )
 
-    crossing = (side(b1, b2, a1) * side(b1, b2, a2) < 0) & (side(a1, a2, b1) * side(a1, a2, b2) < 0)
-    if crossing.any():
-        return True
+    rows = max(1, PAIRS_AT_ONCE // len(b))  # edge pairs in blocks: memory stays bounded
+    for lo in range(0, len(a), rows):
+        a1, a2 = a[lo : lo + rows, None, :], a_next[lo : lo + rows, None, :]
+        if ((side(b1, b2, a1) * side(b1, b2, a2) < 0) & (side(a1, a2, b1) * side(a1, a2, b2) < 0)).any():
+            return True
     return bool(points_in_polygon(_just_inside(b), a).any() or points_in_polygon(_just_inside(a), b).any())
 
 

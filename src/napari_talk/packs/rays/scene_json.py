@@ -33,8 +33,10 @@ from typing import Any
 import numpy as np
 
 from .file_object import DECORATIONS, FileObject
+from .limits import MAX_EDGE_PAIRS, MAX_EMITTED_RAYS, MAX_NESTING
 from .outline import Outline
-from .rayoptics.loader import coerce_numbers
+from .rayoptics.base import SceneError
+from .rayoptics.loader import check_document, coerce_numbers
 from .rayoptics.registry import TYPES as TRACED_TYPES
 from .scene import (
     GREEN_NM,
@@ -60,7 +62,7 @@ DEFAULT_IMAGE_DENSITY = 1.0
 """ray-optics' default ``imageModeDensity``, the density of its "images" and "observer" modes."""
 SOURCE_TYPES = ("SingleRay", "PointSource", "Beam", "AngleSource")
 GLASS_TYPES = ("Glass", "CircleGlass", "SphericalLens")
-MAX_SOURCE_RAYS = 2_000_000
+MAX_SOURCE_RAYS = MAX_EMITTED_RAYS
 """The most rays a scene's sources may declare (``numRays``, or a ray density), checked before any
 ray is made; ``scene_from_dict(..., max_rays=...)`` raises it."""
 
@@ -82,13 +84,18 @@ def scene_from_text(text: str, filename: str) -> Scene:
     except json.JSONDecodeError as exc:
         raise SceneFormatError(f"{filename} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     except RecursionError:
-        raise SceneFormatError(f"{filename} nests too deeply to be a scene") from None
+        too_deep = f"{filename} nests deeper than {MAX_NESTING} levels, too deep to be a scene"
+        raise SceneFormatError(too_deep) from None
     return scene_from_dict(data, name=filename.rsplit(".", 1)[0])
 
 
 def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_SOURCE_RAYS) -> Scene:
     if not isinstance(data, dict) or not isinstance(data.get("objs"), list):
         raise SceneFormatError("a ray-optics scene is a JSON object with an 'objs' list")
+    try:
+        check_document(data, name or "the scene")  # the limits of every door, before reading
+    except SceneError as exc:
+        raise SceneFormatError(str(exc)) from None
     data = coerce_numbers(data)  # ray-optics reads numbers written as strings ("refIndex": "1.5")
     version = data.get("version")
     warnings: list[str] = []
@@ -159,7 +166,7 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
             detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
             raise SceneFormatError(f"objs[{position}] ({kind}): {detail}") from None
     settings = {key: value for key, value in data.items() if key not in ("objs", "version", "name")}
-    merged = _overlapping(glasses)
+    merged = _overlapping(glasses, warnings)
     if merged:  # ray-optics merges overlapping glasses; the model keeps glasses apart, the simulator merges
         others = [FileObject.of(glass_data[i]) for i in merged] + others
         glasses = [glass for i, glass in enumerate(glasses) if i not in merged]
@@ -176,10 +183,22 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
     )
 
 
-def _overlapping(glasses: list[Glass]) -> set[int]:
-    """The glasses that overlap another."""
+def _overlapping(glasses: list[Glass], warnings: list[str]) -> set[int]:
+    """The glasses that overlap another. Testing two glasses costs their edges' product: past
+    :data:`MAX_EDGE_PAIRS` in all, glasses whose boxes meet are taken as overlapping untested
+    (the simulator merges them as ray-optics does, so they are traced the same)."""
     found: set[int] = set()
+    pairs_left = MAX_EDGE_PAIRS
     for i, j in boxes_meeting([glass.vertices for glass in glasses]):
+        pairs = len(glasses[i].vertices) * len(glasses[j].vertices)
+        if pairs > pairs_left:
+            warnings.append(
+                f"{glasses[i].name} and {glasses[j].name} were not tested for overlap (more than "
+                f"{MAX_EDGE_PAIRS:,} edge pairs to test): traced as ray-optics merges glasses"
+            )
+            found |= {i, j}
+            continue
+        pairs_left -= pairs
         if interiors_meet(glasses[i].vertices, glasses[j].vertices):
             found |= {i, j}
     return found

@@ -8,14 +8,27 @@ uuid and the generation.
 
 from __future__ import annotations
 
+import re
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax import saxutils
 
 from .edges import get_side_descriptions
 from .scene import Glass
 from .simulation import Segments
 
 HEADER = '<?xml version="1.0" encoding="UTF-8"?>'
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 does not allow, even escaped (control characters a scene's names may hold)."""
+
+
+def escape(text: str) -> str:
+    """``text`` as XML character data: markup escaped, characters XML forbids shown as U+FFFD."""
+    return saxutils.escape(_NOT_XML.sub("\ufffd", text))
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a quoted XML attribute value, as :func:`escape` cleans it."""
+    return saxutils.quoteattr(_NOT_XML.sub("\ufffd", text))
 
 
 def rays_to_xml(segments: Segments, precision_coords: int = 4, precision_brightness: int = 6) -> str:

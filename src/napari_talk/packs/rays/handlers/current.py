@@ -19,7 +19,7 @@ import numpy as np
 from ....core.contract.pack import Context, Handlers
 from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
-from ....core.running.jobs import Job, Progress
+from ....core.running.jobs import Job, Progress, Stopped
 from ....core.viewer.layers import has_layer, same_layer, set_attributes
 from ....core.viewer.protocols import ShapesLayer
 from .. import display, layers
@@ -37,9 +37,12 @@ NO_SCENE = (
 )
 
 
-def traced(scene: Scene) -> SimulationResult:
+def traced(scene: Scene, progress: Progress | None = None) -> SimulationResult:
+    """``scene`` traced; ``progress`` (the job's) is checked between steps: Stop ends the trace."""
     try:
-        return trace(scene)
+        return trace(scene, stop=None if progress is None else progress.check)
+    except Stopped as exc:
+        raise Stopped(f"tracing {scene.name!r}: {exc}") from None
     except ValueError as exc:
         raise CommandError(f"cannot trace {scene.name!r}: {exc}") from None
 
@@ -88,7 +91,7 @@ def with_trace(ctx: Ctx, answer: Callable[[RaysState], Result]) -> Result | Job:
         ctx.state.current = fresh
         return answer(fresh)
 
-    return Job(f"tracing {scene.name}", lambda progress: traced(scene), finish)
+    return Job(f"tracing {scene.name}", lambda progress: traced(scene, progress), finish)
 
 
 def keep(ctx: Ctx, state: RaysState | None, changes: Changes) -> None:
@@ -140,7 +143,7 @@ def retrace(
             progress.report("reading the scene")
             read.append(cast(Callable[[], Scene], scene)())
         progress.report(f"tracing {read[0].name}")
-        return traced(read[0])
+        return traced(read[0], progress)
 
     def finish(result: SimulationResult) -> Result:
         state = RaysState(read[0], result, glass_layer, color_by)

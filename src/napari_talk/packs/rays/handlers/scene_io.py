@@ -9,6 +9,7 @@ from ....core.running.history import Changes
 from ....core.running.jobs import Job
 from .. import commands as cmd
 from .. import editing
+from ..limits import MAX_FILE_BYTES
 from ..samples import SAMPLES
 from ..scene import Scene
 from ..scene_json import SceneFormatError, scene_from_text
@@ -16,8 +17,8 @@ from ..state import RaysState
 from ..writer import NotSavable, scene_text
 from .current import HANDLERS, Ctx, retrace, scene_now, summary_line
 
-SCENE_MAX_BYTES = 32 * 1024 * 1024
-"""A scene file larger than this is refused before it is read."""
+SCENE_MAX_BYTES = MAX_FILE_BYTES
+"""A scene file larger than this is refused before it is read (the limit of every door)."""
 UNDO_KEEP_BYTES = 32 * 1024 * 1024
 """A saved scene over an existing file keeps the old bytes for undo up to this size."""
 

@@ -20,9 +20,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_CHARS = 4000
-MAX_NODES = 20000
-MAX_DEPTH = 60
+from ..limits import MAX_FORMULA_CHARS as MAX_CHARS
+from ..limits import MAX_FORMULA_DEPTH as MAX_TREE_DEPTH
+from ..limits import MAX_FORMULA_NESTING as MAX_DEPTH
+from ..limits import MAX_FORMULA_NODES as MAX_NODES
+
 RANDOM = "random"
 """The one function whose value comes from the caller: the scene's seeded generator."""
 
@@ -324,10 +326,24 @@ class _Parser:
             raise FormulaError(f"expected {value!r}, found {tok[1]!r}")
 
     def node(self, *parts: Any) -> Node:
-        self.nodes += 1
+        return self.grow(1, tuple(parts))
+
+    def grow(self, terms: int, node: Node) -> Node:
+        """``node``, counting ``terms`` more in the tree the formula evaluates."""
+        self.nodes += terms
         if self.nodes > MAX_NODES:
             raise FormulaError(f"the formula grows past {MAX_NODES} terms")
-        return tuple(parts)
+        return node
+
+    def nested(self, descend: Callable[[], Node]) -> Node:
+        """``descend()`` one level deeper (brackets, calls, and prefix operators such as ``---x``)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise FormulaError(f"the formula nests deeper than {MAX_DEPTH}")
+        try:
+            return descend()
+        finally:
+            self.depth -= 1
 
     def parse(self) -> Node:
         if not self.tokens:
@@ -335,17 +351,12 @@ class _Parser:
         tree = self.expr()
         if self.peek() is not None:
             raise FormulaError(f"unexpected {self.peek()[1]!r} after the formula")  # type: ignore[index]
+        if tree_depth(tree) > MAX_TREE_DEPTH:
+            raise FormulaError(f"the formula is more than {MAX_TREE_DEPTH} operations deep")
         return tree
 
     def expr(self) -> Node:
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise FormulaError(f"the formula nests deeper than {MAX_DEPTH}")
-        try:
-            node = self.ternary()
-        finally:
-            self.depth -= 1
-        return node
+        return self.nested(self.ternary)
 
     def ternary(self) -> Node:
         cond = self.logic_or()
@@ -378,7 +389,7 @@ class _Parser:
     def logic_not(self) -> Node:
         if self._at("name", "not") or self._at("op", "!"):
             self.take()
-            return self.node("not", self.logic_not())
+            return self.node("not", self.nested(self.logic_not))
         return self.compare()
 
     def compare(self) -> Node:
@@ -422,7 +433,7 @@ class _Parser:
         tok = self.peek()
         if tok and tok[0] == "op" and tok[1] in "+-":
             self.take()
-            operand = self.unary()
+            operand = self.nested(self.unary)
             return operand if tok[1] == "+" else self.node("neg", operand)
         return self.power()
 
@@ -440,7 +451,7 @@ class _Parser:
                         "bin", "*", self.node("bin", "^", base, exponent), self.node("num", float(digits[1:]))
                     )
                 return self.node("bin", "^", base, exponent)
-            return self.node("bin", "^", base, self.unary())
+            return self.node("bin", "^", base, self.nested(self.unary))
         return base
 
     def group(self) -> Node:
@@ -492,7 +503,7 @@ class _Parser:
                         args.append(self.expr())
                 self.expect(")")
             elif self.latex and value in FUNCTIONS:
-                args = [self.power()]
+                args = [self.nested(self.power)]
             if value in self.user:
                 return self.inline(value, args)
             return self.node("call", value, tuple(args))
@@ -505,12 +516,14 @@ class _Parser:
         if len(args) != len(params):
             raise FormulaError(f"{name} takes {len(params)} arguments, not {len(args)}")
         bound = dict(zip(params, args, strict=True))
+        sizes = {name: tree_size(arg) for name, arg in bound.items()}
 
         def substitute(node: Node) -> Node:
-            self.node()
             kind = node[0]
             if kind == "var" and node[1] in bound:
-                return bound[node[1]]
+                # the argument is shared, not copied: count it as the tree evaluation walks
+                return self.grow(sizes[node[1]], bound[node[1]])
+            self.node()
             if kind in ("neg", "not"):
                 return (kind, substitute(node[1]))
             if kind == "bin":
@@ -537,6 +550,46 @@ def parse(
     parser = _Parser(text, latex=latex, functions=functions or {}, known=known)
     tree = parser.parse()
     return Formula(text, tree, tuple(sorted(free_variables(tree))))
+
+
+def _children(node: Node) -> tuple[Node, ...]:
+    kind = node[0]
+    if kind in ("neg", "not"):
+        return (node[1],)
+    if kind == "bin":
+        return (node[2], node[3])
+    if kind == "if":
+        return (node[1], node[2], node[3])
+    if kind == "call":
+        return tuple(node[2])
+    return ()
+
+
+def _fold(tree: Node, combine: Callable[[list[int]], int]) -> int:
+    """``combine(children's values)`` for every node, each shared sub-tree once (by identity):
+    linear in the distinct nodes, however often a sub-tree is shared."""
+    done: dict[int, int] = {}
+    stack: list[tuple[Node, bool]] = [(tree, False)]
+    while stack:
+        node, ready = stack.pop()
+        if id(node) in done:
+            continue
+        children = _children(node)
+        if ready:
+            done[id(node)] = combine([done[id(c)] for c in children])
+            continue
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in done)
+    return done[id(tree)]
+
+
+def tree_size(tree: Node) -> int:
+    """The nodes evaluation walks: a sub-tree shared twice counts twice (found walking it once)."""
+    return _fold(tree, lambda sizes: 1 + sum(sizes))
+
+
+def tree_depth(tree: Node) -> int:
+    return _fold(tree, lambda depths: 1 + max(depths, default=0))
 
 
 def free_variables(tree: Node) -> set[str]:

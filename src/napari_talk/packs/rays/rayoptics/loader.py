@@ -15,16 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..limits import (
+    MAX_EMITTED_RAYS,
+    MAX_FILE_BYTES,
+    MAX_MODULE_NESTING,
+    MAX_NESTING,
+    MAX_OBJECTS,
+    MAX_PATH_POINTS,
+    MAX_SCENE_POINTS,
+)
 from . import registry
 from .base import SceneError, SceneObj, Settings
 from .expr import FormulaError
-from .modules import ModuleError, expand_module
+from .modules import ExpansionBudget, ExpansionTooLarge, ModuleError, expand_module
 from .rng import SeededRandom
 
-MAX_FILE_BYTES = 20 * 1024 * 1024
-MAX_OBJECTS = 20_000
-MAX_PATH_POINTS = 100_000
-MAX_EMITTED_RAYS = 2_000_000
 DECORATIONS = {"TextLabel", "Ruler", "Protractor", "Drawing", "LineArrow", "CropBox", "Handle"}
 SCENE_KEYS = {
     "version",
@@ -61,6 +66,8 @@ PROJECT_KEYS = {"edgeLabels", "numRays", "rayBrightness", "raySpacing"}
 COLOR_MODES = {"default", "linear", "linearRGB", "reinhard", "colorizedIntensity"}
 _NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 _TEXT_KEYS = {"type", "name", "module", "randomSeed", "colorMode", "mode"}
+POINT_LISTS = {"path", "points", "controlPoints"}
+"""Keys whose lists are an object's points (a glass's path, a curve's control points)."""
 
 
 @dataclass
@@ -80,6 +87,10 @@ class LoadedScene:
     origins: list[int] = field(default_factory=list)
     """For each of ``objs``: the position in the file's ``objs`` it comes from (a module's, for
     the objects a module expands to)."""
+    read: int = 0
+    """Objects read so far, decorations and modules included (what :data:`MAX_OBJECTS` bounds)."""
+    points: int = 0
+    """Points of the paths read so far."""
 
     def detectors(self) -> list[Any]:
         return [o for o in self.objs if o.type == "Detector"]
@@ -108,8 +119,47 @@ def load_text(text: str, name: str = "scene") -> LoadedScene:
     except json.JSONDecodeError as exc:
         raise SceneError(f"{name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     except RecursionError:
-        raise SceneError(f"{name} nests too deeply to be a scene") from None
+        raise SceneError(f"{name} nests deeper than {MAX_NESTING} levels, too deep to be a scene") from None
     return load_dict(data, name)
+
+
+def check_nesting(data: Any, name: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_NESTING` before anything walks it recursively."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise SceneError(f"{name} nests deeper than {MAX_NESTING} levels, too deep to be a scene")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
+
+def check_document(data: Any, name: str) -> None:
+    """What every reader checks of a scene's JSON before reading it: its nesting, its number of
+    objects and the points of their paths (one by one, and together)."""
+    check_nesting(data, name)
+    objs = data.get("objs") if isinstance(data, dict) else None
+    if not isinstance(objs, list):
+        return
+    if len(objs) > MAX_OBJECTS:
+        raise SceneError(f"{name} has {len(objs):,} objects; scenes are read up to {MAX_OBJECTS:,}")
+    total = 0
+    for i, raw in enumerate(objs):
+        if isinstance(raw, dict):
+            total = check_points(raw, f"{name}: object {i + 1} ({str(raw.get('type'))[:40]})", total)
+
+
+def check_points(raw: dict[str, Any], label: str, total: int) -> int:
+    """The points read so far, ``raw``'s added; refuses a path of more points than one object,
+    or all objects together, may have."""
+    points = sum(len(v) for k, v in raw.items() if isinstance(v, list) and k in POINT_LISTS)
+    if points > MAX_PATH_POINTS:
+        raise SceneError(f"{label} has {points:,} points; a path is read up to {MAX_PATH_POINTS:,}")
+    if total + points > MAX_SCENE_POINTS:
+        raise SceneError(f"the scene's paths have more than {MAX_SCENE_POINTS:,} points together")
+    return total + points
 
 
 def _number(value: Any, where: str, default: float) -> float:
@@ -142,6 +192,7 @@ def _is_formula_key(key: str) -> bool:
 
 
 def load_dict(data: Any, name: str = "scene") -> LoadedScene:
+    check_document(data, name)
     if not isinstance(data, dict) or not isinstance(data.get("objs"), list):
         raise SceneError("a ray-optics scene is a JSON object with an 'objs' list")
     warnings: list[str] = []
@@ -153,10 +204,6 @@ def load_dict(data: Any, name: str = "scene") -> LoadedScene:
     unknown = sorted(set(data) - SCENE_KEYS)
     if unknown:
         warnings.append(f"unknown scene settings ignored: {', '.join(unknown[:8])}")
-    if len(data["objs"]) > MAX_OBJECTS:
-        raise SceneError(
-            f"the scene has {len(data['objs']):,} objects; scenes are read up to {MAX_OBJECTS:,}"
-        )
     mode = data.get("mode", "rays")
     if mode not in ("rays", "extended", "images", "observer"):
         raise SceneError(f"mode {mode!r} is not one of rays, extended, images, observer")
@@ -185,33 +232,50 @@ def load_dict(data: Any, name: str = "scene") -> LoadedScene:
     max_depth = math.inf if max_depth_raw is None else _number(max_depth_raw, "maxRayDepth", math.inf)
     modules = data.get("modules") or {}
     scene = LoadedScene(str(data.get("name") or name), settings, [], max_depth, warnings)
-    _build(data["objs"], modules, scene, depth=0)
+    try:
+        _build(data["objs"], modules, scene, ExpansionBudget(), depth=0)
+    except ExpansionTooLarge as exc:
+        raise SceneError(str(exc)) from None
     _check_emission(scene)
     return scene
 
 
-def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int, origin: int | None = None) -> None:
+def _build(
+    items: list[Any],
+    modules: Any,
+    scene: LoadedScene,
+    budget: ExpansionBudget,
+    depth: int,
+    origin: int | None = None,
+) -> None:
     for i, raw in enumerate(items):
         top = i if origin is None else origin
+        scene.read += 1
+        if scene.read > MAX_OBJECTS:
+            raise SceneError(f"the scene expands past {MAX_OBJECTS:,} objects (modules and labels included)")
         if not isinstance(raw, dict):
             scene.warnings.append(f"object {i + 1} is not a JSON object; skipped")
             continue
         kind = raw.get("type")
         if kind == "ModuleObj":
             scene.kinds[kind] = scene.kinds.get(kind, 0) + 1
-            if depth > 4:
-                scene.warnings.append("modules nest deeper than 4; the inner ones are skipped")
+            if depth > MAX_MODULE_NESTING:
+                scene.warnings.append(
+                    f"modules nest deeper than {MAX_MODULE_NESTING}; the inner ones are skipped"
+                )
                 continue
             try:
                 expanded = expand_module(
-                    raw, modules if isinstance(modules, dict) else {}, scene.settings.rng
+                    raw, modules if isinstance(modules, dict) else {}, scene.settings.rng, budget
                 )
+            except ExpansionTooLarge:
+                raise
             except (ModuleError, FormulaError) as exc:
                 scene.warnings.append(f"ModuleObj skipped: {exc}")
                 continue
-            if len(scene.objs) + len(expanded) > MAX_OBJECTS:
+            if scene.read + len(expanded) > MAX_OBJECTS:
                 raise SceneError(f"modules expand past {MAX_OBJECTS:,} objects")
-            _build(expanded, modules, scene, depth + 1, top)
+            _build(expanded, modules, scene, budget, depth + 1, top)
             continue
         if kind in DECORATIONS:
             scene.skipped[kind] = scene.skipped.get(kind, 0) + 1
@@ -229,12 +293,13 @@ def _build(items: list[Any], modules: Any, scene: LoadedScene, depth: int, origi
             scene.warnings.append(f"{label}: {known}; left out")
             scene.skipped[str(kind)] = scene.skipped.get(str(kind), 0) + 1
             continue
+        scene.points = check_points(raw, label, scene.points)
         unknown_keys = sorted(set(raw) - set(cls.defaults) - {"type", "name", "locked"} - PROJECT_KEYS)
         if unknown_keys:
             scene.warnings.append(f"{label}: unknown properties ignored: {', '.join(unknown_keys[:6])}")
         try:
             obj = cls(scene.settings, coerce_numbers(raw))
-        except (SceneError, FormulaError, ModuleError, TypeError, ValueError, KeyError) as exc:
+        except (SceneError, FormulaError, TypeError, ValueError, KeyError, ArithmeticError) as exc:
             scene.warnings.append(f"{label} left out: {exc}")
             continue
         scene.objs.append(obj)

@@ -16,17 +16,23 @@ parameters filled in). A template with ``for`` (``"i=0:1:n"``, or a list of them
 keeps it only where true. Loops are bounded by ``maxLoopLength`` (default 1000). ``random()``
 draws from the scene's seeded generator, in the order ray-optics draws: objects in file order,
 each template's keys in order, loops with the first variable slowest.
+
+A short module can stand for a great many objects (loops inside loops, modules of modules), so
+the expansion is paid from an :class:`ExpansionBudget` shared by every module of a scene: each
+loop pays for what it will build (its runs times its template's values) before building it.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from typing import Any
 
+from ..limits import MAX_LOOP as DEFAULT_MAX_LOOP
+from ..limits import MAX_LOOP_CEILING, MAX_MODULE_VALUES
 from .expr import Formula, FormulaError, Node, compile_tree, free_variables, parse
 
-DEFAULT_MAX_LOOP = 1000
 _FUNC_DEF = re.compile(r"^\s*(\w+)\s*\(\s*([^)]+)\s*\)\s*=\s*(.+)$")
 _ASSIGN = re.compile(r"^\s*([A-Za-z]\w*)\s*=(?!=)\s*(.+)$")
 
@@ -35,20 +41,60 @@ class ModuleError(ValueError):
     """A module that cannot be expanded; the message names the module and the reason."""
 
 
+class ExpansionTooLarge(ModuleError):
+    """The scene's modules would expand past their budget: the scene is refused, not trimmed."""
+
+
+class ExpansionBudget:
+    """The values (objects, points, numbers, texts) a scene's modules may still expand to."""
+
+    def __init__(self, limit: int = MAX_MODULE_VALUES) -> None:
+        self.limit = limit
+        self.spent = 0
+
+    def pay(self, values: int, name: str) -> None:
+        self.spent += values
+        if self.spent > self.limit:
+            raise ExpansionTooLarge(
+                f"module {name!r}: the scene's modules expand to more than {self.limit:,} values "
+                "(loops inside loops, or modules of modules)"
+            )
+
+
+def template_size(value: Any) -> int:
+    """The values a template holds (itself included), counted without recursion."""
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
+
+
 class _Scope:
     def __init__(
         self,
         values: dict[str, float],
         functions: dict[str, tuple[tuple[str, ...], Node]],
         random: Callable[[], float] | None = None,
+        budget: ExpansionBudget | None = None,
     ) -> None:
         self.values = values
         self.functions = functions
         self.random = random
+        self.budget = budget or ExpansionBudget()
+        self._compiled: dict[str, Callable[[dict[str, float]], float]] = {}
+        """Formulas compiled so far, by text (forgotten when a function is defined)."""
 
     def evaluate(self, text: str, values: dict[str, float] | None = None) -> float:
-        formula = parse(text, functions=self.functions)
-        return compile_tree(formula.tree, self.random)(values if values is not None else self.values)
+        compiled = self._compiled.get(text)  # a loop evaluates the same text at every run
+        if compiled is None:
+            tree = parse(text, functions=self.functions).tree
+            compiled = self._compiled[text] = compile_tree(tree, self.random)
+        return compiled(values if values is not None else self.values)
 
     def equation(self, text: str, values: dict[str, float]) -> Formula:
         """An equation with the module's numbers substituted, its free names left for the object."""
@@ -83,17 +129,40 @@ def _range(text: str, scope: _Scope, values: dict[str, float]) -> tuple[str, flo
 
 
 def expand_module(
-    obj: dict[str, Any], modules: dict[str, Any], random: Callable[[], float] | None = None
+    obj: dict[str, Any],
+    modules: dict[str, Any],
+    random: Callable[[], float] | None = None,
+    budget: ExpansionBudget | None = None,
 ) -> list[dict[str, Any]]:
-    """The plain object dicts a ``ModuleObj`` stands for; ``random`` is the scene's generator."""
+    """The plain object dicts a ``ModuleObj`` stands for; ``random`` is the scene's generator,
+    ``budget`` what the scene's modules may still expand to (a fresh one when not given)."""
     name = obj.get("module")
     definition = modules.get(name) if isinstance(name, str) and isinstance(modules, dict) else None
     if not isinstance(definition, dict):
         raise ModuleError(f"module {name!r} is not defined in the scene's modules")
     max_loop = definition.get("maxLoopLength") or DEFAULT_MAX_LOOP
-    if not isinstance(max_loop, (int, float)) or max_loop > 100_000:
-        raise ModuleError(f"module {name!r}: maxLoopLength {max_loop!r} is not a number up to 100000")
-    scope = _Scope({}, {}, random)
+    numeric = isinstance(max_loop, (int, float)) and not isinstance(max_loop, bool)
+    if not numeric or not 0 < max_loop <= MAX_LOOP_CEILING:
+        raise ModuleError(
+            f"module {name!r}: maxLoopLength {max_loop!r} is not a number up to {MAX_LOOP_CEILING}"
+        )
+    try:
+        return _expand(obj, definition, str(name), int(max_loop), random, budget or ExpansionBudget())
+    except (ModuleError, FormulaError):
+        raise
+    except (ValueError, TypeError, ArithmeticError, AttributeError) as exc:
+        raise ModuleError(f"module {name!r}: {exc}") from None
+
+
+def _expand(
+    obj: dict[str, Any],
+    definition: dict[str, Any],
+    name: str,
+    max_loop: int,
+    random: Callable[[], float] | None,
+    budget: ExpansionBudget,
+) -> list[dict[str, Any]]:
+    scope = _Scope({}, {}, random, budget)
     params = obj.get("params")
     values: dict[str, float] = {}
     if isinstance(params, dict):
@@ -109,20 +178,30 @@ def expand_module(
     for i, point in enumerate(points, 1):
         if not isinstance(point, dict):
             raise ModuleError(f"module {name!r}: point {i} is not {{x, y}}")
-        values[f"x_{i}"] = float(point.get("x", 0))
-        values[f"y_{i}"] = float(point.get("y", 0))
+        for axis in ("x", "y"):
+            value = point.get(axis, 0)
+            try:
+                values[f"{axis}_{i}"] = float(value)
+            except (TypeError, ValueError):
+                raise ModuleError(
+                    f"module {name!r}: point {i}'s {axis} should be a number, not {str(value)[:40]!r}"
+                ) from None
     for spec in definition.get("vars") or []:
         text = str(spec)
         if m := _FUNC_DEF.match(text):
             fname, args, body = m.groups()
             arg_names = tuple(a.strip() for a in args.split(","))
             scope.functions[fname] = (arg_names, parse(body, functions=scope.functions).tree)
+            scope._compiled.clear()
         elif m := _ASSIGN.match(text):
             values[m.group(1)] = scope.evaluate(m.group(2), values)
         else:
             scope.evaluate(text, values)
     scope.values = values
-    expanded = _expand_list(definition.get("objs") or [], values, scope, int(max_loop), str(name))
+    templates = definition.get("objs") or []
+    if not isinstance(templates, list):
+        raise ModuleError(f"module {name!r}: objs must be a list")
+    expanded = _expand_list(templates, values, scope, max_loop, name)
     return [o for o in expanded if isinstance(o, dict)]
 
 
@@ -133,14 +212,18 @@ def _expand_list(
     for item in items:
         if isinstance(item, dict) and "for" in item:
             specs = item["for"] if isinstance(item["for"], list) else [item["for"]]
-            for loop_values in _loop(specs, values, scope, max_loop, name):
+            runs = _loop(specs, values, scope, max_loop, name)
+            scope.budget.pay(len(runs) * template_size(item), name)  # before building any of them
+            for loop_values in runs:
                 if "if" in item and not scope.evaluate(str(item["if"]), loop_values):
                     continue
                 out.append(_expand_dict(item, loop_values, scope, max_loop, name))
         elif isinstance(item, dict) and "if" in item:
             if scope.evaluate(str(item["if"]), values):
+                scope.budget.pay(template_size(item), name)
                 out.append(_expand_dict(item, values, scope, max_loop, name))
         else:
+            scope.budget.pay(template_size(item), name)
             out.append(_expand_value(item, values, scope, max_loop, name))
     return out
 
@@ -212,4 +295,9 @@ def _expand_string(text: str, values: dict[str, float], scope: _Scope, name: str
 
 
 def _js_text(value: float) -> str:
+    """A number as JavaScript writes it into text (``Infinity``, ``NaN``, ``3``, ``0.5``)."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
     return str(int(value)) if value == int(value) else repr(value)

@@ -23,11 +23,15 @@ once (:mod:`.vector`), the others ray by ray in slot order, with the outcome of 
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..limits import MAX_SEGMENTS as DEFAULT_SEGMENT_BUDGET
+from ..limits import MAX_TRACE_SECONDS
 from .base import Emitted, Point, Ray, SceneObj, Settings, dist_sq
 from .glasses import BaseGlass
 from .grin import GrinMixin
@@ -35,7 +39,6 @@ from .layout import AMP, BP, BS, COLUMNS, DEPTH, GAP, NEW, PARENT, SOURCE, WL, X
 from .nearest import NearestIndex
 from .vector import VectorStage
 
-DEFAULT_SEGMENT_BUDGET = 5_000_000
 UNDEFINED_THRESHOLD = 0.001
 
 
@@ -134,6 +137,8 @@ def simulate(
     ray_limit: float = math.inf,
     vector: bool = True,
     compiled: bool = True,
+    stop: Callable[[], None] | None = None,
+    max_seconds: float = MAX_TRACE_SECONDS,
 ) -> Outcome:
     """Trace every source's rays through ``objs`` (the optical objects, modules expanded);
     ``record`` keeps every segment with its lineage. ``exhaustive`` True traces ray by ray,
@@ -142,8 +147,13 @@ def simulate(
     ``ray_limit``: stop, as ray-optics does, once more rays than this have been processed.
     ``vector`` False does every hit by the objects' own methods (what the vector stage reproduces).
     ``compiled`` False also takes every chunk ray by ray and draws random numbers by calls: no
-    compiled kernel runs (nor compiles: a trace before the kernels are loaded), the same segments."""
+    compiled kernel runs (nor compiles: a trace before the kernels are loaded), the same segments.
+    ``stop()`` is called between chunks of rays (at most :data:`CHUNK_RAYS`, one compiled step or
+    one ray at a time): it raises to end the trace (a Stop, a call's deadline); a trace longer than
+    ``max_seconds``, or needing more than ``budget`` segments counting the rays still waiting, is
+    refused (:class:`BudgetExceeded`) as soon as it is known."""
     out = Outcome()
+    check = _checker(stop, max_seconds, budget)
     settings.objs = objs
     if not compiled and settings.rng is not None:
         settings.rng.compiled = False  # the sources draw as they emit, below
@@ -186,16 +196,13 @@ def simulate(
                     slots = slots[: int(allowed - processed)]
                     out.stopped = True
                 processed += len(slots)
-                if processed > budget:
-                    raise BudgetExceeded(
-                        f"the scene needs more than {budget:,} ray segments "
-                        "(a trapped ray, or too many rays); raise the budget to trace it"
-                    )
+                check(processed, table.next_id)
                 if compiled and (len(slots) > FEW_RAYS or run.stage is not None):
                     run.chunk(int(slots[0]), int(slots[-1]) + 1)  # the queue's rows are consecutive
                 else:
                     for at in slots.tolist():
                         run.one(at)
+                        check(processed, table.next_id)
                 if out.stopped:
                     out.segments = processed
                     return out
@@ -205,6 +212,29 @@ def simulate(
             break
     out.segments = processed
     return out
+
+
+def _checker(
+    stop: Callable[[], None] | None, max_seconds: float, budget: int
+) -> Callable[[int, int], None]:
+    """``check(processed, made)``: raises when the trace must end (stopped, too long, too many)."""
+    deadline = time.monotonic() + max_seconds
+
+    def check(processed: int, made: int) -> None:
+        if stop is not None:
+            stop()
+        if max(processed, made) > budget:
+            raise BudgetExceeded(
+                f"the scene needs more than {budget:,} ray segments, counting the rays still waiting "
+                "(a trapped ray, or too many rays); raise the budget to trace it"
+            )
+        if time.monotonic() > deadline:
+            raise BudgetExceeded(
+                f"the trace took longer than {max_seconds:g} s (after {processed:,} ray segments; "
+                "GRIN glasses step ray by ray); lower the rays or enlarge the GRIN step size"
+            )
+
+    return check
 
 
 FEW_RAYS = 64

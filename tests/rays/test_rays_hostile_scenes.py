@@ -1,0 +1,227 @@
+"""Hostile scene files through the doors people use: each is refused (or traced within its limits)
+in one sentence, within a bounded time and memory, and a trace can always be stopped.
+
+The files are small and built here (``hostile_scenes``); the command line runs in a child process
+whose own peak memory is read (``os.wait4``) and whose time is capped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hostile_scenes import write
+from qtpy.QtCore import QTimer
+
+PEAK_MIB = 700
+"""What a refused scene may cost at most, the interpreter, numpy and numba included."""
+SECONDS = 60
+
+
+def rays_check(path: Path, *options: str) -> tuple[int, str, float, float]:
+    """``napari-talk rays check PATH`` in a child: (exit code, its output, seconds, peak MiB)."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "napari_talk", "rays", "check", str(path), *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    timer = threading.Timer(SECONDS, child.kill)
+    timer.start()
+    output = child.stdout.read() if child.stdout else ""
+    _, status, usage = os.wait4(child.pid, 0)
+    timer.cancel()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return child.returncode, output, time.perf_counter() - started, usage.ru_maxrss / 1024
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "code", "words"),
+    [
+        ("shared_formula", (), 1, "grows past 20000 terms"),
+        ("loops_in_loops", (), 2, "more than 200,000 values"),
+        ("modules_of_labels", (), 2, "past 20,000 objects"),
+        (
+            "facing_custom_surfaces",
+            ("--budget", "100000"),
+            2,
+            "100,000 ray segments, counting the rays still",
+        ),
+        ("trapped_grin", ("--max-seconds", "2"), 2, "longer than 2 s"),
+        ("thin_grin_slabs", ("--max-seconds", "2"), 2, "longer than 2 s"),
+        ("comb_glass", (), 2, "a path is read up to 100,000"),
+        ("deep_operators", (), 1, "nests deeper than 60"),
+        ("deep_json", (), 2, "nests deeper than 64 levels"),
+        ("division_by_zero_text", (), 0, ""),
+        ("empty_number_in_module", (), 1, "point 1's x should be a number, not ''"),
+    ],
+)
+def test_a_hostile_scene_on_the_command_line_is_one_sentence_within_bounds(
+    tmp_path, name, options, code, words
+):
+    path = write(tmp_path, name)
+    assert path.stat().st_size < 5_000_000
+    exit_code, output, seconds, peak = rays_check(path, *options)
+    assert exit_code == code, output
+    assert words in output
+    assert "Traceback" not in output and "Error:" not in output
+    if code == 2:
+        refusal = [line for line in output.splitlines() if words in line]
+        assert refusal and refusal[0].startswith(f"napari-talk rays check: {path}: ")
+    assert seconds < SECONDS and peak < PEAK_MIB, (seconds, peak)
+
+
+def test_a_trace_stops_at_its_budget_before_the_rays_waiting_fill_memory(tmp_path):
+    """The segment budget counts the rays waiting: two facing surfaces multiplying every ray by 32
+    are refused within the default budget, without gigabytes of waiting rays."""
+    path = write(tmp_path, "facing_custom_surfaces")
+    exit_code, output, _, peak = rays_check(path, "--budget", "400000")
+    assert exit_code == 2 and "400,000 ray segments" in output
+    assert peak < PEAK_MIB
+
+
+def test_loops_in_loops_within_the_budget_still_expand(tmp_path):
+    """The same module with loops of 5 runs (125 values a blocker) expands whole."""
+    from hostile_scenes import loops_in_loops
+
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(loops_in_loops(runs=5)))
+    exit_code, output, _, _ = rays_check(path)
+    assert exit_code != 2, output
+    assert "objects: 5 Blocker, 1 ModuleObj" in output
+
+
+def test_control_characters_in_a_name_keep_the_agents_xml_well_formed(tmp_path):
+    from xml.etree import ElementTree
+
+    from napari_talk.core.running.session import Session
+    from napari_talk.packs.rays.xml import result_to_xml
+
+    write(tmp_path, "control_characters")
+    session = Session(workspace=tmp_path)
+    loaded = session.execute({"action": "load_scene", "path": "control_characters.json"}, origin="agent")
+    assert loaded.ok, loaded.message
+    name = session.state("rays").current.scene.names[0]
+    edges = session.execute({"action": "describe_glass_edges", "glass_name": name}, origin="agent")
+    assert edges.ok, edges.message
+    text = result_to_xml("describe_glass_edges", True, edges.data)
+    assert text is not None
+    ElementTree.fromstring(text.split("?>", 1)[1])  # raises if ill-formed
+
+
+def test_overlapping_glasses_of_many_vertices_load_within_bounded_memory(tmp_path):
+    """Two overlapping 10,000-vertex glasses opened as an agent opens them (the scene model's
+    overlap test: 100,000,000 edge pairs asked 763 MiB at once)."""
+    write(tmp_path, "overlapping_glasses")
+    script = (
+        "import resource, sys, time\n"
+        "from pathlib import Path\n"
+        "from napari_talk.core.running.session import Session\n"
+        "session = Session(workspace=Path(sys.argv[1]))\n"
+        "started = time.perf_counter()\n"
+        "command = {'action': 'load_scene', 'path': 'overlapping_glasses.json'}\n"
+        "result = session.execute(command, origin='agent')\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(result.ok, time.perf_counter() - started, peak)\n"
+        "print(result.message)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=SECONDS
+    )
+    first = done.stdout.splitlines()[0]
+    ok, seconds, peak_kib = first.split()
+    assert ok == "True", done.stdout + done.stderr
+    assert "20,000,000 edge pairs" in done.stdout
+    assert float(seconds) < SECONDS and int(peak_kib) / 1024 < PEAK_MIB
+
+
+def _mcp_calls(workspace: Path, calls: list[tuple[str, dict]], *options: str) -> list:
+    from mcp import Client, StdioServerParameters
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(PYTHONWARNINGS="ignore", NAPARI_TALK_WORKSPACE=str(workspace))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "napari_talk", "mcp", "--sample", "", *options], env=env
+    )
+
+    async def main() -> list:
+        answers = []
+        async with Client(params) as client:
+            for name, arguments in calls:
+                started = time.perf_counter()
+                answer = await client.call_tool(name, arguments)
+                answers.append((answer, time.perf_counter() - started))
+        return answers
+
+    return asyncio.run(asyncio.wait_for(main(), 180))
+
+
+def test_over_mcp_hostile_scenes_are_refused_and_a_long_trace_does_not_wedge_the_server(workspace):
+    """Without a display, one call at a time: a GRIN scene that would trace for hours is stopped
+    at the call's deadline, and the calls after it run."""
+    for name in ("trapped_grin", "loops_in_loops", "shared_formula", "deep_json", "one_ray", "nothing"):
+        write(workspace, name)
+    calls = [
+        ("load_scene", {"path": "one_ray.json"}),
+        ("load_scene", {"path": "nothing.json"}),
+        ("load_scene", {"path": "trapped_grin.json"}),
+        ("load_scene", {"path": "loops_in_loops.json"}),
+        ("load_scene", {"path": "deep_json.json"}),
+        ("load_scene", {"path": "shared_formula.json"}),
+        ("list_layers", {}),
+    ]
+    answers = _mcp_calls(workspace, calls, "--call-seconds", "3")
+    (ray, _), (empty, _), (grin, grin_s), (loops, _), (deep, _), (formula, _), (listed, listed_s) = answers
+    assert ray.is_error is False and "1 segments traced" in ray.content[0].text, ray.content[0].text
+    assert empty.is_error is False and "0 segments traced" in empty.content[0].text, empty.content[0].text
+    assert grin.is_error and "stopped after 3 s" in grin.content[0].text, grin.content[0].text
+    assert grin_s < 15
+    assert loops.is_error and "200,000 values" in loops.content[0].text
+    assert deep.is_error and "nests deeper than 64" in deep.content[0].text
+    assert "20000 terms" in formula.content[0].text
+    for answer in (grin, loops, deep):
+        assert "Traceback" not in answer.content[0].text and "\n" not in answer.content[0].text.strip()
+    assert listed.is_error is False and listed_s < 5
+
+
+def test_stop_in_the_dock_ends_the_trace_within_a_second(qtbot, make_napari_viewer_proxy, workspace):
+    from door import open_door
+
+    write(workspace, "trapped_grin")
+    dock = open_door(make_napari_viewer_proxy, workspace)
+    seen: list[float] = []
+    clicked: list[float] = []
+
+    def loading() -> bool:
+        return dock.job is not None and dock.job[0].label == "reading a scene"  # then tracing it
+
+    def stop_a_second_into_the_job() -> None:
+        if loading() and not seen:
+            seen.append(time.perf_counter())
+        if seen and not clicked and time.perf_counter() - seen[0] > 1.0 and loading():
+            clicked.append(time.perf_counter())
+            dock.stop_button.click()
+
+    poll = QTimer()
+    poll.timeout.connect(stop_a_second_into_the_job)
+    poll.start(50)
+    dock.send("load scene trapped_grin.json")
+    poll.stop()
+    assert clicked, "the trace ended before Stop"
+    assert "stopped" in dock.transcript.entries[-1].text
+
+    def tracing() -> bool:
+        return any(t.name == "napari-talk-job" and t.is_alive() for t in threading.enumerate())
+
+    qtbot.waitUntil(lambda: not tracing(), timeout=10_000)
+    assert time.perf_counter() - clicked[0] < 2.0  # the work itself ended, not only the wait for it
