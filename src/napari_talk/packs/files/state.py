@@ -1,4 +1,4 @@
-"""What the files pack keeps for a session: nothing of its own (earlier contents kept for undo
+"""What the files pack keeps for a session: the current folder (earlier contents kept for undo
 live in the history's entries, within its memory budget)."""
 
 from __future__ import annotations
@@ -8,4 +8,5 @@ from dataclasses import dataclass
 
 @dataclass
 class FilesState:
-    pass
+    folder: str = "."
+    """The current folder, relative to the workspace root: paths people type start here."""
