@@ -29,7 +29,7 @@ from .limits import (
 )
 from .listing import list_entries
 from .locks import path_lock
-from .naming import find, target
+from .naming import find, forget_names, target
 from .roles import ROLES, role_name
 from .search import SearchTimeout, compile_finder, search, search_isolated
 from .state import FilesState
@@ -146,6 +146,7 @@ def write_file(command: cmd.WriteFile, ctx: Context[FilesState]) -> Result:
     with path_lock(path):
         previous = _previous(ctx, written)
         undo = _replace(ctx, written, data, previous)
+    forget_names(ctx)
     relative = relative_to_root(root, path)
     created = previous is None
     note = " (new file)" if created else "" if undo else " (no undo: the old file was too large to keep)"

@@ -9,22 +9,31 @@ as a path from the current folder, and then from the workspace root; the gate ju
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
+import time
+from pathlib import Path
 from typing import Literal
 
 from ...core.contract.pack import Context
+from ...core.contract.result import CommandError
 from ...core.safety.workspace import check_spelling
 from .errors import FilesError
-from .listing import list_entries
 from .state import FilesState
 
 Want = Literal["file", "folder", "any"]
 
-NAME_SCAN_ENTRIES = 5000
+NAME_SCAN_ENTRIES = 2000
 """Entries of the workspace looked through for a name (hidden ones and symlinks never are)."""
 TITLE_FILES = 200
-"""Titles (a first line "# Chapter 1") are read from at most this many small text files."""
+"""Titles (a first line "# Chapter 1") are looked up when a workspace has at most this many text
+files (a name that is no path, stem or file name; in the handler, once)."""
+NAMES_FRESH_S = 2.0
+"""How long the names offered to the parser are kept: a file another program makes is read by its
+name at most this much later (the handler always looks afresh)."""
+OFFERED_TITLE_FILES = 50
+"""The parser is offered titles when there are at most this many text files (read on every line)."""
 TITLE_MAX_BYTES = 64 * 1024
 TITLED = (".md", ".markdown", ".txt", ".rst")
 HERE = frozenset(
@@ -127,21 +136,43 @@ def _wanted(kind: str, want: Want) -> bool:
 
 
 def _entries(ctx: Context[FilesState]) -> list[dict]:
+    """The tree's files and folders by name and kind only (no status read: this runs for every
+    line the parser reads); hidden names and symlinks are not looked through."""
     root = ctx.workspace.root
-    entries, _ = list_entries(root, root, True, NAME_SCAN_ENTRIES)
-    return entries
+    entries: list[dict] = []
+    pending = [root]
+    while pending and len(entries) < NAME_SCAN_ENTRIES:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as found:
+                children = sorted(found, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in children:
+            if entry.name.startswith(".") or entry.is_symlink():
+                continue
+            kind = "directory" if entry.is_dir(follow_symlinks=False) else "file"
+            if kind == "file" and not entry.is_file(follow_symlinks=False):
+                continue
+            entries.append(
+                {"name": entry.name, "path": Path(entry.path).relative_to(root).as_posix(), "kind": kind}
+            )
+            if kind == "directory":
+                pending.append(Path(entry.path))
+    return entries[:NAME_SCAN_ENTRIES]
 
 
-def titles(ctx: Context[FilesState], entries: list[dict]) -> list[tuple[str, str]]:
-    """(path, title) of small text files that open with a heading ("# Chapter 1")."""
+def titles(ctx: Context[FilesState], entries: list[dict], limit: int = TITLE_FILES) -> list[tuple[str, str]]:
+    """(path, title) of small text files that open with a heading ("# Chapter 1"), when there
+    are at most ``limit`` text files (a larger one is left out)."""
     found = []
     texts = [e for e in entries if e["kind"] == "file" and e["name"].casefold().endswith(TITLED)]
-    for entry in texts[:TITLE_FILES]:
-        if entry["size"] is None or entry["size"] > TITLE_MAX_BYTES:
-            continue
+    if len(texts) > limit:
+        return []  # too many to open on every line: their names and stems still find them
+    for entry in texts:
         try:
             head = ctx.workspace.read_bytes(entry["path"], limit=TITLE_MAX_BYTES)[:200]
-        except Exception:  # unreadable, hard-linked, gone meanwhile: it has no title to offer
+        except (OSError, CommandError):  # too large, hard-linked, gone meanwhile: no title to offer
             continue
         first = head.split(b"\n", 1)[0].decode("utf-8", "replace").strip()
         if first.startswith("#"):
@@ -149,9 +180,25 @@ def titles(ctx: Context[FilesState], entries: list[dict]) -> list[tuple[str, str
     return found
 
 
+def forget_names(ctx: Context[FilesState]) -> None:
+    """The tree changed (a file made, moved or deleted): offer the parser its names afresh."""
+    ctx.state.names = None
+
+
 def spoken_names(ctx: Context[FilesState]) -> dict[str, list[str]]:
     """What the parser may read as a file or folder of this workspace: names, stems, paths,
-    titles, and "chapter N" for ``chNN`` files (the handler resolves them again)."""
+    titles, and "chapter N" for ``chNN`` files (the handler resolves them again). Kept for
+    :data:`NAMES_FRESH_S`, or until the pack changes the tree: the dock asks before and after
+    every line."""
+    now = time.monotonic()
+    if ctx.state.names is not None and now - ctx.state.names[0] < NAMES_FRESH_S:
+        return ctx.state.names[1]
+    names = _spoken_names(ctx)
+    ctx.state.names = (now, names)
+    return names
+
+
+def _spoken_names(ctx: Context[FilesState]) -> dict[str, list[str]]:
     entries = _entries(ctx)
     files: set[str] = set()
     folders: set[str] = set()
@@ -164,5 +211,5 @@ def spoken_names(ctx: Context[FilesState]) -> dict[str, list[str]]:
             key = spoken(stem)
             if re.fullmatch(r"ch\d+", key):
                 files.add(f"chapter {key[2:]}")
-    files |= {title for _, title in titles(ctx, entries) if 0 < len(title) <= 80}
+    files |= {title for _, title in titles(ctx, entries, OFFERED_TITLE_FILES) if 0 < len(title) <= 80}
     return {"files": sorted(files), "folders": sorted(folders)}

@@ -20,7 +20,7 @@ from .errors import FilesError
 from .handlers import HANDLERS, _count, _previous, _read_text, _replace, _restorer
 from .limits import COPY_MAX_BYTES, TEXT_MAX_BYTES
 from .locks import path_lock
-from .naming import find, joined, target, tidy
+from .naming import find, forget_names, joined, target, tidy
 from .state import FilesState
 from .trash import put_back, to_trash
 
@@ -36,7 +36,8 @@ def delete_file(command: cmd.DeleteFile, ctx: Context[FilesState]) -> Result:
     ctx.consent.require(Effect.delete(what, ws.digest(relative) or "" if kind == "file" else ""))
     trashed = to_trash(ws, relative)
     with Changes() as changes:
-        changes.add(lambda: put_back(ws, trashed, relative))
+        changes.add(_forgetting(ctx, lambda: put_back(ws, trashed, relative)))
+    forget_names(ctx)
     return Result.success(
         f"deleted {what} (it is in {trashed}; undo puts it back).",
         {"path": relative, "trash": trashed},
@@ -80,7 +81,7 @@ def _clear(ctx: Context[FilesState], destination: str, changes: Changes) -> None
         Effect.replace(f"{destination}, which exists", ws.digest(destination) or "", named=False)
     )
     trashed = to_trash(ws, destination)
-    changes.add(lambda: put_back(ws, trashed, destination))
+    changes.add(_forgetting(ctx, lambda: put_back(ws, trashed, destination)))
 
 
 @HANDLERS.on(cmd.MoveFile)
@@ -94,14 +95,11 @@ def move_file(command: cmd.MoveFile, ctx: Context[FilesState]) -> Result:
     with Changes() as changes:
         _clear(ctx, destination, changes)
         move(ws, source, destination)
-        changes.add(lambda: _move_back(ws, destination, source))
+        changes.add(_forgetting(ctx, lambda: move(ws, destination, source)))
+    forget_names(ctx)
     return Result.success(
         f"moved {source} to {destination}.", {"from": source, "to": destination}, undo=changes
     )
-
-
-def _move_back(ws: Workspace, destination: str, source: str) -> None:
-    move(ws, destination, source)
 
 
 @HANDLERS.on(cmd.CopyFile)
@@ -132,6 +130,7 @@ def copy_file(command: cmd.CopyFile, ctx: Context[FilesState]) -> Result:
         if previous is None or isinstance(previous, bytes)
         else None
     )
+    forget_names(ctx)
     return Result.success(
         f"copied {source} to {destination} ({human_size(len(data))}).",
         {"from": source, "to": destination, "size": len(data)},
@@ -156,8 +155,19 @@ def make_folder(command: cmd.MakeFolder, ctx: Context[FilesState]) -> Result:
     ws.mkdir(relative)
     with Changes() as changes:
         for level in made:
-            changes.add(_folder_remover(ws, level))
+            changes.add(_forgetting(ctx, _folder_remover(ws, level)))
+    forget_names(ctx)
     return Result.success(f"made the folder {relative}.", {"path": relative}, undo=changes)
+
+
+def _forgetting(ctx: Context[FilesState], step: Callable[[], None]) -> Callable[[], None]:
+    """An undo step that changes the tree: the names offered to the parser are looked up afresh."""
+
+    def undo() -> None:
+        step()
+        forget_names(ctx)
+
+    return undo
 
 
 def _folder_remover(ws: Workspace, level: str) -> Callable[[], None]:
@@ -184,6 +194,7 @@ def append_file(command: cmd.AppendFile, ctx: Context[FilesState]) -> Result:
         added = command.content if command.content.endswith("\n") else command.content + "\n"
         undo = _edit(ctx, relative, "the addition", text + joiner + added, text.encode() if exists else None)
     size = len((text + joiner + added).encode())
+    forget_names(ctx)
     return Result.success(
         f"added {_count(len(added.encode()), 'byte')} to the end of {relative}"
         + ("." if exists else " (new file)."),
