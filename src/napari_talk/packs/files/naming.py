@@ -207,7 +207,7 @@ def _spoken_names(ctx: Context[FilesState]) -> dict[str, list[str]]:
             folders |= {entry["name"], entry["path"]}
         elif entry["kind"] == "file":
             stem = _EXTENSION.sub("", entry["name"])
-            files |= {entry["name"], entry["path"], stem}
+            files |= {entry["name"], entry["path"]} | ({stem} if len(stem) > 1 else set())  # not "a"
             key = spoken(stem)
             if re.fullmatch(r"ch\d+", key):
                 files.add(f"chapter {key[2:]}")

@@ -80,7 +80,7 @@ NEAREST = {
     "lock": "move {target} to private",
     "undelete": "undo",
     "restore": "undo",
-    "empty": "list files",
+    "empty": "list files in .trash",
 }
 
 

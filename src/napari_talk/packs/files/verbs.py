@@ -46,10 +46,12 @@ def delete_file(command: cmd.DeleteFile, ctx: Context[FilesState]) -> Result:
 
 
 def _destination(ctx: Context[FilesState], source: str, said: str) -> str:
-    """Where ``source`` goes: into a folder of that name when there is one; a bare name (no
-    ``/``) beside the source; else a path from the current folder. A new name without an
-    extension, for a file that has one, is a folder to make ("move a.md to archive")."""
-    said = tidy(said)
+    """Where ``source`` goes: into a folder of that name when there is one, or when the line said
+    a folder (``drafts/``: "into drafts", "to the drafts folder"; made from the current folder);
+    a bare new name (no ``/``) beside the source, keeping its extension when none is given
+    ("rename chapter 2 to the ending" → ``ending.md``); else a path from the current folder."""
+    into = said.strip().endswith(("/", "\\"))
+    said = tidy(said).rstrip("/\\") or "."
     name = posixpath.basename(source)
     try:
         folder = find(ctx, said, "folder")
@@ -61,13 +63,15 @@ def _destination(ctx: Context[FilesState], source: str, said: str) -> str:
         if folder == "." or (info is not None and stat.S_ISDIR(info.st_mode)):
             return posixpath.normpath(posixpath.join(folder, name))
     spelled = said.replace("\\", "/")
+    if into:
+        return posixpath.join(joined(ctx.state.folder, spelled), name)
     if "/" in spelled:
-        path = joined(ctx.state.folder, spelled)
-    else:
-        path = posixpath.normpath(posixpath.join(posixpath.dirname(source), joined(".", spelled)))
-    if posixpath.splitext(name)[1] and not posixpath.splitext(spelled)[1] and not ctx.workspace.exists(path):
-        return posixpath.join(path, name)
-    return path
+        return joined(ctx.state.folder, spelled)
+    extension = posixpath.splitext(name)[1]
+    info = ctx.workspace.stat(source)
+    if extension and not posixpath.splitext(spelled)[1] and info is not None and stat.S_ISREG(info.st_mode):
+        spelled += extension
+    return posixpath.normpath(posixpath.join(posixpath.dirname(source), joined(".", spelled)))
 
 
 def _clear(ctx: Context[FilesState], destination: str, changes: Changes) -> None:
