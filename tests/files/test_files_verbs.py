@@ -91,3 +91,23 @@ def test_a_name_not_in_the_tree_is_the_usual_not_found(files):
         and result.meta["error"] == "NotFound"
         and result.message == ("outline does not exist in the workspace")
     )
+
+
+def test_a_model_may_name_a_file_by_its_path_when_the_line_says_its_stem(workspace, chat_server):
+    """ "summarize the plan" answered with read_file notes/plan.md: the stem the parser knows is a
+    way of saying the file, not a name the model's reply must repeat."""
+    from chat_server import tool_call
+
+    from napari_talk.core.llm.road import LLMRoad
+    from napari_talk.core.llm.settings import LLMSettings
+
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "plan.md").write_text("# Plan\n\nimage the series\n")
+    session = Session(None, workspace=workspace)
+    settings = LLMSettings(model="scripted", base_url=chat_server.url, timeout=5, max_retries=0, mode="tools")
+    session.llm = LLMRoad(session.registry, settings)
+    chat_server.say(tool_calls=[tool_call("read_file", {"path": "notes/plan.md"})])
+    chat_server.say("It says to image the series.")
+    turn = session.run("summarize the plan for me, in your words")
+    assert [c.action for c in turn.commands] == ["read_file"], turn.message
+    assert turn.results[0].ok and "image the series" in turn.results[0].data

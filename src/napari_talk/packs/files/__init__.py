@@ -24,6 +24,8 @@ JUDGED_AT_THE_ACT = (cmd.WriteFile, cmd.EditFile, cmd.AppendFile, cmd.ReplaceInF
 
 
 class FilesPack(Pack[FilesState]):
+    spelling_kinds = frozenset({"files", "folders"})
+
     def handlers(self) -> Handlers[FilesState]:
         from . import counting, places, verbs  # noqa: F401  (they bind their handlers to the table)
         from .handlers import HANDLERS
