@@ -13,7 +13,6 @@ import os
 import posixpath
 import re
 import time
-from pathlib import Path
 from typing import Literal
 
 from ...core.contract.pack import Context
@@ -140,7 +139,8 @@ def _entries(ctx: Context[FilesState]) -> list[dict]:
     line the parser reads); hidden names and symlinks are not looked through."""
     root = ctx.workspace.root
     entries: list[dict] = []
-    pending = [root]
+    pending = [str(root)]
+    cut = len(str(root)) + 1
     while pending and len(entries) < NAME_SCAN_ENTRIES:
         folder = pending.pop()
         try:
@@ -154,11 +154,9 @@ def _entries(ctx: Context[FilesState]) -> list[dict]:
             kind = "directory" if entry.is_dir(follow_symlinks=False) else "file"
             if kind == "file" and not entry.is_file(follow_symlinks=False):
                 continue
-            entries.append(
-                {"name": entry.name, "path": Path(entry.path).relative_to(root).as_posix(), "kind": kind}
-            )
+            entries.append({"name": entry.name, "path": entry.path[cut:].replace(os.sep, "/"), "kind": kind})
             if kind == "directory":
-                pending.append(Path(entry.path))
+                pending.append(entry.path)
     return entries[:NAME_SCAN_ENTRIES]
 
 
