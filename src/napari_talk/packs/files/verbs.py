@@ -33,7 +33,8 @@ def delete_file(command: cmd.DeleteFile, ctx: Context[FilesState]) -> Result:
         raise FilesError("the workspace folder itself cannot be deleted", "IsAFolder")
     kind = entry_kind(ws, relative)
     what = f"the folder {relative} and everything in it" if kind == "folder" else relative
-    ctx.consent.require(Effect.delete(what, ws.digest(relative) or "" if kind == "file" else ""))
+    state = (ws.digest(relative) or "") if kind == "file" else ""  # agreed to this content, not a later one
+    ctx.consent.require(Effect.delete(what, state))
     trashed = to_trash(ws, relative)
     with Changes() as changes:
         changes.add(_forgetting(ctx, lambda: put_back(ws, trashed, relative)))
