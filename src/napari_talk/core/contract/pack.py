@@ -189,6 +189,11 @@ class Pack(Generic[S]):
     def handler(self, command_class: type[Command]) -> Handler | None:
         return self.checked_handlers().get(command_class)
 
+    spelling_kinds: frozenset[str] = frozenset()
+    """Kinds of :meth:`names` that are ways of saying a thing (a file's stem, its title) for the
+    parser, not names a model's reply must repeat: a model may name the file by its path, so the
+    LLM road's grounding does not hold its reply to them."""
+
     settings_section: str | None = None
     """The section of the settings the pack's state is made from: when it changes, the session
     makes the state anew (the atlas's catalogue database)."""

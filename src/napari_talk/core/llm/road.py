@@ -541,7 +541,8 @@ class LLMRoad:
         """The line a person gets when the model's commands say what the line does not (see
         :mod:`.grounding`), or ask to change something in answer to a question; None when they
         may run."""
-        live = [n for found in turn.names.values() for n in found]
+        spellings = {kind for pack in self.registry.packs for kind in pack.spelling_kinds}
+        live = [n for kind, found in turn.names.items() if kind not in spellings for n in found]
         question = is_question(turn.text)
         wires = [
             {"action": c.action, **c.model_dump(exclude={"action"}, exclude_defaults=True)} for c in commands

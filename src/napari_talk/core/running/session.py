@@ -518,9 +518,12 @@ class Session:
             return
         if self.registry.pack_of(command.action).name in NOT_RECORDED_PACKS:
             return
-        layers = list(self.viewer.layers)
-        source = getattr(getattr(layers[0], "source", None), "path", None) if layers else None
-        self.recipe_log.before_first([layer.name for layer in layers], str(source or ""))
+        try:  # bookkeeping for a recipe never costs the person the command they asked for
+            layers = list(getattr(self.viewer, "layers", ()))
+            source = getattr(getattr(layers[0], "source", None), "path", None) if layers else None
+            self.recipe_log.before_first([layer.name for layer in layers], str(source or ""))
+        except Exception:
+            log.debug("the input's layers could not be noted for a recipe", exc_info=True)
 
     def _record_undo(self, command: Command, result: Result, *, redoing: bool = False) -> None:
         assert result.undo is not None

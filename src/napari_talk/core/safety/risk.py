@@ -6,6 +6,8 @@ must agree is decided from its :class:`Effect` on the state as it is when it run
 - it sends bytes to a host the person did not configure (``send``);
 - it replaces or removes something the person made or changed (``replace``): a file napari-talk
   did not write, a layer painted on since napari-talk made it;
+- it deletes something of the person's (``delete``): asked whoever asks, the person too, even
+  when the deleted thing can be put back;
 - it grows something without bound: refused past a budget (:class:`OverBudget`), never asked.
 
 Where the effect is known (the session before a command runs, a handler at the act, an undo step
@@ -36,7 +38,7 @@ RISKS: tuple[Risk, ...] = ("read", "view", "data", "send")
 Origin = Literal["person", "model", "agent"]
 """Who asked: the person typing, a language model's reply, or an agent (function call, MCP)."""
 
-EffectKind = Literal["send", "replace"]
+EffectKind = Literal["send", "replace", "delete"]
 
 
 def at_least(risk: Risk, floor: Risk) -> bool:
@@ -69,8 +71,13 @@ class Effect:
     def replace(cls, what: str, state: str = "", *, named: bool = True) -> Effect:
         return cls("replace", what, state, named)
 
+    @classmethod
+    def delete(cls, what: str, state: str = "") -> Effect:
+        return cls("delete", what, state)
+
     def said(self) -> str:
-        return f"sends data to {self.what}" if self.kind == "send" else f"replaces {self.what}"
+        verb = {"send": "sends data to", "replace": "replaces", "delete": "deletes"}[self.kind]
+        return f"{verb} {self.what}"
 
 
 @dataclass(frozen=True)
@@ -78,11 +85,14 @@ class RiskPolicy:
     """Who must agree to what. The person's own line runs, unless it would replace something of
     theirs it does not name (an undo, a redo, a sample's files). A model or an agent asking to
     replace the person's things waits for the person (unless the person said "run them without
-    asking"); sending to a host the person did not configure always waits."""
+    asking"); sending to a host the person did not configure always waits; a deletion waits for
+    the person's word even on their own line ("delete ch01.md" asks "Run it?")."""
 
     trust_with_data: bool = False
 
     def needs_person(self, effect: Effect, origin: Origin, *, implicit: bool = False) -> bool:
+        if effect.kind == "delete":  # a file manager asks before it deletes, whoever asked
+            return origin == "person" or not self.trust_with_data
         if origin == "person":  # a redo asks about what it meets now, not about its usual risk
             return effect.kind == "replace" and (not effect.named or (implicit and bool(effect.state)))
         if effect.kind == "send":

@@ -1,4 +1,5 @@
-"""The files pack: a sandboxed workspace folder (read, write, edit, list, search, delegate)."""
+"""The files pack: a sandboxed workspace folder (read, write, edit, list, search, delegate), and a
+writer's file manager on it (delete to a trash, move, copy, folders, append, replace all, counts)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from ...core.contract.pack import Context, Handlers, Pack
 from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import RULES
+from .grammar_verbs import VERB_RULES
 from .state import FilesState
 
 if TYPE_CHECKING:
@@ -18,8 +20,14 @@ if TYPE_CHECKING:
     from ...core.safety.workspace import Workspace
 
 
+JUDGED_AT_THE_ACT = (cmd.WriteFile, cmd.EditFile, cmd.AppendFile, cmd.ReplaceInFile, cmd.DeleteFile)
+
+
 class FilesPack(Pack[FilesState]):
+    spelling_kinds = frozenset({"files", "folders"})
+
     def handlers(self) -> Handlers[FilesState]:
+        from . import counting, places, verbs  # noqa: F401  (they bind their handlers to the table)
         from .handlers import HANDLERS
 
         return HANDLERS
@@ -29,10 +37,19 @@ class FilesPack(Pack[FilesState]):
 
     def effects(self, command: Command, ctx: Context[FilesState]) -> tuple[Effect, ...]:
         """Writes and edits are judged at the act, under the file's lock: they ask only when the
-        file they replace is the person's (napari-talk did not write it, or it changed since)."""
-        if isinstance(command, cmd.WriteFile | cmd.EditFile):
+        file they replace is the person's (napari-talk did not write it, or it changed since); a
+        delete asks at the act too, naming what it deletes."""
+        if isinstance(
+            command, cmd.WriteFile | cmd.EditFile | cmd.AppendFile | cmd.ReplaceInFile | cmd.DeleteFile
+        ):
             return ()
         return super().effects(command, ctx)
+
+    def names(self, ctx: Context[FilesState]) -> dict[str, list[str]]:
+        """The workspace's files and folders as people name them, for the parser."""
+        from .naming import spoken_names
+
+        return spoken_names(ctx)
 
     def describe(self, ctx: Context[FilesState]) -> list[str]:
         from .handlers import describe_context
@@ -45,4 +62,4 @@ class FilesPack(Pack[FilesState]):
         return format_for_agent(command, result)
 
 
-PACK = FilesPack("files", COMMANDS, RULES, order=2)
+PACK = FilesPack("files", COMMANDS, RULES + VERB_RULES, order=2)

@@ -1,7 +1,9 @@
 """The files pack's commands (seed 003): a sandboxed workspace folder, and delegation to roles.
 
-Every path is relative to the workspace root; the sandbox (``napari_talk.core.safety.workspace``) refuses
-anything else when the command runs, so a refusal is a security error, not a validation error.
+Every path is relative to the current folder (the workspace root until someone changes folder),
+or names an entry as people say it ("the plan", "chapter 1"); the sandbox
+(``napari_talk.core.safety.workspace``) refuses anything else when the command runs, so a refusal
+is a security error, not a validation error.
 """
 
 from __future__ import annotations
@@ -112,6 +114,109 @@ class ListTasks(Command, action="list_tasks"):
     examples: ClassVar = ("list tasks", "what tasks does the editor have?")
 
 
+class DeleteFile(Command, action="delete_file"):
+    """Move a file or folder to the workspace's trash (.trash), after asking; undo puts it back."""
+
+    risk: ClassVar[Risk] = "data"
+    path: FilePath
+    examples: ClassVar = (
+        "delete notes/old.md",
+        "delete the file old draft",
+        "move drafts/old.md to the trash",
+    )
+
+
+class MoveFile(Command, action="move_file"):
+    """Move or rename a file or folder within the workspace; a file already at the destination is
+    replaced only after asking (it goes to the trash, and undo brings both back)."""
+
+    risk: ClassVar[Risk] = "data"
+    source: FilePath
+    destination: FilePath = Field(
+        min_length=1,
+        max_length=4096,
+        description="The new path, a new name (kept in the same folder), or a folder to move into.",
+    )
+    examples: ClassVar = (
+        "rename notes/a.md to b.md",
+        "move notes/plan.md to chapters",
+        "mv a.md drafts/a.md",
+    )
+
+
+class CopyFile(Command, action="copy_file"):
+    """Copy a file within the workspace; a file already at the destination is replaced only after asking."""
+
+    risk: ClassVar[Risk] = "data"
+    source: FilePath
+    destination: FilePath = Field(
+        min_length=1,
+        max_length=4096,
+        description="The copy's path, a new name (beside the original), or a folder to copy into.",
+    )
+    examples: ClassVar = ("copy notes/plan.md to plan-old.md", "duplicate ch01.md", "cp a.md drafts")
+
+
+class MakeFolder(Command, action="make_folder"):
+    """Make a folder (and the folders above it that are missing)."""
+
+    risk: ClassVar[Risk] = "view"
+    path: Folder
+    examples: ClassVar = ("make a folder drafts", "mkdir notes/old", "create a new folder called ideas")
+
+
+class AppendFile(Command, action="append_file"):
+    """Add text at the end of a file, on a line of its own (the file is made when missing)."""
+
+    risk: ClassVar[Risk] = "data"
+    path: FilePath
+    content: str = Field(min_length=1, max_length=1_000_000, description="The text to add (UTF-8).")
+    examples: ClassVar = ("append 'The end.' to ch02.md", "add 'buy ink' to notes/plan.md")
+
+
+class ReplaceInFile(Command, action="replace_in_file"):
+    """Replace every occurrence of a text in a file (case-sensitive); says how many there were."""
+
+    risk: ClassVar[Risk] = "data"
+    path: FilePath
+    search_text: str = Field(min_length=1, description="The exact text to find (case-sensitive).")
+    replace_text: str = Field(description="The text to put in place of every occurrence.")
+    examples: ClassVar = ("in a.md change every teh to the", "replace all 'teh' with 'the' in notes/a.md")
+
+
+class FileStats(Command, action="file_stats"):
+    """Count the lines, words and characters of a text file, or of every text file in a folder."""
+
+    risk: ClassVar[Risk] = "read"
+    path: FilePath = "."
+    examples: ClassVar = ("how many words in ch01.md", "count the words in chapters/", "wc notes/plan.md")
+
+
+class ChangeFolder(Command, action="change_folder"):
+    """Make a folder the current one: the paths typed after it start there ("up" is its parent)."""
+
+    risk: ClassVar[Risk] = "read"
+    folder: Folder
+    examples: ClassVar = ("go into sample/notes", "cd chapters", "go up")
+
+
+class CurrentFolder(Command, action="current_folder"):
+    """Say which folder is the current one (where typed paths start)."""
+
+    risk: ClassVar[Risk] = "read"
+    examples: ClassVar = ("where am I", "pwd", "which folder am I in?")
+
+
+class CannotDoWithFiles(Command, action="cannot_do_with_files"):
+    """Say plainly that a request on files is not something the files pack can do, and the nearest
+    thing it can (zip, print, e-mail, convert, ...)."""
+
+    risk: ClassVar[Risk] = "read"
+    verb: str = Field(min_length=1, max_length=100, description="What was asked, e.g. zip.")
+    target: str = Field(default="", max_length=4096, description="The file or folder it was asked of.")
+    examples: ClassVar = ("zip chapters/", "print ch01.md", "email notes/plan.md to my editor")
+
+
 COMMANDS: tuple[type[Command], ...] = (
     ReadFile,
     WriteFile,
@@ -120,4 +225,14 @@ COMMANDS: tuple[type[Command], ...] = (
     SearchCode,
     AssignTask,
     ListTasks,
+    DeleteFile,
+    MoveFile,
+    CopyFile,
+    MakeFolder,
+    AppendFile,
+    ReplaceInFile,
+    FileStats,
+    ChangeFolder,
+    CurrentFolder,
+    CannotDoWithFiles,
 )

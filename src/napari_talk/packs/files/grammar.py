@@ -6,6 +6,9 @@ priority 1, after the viewer's specific phrasings. Verbs the viewer shares ("ope
 (``notes/plan.md``), and at a priority below the viewer's generic ``show <layer>``, so a known
 layer or panel keeps its reading. Content to save with "save"/"put" must be quoted, so "save the
 labels as a tiff" is not a file write.
+
+The file manager's verbs (delete, move, copy, ...) and names as people say them ("the plan")
+are read by the rules of :mod:`.grammar_verbs`.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from .limits import (
 )
 from .listing import list_entries
 from .locks import path_lock
+from .naming import find, forget_names, target
 from .roles import ROLES, role_name
 from .search import SearchTimeout, compile_finder, search, search_isolated
 from .state import FilesState
@@ -128,8 +129,9 @@ def _shown(text: str) -> str:
 @HANDLERS.on(cmd.ReadFile)
 def read_file(command: cmd.ReadFile, ctx: Context[FilesState]) -> Result:
     root = _root(ctx)
-    path = _existing(ctx, command.path, "file")
-    text = _read_text(ctx, command.path)
+    relative = find(ctx, command.path, "file")
+    path = _existing(ctx, relative, "file")
+    text = _read_text(ctx, relative)
     relative, size = relative_to_root(root, path), len(text.encode("utf-8"))
     return Result.success(f"{relative} ({human_size(size)}):\n{_shown(text)}", text, path=relative, size=size)
 
@@ -143,10 +145,12 @@ def write_file(command: cmd.WriteFile, ctx: Context[FilesState]) -> Result:
             "TooLarge",
         )
     root = _root(ctx)
-    path = _writable(ctx, command.path)
+    written = target(ctx, command.path)
+    path = _writable(ctx, written)
     with path_lock(path):
-        previous = _previous(ctx, command.path)
-        undo = _replace(ctx, command.path, data, previous)
+        previous = _previous(ctx, written)
+        undo = _replace(ctx, written, data, previous)
+    forget_names(ctx)
     relative = relative_to_root(root, path)
     created = previous is None
     note = " (new file)" if created else "" if undo else " (no undo: the old file was too large to keep)"
@@ -162,19 +166,18 @@ def write_file(command: cmd.WriteFile, ctx: Context[FilesState]) -> Result:
 @HANDLERS.on(cmd.EditFile)
 def edit_file(command: cmd.EditFile, ctx: Context[FilesState]) -> Result:
     root = _root(ctx)
-    path = _existing(ctx, command.path, "file")
+    edited = find(ctx, command.path, "file")
+    path = _existing(ctx, edited, "file")
     with path_lock(path):
-        text = _read_text(ctx, command.path)
+        text = _read_text(ctx, edited)
         occurrences = text.count(command.search_text)
         if occurrences == 0:
-            raise FilesError(
-                f"Text not found: {command.search_text!r} is not in {command.path}", "TextNotFound"
-            )
+            raise FilesError(f"Text not found: {command.search_text!r} is not in {edited}", "TextNotFound")
         new = text.replace(command.search_text, command.replace_text, 1).encode("utf-8")
         if len(new) > TEXT_MAX_BYTES:
             raise FilesError(f"the edited file would be {human_size(len(new))}, over the limit", "TooLarge")
-        previous = _previous(ctx, command.path, text.encode("utf-8"))
-        undo = _replace(ctx, command.path, new, previous)
+        previous = _previous(ctx, edited, text.encode("utf-8"))
+        undo = _replace(ctx, edited, new, previous)
     relative = relative_to_root(root, path)
     which = "the only occurrence" if occurrences == 1 else f"the first of {occurrences} occurrences"
     return Result.success(
@@ -196,11 +199,11 @@ def _entry_line(entry: dict[str, Any]) -> str:
 
 @HANDLERS.on(cmd.ListFiles)
 def list_files(command: cmd.ListFiles, ctx: Context[FilesState]) -> Result:
-    with ctx.workspace.place(command.directory) as place:
+    directory = find(ctx, command.directory, "folder")
+    with ctx.workspace.place(directory) as place:
         if place.only is not None:
             raise FilesError(
-                f"{command.directory} is a file, not a folder; read it with: read {command.directory}",
-                "NotAFolder",
+                f"{directory} is a file, not a folder; read it with: read {directory}", "NotAFolder"
             )
         entries, truncated = list_entries(place.dir_fd, place.folder, command.recursive, LIST_MAX_ENTRIES)
     shown = place.path
@@ -222,7 +225,8 @@ def list_files(command: cmd.ListFiles, ctx: Context[FilesState]) -> Result:
 
 @HANDLERS.on(cmd.SearchCode)
 def search_code(command: cmd.SearchCode, ctx: Context[FilesState]) -> Job:
-    _existing(ctx, command.directory, "any")  # for a clear message now; the search is judged below
+    directory = find(ctx, command.directory)
+    _existing(ctx, directory, "any")  # for a clear message now; the search is judged below
     workspace = ctx.workspace
     try:
         compile_finder(command.query, command.regex, command.case_sensitive)
@@ -237,7 +241,7 @@ def search_code(command: cmd.SearchCode, ctx: Context[FilesState]) -> Job:
     }
 
     def work(progress: Progress) -> dict[str, Any]:
-        with workspace.place(command.directory) as place:  # on the worker thread, at the act
+        with workspace.place(directory) as place:  # on the worker thread, at the act
             where: dict[str, Any] = {"folder_fd": place.dir_fd, "folder": place.folder, "only": place.only}
             outcome = _isolated({**where, **request}) if command.regex else search(**where, **request)
         return {**outcome, "directory": place.path}
@@ -316,7 +320,10 @@ def describe_context(ctx: Context[FilesState]) -> list[str]:
             e.name + ("/" if e.kind == "directory" else "") for e in tree.walk(place.dir_fd, recursive=False)
         )
     shown = ", ".join(names[:30]) + (f", … ({len(names)} in all)" if len(names) > 30 else "")
-    return [f"Workspace files (paths are relative to it): {shown or 'empty'}"]
+    lines = [f"Workspace files (paths are relative to it): {shown or 'empty'}"]
+    if ctx.state.folder != ".":
+        lines.append(f"Current folder (typed paths start there): {ctx.state.folder}")
+    return lines
 
 
 def format_for_agent(command: Any, result: Result) -> str:

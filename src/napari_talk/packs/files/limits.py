@@ -9,6 +9,10 @@ TEXT_MAX_BYTES = 8 * MIB
 UNDO_MAX_FILE_BYTES = 128 * MIB
 """The largest earlier content kept so a write or an edit can be undone (a larger file is replaced
 without undo, and the reply says so). What is kept counts in the history's memory budget."""
+COPY_MAX_BYTES = UNDO_MAX_FILE_BYTES
+"""The largest file copy_file copies (it is read whole; the same bound as what undo keeps)."""
+STATS_MAX_FILES = 2000
+"""Text files file_stats counts in a folder (the reply says when there were more)."""
 SEARCH_FILE_MAX_BYTES = 8 * MIB
 """Larger files are skipped by search_code (and counted in meta)."""
 SEARCH_DEFAULT_RESULTS = 200

@@ -1,11 +1,14 @@
-"""What the files pack keeps for a session: nothing of its own (earlier contents kept for undo
+"""What the files pack keeps for a session: the current folder (earlier contents kept for undo
 live in the history's entries, within its memory budget)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
 class FilesState:
-    pass
+    folder: str = "."
+    """The current folder, relative to the workspace root: paths people type start here."""
+    names: tuple[float, dict[str, list[str]]] | None = field(default=None, repr=False)
+    """The tree's names as last offered to the parser, and when (see ``naming.spoken_names``)."""
