@@ -36,6 +36,10 @@ class MeshPack(Pack["MeshPackState"]):
 
         return describe_context(ctx)
 
+    def names(self, ctx: Context[MeshPackState]) -> dict[str, list[str]]:
+        """The parts' names ("make the head gold"), while the model has named parts."""
+        return {"segments": ctx.state.model.part_words()}
+
     def live(self, ctx: Context[MeshPackState]) -> bool:
         from .samples import sample_layer
 

@@ -71,17 +71,21 @@ class RequestSegmentation(Command, action="request_segmentation"):
 class SelectSegment(Command, action="select_segment"):
     """Select a segment of the model (clicking the surface in the viewer does the same)."""
 
-    segment_id: int = Field(ge=1, description="The segment's number, from 1 (the largest).")
-    examples: ClassVar = ("select segment 3", "pick part 2")
+    segment_id: Annotated[int, Field(ge=1)] | SegmentRef = Field(
+        description='The segment\'s number, from 1 (the largest), or its name ("head", "left arm").'
+    )
+    examples: ClassVar = ("select segment 3", "pick part 2", "select the head")
 
 
 class IsolateSegment(Command, action="isolate_segment"):
     """Show a segment as its own layer, centred, with the rest of the model dimmed."""
 
     segment_id: SegmentRef = Field(
-        default=SELECTED, description='A segment number, or "CURRENTLY_SELECTED" for the selected segment.'
+        default=SELECTED,
+        description='A segment number, a part\'s name ("head"), or "CURRENTLY_SELECTED" for the selected '
+        "segment.",
     )
-    examples: ClassVar = ("isolate segment", "isolate part 2")
+    examples: ClassVar = ("isolate segment", "isolate part 2", "isolate the head", "show only the torso")
 
 
 class ShowWholeModel(Command, action="show_whole_model"):
@@ -100,11 +104,12 @@ class ApplyMaterial(Command, action="apply_material"):
     )
     segment_id: SegmentRef = Field(
         default=SELECTED,
-        description='A segment number, "CURRENTLY_SELECTED" (the selected segment) or "ALL" '
-        "(the whole model).",
+        description='A segment number, a part\'s name ("left arm", "legs" for both), "CURRENTLY_SELECTED" '
+        '(the selected segment) or "ALL" (the whole model).',
     )
     examples: ClassVar = (
         "apply dark rusty metal to segment 2",
+        "make the head gold",
         "make segment 3 shiny gold",
         "make it worn leather",
         "make the whole model chrome",
@@ -151,7 +156,7 @@ class DescribeModel(Command, action="describe_model"):
     """Tell what the model is: its source, segments, materials, selection and concepts."""
 
     risk: ClassVar[Risk] = "read"
-    examples: ClassVar = ("describe the model", "list the segments")
+    examples: ClassVar = ("describe the model", "list the parts", "how many triangles")
 
 
 COMMANDS: tuple[type[Command], ...] = (
