@@ -15,8 +15,8 @@ def session(workspace):
     return Session(None, workspace=workspace)
 
 
-def _ok(session: Session, line: str):
-    turn = session.run(line)
+def _ok(session: Session, line: str, *, agree: bool = False):
+    turn = session.run(line, ask=(lambda approval: True) if agree else None)
     assert turn.ok, (line, turn.message)
     return turn.results[-1]
 
@@ -34,7 +34,7 @@ def test_each_step_is_undone_back_to_the_exact_state_before(session):
     ]
     states = [session.state("mesh").model]
     for line in steps:
-        _ok(session, line)
+        _ok(session, line, agree=line == "spawn a cube")  # it replaces the painted body: asked
         states.append(session.state("mesh").model)
         assert states[-1] is not states[-2], f"{line} changed nothing"
     for expected in reversed(states[:-1]):
