@@ -74,7 +74,7 @@ class SelectSegment(Command, action="select_segment"):
     segment_id: Annotated[int, Field(ge=1)] | SegmentRef = Field(
         description='The segment\'s number, from 1 (the largest), or its name ("head", "left arm").'
     )
-    examples: ClassVar = ("select segment 3", "pick part 2", "select the head")
+    examples: ClassVar = ("select segment 3", "pick part 2")
 
 
 class IsolateSegment(Command, action="isolate_segment"):
@@ -85,7 +85,7 @@ class IsolateSegment(Command, action="isolate_segment"):
         description='A segment number, a part\'s name ("head"), or "CURRENTLY_SELECTED" for the selected '
         "segment.",
     )
-    examples: ClassVar = ("isolate segment", "isolate part 2", "isolate the head", "show only the torso")
+    examples: ClassVar = ("isolate segment", "isolate part 2")
 
 
 class ShowWholeModel(Command, action="show_whole_model"):
@@ -109,7 +109,6 @@ class ApplyMaterial(Command, action="apply_material"):
     )
     examples: ClassVar = (
         "apply dark rusty metal to segment 2",
-        "make the head gold",
         "make segment 3 shiny gold",
         "make it worn leather",
         "make the whole model chrome",
