@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from door import open_door, type_line
+from qtpy.QtCore import Qt
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 
@@ -30,6 +31,9 @@ LINES = (  # (line, the Surface layers that show after it)
     ("spawn a cube", [MODEL]),
     ("describe the model", [MODEL]),
 )
+
+REPLACES_WORK = {"spawn a sphere"}
+"""Lines whose new model would replace a segmented, painted one: the person is asked first."""
 
 
 @pytest.fixture
@@ -55,6 +59,12 @@ def test_a_long_mesh_session_keeps_one_model_and_undo_walks_back(qtbot, door):
     seen = [models(door.viewer)]
     for line, surfaces in LINES:
         entry = type_line(qtbot, door, line)
+        asked = door.run_button.isVisibleTo(door)
+        assert asked == (line in REPLACES_WORK), f"{line}: asked {asked}"
+        if asked:
+            qtbot.mouseClick(door.run_button, Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda: door.job is None and door.task is None, timeout=120_000)
+            entry = door.transcript.entries[-1]
         assert entry.kind in ("reply", "table"), (line, entry.text)  # segments come with a table
         shown = models(door.viewer)
         assert [name for name, *_ in shown] == surfaces, line

@@ -15,8 +15,8 @@ def session(workspace):
     return Session(None, workspace=workspace)
 
 
-def _ok(session: Session, line: str):
-    turn = session.run(line)
+def _ok(session: Session, line: str, *, agree: bool = False):
+    turn = session.run(line, ask=(lambda approval: True) if agree else None)
     assert turn.ok, (line, turn.message)
     return turn.results[-1]
 
@@ -34,7 +34,7 @@ def test_each_step_is_undone_back_to_the_exact_state_before(session):
     ]
     states = [session.state("mesh").model]
     for line in steps:
-        _ok(session, line)
+        _ok(session, line, agree=line == "spawn a cube")  # it replaces the painted body: asked
         states.append(session.state("mesh").model)
         assert states[-1] is not states[-2], f"{line} changed nothing"
     for expected in reversed(states[:-1]):
@@ -80,7 +80,7 @@ def test_segments_answer_to_their_names(session):
     refused = session.execute(
         {"action": "apply_material", "material_description": "gold", "segment_id": "tail"}
     )
-    assert not refused.ok and "or a name (1 torso," in refused.message
+    assert not refused.ok and refused.message.startswith("No part 'tail'; parts are: 1 torso,")
     assert _ok(session, f"select segment {head}").message == f"Segment {head} (head) selected."
 
 
@@ -115,7 +115,7 @@ def test_what_cannot_be_done_is_said_and_changes_nothing(session):
     odd = session.execute(
         {"action": "apply_material", "material_description": "gold", "segment_id": "left arm"}
     )
-    assert not odd.ok and "is not a segment" in odd.message
+    assert not odd.ok and "No part 'left arm': the model is not segmented yet" in odd.message
     assert session.execute({"action": "apply_material", "material_description": "gold", "segment_id": 1}).ok
     _ok(session, "undo")
     assert session.state("mesh").model is before

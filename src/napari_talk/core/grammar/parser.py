@@ -142,6 +142,29 @@ class Parser:
             log.debug("the parser failed on %r", text, exc_info=True)
             return Reading([])
 
+    def read_leading(
+        self, text: str, context: Mapping[str, Sequence[str]] | None = None
+    ) -> tuple[Reading, str] | None:
+        """A line not understood whole, as the requests its leading clauses ask for and the first
+        clause after them that is not understood ("segment it then make the legs dark rusty metl":
+        the segmentation, and "make the legs dark rusty metl"); None when its first clause is not
+        understood either. Called only for lines :meth:`read` gave nothing for."""
+        try:
+            raw = str(text)
+            if len(raw) > MAX_LINE:
+                return None
+            spans = separators(raw, limit=MAX_COMMANDS)
+            for start, end in reversed(spans):  # the longest understood beginning first
+                reading = self.read(raw[:start], context)
+                if reading.commands:
+                    cut = next((a for a, _ in separators(raw[end:]) if a > 0), None)
+                    failed = raw[end:] if cut is None else raw[end : end + cut]
+                    return reading, failed.strip(" ,;.")
+            return None
+        except Exception:  # as read(): never the person's problem
+            log.debug("the parser failed on the beginning of %r", text, exc_info=True)
+            return None
+
     def _read(self, raw: str, scope: _Scope, *, pronoun_tail: bool = False) -> list[Command] | None:
         line = normalize(raw)
         if not line:

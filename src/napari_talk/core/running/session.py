@@ -286,11 +286,26 @@ class Session:
         if not commands:
             reason = self.parser.explain(text, names)
             if reason is None:
-                return None
+                return None if self.llm_ready else self._leading_turn(text, names, ask)
             self.last_road = "parser"
             return Turn(text, "parser", results=[Result.error(reason)])
         self.last_road = "parser"
         return Turn(text, "parser", commands, self.execute_all(commands, ask), notes=reading.notes)
+
+    def _leading_turn(self, text: str, names: Mapping[str, Sequence[str]], ask: Ask | None) -> Turn | None:
+        """Without a model to read the whole line: its leading requests the parser understands run,
+        and the reply says which clause after them was not understood (and nothing after it ran)."""
+        found = self.parser.read_leading(text, names)
+        if found is None:
+            return None
+        reading, failed = found
+        self.last_road = "parser"
+        results = self.execute_all(reading.commands, ask)
+        if all(r.ok for r in results):
+            results.append(
+                Result.error(f"I did not understand {failed!r}, so it and what follows did not run.")
+            )
+        return Turn(text, "parser", reading.commands, results, notes=reading.notes)
 
     def not_understood_turn(self, text: str) -> Turn:
         self.last_road = "none"

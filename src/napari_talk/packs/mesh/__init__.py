@@ -15,7 +15,9 @@ from .commands import COMMANDS
 from .grammar import RULES
 
 if TYPE_CHECKING:
+    from ...core.contract.commands import Command
     from ...core.running.settings import Settings
+    from ...core.safety.risk import Effect
     from ...core.safety.workspace import Workspace
     from .state import MeshPackState
 
@@ -35,6 +37,22 @@ class MeshPack(Pack["MeshPackState"]):
         from .handlers import describe_context
 
         return describe_context(ctx)
+
+    def effects(self, command: Command, ctx: Context[MeshPackState]) -> tuple[Effect, ...]:
+        """A new model (spawned, imported, made from a concept) asks before it replaces one the
+        person has worked on (see :mod:`.replacing`)."""
+        from . import commands as cmd
+
+        if isinstance(command, (cmd.SpawnPrimitive, cmd.ImportModel, cmd.SelectConcept)):
+            from .replacing import replacing_model
+
+            found = replacing_model(ctx.state.model)
+            return (*super().effects(command, ctx), *((found,) if found is not None else ()))
+        return super().effects(command, ctx)
+
+    def names(self, ctx: Context[MeshPackState]) -> dict[str, list[str]]:
+        """The parts' names ("make the head gold"), while the model has named parts."""
+        return {"segments": ctx.state.model.part_words()}
 
     def live(self, ctx: Context[MeshPackState]) -> bool:
         from .samples import sample_layer

@@ -71,7 +71,9 @@ class RequestSegmentation(Command, action="request_segmentation"):
 class SelectSegment(Command, action="select_segment"):
     """Select a segment of the model (clicking the surface in the viewer does the same)."""
 
-    segment_id: int = Field(ge=1, description="The segment's number, from 1 (the largest).")
+    segment_id: Annotated[int, Field(ge=1)] | SegmentRef = Field(
+        description='The segment\'s number, from 1 (the largest), or its name ("head", "left arm").'
+    )
     examples: ClassVar = ("select segment 3", "pick part 2")
 
 
@@ -79,7 +81,9 @@ class IsolateSegment(Command, action="isolate_segment"):
     """Show a segment as its own layer, centred, with the rest of the model dimmed."""
 
     segment_id: SegmentRef = Field(
-        default=SELECTED, description='A segment number, or "CURRENTLY_SELECTED" for the selected segment.'
+        default=SELECTED,
+        description='A segment number, a part\'s name ("head"), or "CURRENTLY_SELECTED" for the selected '
+        "segment.",
     )
     examples: ClassVar = ("isolate segment", "isolate part 2")
 
@@ -100,8 +104,8 @@ class ApplyMaterial(Command, action="apply_material"):
     )
     segment_id: SegmentRef = Field(
         default=SELECTED,
-        description='A segment number, "CURRENTLY_SELECTED" (the selected segment) or "ALL" '
-        "(the whole model).",
+        description='A segment number, a part\'s name ("left arm", "legs" for both), "CURRENTLY_SELECTED" '
+        '(the selected segment) or "ALL" (the whole model).',
     )
     examples: ClassVar = (
         "apply dark rusty metal to segment 2",
@@ -151,7 +155,7 @@ class DescribeModel(Command, action="describe_model"):
     """Tell what the model is: its source, segments, materials, selection and concepts."""
 
     risk: ClassVar[Risk] = "read"
-    examples: ClassVar = ("describe the model", "list the segments")
+    examples: ClassVar = ("describe the model", "list the parts", "how many triangles")
 
 
 COMMANDS: tuple[type[Command], ...] = (

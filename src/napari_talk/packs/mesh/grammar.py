@@ -206,6 +206,60 @@ RULES: tuple[Rule, ...] = (
         priority=22,
     ),
     Rule(
+        cmd.ApplyMaterial,
+        rf"{MAKE} {{segment_id:segments}}{AS}{A} {{material_description:text}}{MATERIAL_WORD}",
+        rf"{GIVE}{A} {{material_description:text}}{MATERIAL_WORD} (?:to|on|onto|for) {{segment_id:segments}}",
+        rf"(?:give|assign) {{segment_id:segments}}{A} {{material_description:text}}{MATERIAL_WORD}",
+        requires=APPLY_WORDS,
+        post=_describes_a_material,
+        priority=22,
+        when=("segments",),
+    ),
+    Rule(  # a part the model does not have: answered with the parts it has
+        cmd.ApplyMaterial,
+        rf"{MAKE} the {{segment_id:word}}{AS}{A} {{material_description:text}}{MATERIAL_WORD}",
+        requires=APPLY_WORDS,
+        post=_describes_a_material,
+        priority=10,
+        when=("segments",),
+    ),
+    Rule(
+        cmd.IsolateSegment,
+        r"(?:isolate|focus on|work on|refine|single out|pull out|zoom (?:in )?(?:on|to)"
+        r"|(?:show|keep|leave) (?:only|just)|(?:only|just) (?:show|keep)) {segment_id:segments}",
+        r"(?:show|keep) {segment_id:segments} (?:only|alone|on its own)",
+        priority=25,
+        requires=(
+            "isolate",
+            "focus",
+            "work on",
+            "refine",
+            "zoom",
+            "single out",
+            "pull out",
+            "only",
+            "just",
+            "alone",
+            "own",
+        ),
+        when=("segments",),
+    ),
+    Rule(  # a part the model does not have: answered with the parts it has
+        cmd.IsolateSegment,
+        r"(?:isolate|(?:show|keep) (?:only|just)) the {segment_id:word}",
+        priority=10,
+        requires=("isolate", "only", "just"),
+        when=("segments",),
+    ),
+    Rule(
+        cmd.SelectSegment,
+        r"(?:select|choose|pick|highlight|click(?: on)?|take|grab|go to|switch to|jump to)"
+        r" {segment_id:segments}",
+        priority=25,
+        requires=("select", "choose", "pick", "highlight", "click", "take", "grab", "go", "switch", "jump"),
+        when=("segments",),
+    ),
+    Rule(
         cmd.GenerateConcepts,
         r"(?:generate|create|make|produce|draw|render|show|give|get|come up with|sketch|paint|imagine"
         r"|dream up)"
@@ -280,6 +334,10 @@ RULES: tuple[Rule, ...] = (
         cmd.DescribeModel,
         rf"(?:describe|summari[sz]e|inspect) {THE_MODEL}",
         rf"(?:list|show|name|count)(?: me)?(?: all)?(?: the| its)? (?:segments|parts)(?: of {THE_MODEL})?",
+        r"how many (?:triangles|faces|polygons|polys|vertices|verts)(?: (?:are there|does it have"
+        rf"|(?:does|has) {THE_MODEL}(?: got| have)?|(?:are|is) (?:there )?in {THE_MODEL}))?",
+        r"(?:what|which) (?:parts|segments) (?:are there|does it have|(?:has|does) it(?: got| have)?)",
+        r"(?:what are|name) (?:the|its) (?:parts|segments)|what(?:'s| is) the (?:triangle|face) count",
         r"how many (?:segments|parts|pieces)(?: (?:are there|does it have|did you find|has it got"
         rf"|(?:does|did) {THE_MODEL} have|(?:has|have) {THE_MODEL}(?: got)"
         rf"?|(?:are|is) (?:there )?in {THE_MODEL}))?",
@@ -297,6 +355,13 @@ RULES: tuple[Rule, ...] = (
             "model",
             "mesh",
             "material",
+            "triangles",
+            "faces",
+            "polygons",
+            "polys",
+            "vertices",
+            "verts",
+            "count",
         ),
     ),
 )

@@ -82,14 +82,31 @@ class ModelState:
         name = self.name_of(segment_id)
         return f"segment {segment_id} ({name})" if name else f"segment {segment_id}"
 
-    def segment_by_name(self, text: str) -> int | None:
-        """The segment called ``text`` ("the head", "Left Arm"), if one is."""
+    def part_words(self) -> list[str]:
+        """What the parts may be called: their names, and a kind said alone ("leg") or for all of
+        that kind ("legs") where several parts share it."""
+        names = [n for n in self.names if n]
+        kinds: dict[str, int] = {}
+        for name in names:
+            kind = name.rsplit(" ", 1)[-1]
+            kinds[kind] = kinds.get(kind, 0) + 1
+        shared = [k for k, count in kinds.items() if count > 1 and k not in names]
+        return [*names, *shared, *(f"{k}s" for k in shared)]
+
+    def segments_called(self, text: str) -> tuple[list[int], bool]:
+        """The segments ``text`` names ("the head", "left arm", "the legs", "leg"), and whether the
+        name means all of them (a plural) rather than one of them (a kind said alone: ambiguous
+        when more than one part is of that kind)."""
         folded = " ".join(text.casefold().replace("_", " ").split())
-        folded = folded.removeprefix("the ").removeprefix("segment ").removeprefix("part ")
-        for index, name in enumerate(self.names):
-            if name and name == folded:
-                return index + 1
-        return None
+        for prefix in ("the ", "segment ", "part "):
+            folded = folded.removeprefix(prefix)
+        exact = [i + 1 for i, name in enumerate(self.names) if name and name == folded]
+        if exact:
+            return exact, False
+        plural = folded.endswith("s") and len(folded) > 1
+        kind = folded[:-1] if plural else folded
+        of_kind = [i + 1 for i, name in enumerate(self.names) if name and name.rsplit(" ", 1)[-1] == kind]
+        return of_kind, plural
 
     def with_materials(self, materials: Mapping[int, Material]) -> ModelState:
         return replace(self, materials=MappingProxyType(dict(materials)))

@@ -118,15 +118,8 @@ def resolve(ctx: Context[MeshPackState], state: ModelState, ref: str, *, whole_i
         if not 1 <= number <= count:
             raise CommandError(no_segment(number, state))
         return [number]
-    named = state.segment_by_name(ref)
-    if named is not None:
-        return [named]
     if ref != cmd.SELECTED:
-        names = ", ".join(f"{i + 1} {n}" for i, n in enumerate(state.names) if n)
-        known = f", or a name ({names})" if names else ""
-        raise CommandError(
-            f"{ref!r} is not a segment: give its number (1 to {count}), {cmd.SELECTED} or {cmd.ALL}{known}."
-        )
+        return by_name(state, ref)
     selected = pack_of(ctx).file.external_selection(state) or state.selected
     if selected is not None and 1 <= selected <= count:
         return [selected]
@@ -135,6 +128,22 @@ def resolve(ctx: Context[MeshPackState], state: ModelState, ref: str, *, whole_i
     raise CommandError(
         f'No segment is selected: click one in the viewer, or say "select segment 2" (1 to {count}).'
     )
+
+
+def by_name(state: ModelState, ref: str) -> list[int]:
+    """The segments a part's name means ("head", "the legs"); a name that fits several parts, or
+    none, is answered with the parts there are, in one line."""
+    found, every = state.segments_called(ref)
+    said = ref.strip().removeprefix("the ")
+    if len(found) == 1 or (found and every):
+        return found
+    if found:
+        which = " or ".join(state.named(i) for i in found)
+        raise CommandError(f"Which {said}: {which}?")
+    parts = ", ".join(f"{p['id']} {p['name']}".strip() for p in state.segments())
+    if state.labels is None:
+        raise CommandError(f'No part {said!r}: the model is not segmented yet ("segment it").')
+    raise CommandError(f"No part {said!r}; parts are: {parts}.")
 
 
 def no_segment(number: int, state: ModelState) -> str:

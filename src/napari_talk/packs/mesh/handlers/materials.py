@@ -45,4 +45,8 @@ def apply_material(command: cmd.ApplyMaterial, ctx: Context[MeshPackState]) -> R
 def _where(state: ModelState, targets: list[int]) -> str:
     if state.labels is None or len(targets) == state.segment_count:
         return "the whole model"
-    return state.named(targets[0]) if len(targets) == 1 else f"segments {', '.join(map(str, targets))}"
+    return (
+        " and ".join(state.named(i) for i in targets)
+        if len(targets) <= 2
+        else (f"segments {', '.join(map(str, targets))}")
+    )

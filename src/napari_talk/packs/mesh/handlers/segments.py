@@ -17,7 +17,7 @@ from ..mesh import TriMesh
 from ..naming import part_names
 from ..segment_table import segment_table
 from ..state import MeshPackState, ModelState, carry_materials
-from .common import HANDLERS, commit, model_of, no_segment, resolve
+from .common import HANDLERS, commit, model_of, resolve
 
 if TYPE_CHECKING:
     from ..segmentation import Segmentation
@@ -100,11 +100,15 @@ def _why_one_part(mesh: TriMesh, result: Segmentation) -> str:
 @HANDLERS.on(cmd.SelectSegment)
 def select_segment(command: cmd.SelectSegment, ctx: Context[MeshPackState]) -> Result:
     _, state, _ = model_of(ctx)
-    if not 1 <= command.segment_id <= state.segment_count:
-        raise CommandError(no_segment(command.segment_id, state))
-    new = replace(state, selected=command.segment_id)
-    said = new.named(command.segment_id)
-    return commit(ctx, new, f"{said[0].upper()}{said[1:]} selected.", {"selected": command.segment_id})
+    if command.segment_id in (cmd.ALL, cmd.SELECTED):
+        raise CommandError('Select one segment: its number or its name ("select segment 2").')
+    found = resolve(ctx, state, str(command.segment_id), whole_if_none=False)
+    if len(found) > 1:
+        raise CommandError(f"Select one of them: {', '.join(state.named(i) for i in found)}.")
+    (segment,) = found
+    new = replace(state, selected=segment)
+    said = new.named(segment)
+    return commit(ctx, new, f"{said[0].upper()}{said[1:]} selected.", {"selected": segment})
 
 
 @HANDLERS.on(cmd.IsolateSegment)
@@ -114,7 +118,10 @@ def isolate_segment(command: cmd.IsolateSegment, ctx: Context[MeshPackState]) ->
         raise CommandError('The model is not segmented yet: say "segment it" first.')
     if command.segment_id == cmd.ALL:
         raise CommandError('Isolate one segment: its number, or the selected one ("isolate segment 2").')
-    (segment,) = resolve(ctx, state, command.segment_id, whole_if_none=False)
+    found = resolve(ctx, state, command.segment_id, whole_if_none=False)
+    if len(found) > 1:
+        raise CommandError(f"Isolate one of them: {', '.join(state.named(i) for i in found)}.")
+    (segment,) = found
     new = replace(state, isolated=segment, selected=segment).logged(
         "isolate_segment", f"isolated segment {segment}"
     )
