@@ -70,9 +70,9 @@ def test_an_ambiguous_or_unknown_part_is_answered_in_one_line_and_changes_nothin
     type_line(qtbot, door, "make the leg gold")
     reply = said(door).text
     assert reply.startswith("Which leg:") and "left leg" in reply and "right leg" in reply, reply
-    type_line(qtbot, door, "make the tail gold")
+    type_line(qtbot, door, "make the tail gold")  # no such part: not read as one (it may be a layer)
     reply = said(door).text
-    assert reply.startswith("No part 'tail'; parts are:") and "head" in reply and "\n" not in reply, reply
+    assert "did not understand" in reply and "\n" not in reply, reply
     assert model(door) is state, "nothing changed"
 
 

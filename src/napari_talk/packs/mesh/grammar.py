@@ -215,14 +215,6 @@ RULES: tuple[Rule, ...] = (
         priority=22,
         when=("segments",),
     ),
-    Rule(  # a part the model does not have: answered with the parts it has
-        cmd.ApplyMaterial,
-        rf"{MAKE} the {{segment_id:word}}{AS}{A} {{material_description:text}}{MATERIAL_WORD}",
-        requires=APPLY_WORDS,
-        post=_describes_a_material,
-        priority=10,
-        when=("segments",),
-    ),
     Rule(
         cmd.IsolateSegment,
         r"(?:isolate|focus on|work on|refine|single out|pull out|zoom (?:in )?(?:on|to)"
@@ -242,13 +234,6 @@ RULES: tuple[Rule, ...] = (
             "alone",
             "own",
         ),
-        when=("segments",),
-    ),
-    Rule(  # a part the model does not have: answered with the parts it has
-        cmd.IsolateSegment,
-        r"(?:isolate|(?:show|keep) (?:only|just)) the {segment_id:word}",
-        priority=10,
-        requires=("isolate", "only", "just"),
         when=("segments",),
     ),
     Rule(
