@@ -12,6 +12,7 @@ from .. import samples, tables
 from .. import sref as srefs
 from ..catalogue import Catalogue, Entity
 from ..embeddings import OFFLINE, Embedder, EmbeddingError, minilm_available
+from ..ranking import reranked
 from ..store import Atlas
 from .common import (
     HANDLERS,
@@ -26,6 +27,9 @@ from .common import (
 )
 
 # -- find_similar --------------------------------------------------------------------------------
+
+RERANK_POOL = 50
+"""The nearest by cosine that a text query's word bonus re-ranks (see :mod:`..ranking`)."""
 
 
 @HANDLERS.on(cmd.FindSimilar)
@@ -59,7 +63,11 @@ def _similar(
         except EmbeddingError as exc:
             raise CommandError(str(exc)) from None
         how = f"{command.query!r}"
-    hits = catalogue.search(vector, embedder.name, command.limit, exclude)
+    if exclude:
+        hits = catalogue.search(vector, embedder.name, command.limit, exclude)
+    else:  # a text: the cosine's nearest, re-ranked with the words they hold
+        pool = catalogue.search(vector, embedder.name, max(RERANK_POOL, command.limit), exclude)
+        hits = reranked(command.query, pool, command.limit)
     try:
         scales = catalogue.calibration(embedder.name, vector.shape[0], embedder.embed, _reference_texts())
     except EmbeddingError as exc:
