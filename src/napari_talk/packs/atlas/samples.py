@@ -10,6 +10,7 @@ analysis and search agree on the sample.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import zlib
@@ -257,26 +258,39 @@ def materialize(workspace: Workspace, folder: str) -> list[tuple[Entity, bytes, 
 
     A file already there is kept: used when it holds the very picture, else the sample's goes
     beside it under a free name (a person's file of the same name is never overwritten)."""
-    from .analysis import thumbnail_png
-
     made = []
-    for sample in ENTITIES:
-        pixels = render(sample)
-        data = _png(pixels)
+    for sample, (data, thumbnail) in zip(ENTITIES, pictures(), strict=True):
         path, new = _place(workspace, folder, slug(sample.name), data)
         if new:
             workspace.write_bytes(path, data, overwrite=False)
-        entity = Entity(
-            name=sample.name,
-            type=sample.type,
-            domain=sample.domain,
-            class_name=sample.class_name,
-            description=sample.description,
-            sref=sample.sref,
-            prompt=sample.prompt,
-        )
-        made.append((entity, thumbnail_png(pixels / 255.0), path, new))
+        made.append((entity(sample), thumbnail, path, new))
     return made
+
+
+def entity(sample: SampleEntity) -> Entity:
+    """A sample entity as the catalogue takes it up (its ``image`` still to be set)."""
+    return Entity(
+        name=sample.name,
+        type=sample.type,
+        domain=sample.domain,
+        class_name=sample.class_name,
+        description=sample.description,
+        sref=sample.sref,
+        prompt=sample.prompt,
+    )
+
+
+@functools.cache
+def pictures() -> tuple[tuple[bytes, bytes], ...]:
+    """Every sample entity's picture as PNG and its thumbnail, drawn once a process (a second of
+    work the first search on the sample would otherwise wait for)."""
+    from .analysis import thumbnail_png
+
+    drawn = []
+    for sample in ENTITIES:
+        pixels = render(sample)
+        drawn.append((_png(pixels), thumbnail_png(pixels / 255.0)))
+    return tuple(drawn)
 
 
 def _place(workspace: Workspace, folder: str, stem: str, data: bytes) -> tuple[str, bool]:

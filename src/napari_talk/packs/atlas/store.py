@@ -21,10 +21,12 @@ from ...core.sentences import minilm_files
 from .catalogue import Catalogue
 from .embeddings import (
     LOCAL_MODELS,
+    MINILM,
     MINILM_INT8,
     OFFLINE,
     Embedder,
     EmbeddingError,
+    Remembered,
     RemoteConfig,
     WeightsMissing,
     default_model,
@@ -173,7 +175,8 @@ class Atlas:
             self.download_sentence_model(download)
         with self._lock:
             if key not in self._embedders:
-                self._embedders[key] = make_embedder(model, remote)
+                made = make_embedder(model, remote)
+                self._embedders[key] = Remembered(made) if model in (MINILM, MINILM_INT8) else made
             return self._embedders[key]
 
     def download_sentence_model(self, watch: minilm_files.Watch) -> None:
