@@ -36,11 +36,16 @@ def sample_entities() -> list:
 
 def scores(embedder, entities: list, queries: list[str]) -> np.ndarray:
     """Queries × entities, ranked as the catalogue's search ranks them."""
+    from napari_talk.packs.atlas import calibration
     from napari_talk.packs.atlas.ranking import rank_scores
 
     vectors = np.asarray(embedder.embed([e.text() for e in entities]), np.float32)
     asked = np.asarray(embedder.embed(queries), np.float32)
-    return np.stack([rank_scores(q, v, entities, vectors) for q, v in zip(queries, asked, strict=True)])
+    probes = np.asarray(embedder.embed(list(calibration.PROBES)), np.float32)
+    scale = calibration.measure(vectors, probes, "catalogue").queries  # as the catalogue measures it
+    return np.stack(
+        [rank_scores(q, v, entities, vectors, scale) for q, v in zip(queries, asked, strict=True)]
+    )
 
 
 def precision_at_5(score: np.ndarray, relevant: list[set[int]]) -> list[float]:

@@ -1,4 +1,5 @@
-"""How a query's matches are ordered: the cosine of its vector with each entity's, plus a little
+"""How a query's matches are ordered: its similarity to each entity (the cosine of their vectors
+on the model's measured scale, so a model whose cosines all fall in 0.8–0.9 is weighed alike), plus a little
 for each of the query's words the entity's text holds (hybrid lexical + vector scoring).
 
 A sentence model reads "something red" as a mood more than a colour; the word "red" in an
@@ -13,10 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .calibration import Scale
 from .catalogue import Entity
 
 WORD_WEIGHT = 0.2
-"""What the share of the query's words found in an entity's text adds to its cosine."""
+"""What the share of the query's words found in an entity's text adds to its similarity (0–1)."""
 STOP_WORDS = (
     "a an the of in on at to and or for with by from that who which its it is are as into me show find like"
     " look looks something some one ones pictures picture images image entities entity things"
@@ -39,15 +41,19 @@ def word_bonus(query: str, entities: Sequence[Entity]) -> np.ndarray:
 
 
 def rank_scores(
-    query: str, vector: np.ndarray, entities: Sequence[Entity], vectors: np.ndarray
+    query: str, vector: np.ndarray, entities: Sequence[Entity], vectors: np.ndarray, scale: Scale
 ) -> np.ndarray:
-    """One score per entity (higher is closer): its cosine with the query, plus its word bonus."""
-    return vectors @ vector + word_bonus(query, entities)
+    """One score per entity (higher is closer): its similarity to the query on the model's
+    measured scale (see :mod:`.calibration`), plus its word bonus."""
+    return scale.similarity(vectors @ vector) + word_bonus(query, entities)
 
 
-def reranked(query: str, hits: list[tuple[Entity, float]], limit: int) -> list[tuple[Entity, float]]:
-    """The ``limit`` best of a search's hits (entity, cosine) by cosine plus word bonus; each
+def reranked(
+    query: str, hits: list[tuple[Entity, float]], limit: int, scale: Scale
+) -> list[tuple[Entity, float]]:
+    """The ``limit`` best of a search's hits (entity, cosine) by similarity plus word bonus; each
     keeps its cosine, which is what the reply's bands read."""
-    bonus = word_bonus(query, [e for e, _ in hits])
-    order = sorted(range(len(hits)), key=lambda i: -(hits[i][1] + float(bonus[i])))
+    similarity = scale.similarity(np.array([c for _, c in hits], np.float64)) if hits else np.zeros(0)
+    score = similarity + word_bonus(query, [e for e, _ in hits])
+    order = sorted(range(len(hits)), key=lambda i: -float(score[i]))
     return [hits[i] for i in order[:limit]]

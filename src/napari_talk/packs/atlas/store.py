@@ -68,6 +68,8 @@ class Atlas:
         self._download_failed: tuple[str, float] | None = None
         self.standing_in: str | None = None
         """Why the last embedder handed out matches words where the catalogue's model is MiniLM."""
+        self.last_results: list[str] = []
+        """The names the last search or listing showed, in order: what "open the first one" opens."""
 
     def exists(self) -> bool:
         return (

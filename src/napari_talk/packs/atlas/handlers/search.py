@@ -63,18 +63,19 @@ def _similar(
         except EmbeddingError as exc:
             raise CommandError(str(exc)) from None
         how = f"{command.query!r}"
-    if exclude:
-        hits = catalogue.search(vector, embedder.name, command.limit, exclude)
-    else:  # a text: the cosine's nearest, re-ranked with the words they hold
-        pool = catalogue.search(vector, embedder.name, max(RERANK_POOL, command.limit), exclude)
-        hits = reranked(command.query, pool, command.limit)
     try:
         scales = catalogue.calibration(embedder.name, vector.shape[0], embedder.embed, _reference_texts())
     except EmbeddingError as exc:
         raise CommandError(str(exc)) from None
     scale = scales.entities if exclude else scales.queries
+    if exclude:
+        hits = catalogue.search(vector, embedder.name, command.limit, exclude)
+    else:  # a text: the nearest by cosine, re-ranked with the words they hold
+        pool = catalogue.search(vector, embedder.name, max(RERANK_POOL, command.limit), exclude)
+        hits = reranked(command.query, pool, command.limit, scale)
     scored = [(e, round(float(scale.similarity(c)), 2)) for e, c in hits]
     scored = [(e, s) for e, s in scored if s > 0]
+    ctx.state.last_results = [e.name for e, _ in scored]
     entities = [{**tables.summary(e), "similarity": s} for e, s in scored]
     data = {"found": len(entities), "entities": entities}
     table = tables.table(  # narrow enough for the dock: the reply above gives type and domain
@@ -136,6 +137,7 @@ def find_by_sref(command: cmd.FindBySref, ctx: Context[Atlas]) -> Result | Job:
     catalogue = catalogue_of(ctx)
     entities, counts = catalogue.by_sref(codes)
     asked = " ".join(codes)
+    ctx.state.last_results = [e.name for e in entities]
     data = {
         "found": len(entities),
         "sref_code": asked,
@@ -173,6 +175,7 @@ def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result | Jo
             {"name": e.name, "type": e.type, "domain": e.domain, "sref": e.sref} for e in entities[:100]
         ],
     }
+    ctx.state.last_results = [e.name for e in entities[:50]]
     listed = "; ".join(f"{d or '(no domain)'}: {n}" for d, n in domains.items())
     names = ", ".join(e.name for e in entities[:15]) + (", …" if len(entities) > 15 else "")
     table = tables.table(
