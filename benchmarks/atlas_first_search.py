@@ -23,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-LINES = ("show me pictures that look like a spiral", "find similar to void walker")
+LINES = ("find similar to void walker", "show me pictures that look like a spiral")
+"""The first is understood before and after the phrasings for pictures came: it compares both."""
 
 
 def one(pause: float) -> None:

@@ -68,6 +68,9 @@ class Atlas:
         self._download_failed: tuple[str, float] | None = None
         self.standing_in: str | None = None
         """Why the last embedder handed out matches words where the catalogue's model is MiniLM."""
+        self.warming = threading.RLock()
+        """Held while the background warm-up embeds, or a command takes the sample up: whichever
+        comes second waits and then uses (or skips) the first one's work (see :mod:`.warm_up`)."""
         self.last_results: list[str] = []
         """The names the last search or listing showed, in order: what "open the first one" opens."""
 
@@ -131,6 +134,12 @@ class Atlas:
             self._names = self.catalogue.names()
         except Exception:  # the next command says what is wrong with the file; the parser goes on
             self._names = []
+
+    def warmed(self) -> None:
+        """Wait for a warm-up under way (slow work only: never on the GUI thread), so its work is
+        used rather than done a second time beside it."""
+        with self.warming:
+            pass
 
     def close(self) -> None:
         with self._lock:

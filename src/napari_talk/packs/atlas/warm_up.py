@@ -9,26 +9,33 @@ from __future__ import annotations
 from ...core.contract.pack import Context
 from ...core.sentences.minilm_files import Watch
 from . import calibration, layers, samples, store
-from .embeddings import LOCAL_MODELS, MINILM, MINILM_INT8
+from .embeddings import LOCAL_MODELS, MINILM, MINILM_INT8, needs_download
 from .store import Atlas
 
 
 def warm_up(ctx: Context[Atlas]) -> None:
-    """Blocking (seconds): run it off the GUI thread."""
+    """Blocking (seconds): run it off the GUI thread. A job that needs the model meanwhile waits
+    for the loading and embedding (``Atlas.warmed``) instead of doing the same work beside it; a
+    download of the model's files comes first, unlocked, so such a job shows its progress."""
     atlas = ctx.state
     sample = layers.sample_layer_open(ctx)
+    model = _model(atlas, sample)
+    if model is None:
+        return
+    if needs_download(model):
+        atlas.download_sentence_model(Watch())
+    with atlas.warming:
+        embedder = atlas.embedder(model)
+        if sample and (not atlas.exists() or atlas.catalogue.empty()):
+            samples.pictures()
+            embedder.embed([samples.entity(s).text() for s in samples.ENTITIES])  # remembered
+            embedder.embed(list(calibration.PROBES))
+
+
+def _model(atlas: Atlas, sample: bool) -> str | None:
+    """The model to load: the catalogue's MiniLM (any local model when the sample is open on it);
+    the one a new catalogue starts with when there is none yet and the sample is open."""
     if atlas.exists():
         model = atlas.model()[0]
-        if model not in (MINILM, MINILM_INT8) and not (sample and model in LOCAL_MODELS):
-            return
-        embedder = atlas.embedder(model, download=Watch())
-        if not (sample and atlas.catalogue.empty()):
-            return
-    elif sample:  # the catalogue is made by the first command, with this model
-        model = store.default_model()
-        embedder = atlas.embedder(model, download=Watch())
-    else:
-        return
-    samples.pictures()
-    embedder.embed([samples.entity(s).text() for s in samples.ENTITIES])  # remembered by the embedder
-    embedder.embed(list(calibration.PROBES))
+        return model if model in (MINILM, MINILM_INT8) or (sample and model in LOCAL_MODELS) else None
+    return store.default_model() if sample else None
