@@ -69,12 +69,25 @@ ADD, OPEN = "add_to_catalogue", "open_entity_image"
          {"action": "set_embedding_model", "model": "nomic-embed-text", "base_url": "http://localhost:11434/v1"}),
         ("list entities in The Lattice", {"action": "list_entities", "domain": "The Lattice"}),
         ("how many entities are there", {"action": "list_entities"}),
+        ("how many pictures are in the catalogue?", {"action": "list_entities"}),
+        ("show me pictures that look like a spiral", {"action": FIND, "query": "a spiral"}),
+        ("open the first one", {"action": "open_result", "rank": 1}),
+        ("show me the third result", {"action": "open_result", "rank": 3}),
         ("load the sample catalogue", {"action": "load_sample_catalogue"}),
         ("delete the entity Parity", {"action": "remove_from_catalogue", "name": "Parity"}),
     ],
 )  # fmt: skip
 def test_general_phrasings(text, expected):
     assert wire(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "rank"), [("open it", 1), ("that one", 1), ("the first one", 1), ("the second", 2)]
+)
+def test_a_pronoun_or_an_ordinal_alone_means_a_result_only_while_there_are_results(text, rank):
+    with_results = {**CONTEXT, "atlas_results": ["Parity", "Eigensage"]}
+    assert wire(text, with_results) == [{"action": "open_result", "rank": rank}]
+    assert "open_result" not in [c["action"] for c in wire(text)]
 
 
 @pytest.mark.parametrize(

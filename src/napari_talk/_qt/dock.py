@@ -288,15 +288,7 @@ class ChatDock(QWidget):
         self._warmed_up = True
         rules = self.prepare_parser()
         assert rules is not None
-
-        def prepare_packs() -> None:  # each pack's own set-up (a sentence model), after the rules
-            rules.join()
-            self.session.prepare_packs(tell)
-
-        tell = self._pack_notes()
-        # not a daemon: a process that ends waits for it, for native code (numba compiling, ONNX
-        # Runtime loading) still running in a thread as the interpreter shuts down aborts the process
-        threading.Thread(target=prepare_packs, name="napari-talk-packs").start()
+        self._prepare_packs_later()  # each pack's own set-up (a sentence model), after the rules
 
     def _pack_notes(self) -> Callable[[str], None]:
         """How a pack's set-up tells the person about it from its thread ("getting the ray tracer
@@ -314,8 +306,28 @@ class ChatDock(QWidget):
 
     def _layer_inserted(self, event) -> None:
         event.value.events.name.connect(self.prepare_parser)
-        self.session.layer_added(event.value)
+        wanting = self.session.layer_added(event.value)
         self.prepare_parser()
+        if wanting and self._warmed_up:  # before the warm-up, its own preparing sees the layer
+            self._prepare_packs_later(wanting)
+
+    def _prepare_packs_later(self, packs: list[str] | None = None) -> threading.Thread:
+        """Each pack's set-up (or that of ``packs``) in a thread, after the parser's rules being
+        compiled now: a sentence model loaded while the person looks at the sample, not when they
+        search it."""
+        under_way = list(self._preparing)
+        tell = self._pack_notes()
+
+        def prepare() -> None:
+            for worker in under_way:
+                worker.join()
+            self.session.prepare_packs(tell, packs)
+
+        # not a daemon: a process that ends waits for it, for native code (numba compiling, ONNX
+        # Runtime loading) still running in a thread as the interpreter shuts down aborts the process
+        worker = threading.Thread(target=prepare, name="napari-talk-packs")
+        worker.start()
+        return worker
 
     def _parser_ready(self) -> None:
         """The parser's rules for the names known now, compiled in a thread while the loop turns

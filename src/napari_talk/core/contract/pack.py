@@ -243,6 +243,12 @@ class Pack(Generic[S]):
         """A layer came into the viewer (File > Open Sample among others): set up what a sample's
         layer data cannot, such as the camera the pack draws with. Runs on the GUI thread: cheap."""
 
+    def prepares_for(self, ctx: Context[S], layer: Layer) -> bool:
+        """Whether a layer that came into the viewer makes :meth:`prepare` worth running (again)
+        now, in the background: a sample whose first command would otherwise wait for a model.
+        Runs on the GUI thread: cheap."""
+        return False
+
     def in_play(self, ctx: Context[S], folded_text: str) -> bool:
         """Whether a language model should see this pack's tools for a line: always for packs
         with ungated rules; else when the line has one of its words or its live objects exist."""

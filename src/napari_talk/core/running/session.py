@@ -229,12 +229,17 @@ class Session:
             lines = [line.replace(name, shown_name(name)) for line in lines]
         return lines
 
-    def prepare_packs(self, tell: Callable[[str], None] | None = None) -> None:
-        """The canonical stage's set-up, then each pack's (see :meth:`Pack.prepare`); blocking, so a
-        GUI runs it in a thread. ``tell`` hears what a pack says of its set-up
-        (:meth:`Pack.preparing`), from that thread."""
-        self.rephrasing.prepare()
+    def prepare_packs(
+        self, tell: Callable[[str], None] | None = None, packs: Sequence[str] | None = None
+    ) -> None:
+        """The canonical stage's set-up, then each pack's (see :meth:`Pack.prepare`), or only those
+        of ``packs``; blocking, so a GUI runs it in a thread. ``tell`` hears what a pack says of its
+        set-up (:meth:`Pack.preparing`), from that thread."""
+        if packs is None:
+            self.rephrasing.prepare()
         for pack in self.registry.packs:
+            if packs is not None and pack.name not in packs:
+                continue
             try:
                 ctx = self.context(pack)
                 notes = pack.preparing(ctx)
@@ -246,13 +251,20 @@ class Session:
             except Exception:  # the first command will meet the problem and say it plainly
                 log.debug("pack %s could not prepare", pack.name, exc_info=True)
 
-    def layer_added(self, layer: Layer) -> None:
-        """Tell every pack of a layer that came into the viewer (see :meth:`Pack.layer_added`)."""
+    def layer_added(self, layer: Layer) -> list[str]:
+        """Tell every pack of a layer that came into the viewer (see :meth:`Pack.layer_added`); the
+        packs whose set-up the layer calls for (:meth:`Pack.prepares_for`), for
+        :meth:`prepare_packs` to run in the background."""
+        wanting = []
         for pack in self.registry.packs:
             try:
-                pack.layer_added(self.context(pack), layer)
+                ctx = self.context(pack)
+                pack.layer_added(ctx, layer)
+                if pack.prepares_for(ctx, layer):
+                    wanting.append(pack.name)
             except Exception:  # a pack's set-up of a layer is a nicety, never an error for the person
                 log.debug("pack %s could not set up layer %r", pack.name, layer, exc_info=True)
+        return wanting
 
     def packs_in_play(self, text: str) -> list[str]:
         """The packs a model should see for this line (keeps the prompt short for local models)."""

@@ -18,6 +18,7 @@ from .grammar import RULES
 if TYPE_CHECKING:
     from ...core.running.settings import Settings
     from ...core.safety.workspace import Workspace
+    from ...core.viewer.protocols import Layer
     from .store import Atlas
 
 
@@ -51,12 +52,18 @@ class AtlasPack(Pack["Atlas"]):
     def prepare(self, ctx: Context[Atlas]) -> None:
         """Load the catalogue's local sentence model (seconds: torch, or building its ONNX graph
         the first time; its files downloaded first when missing) before the first search, which
-        waits for a download under way here and shows its progress."""
-        from ...core.sentences.minilm_files import Watch
-        from .embeddings import MINILM, MINILM_INT8
+        waits for a download under way here and shows its progress; with the sample's layer open
+        on an empty catalogue, its pictures and vectors too (see :mod:`.warm_up`)."""
+        from .warm_up import warm_up
 
-        if ctx.state.exists() and ctx.state.model()[0] in (MINILM, MINILM_INT8):
-            ctx.state.embedder(download=Watch())
+        warm_up(ctx)
+
+    def prepares_for(self, ctx: Context[Atlas], layer: Layer) -> bool:
+        """The Atlas sample's layer: its first search takes the sample up, model and all."""
+        from .layers import role
+        from .samples import SAMPLE_ROLE
+
+        return role(layer) == SAMPLE_ROLE
 
 
 PACK = AtlasPack("atlas", COMMANDS, RULES, order=5)

@@ -104,6 +104,17 @@ class OpenEntityImage(Command, action="open_entity_image"):
     examples: ClassVar = ("open the image of Eigensage", "show Nucleus Prime's image")
 
 
+class OpenResult(Command, action="open_result"):
+    """Open the image of one of the last search's results as a layer: the first, the second, …"""
+
+    rank: int = Field(1, ge=1, le=MAX_SIMILAR, description="Which result of the last search: 1 is the first.")
+    examples: ClassVar = (
+        "open the first one",
+        "show me the second result",
+        "open result 3",
+    )
+
+
 class ImportCatalogue(Command, action="import_catalogue"):
     """Import entities from a JSON Lines file (one entity per line); same names are replaced."""
 
@@ -144,7 +155,12 @@ class ListEntities(Command, action="list_entities"):
 
     risk: ClassVar[Risk] = "read"
     domain: Text | None = Field(None, description="Only this domain.")
-    examples: ClassVar = ("list entities", "what's in the catalogue", "list entities in The Lattice")
+    examples: ClassVar = (
+        "list entities",
+        "what's in the catalogue",
+        "list entities in The Lattice",
+        "how many pictures are in the catalogue?",
+    )
 
 
 class LoadSampleCatalogue(Command, action="load_sample_catalogue"):
@@ -168,6 +184,7 @@ COMMANDS: tuple[type[Command], ...] = (
     FindBySref,
     AddToCatalogue,
     OpenEntityImage,
+    OpenResult,
     ImportCatalogue,
     ExportCatalogue,
     SetEmbeddingModel,

@@ -27,6 +27,7 @@ import itertools
 import math
 import os
 import re
+import threading
 import unicodedata
 import zlib
 from collections import Counter
@@ -65,6 +66,35 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One unit-length float32 row per text."""
         ...
+
+
+class Remembered:
+    """A local model's embedder that remembers the vectors of the texts it embedded (at most
+    :data:`REMEMBERED` of them): what the background warm-up embedded, the first command finds."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.name = embedder.name
+        self._vectors: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return self.embedder.embed(texts)
+        with self._lock:
+            found = {t: self._vectors[t] for t in texts if t in self._vectors}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            fresh = np.asarray(self.embedder.embed(missing), np.float32)
+            found.update(zip(missing, fresh, strict=True))
+            with self._lock:
+                if len(self._vectors) + len(missing) > REMEMBERED:
+                    self._vectors.clear()
+                self._vectors.update(zip(missing, fresh, strict=True))
+        return np.stack([found[t] for t in texts])
+
+
+REMEMBERED = 4096
 
 
 def normalize_rows(vectors: np.ndarray) -> np.ndarray:
@@ -162,7 +192,6 @@ def _torch_minilm_available() -> bool:
 def _loaded(package: Any) -> Any:
     """The model, loaded once per process (a second or two, and ~90 MB, each time otherwise)."""
     return package.load_model(device="cpu")
-
 
 
 RUNTIME_ENV = "NAPARI_TALK_MINILM_RUNTIME"

@@ -18,7 +18,10 @@ PRIORITY = 14
 """Above the viewer's generic "<verb> <layer>" rules, below the rays pack and help/undo."""
 
 CATALOGUE = r"(?:the |my |our )?(?:catalogue|catalog|atlas)"
-THINGS = r"(?:entities|entity|things|ones|items|beings|characters|creatures|images|matches|results)"
+THINGS = (
+    r"(?:entities|entity|things|ones|items|beings|characters|creatures|images|pictures|photos|pics|matches"
+    r"|results)"
+)
 SIMILAR = r"(?:similar|closest|nearest|related|close|most similar|semantically similar)"
 TO = r"(?:to|with)"
 FIND = r"(?:find|show|list|get|give|search|look up|fetch|retrieve|search for|look for)(?: me)?"
@@ -36,7 +39,24 @@ EMBEDDERS = {
 }
 OPEN = r"(?:open|show|load|display|view|bring up)(?: me)?"
 IN_DOMAIN = r"(?: (?:in|from|under) {domain:text})?"
-LIKE = r"(?:like|resembling|that look like|that resemble)"
+LIKE = r"(?:like|resembling|that (?:look|looks|feel|feels) like|that resembles?|looking like)"
+ORDINALS = {
+    **dict.fromkeys(("first", "1st", "top"), 1),
+    **dict.fromkeys(("second", "2nd"), 2),
+    **dict.fromkeys(("third", "3rd"), 3),
+    **dict.fromkeys(("fourth", "4th"), 4),
+    **dict.fromkeys(("fifth", "5th"), 5),
+    **dict.fromkeys(("sixth", "6th"), 6),
+    **dict.fromkeys(("seventh", "7th"), 7),
+    **dict.fromkeys(("eighth", "8th"), 8),
+    **dict.fromkeys(("ninth", "9th"), 9),
+    **dict.fromkeys(("tenth", "10th"), 10),
+}
+RESULT = r"(?:one|result|hit|match|entity|entry|picture|image)"
+OF_RESULTS = r"(?: (?:of|in|from|among) (?:the|those|these) (?:results|hits|matches|ones))?"
+THAT_ONE = r"(?:it|that|this|that one|this one|(?:that|this) (?:entity|picture|image|result))"
+RESULTS = "atlas_results"
+"""The names' kind the last search's results are live under (see :mod:`.handlers.context`)."""
 HITS = r"(?:hits|matches|results|entities|entries|things|ones)"
 THINGS_OR_ENTRIES = r"(?:entries|entities|items|things|ones)"
 
@@ -191,6 +211,31 @@ RULES: tuple[Rule, ...] = (
         requires=("image", "picture", "photo", "entity"),
     ),
     Rule(
+        cmd.OpenResult,
+        rf"{OPEN} (?:the )?{{rank:ordinal}}(?: {RESULT})?{OF_RESULTS}",
+        rf"{OPEN} (?:result|hit|match|number) (?:#|no\.? )?{{rank:int}}",
+        ordinal=ORDINALS,
+        priority=PRIORITY + 1,
+        requires=(*ORDINALS, "result", "hit", "match", "number"),
+    ),
+    Rule(
+        cmd.OpenResult,
+        rf"{OPEN} {THAT_ONE}",
+        r"(?:that|this) one(?: please)?",
+        priority=PRIORITY + 1,
+        when=(RESULTS,),
+        requires=("it", "that", "this"),
+        rank=1,
+    ),
+    Rule(  # above the mesh pack's choice of a concept ("the first one"), while results are live
+        cmd.OpenResult,
+        rf"(?:the )?{{rank:ordinal}}(?: {RESULT})?(?: please)?",
+        ordinal=ORDINALS,
+        priority=PRIORITY + 11,
+        when=(RESULTS,),
+        requires=tuple(ORDINALS),
+    ),
+    Rule(
         cmd.ImportCatalogue,
         rf"(?:import|load|read)(?: the)? (?:entities|records|catalogue|catalog|atlas)(?: entries)?"
         rf" from {{path:path}}(?: (?:in)?to {CATALOGUE})?",
@@ -225,6 +270,9 @@ RULES: tuple[Rule, ...] = (
         rf"(?:list|show|display|browse|open)(?: me)? {CATALOGUE}",
         rf"what(?:'s| is) in {CATALOGUE}",
         rf"how many entities(?: are there| do (?:i|we) have)?(?: in {CATALOGUE})?",
+        rf"how many (?:{THINGS}|entries)(?: are there| are| do (?:i|we) have)? in {CATALOGUE}",
+        rf"(?:count|number of)(?: the| all)? (?:{THINGS}|entries) in {CATALOGUE}",
+        rf"how (?:big|large) is {CATALOGUE}",
         rf"(?:which|what) entities (?:are there|do (?:i|we) have)(?: in {CATALOGUE})?",
         priority=PRIORITY + 1,
         requires=("entit", "entries", "catalog", "atlas"),

@@ -10,6 +10,7 @@ analysis and search agree on the sample.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import zlib
@@ -45,7 +46,59 @@ class SampleEntity:
     def prompt(self) -> str:
         """A Midjourney-style prompt, as a person who made the image would have written it."""
         sref = f" --sref {self.sref}" if self.sref else ""
-        return f"{self.name}, {self.class_name.lower()} of {self.domain}, {self.motif} motif{sref} --v 6"
+        return (
+            f"{self.name}, {self.class_name.lower()} of {self.domain}, {self.motif} motif, "
+            f"{self.visual_notes}{sref} --v 6"
+        )
+
+    @property
+    def visual_notes(self) -> str:
+        """What the picture looks like, in words (its motif's shape, its palette's colours): what a
+        search for "grid patterns" or "something red" finds."""
+        colours = list(dict.fromkeys(colour_name(c) for c in self.palette))
+        listed = ", ".join(colours[:-1]) + (" and " if len(colours) > 1 else "") + colours[-1]
+        return f"{MOTIF_WORDS[self.motif]}, in {listed}"
+
+
+MOTIF_WORDS = {
+    "orb": "a round glowing orb of light in the middle",
+    "rays": "rays of light bursting outwards from a bright centre",
+    "rings": "concentric rings, circles within circles",
+    "grid": "a grid pattern of crossing lines, a lattice",
+    "stripes": "parallel stripes, straight bands",
+    "spiral": "a spiral swirling out from the centre",
+    "noise": "a grainy, cloudy noise texture like static",
+    "glitch": "glitch art, bands of corrupted data shifted sideways",
+    "void": "a thin ring around an empty dark void",
+    "crystal": "faceted crystal shards, mirrored and symmetric",
+    "waves": "wavy lines rippling like water",
+    "cells": "round blobs like cells under a microscope",
+}
+
+
+def colour_name(colour: str) -> str:
+    """A plain word for a ``#rrggbb`` colour: its lightness and its hue."""
+    import colorsys
+
+    hue, light, saturation = colorsys.rgb_to_hls(*(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)))
+    if light < 0.06:
+        return "black"
+    if light > 0.94:
+        return "white"
+    if saturation < 0.15 or (saturation < 0.25 and light < 0.3):
+        return "dark grey" if light < 0.3 else "pale grey" if light > 0.7 else "grey"
+    degrees = hue * 360
+    names = ((15, "red"), (40, "orange"), (65, "gold"), (160, "green"), (195, "teal"), (255, "blue"))
+    name = next((n for limit, n in names if degrees < limit), "purple" if degrees < 300 else "pink")
+    if degrees >= 345:
+        name = "red"
+    if name in ("orange", "gold", "red") and (light < 0.3 or (saturation < 0.45 and light < 0.5)):
+        name = "brown"
+    if name == "red" and light > 0.7:
+        name = "pink"
+    if name == "purple" and degrees >= 280 and light > 0.6:
+        name = "pink"
+    return f"dark {name}" if light < 0.2 and name != "brown" else f"pale {name}" if light > 0.8 else name
 
 
 DATA = Path(__file__).with_name("sample_entities.jsonl")
@@ -205,26 +258,39 @@ def materialize(workspace: Workspace, folder: str) -> list[tuple[Entity, bytes, 
 
     A file already there is kept: used when it holds the very picture, else the sample's goes
     beside it under a free name (a person's file of the same name is never overwritten)."""
-    from .analysis import thumbnail_png
-
     made = []
-    for sample in ENTITIES:
-        pixels = render(sample)
-        data = _png(pixels)
+    for sample, (data, thumbnail) in zip(ENTITIES, pictures(), strict=True):
         path, new = _place(workspace, folder, slug(sample.name), data)
         if new:
             workspace.write_bytes(path, data, overwrite=False)
-        entity = Entity(
-            name=sample.name,
-            type=sample.type,
-            domain=sample.domain,
-            class_name=sample.class_name,
-            description=sample.description,
-            sref=sample.sref,
-            prompt=sample.prompt,
-        )
-        made.append((entity, thumbnail_png(pixels / 255.0), path, new))
+        made.append((entity(sample), thumbnail, path, new))
     return made
+
+
+def entity(sample: SampleEntity) -> Entity:
+    """A sample entity as the catalogue takes it up (its ``image`` still to be set)."""
+    return Entity(
+        name=sample.name,
+        type=sample.type,
+        domain=sample.domain,
+        class_name=sample.class_name,
+        description=sample.description,
+        sref=sample.sref,
+        prompt=sample.prompt,
+    )
+
+
+@functools.cache
+def pictures() -> tuple[tuple[bytes, bytes], ...]:
+    """Every sample entity's picture as PNG and its thumbnail, drawn once a process (a second of
+    work the first search on the sample would otherwise wait for)."""
+    from .analysis import thumbnail_png
+
+    drawn = []
+    for sample in ENTITIES:
+        pixels = render(sample)
+        drawn.append((_png(pixels), thumbnail_png(pixels / 255.0)))
+    return tuple(drawn)
 
 
 def _place(workspace: Workspace, folder: str, stem: str, data: bytes) -> tuple[str, bool]:

@@ -21,10 +21,12 @@ from ...core.sentences import minilm_files
 from .catalogue import Catalogue
 from .embeddings import (
     LOCAL_MODELS,
+    MINILM,
     MINILM_INT8,
     OFFLINE,
     Embedder,
     EmbeddingError,
+    Remembered,
     RemoteConfig,
     WeightsMissing,
     default_model,
@@ -66,6 +68,11 @@ class Atlas:
         self._download_failed: tuple[str, float] | None = None
         self.standing_in: str | None = None
         """Why the last embedder handed out matches words where the catalogue's model is MiniLM."""
+        self.warming = threading.RLock()
+        """Held while the background warm-up embeds, or a command takes the sample up: whichever
+        comes second waits and then uses (or skips) the first one's work (see :mod:`.warm_up`)."""
+        self.last_results: list[str] = []
+        """The names the last search or listing showed, in order: what "open the first one" opens."""
 
     def exists(self) -> bool:
         return (
@@ -128,6 +135,12 @@ class Atlas:
         except Exception:  # the next command says what is wrong with the file; the parser goes on
             self._names = []
 
+    def warmed(self) -> None:
+        """Wait for a warm-up under way (slow work only: never on the GUI thread), so its work is
+        used rather than done a second time beside it."""
+        with self.warming:
+            pass
+
     def close(self) -> None:
         with self._lock:
             if self._catalogue is not None:
@@ -173,7 +186,8 @@ class Atlas:
             self.download_sentence_model(download)
         with self._lock:
             if key not in self._embedders:
-                self._embedders[key] = make_embedder(model, remote)
+                made = make_embedder(model, remote)
+                self._embedders[key] = Remembered(made) if model in (MINILM, MINILM_INT8) else made
             return self._embedders[key]
 
     def download_sentence_model(self, watch: minilm_files.Watch) -> None:

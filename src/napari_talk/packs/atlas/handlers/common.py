@@ -73,6 +73,8 @@ def embedder_of(ctx: Context[Atlas], progress: Progress | None = None) -> Embedd
     job (``progress``) MiniLM's files are downloaded first when missing, the download reported; when
     they cannot be had the offline embedder stands in, and ``atlas.standing_in`` says why."""
     atlas = atlas_of(ctx)
+    if progress is not None:  # slow work: the model and vectors a warm-up is making are waited for
+        atlas.warmed()
     llm = ctx.llm.settings if ctx.llm is not None else None
     try:
         embedder = atlas.embedder(llm=llm, download=downloading(progress) if progress is not None else None)
@@ -199,8 +201,9 @@ def sample_prepared(
 
 def load_sample(ctx: Context[Atlas], progress: Progress | None = None) -> None:
     """The sample straight into an empty catalogue (when its napari layer is open)."""
-    prepared, _, _ = sample_prepared(ctx, embedder_of(ctx, progress), progress)
-    store_prepared(catalogue_of(ctx), prepared)
+    with atlas_of(ctx).warming:  # a background warm-up of the sample waits, then finds it taken up
+        prepared, _, _ = sample_prepared(ctx, embedder_of(ctx, progress), progress)
+        store_prepared(catalogue_of(ctx), prepared)
 
 
 SAMPLE_FIRST = "taking up the sample catalogue"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....core.contract.pack import Context
+from ..grammar import RESULTS
 from ..store import Atlas
 from .common import (
     NAMES_FOR_PARSER,
@@ -11,8 +12,12 @@ from .common import (
 
 
 def known_names(ctx: Context[Atlas]) -> dict[str, list[str]]:
-    names = atlas_of(ctx).names_now()
-    return {"entities": names} if 0 < len(names) <= NAMES_FOR_PARSER else {}
+    atlas = atlas_of(ctx)
+    names = atlas.names_now()
+    known = {"entities": names} if 0 < len(names) <= NAMES_FOR_PARSER else {}
+    if atlas.last_results:  # "open the first one", "that one" are read while there are results
+        known[RESULTS] = list(atlas.last_results)
+    return known
 
 
 def describe_context(ctx: Context[Atlas]) -> list[str]:

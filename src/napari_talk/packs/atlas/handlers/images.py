@@ -154,3 +154,18 @@ def open_entity_image(command: cmd.OpenEntityImage, ctx: Context[Atlas]) -> Job:
         return Result.success(f"opened the image of {entity.name} as layer {layer.name}.", undo=changes)
 
     return Job(f"opening the image of {entity.name}", work, finish)
+
+
+NOTHING_TO_OPEN = 'no search results to open yet: search first, e.g. "pictures that look like a spiral"'
+
+
+@HANDLERS.on(cmd.OpenResult)
+def open_result(command: cmd.OpenResult, ctx: Context[Atlas]) -> Job:
+    """One of the last search's results, by its place in the list (the session remembers it)."""
+    results = atlas_of(ctx).last_results
+    if not results:
+        raise CommandError(NOTHING_TO_OPEN)
+    if command.rank > len(results):
+        found = f"{len(results)} result" + ("s" if len(results) > 1 else "")
+        raise CommandError(f"the last search found {found}: there is no number {command.rank}")
+    return open_entity_image(cmd.OpenEntityImage.model_validate({"name": results[command.rank - 1]}), ctx)

@@ -12,6 +12,7 @@ from .. import samples, tables
 from .. import sref as srefs
 from ..catalogue import Catalogue, Entity
 from ..embeddings import OFFLINE, Embedder, EmbeddingError, minilm_available
+from ..ranking import reranked
 from ..store import Atlas
 from .common import (
     HANDLERS,
@@ -26,6 +27,9 @@ from .common import (
 )
 
 # -- find_similar --------------------------------------------------------------------------------
+
+RERANK_POOL = 50
+"""The nearest by cosine that a text query's word bonus re-ranks (see :mod:`..ranking`)."""
 
 
 @HANDLERS.on(cmd.FindSimilar)
@@ -59,14 +63,19 @@ def _similar(
         except EmbeddingError as exc:
             raise CommandError(str(exc)) from None
         how = f"{command.query!r}"
-    hits = catalogue.search(vector, embedder.name, command.limit, exclude)
     try:
         scales = catalogue.calibration(embedder.name, vector.shape[0], embedder.embed, _reference_texts())
     except EmbeddingError as exc:
         raise CommandError(str(exc)) from None
     scale = scales.entities if exclude else scales.queries
+    if exclude:
+        hits = catalogue.search(vector, embedder.name, command.limit, exclude)
+    else:  # a text: the nearest by cosine, re-ranked with the words they hold
+        pool = catalogue.search(vector, embedder.name, max(RERANK_POOL, command.limit), exclude)
+        hits = reranked(command.query, pool, command.limit, scale)
     scored = [(e, round(float(scale.similarity(c)), 2)) for e, c in hits]
     scored = [(e, s) for e, s in scored if s > 0]
+    ctx.state.last_results = [e.name for e, _ in scored]
     entities = [{**tables.summary(e), "similarity": s} for e, s in scored]
     data = {"found": len(entities), "entities": entities}
     table = tables.table(  # narrow enough for the dock: the reply above gives type and domain
@@ -128,6 +137,7 @@ def find_by_sref(command: cmd.FindBySref, ctx: Context[Atlas]) -> Result | Job:
     catalogue = catalogue_of(ctx)
     entities, counts = catalogue.by_sref(codes)
     asked = " ".join(codes)
+    ctx.state.last_results = [e.name for e in entities]
     data = {
         "found": len(entities),
         "sref_code": asked,
@@ -165,6 +175,7 @@ def list_entities(command: cmd.ListEntities, ctx: Context[Atlas]) -> Result | Jo
             {"name": e.name, "type": e.type, "domain": e.domain, "sref": e.sref} for e in entities[:100]
         ],
     }
+    ctx.state.last_results = [e.name for e in entities[:50]]
     listed = "; ".join(f"{d or '(no domain)'}: {n}" for d, n in domains.items())
     names = ", ".join(e.name for e in entities[:15]) + (", …" if len(entities) > 15 else "")
     table = tables.table(

@@ -1,0 +1,41 @@
+"""The atlas made ready in the background (the pack's ``prepare``), so the first search answers
+at once: the catalogue's sentence model loaded and, when the Atlas sample's layer is open on an
+empty catalogue, the sample's pictures drawn and its entities embedded in memory. Nothing is
+written: the first command still takes the sample up (its files, its rows), from what is ready.
+"""
+
+from __future__ import annotations
+
+from ...core.contract.pack import Context
+from ...core.sentences.minilm_files import Watch
+from . import calibration, layers, samples, store
+from .embeddings import LOCAL_MODELS, MINILM, MINILM_INT8, needs_download
+from .store import Atlas
+
+
+def warm_up(ctx: Context[Atlas]) -> None:
+    """Blocking (seconds): run it off the GUI thread. A job that needs the model meanwhile waits
+    for the loading and embedding (``Atlas.warmed``) instead of doing the same work beside it; a
+    download of the model's files comes first, unlocked, so such a job shows its progress."""
+    atlas = ctx.state
+    sample = layers.sample_layer_open(ctx)
+    model = _model(atlas, sample)
+    if model is None:
+        return
+    if needs_download(model):
+        atlas.download_sentence_model(Watch())
+    with atlas.warming:
+        embedder = atlas.embedder(model)
+        if sample and (not atlas.exists() or atlas.catalogue.empty()):
+            samples.pictures()
+            embedder.embed([samples.entity(s).text() for s in samples.ENTITIES])  # remembered
+            embedder.embed(list(calibration.PROBES))
+
+
+def _model(atlas: Atlas, sample: bool) -> str | None:
+    """The model to load: the catalogue's MiniLM (any local model when the sample is open on it);
+    the one a new catalogue starts with when there is none yet and the sample is open."""
+    if atlas.exists():
+        model = atlas.model()[0]
+        return model if model in (MINILM, MINILM_INT8) or (sample and model in LOCAL_MODELS) else None
+    return store.default_model() if sample else None
