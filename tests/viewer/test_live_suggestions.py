@@ -22,11 +22,15 @@ def own_session(make_napari_viewer_proxy):
 
 
 def _layer_names_in(example: str) -> set[str]:
-    named = set()
+    """The values an example gives to fields that take layer names (by the command's schema)."""
+    from napari_talk.core.contract.commands import NAMES_KEY
+    from napari_talk.core.contract.registry import default_registry
+
+    registry, named = default_registry(), set()
     for command in parse(example, {}):
-        for field in ("name", "layer", "target"):
-            value = command.to_wire().get(field)
-            if isinstance(value, str):
+        properties = registry.schema(command.action).get("properties", {})
+        for field, value in command.to_wire().items():
+            if properties.get(field, {}).get(NAMES_KEY) == "layers" and isinstance(value, str):
                 named.add(value)
     return named
 

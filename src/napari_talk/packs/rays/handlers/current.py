@@ -21,7 +21,7 @@ from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress, Stopped
 from ....core.viewer.layers import has_layer, same_layer, set_attributes
-from ....core.viewer.protocols import ShapesLayer
+from ....core.viewer.protocols import ShapesLayer, Viewer
 from .. import display, layers
 from ..engine import trace
 from ..scene import Scene
@@ -100,6 +100,15 @@ def keep(ctx: Ctx, state: RaysState | None, changes: Changes) -> None:
     changes.add(lambda: setattr(ctx.state, "current", before))
 
 
+def _clear_highlight(ctx: Ctx, viewer: Viewer) -> None:
+    """Undoing a drawing (steps undone last to first, so the scene is already the one before):
+    a later query's highlight is emptied while a scene is left, and goes with the last scene."""
+    if ctx.state.current is None:
+        layers.remove(viewer, "selection")
+    else:
+        layers.empty(viewer, "selection")
+
+
 def show(ctx: Ctx, state: RaysState, changes: Changes, *, glasses: bool) -> RaysState:
     """Keep the state and draw it: all of it when ``glasses`` (a new or edited scene); else the
     rays, edge labels and sources, leaving the glasses layer as the person edited it (it is told
@@ -107,7 +116,7 @@ def show(ctx: Ctx, state: RaysState, changes: Changes, *, glasses: bool) -> Rays
     viewer = ctx.viewer
     if viewer is not None:
         layers.empty(viewer, "selection", changes)
-        changes.add(lambda: layers.empty(viewer, "selection"))  # undone: a later query's highlight goes too
+        changes.add(lambda: _clear_highlight(ctx, viewer))  # undone: a later query's highlight goes too
         layers.physics_up(viewer, changes)
         if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
             layer = layers.put(viewer, display.glass_layer(state.scene), "glasses", changes)
