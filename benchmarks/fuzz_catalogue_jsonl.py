@@ -204,7 +204,8 @@ def check(session: Session, root: Path, data: bytes, before: list[tuple[Any, ...
         return (
             None if catalogue_now(session) == before else f"refused, yet the catalogue changed: {said[:200]}"
         )
-    imported, skipped = result.data["imported"], result.data["skipped_count"]
+    imported = result.data["imported"] + result.data["repeated"]
+    skipped = result.data["skipped_count"]
     undone = session.undo()
     if not undone.ok or catalogue_now(session) != before:
         return f"the undo did not bring the catalogue back: {undone.message[:200]}"

@@ -86,3 +86,11 @@ def test_many_bad_lines_are_counted_not_all_kept(workspace):
     assert result.ok and result.data["skipped_count"] == 200_000 and len(result.data["skipped"]) <= 1000
     assert "200,000 line(s) skipped: line 2: name: Field required" in result.message
     assert time.perf_counter() - started < 20
+
+
+def test_a_name_repeated_in_the_file_is_imported_once_as_its_last_line(workspace):
+    content = b"".join(b'{"name": "n%d", "type": "t%d"}\n' % (i % 3, i) for i in range(9))
+    session, result = imported(workspace, content)
+    assert result.ok and result.data["imported"] == 3 and result.data["repeated"] == 6, result.message
+    assert "6 gave way to a later line of the same name" in result.message
+    assert session.state("atlas").catalogue.get("n0").type == "t6"

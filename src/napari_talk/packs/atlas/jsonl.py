@@ -20,7 +20,7 @@ from typing import IO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .catalogue import Entity
+from .catalogue import Entity, name_key
 
 MAX_LINE = 100_000
 MAX_ERRORS_LISTED = 5
@@ -51,6 +51,8 @@ class ReadResult:
     """``line N: why`` for the first :data:`MAX_ERRORS_KEPT` skipped lines."""
     skipped: int = 0
     """How many lines were skipped in all."""
+    repeated: int = 0
+    """Records that gave way to a later line naming the same entity (only the last is imported)."""
 
     def skip(self, number: int, why: str) -> None:
         self.skipped += 1
@@ -90,6 +92,9 @@ def read_records(lines: Iterable[str | UnicodeDecodeError]) -> ReadResult:
             result.entities.append(Entity(**_record(text).model_dump()))
         except ValueError as exc:
             result.skip(number, str(exc))
+    last = {name_key(entity.name): entity for entity in result.entities}  # a name twice: the last
+    result.repeated = len(result.entities) - len(last)
+    result.entities = list(last.values()) if result.repeated else result.entities
     return result
 
 

@@ -59,12 +59,14 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
         prepared, read = done
         report, changes = store_prepared(catalogue, prepared)
         skipped = f"; {jsonl.summarize_errors(read.errors, read.skipped)}" if read.skipped else ""
+        repeated = f"; {read.repeated:,} gave way to a later line of the same name" if read.repeated else ""
         message = (
             f"imported {len(prepared[0])} entities from {command.path} ({len(report.added)} new, "
-            f"{len(report.replaced)} replaced) in {time.perf_counter() - started:.1f} s{skipped}."
+            f"{len(report.replaced)} replaced{repeated}) in {time.perf_counter() - started:.1f} s{skipped}."
         )
         data = {
             "imported": len(prepared[0]),
+            "repeated": read.repeated,
             "added": len(report.added),
             "replaced": len(report.replaced),
             "skipped": read.errors,
