@@ -68,16 +68,19 @@ def data_watch(viewer: Viewer, layer: Layer) -> Callable[[], list[Effect]]:
     """A guard for an undo step that removes ``layer``: what that would now replace of the
     person's (the layer, when its data changed since napari-talk made it). Data napari-talk
     itself sets later (:func:`set_attributes`, and taking that back) is not the person's."""
-    watch = _Watch(viewer, layer)
+    return _watching(_Watch(viewer, layer))
+
+
+def _watching(watch: _Watch) -> _Watch:
     for gone in [key for key, watches in _WATCHES.items() if not watches]:
         del _WATCHES[gone]
-    _WATCHES.setdefault(layer_key(layer), weakref.WeakSet()).add(watch)
+    _WATCHES.setdefault(layer_key(watch.layer), weakref.WeakSet()).add(watch)
     return watch
 
 
 class _Watch:
-    def __init__(self, viewer: Viewer, layer: Layer) -> None:
-        self.viewer, self.layer = viewer, layer
+    def __init__(self, viewer: Viewer | None, layer: Layer, since: str = "napari-talk made it") -> None:
+        self.viewer, self.layer, self.since = viewer, layer, since
         self.by_event = False
         for name in ("data", "paint"):  # not set_data: napari sends it at every redraw
             emitter = getattr(getattr(layer, "events", None), name, None)
@@ -95,11 +98,11 @@ class _Watch:
     def __call__(self) -> list[Effect]:
         from ..safety.risk import Effect
 
-        if not has_layer(self.viewer.layers, self.layer):
+        if self.viewer is not None and not has_layer(self.viewer.layers, self.layer):
             return []
         now = fingerprint(self.layer)
         if self.by_event or now != self.before:
-            what = f"layer {self.layer.name!r}, whose data changed since napari-talk made it"
+            what = f"layer {self.layer.name!r}, whose data changed since {self.since}"
             return [Effect.replace(what, f"{layer_key(self.layer)}:{now}", named=False)]
         return []
 
@@ -162,12 +165,14 @@ def remove_layer(
 
 
 def set_attributes(target: Any, changes: Changes | None, **values: Any) -> None:
-    """Set attributes one by one; taking them back restores each old value."""
+    """Set attributes one by one; taking them back restores each old value (asking first, for a
+    layer's data the person changed since: that would be lost)."""
     for name, value in values.items():
         old = getattr(target, name)
         _set_own(target, name, value)
         if changes is not None:
-            changes.add(functools.partial(_set_own, target, name, old))
+            guard = _watching(_Watch(None, target, "napari-talk set it")) if name == "data" else None
+            changes.add(functools.partial(_set_own, target, name, old), guard=guard)
 
 
 def _pop(viewer: Viewer, layer: Layer) -> None:
