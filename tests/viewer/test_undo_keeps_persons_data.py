@@ -81,3 +81,21 @@ def test_through_the_proxy_a_dock_holds_the_persons_data_is_kept(
     turn = session.run("undo that", ask=lambda a: False)
     assert not turn.ok and "changed since napari-talk made it" in turn.message
     assert np.array_equal(np.asarray(viewer.layers[name].data), theirs)
+
+
+def test_a_models_undo_of_an_edit_keeps_data_the_person_set_on_that_layer(model_session, chat_server):
+    """The model's edit redraws a layer in place (its data set by napari-talk); the person then
+    sets that layer's data; undoing the edit would put the old drawing over theirs: it asks."""
+    session = model_session
+    assert session.run("load the prism demo").ok
+    sources = next(layer for layer in session.viewer.layers if "source" in layer.name)
+    chat_server.say(tool_calls=[tool_call("add_light_source", {"kind": "point", "at": [100, 100]})])
+    assert session.run("a point light at 100, 100 please", ask=lambda a: True).ok
+    assert [100.0, 100.0] in sources.data.tolist()
+    theirs = _assign(sources)
+    chat_server.say(tool_calls=[tool_call("undo_last_action", {})])
+    asked = []
+    turn = session.run("undo that", ask=lambda a: asked.append(a) or False)
+    assert np.array_equal(sources.data, theirs), "the person's data is kept"
+    assert len(asked) == 1 and f"layer {sources.name!r}" in asked[0].question
+    assert not turn.ok and "changed since napari-talk set it" in turn.message

@@ -71,6 +71,12 @@ def data_watch(viewer: Viewer, layer: Layer) -> Callable[[], list[Effect]]:
     return _watching(_Watch(viewer, layer))
 
 
+def set_data_watch(layer: Layer) -> Callable[[], list[Effect]]:
+    """A guard for an undo step that puts ``layer``'s earlier data back over what napari-talk
+    just set: what that would now replace of the person's (their data, set since)."""
+    return _watching(_Watch(None, layer, "napari-talk set it"))
+
+
 def _watching(watch: _Watch) -> _Watch:
     for gone in [key for key, watches in _WATCHES.items() if not watches]:
         del _WATCHES[gone]
@@ -171,7 +177,7 @@ def set_attributes(target: Any, changes: Changes | None, **values: Any) -> None:
         old = getattr(target, name)
         _set_own(target, name, value)
         if changes is not None:
-            guard = _watching(_Watch(None, target, "napari-talk set it")) if name == "data" else None
+            guard = set_data_watch(target) if name == "data" else None
             changes.add(functools.partial(_set_own, target, name, old), guard=guard)
 
 
