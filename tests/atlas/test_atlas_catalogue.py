@@ -156,7 +156,14 @@ def test_undoing_an_import_restores_what_it_replaced(atlas_session):
     )
     result = run(atlas_session, "import update.jsonl")
     catalogue = atlas_session.state("atlas").catalogue
-    assert result.data == {"added": 1, "replaced": 1, "skipped": []}
+    assert result.data == {
+        "imported": 2,
+        "repeated": 0,
+        "added": 1,
+        "replaced": 1,
+        "skipped": [],
+        "skipped_count": 0,
+    }
     assert catalogue.get("Eigensage").description == "Rewritten."
     assert catalogue.count() == 57
     assert run(atlas_session, "undo").ok

@@ -59,23 +59,34 @@ def added(viewer: Viewer, layer: L, changes: Changes | None) -> L:
 
 
 FINGERPRINT_BYTES = 64 * 1024 * 1024
-"""Layer data up to this size is fingerprinted by content; larger data by napari's events alone."""
+"""Layer data up to this size is fingerprinted by content whole; larger data by a lattice of samples."""
+SAMPLED_ELEMENTS = 4_000_000
+"""About how many elements of larger data are fingerprinted (evenly spaced along every axis)."""
 
 
 def data_watch(viewer: Viewer, layer: Layer) -> Callable[[], list[Effect]]:
     """A guard for an undo step that removes ``layer``: what that would now replace of the
     person's (the layer, when its data changed since napari-talk made it). Data napari-talk
     itself sets later (:func:`set_attributes`, and taking that back) is not the person's."""
-    watch = _Watch(viewer, layer)
+    return _watching(_Watch(viewer, layer))
+
+
+def set_data_watch(layer: Layer) -> Callable[[], list[Effect]]:
+    """A guard for an undo step that puts ``layer``'s earlier data back over what napari-talk
+    just set: what that would now replace of the person's (their data, set since)."""
+    return _watching(_Watch(None, layer, "napari-talk set it"))
+
+
+def _watching(watch: _Watch) -> _Watch:
     for gone in [key for key, watches in _WATCHES.items() if not watches]:
         del _WATCHES[gone]
-    _WATCHES.setdefault(layer_key(layer), weakref.WeakSet()).add(watch)
+    _WATCHES.setdefault(layer_key(watch.layer), weakref.WeakSet()).add(watch)
     return watch
 
 
 class _Watch:
-    def __init__(self, viewer: Viewer, layer: Layer) -> None:
-        self.viewer, self.layer = viewer, layer
+    def __init__(self, viewer: Viewer | None, layer: Layer, since: str = "napari-talk made it") -> None:
+        self.viewer, self.layer, self.since = viewer, layer, since
         self.by_event = False
         for name in ("data", "paint"):  # not set_data: napari sends it at every redraw
             emitter = getattr(getattr(layer, "events", None), name, None)
@@ -93,11 +104,11 @@ class _Watch:
     def __call__(self) -> list[Effect]:
         from ..safety.risk import Effect
 
-        if not has_layer(self.viewer.layers, self.layer):
+        if self.viewer is not None and not has_layer(self.viewer.layers, self.layer):
             return []
         now = fingerprint(self.layer)
         if self.by_event or now != self.before:
-            what = f"layer {self.layer.name!r}, whose data changed since napari-talk made it"
+            what = f"layer {self.layer.name!r}, whose data changed since {self.since}"
             return [Effect.replace(what, f"{layer_key(self.layer)}:{now}", named=False)]
         return []
 
@@ -116,7 +127,9 @@ def _set_own(target: Any, name: str, value: Any) -> None:
 
 
 def fingerprint(layer: Layer) -> str:
-    """A digest of the layer's data when it is small enough to read whole; else its shape."""
+    """A digest of the layer's data: all of it when it is small enough to read whole, else a
+    lattice of samples (an edit between them shows only through napari's events); data held
+    lazily (dask, zarr) by its shape alone."""
     import hashlib
 
     import numpy as np
@@ -130,8 +143,12 @@ def fingerprint(layer: Layer) -> str:
             continue
         array = part
         found.update(repr((array.shape, array.dtype.str)).encode())
-        if array.nbytes <= FINGERPRINT_BYTES and array.dtype != object:
-            found.update(np.ascontiguousarray(array).data)
+        if array.dtype == object:
+            continue
+        if array.nbytes > FINGERPRINT_BYTES:
+            across = max(1, int(SAMPLED_ELEMENTS ** (1 / max(array.ndim, 1))))
+            array = array[tuple(slice(None, None, max(1, -(-n // across))) for n in array.shape)]
+        found.update(np.ascontiguousarray(array).data)
     return found.hexdigest()
 
 
@@ -154,12 +171,14 @@ def remove_layer(
 
 
 def set_attributes(target: Any, changes: Changes | None, **values: Any) -> None:
-    """Set attributes one by one; taking them back restores each old value."""
+    """Set attributes one by one; taking them back restores each old value (asking first, for a
+    layer's data the person changed since: that would be lost)."""
     for name, value in values.items():
         old = getattr(target, name)
         _set_own(target, name, value)
         if changes is not None:
-            changes.add(functools.partial(_set_own, target, name, old))
+            guard = set_data_watch(target) if name == "data" else None
+            changes.add(functools.partial(_set_own, target, name, old), guard=guard)
 
 
 def _pop(viewer: Viewer, layer: Layer) -> None:

@@ -385,8 +385,15 @@ class Catalogue:
     def _insert_many(
         self, entities: Sequence[Entity], thumbnails: Sequence[bytes | None], ids: Sequence[int | None]
     ) -> list[int]:
-        """Insert entity rows (an id given keeps it, else a new one); their ids."""
-        return [self._insert(e, t, i) for e, t, i in zip(entities, thumbnails, ids, strict=True)]
+        """Insert entity rows (an id given keeps it, else a new one); their ids. Rows that keep an
+        id go first: a new row takes the highest id plus one, which may be one just deleted for
+        a row still to come back under it."""
+        new_ids: list[int] = list(range(len(entities)))
+        for keeps in (True, False):
+            for index, (entity, thumb, given) in enumerate(zip(entities, thumbnails, ids, strict=True)):
+                if (given is not None) == keeps:
+                    new_ids[index] = self._insert(entity, thumb, given)
+        return new_ids
 
     def _insert(self, entity: Entity, thumbnail: bytes | None, entity_id: int | None = None) -> int:
         values = [getattr(entity, f) for f in FIELDS]

@@ -5,22 +5,29 @@
      "created": "2026-11-22T10:00:00Z"}
 
 Only ``name`` is required. Lines that are not valid records are skipped and reported by number;
-unknown keys are ignored.
+unknown keys are ignored. Lines end at LF, CRLF or CR and nowhere else (Python's ``splitlines``
+also breaks at U+2028 and other characters JSON allows inside a string); each line is UTF-8 on
+its own, so one bad byte skips its line, not the file.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .catalogue import Entity
+from .catalogue import Entity, name_key
 
 MAX_LINE = 100_000
 MAX_ERRORS_LISTED = 5
+MAX_ERRORS_KEPT = 1000
+"""Skipped lines whose reasons are kept (a million bad lines are counted, not all described)."""
+LINE_END = re.compile(rb"\r\n|\r|\n")
+BOM = b"\xef\xbb\xbf"
 
 
 class Record(BaseModel):
@@ -41,37 +48,88 @@ class Record(BaseModel):
 class ReadResult:
     entities: list[Entity] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    """``line N: why`` for each skipped line."""
+    """``line N: why`` for the first :data:`MAX_ERRORS_KEPT` skipped lines."""
+    skipped: int = 0
+    """How many lines were skipped in all."""
+    repeated: int = 0
+    """Records that gave way to a later line naming the same entity (only the last is imported)."""
+
+    def skip(self, number: int, why: str) -> None:
+        self.skipped += 1
+        if len(self.errors) < MAX_ERRORS_KEPT:
+            self.errors.append(f"line {number}: {why}")
 
 
-def read_records(lines: Iterable[str]) -> ReadResult:
+def read_bytes(data: bytes) -> ReadResult:
+    """The records of a JSON Lines file as it is on disk (a leading byte-order mark is no data)."""
+    return read_records(_decoded(data.removeprefix(BOM)))
+
+
+def _decoded(data: bytes) -> Iterator[str | UnicodeDecodeError]:
+    for raw in LINE_END.split(data):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield exc
+
+
+def read_records(lines: Iterable[str | UnicodeDecodeError]) -> ReadResult:
+    """Each line a record, or a reason it is skipped (a line that was not UTF-8 comes as its error)."""
     result = ReadResult()
     for number, line in enumerate(lines, start=1):
+        if isinstance(line, UnicodeDecodeError):
+            result.skip(
+                number, f"not UTF-8 text (byte {line.object[line.start]:#04x} at column {line.start + 1})"
+            )
+            continue
         text = line.strip()
         if not text:
             continue
         if len(text) > MAX_LINE:
-            result.errors.append(f"line {number}: longer than {MAX_LINE:,} characters")
+            result.skip(number, f"longer than {MAX_LINE:,} characters")
             continue
         try:
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
-            record = Record.model_validate({k: _text(v) for k, v in data.items()})
-        except ValidationError as exc:
-            error = exc.errors()[0]
-            where = ".".join(map(str, error["loc"]))
-            result.errors.append(f"line {number}: {where}: {error['msg']}")
-            continue
+            result.entities.append(Entity(**_record(text).model_dump()))
         except ValueError as exc:
-            result.errors.append(f"line {number}: {exc}")
-            continue
-        result.entities.append(Entity(**record.model_dump()))
+            result.skip(number, str(exc))
+    last = {name_key(entity.name): entity for entity in result.entities}  # a name twice: the last
+    result.repeated = len(result.entities) - len(last)
+    result.entities = list(last.values()) if result.repeated else result.entities
     return result
 
 
-def _text(value: object) -> object:
-    """Numbers people store as sref codes (``"sref": 42``) read as text."""
+def _record(text: str) -> Record:
+    """One line's record; ValueError saying in a few words why it is none."""
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg.lower()} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("nested deeper than JSON can be read") from None
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    try:
+        return Record.model_validate({k: _text(k, v) for k, v in data.items()})
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(map(str, error["loc"]))
+        raise ValueError(f"{where}: {error['msg']}") from None
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON value (JSON has no NaN or Infinity)")
+
+
+def _text(key: str, value: object) -> object:
+    """Numbers people store as sref codes (``"sref": 42``) read as text; text that is not
+    Unicode (an unpaired surrogate escaped as ``"\\ud800"``) is refused: no file could hold it."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(
+                f"{key}: holds {value[exc.start]!a}, half of a character, which is not text"
+            ) from None
     return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
 
 
@@ -83,7 +141,9 @@ def write_records(entities: Iterable[Entity], out: IO[str]) -> int:
     return count
 
 
-def summarize_errors(errors: list[str]) -> str:
+def summarize_errors(errors: list[str], skipped: int | None = None) -> str:
+    """``skipped`` lines in all (``len(errors)`` when not given), the first few with their reasons."""
+    count = len(errors) if skipped is None else skipped
     shown = "; ".join(errors[:MAX_ERRORS_LISTED])
-    more = f" (and {len(errors) - MAX_ERRORS_LISTED} more)" if len(errors) > MAX_ERRORS_LISTED else ""
-    return f"{len(errors)} line(s) skipped: {shown}{more}"
+    more = f" (and {count - MAX_ERRORS_LISTED:,} more)" if count > MAX_ERRORS_LISTED else ""
+    return f"{count:,} line(s) skipped: {shown}{more}"

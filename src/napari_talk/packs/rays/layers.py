@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from ...core.contract.result import CommandError
-from ...core.viewer.layers import added, has_layer, index_of, remove_layer, same_layer, set_attributes
+from ...core.viewer.layers import (
+    added,
+    has_layer,
+    index_of,
+    remove_layer,
+    same_layer,
+    set_attributes,
+    set_data_watch,
+)
 from ...core.viewer.protocols import Layer, ShapesLayer, Viewer
 from . import display
 from .scene import Scene
@@ -101,7 +109,7 @@ def update(layer: Layer, layer_data: display.LayerData, changes: Changes | None 
     before = {key: value for key, value in before.items() if not (key in PER_ITEM and not len(layer.data))}
     _set_changed(layer, values)
     if changes is not None:
-        changes.add(lambda: _set_changed(layer, before))
+        changes.add(lambda: _set_changed(layer, before), guard=set_data_watch(layer))
 
 
 def _with_shape_types(data: Any, shape_type: Any) -> Any:

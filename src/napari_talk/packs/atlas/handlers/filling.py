@@ -41,28 +41,37 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
     workspace, catalogue = ctx.workspace, catalogue_of(ctx)
     started = time.perf_counter()
 
-    def work(progress: Progress) -> tuple[Prepared, list[str]]:
+    def work(progress: Progress) -> tuple[Prepared, jsonl.ReadResult]:
         data = workspace.read_bytes(command.path, limit=IMPORT_MAX_BYTES, what="catalogue imports")
-        try:
-            read = jsonl.read_records(data.decode("utf-8").splitlines())
-        except UnicodeDecodeError:
-            raise CommandError(f"{command.path} is not UTF-8 text (a JSON Lines file is)") from None
+        read = jsonl.read_bytes(data)
         if not read.entities:
-            why = f"; {jsonl.summarize_errors(read.errors)}" if read.errors else ": the file is empty"
+            why = (
+                f"; {jsonl.summarize_errors(read.errors, read.skipped)}"
+                if read.skipped
+                else ": the file is empty"
+            )
             raise CommandError(f"no entity imported from {command.path}{why}")
         entities = read.entities
         embedder = embedder_of(ctx, progress)
-        return prepare(ctx, embedder, entities, [None] * len(entities), progress), read.errors
+        return prepare(ctx, embedder, entities, [None] * len(entities), progress), read
 
-    def finish(done: tuple[Prepared, list[str]]) -> Result:
-        prepared, errors = done
+    def finish(done: tuple[Prepared, jsonl.ReadResult]) -> Result:
+        prepared, read = done
         report, changes = store_prepared(catalogue, prepared)
-        skipped = f"; {jsonl.summarize_errors(errors)}" if errors else ""
+        skipped = f"; {jsonl.summarize_errors(read.errors, read.skipped)}" if read.skipped else ""
+        repeated = f"; {read.repeated:,} gave way to a later line of the same name" if read.repeated else ""
         message = (
             f"imported {len(prepared[0])} entities from {command.path} ({len(report.added)} new, "
-            f"{len(report.replaced)} replaced) in {time.perf_counter() - started:.1f} s{skipped}."
+            f"{len(report.replaced)} replaced{repeated}) in {time.perf_counter() - started:.1f} s{skipped}."
         )
-        data = {"added": len(report.added), "replaced": len(report.replaced), "skipped": errors}
+        data = {
+            "imported": len(prepared[0]),
+            "repeated": read.repeated,
+            "added": len(report.added),
+            "replaced": len(report.replaced),
+            "skipped": read.errors,
+            "skipped_count": read.skipped,
+        }
         return Result.success(message, data, undo=changes)
 
     return Job(f"importing {command.path}", work, finish)

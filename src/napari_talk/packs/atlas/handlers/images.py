@@ -13,7 +13,7 @@ from ....core.contract.result import CommandError, Result
 from ....core.llm.client import LLMError
 from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress
-from ....core.viewer.layers import has_layer, index_of
+from ....core.viewer.layers import added
 from .. import analysis, describe, fetch, layers, sources
 from .. import commands as cmd
 from ..catalogue import Entity, tidy
@@ -144,13 +144,8 @@ def open_entity_image(command: cmd.OpenEntityImage, ctx: Context[Atlas]) -> Job:
         rgb = pixels.ndim == 3 and pixels.shape[-1] in (3, 4)
         meta = {"napari_talk": {"atlas_entity": entity.name}}
         changes = Changes()
-        layer = viewer.add_image(pixels, name=entity.name, rgb=rgb, metadata=meta)
-
-        def take_away() -> None:
-            if has_layer(viewer.layers, layer):
-                viewer.layers.pop(index_of(viewer.layers, layer))
-
-        changes.add(take_away)
+        # undoing it removes the layer, and asks first once the person changed its data
+        layer = added(viewer, viewer.add_image(pixels, name=entity.name, rgb=rgb, metadata=meta), changes)
         return Result.success(f"opened the image of {entity.name} as layer {layer.name}.", undo=changes)
 
     return Job(f"opening the image of {entity.name}", work, finish)
