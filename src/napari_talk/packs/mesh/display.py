@@ -233,7 +233,7 @@ def read_image(workspace: Workspace, path: Path) -> np.ndarray:
     """A workspace image, read through the workspace gate (no symlink followed on the way)."""
     from PIL import Image
 
-    from .handlers.concepts import CONCEPT_MAX_BYTES
+    from .limits import CONCEPT_MAX_BYTES
 
     data = workspace.read_bytes(workspace.relative(path), limit=CONCEPT_MAX_BYTES, what="concept images")
     with Image.open(io.BytesIO(data)) as image:

@@ -14,6 +14,9 @@ from pydantic import ConfigDict
 
 from ...core.running.pack_settings import MeshSettings, mesh_variable
 
+CONCEPT_MAX_BYTES = 64 * 1024 * 1024
+"""The largest concept image read back from the workspace (a render is a few MB)."""
+
 
 class MeshLimits(MeshSettings):
     model_config = ConfigDict(extra="ignore", frozen=True, validate_assignment=False)

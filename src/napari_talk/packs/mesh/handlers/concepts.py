@@ -16,6 +16,7 @@ from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import display, flows
 from ..comfyui import Cancelled, ComfyClient, ComfyError, server_url
+from ..limits import CONCEPT_MAX_BYTES
 from ..render import render
 from ..state import Concept, MeshPackState, ModelState
 from ..workflows import WorkflowError
@@ -23,7 +24,6 @@ from .common import COMFY_JOB, HANDLERS, commit, drawn, model_of, pack_of, relat
 
 DEFAULT_PROMPT = "{name}, concept art, sculpted 3d character design, studio lighting, highly detailed"
 RENDER_SIZE = 512
-CONCEPT_MAX_BYTES = 64 * 1024 * 1024
 
 
 def _background(
