@@ -105,6 +105,21 @@ def test_a_new_model_asks_before_it_replaces_the_painted_body_and_undo_brings_it
     assert model(door) is painted and len(door.viewer.layers["model"].data[1]) == state.mesh.n_faces
 
 
+def test_a_painted_body_just_exported_is_replaced_without_a_question(qtbot, door, workspace):
+    segmented_sample(qtbot, door)
+    type_line(qtbot, door, "make the head gold")
+    type_line(qtbot, door, "export the model")
+    qtbot.waitUntil(lambda: door.job is None and door.task is None, timeout=120_000)
+    assert list(workspace.rglob("*.glb")), "the export holds the work"
+    type_line(qtbot, door, "add a sphere")
+    qtbot.waitUntil(lambda: model(door).mesh.name == "Sphere", timeout=60_000)
+    assert not door.run_button.isVisibleTo(door), "nothing unsaved to ask about"
+    type_line(qtbot, door, "make segment 1 gold")
+    qtbot.waitUntil(lambda: door.job is None and door.task is None, timeout=60_000)
+    type_line(qtbot, door, "add a cube")
+    assert door.run_button.isVisibleTo(door), "painted since: asked again"
+
+
 def test_an_untouched_primitive_is_replaced_without_a_question(qtbot, door):
     type_line(qtbot, door, "spawn a cube")
     type_line(qtbot, door, "spawn a sphere")

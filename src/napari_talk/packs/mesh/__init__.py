@@ -46,7 +46,7 @@ class MeshPack(Pack["MeshPackState"]):
         if isinstance(command, (cmd.SpawnPrimitive, cmd.ImportModel, cmd.SelectConcept)):
             from .replacing import replacing_model
 
-            found = replacing_model(ctx.state.model)
+            found = replacing_model(ctx.state.model, ctx.state.exported)
             return (*super().effects(command, ctx), *((found,) if found is not None else ()))
         return super().effects(command, ctx)
 

@@ -215,6 +215,8 @@ class MeshPackState:
     file: StateFile
     view: dict[str, Any] = field(default_factory=dict)
     """The display's bookkeeping (its layers, the click callback)."""
+    exported: ModelState | None = None
+    """The model as it was last exported: replacing it loses nothing the files do not hold."""
 
     @classmethod
     def new(cls, workspace: Workspace) -> MeshPackState:

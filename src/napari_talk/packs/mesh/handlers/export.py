@@ -37,6 +37,7 @@ def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState
 
     def finish(written: tuple[Exported, float]) -> Result:
         done, seconds = written
+        pack.exported = state  # replacing this very model now loses nothing
         data = {
             "folder": done.folder,
             "glb": done.glb,
