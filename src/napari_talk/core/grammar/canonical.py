@@ -68,13 +68,14 @@ class Phrasing:
 
 
 def phrasings(registry: Registry, samples: int = SAMPLES_PER_TEMPLATE, seed: int = 0) -> list[Phrasing]:
-    """Every rule's canonical phrasings, deduplicated, in the registry's order (reproducible: the
-    walks are seeded)."""
-    rng = random.Random(seed)
+    """Every rule's canonical phrasings, deduplicated, in the registry's order (reproducible: each
+    template's walks are seeded by the template itself, so a rule added or changed elsewhere leaves
+    every other rule's phrasings as they were)."""
     seen: set[tuple[str, str]] = set()
     found = []
     for rule in registry.rules:
         for template in rule.templates:
+            rng = random.Random(f"{seed}:{rule.action}:{template}")
             for phrasing in _of_template(rule, template, samples, rng):
                 key = (phrasing.action, phrasing.text)
                 if key not in seen:

@@ -301,12 +301,17 @@ class Rephraser:
             if not isinstance(value, str):
                 continue
             folded = value.casefold()
-            if any(folded in text or text in folded for text in said if text):
+            if any(_as_words(folded, text) or text in folded for text in said if text):
                 continue
             options = _literal_options(model, key)
             if options is None or len(options) >= VALUE_LIST:
                 return True
         return False
+
+
+def _as_words(value: str, text: str) -> bool:
+    """Whether ``text`` says ``value`` as whole words: the edge label "s" is not said by "slip"."""
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
 
 
 def _numbers(value: Any) -> list[float]:
