@@ -110,8 +110,8 @@ def _answer_to(service, extra: bytes) -> bytes:
     """What the server sends back (until it closes) for an MCP request with ``extra`` header lines."""
     head = (
         f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {service.token}\r\n"
-        "Content-Type: application/json\r\nContent-Length: 2\r\n"
-    ).encode()
+        "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n"
+    ).encode()  # "close": the answer is read to its end, not to a kept-alive connection's idle cut
     with socket.create_connection(address(service), timeout=5) as sock:
         with contextlib.suppress(OSError):  # the server may close before reading all: it has answered
             sock.sendall(head + extra + b"\r\n{}")
