@@ -131,3 +131,12 @@ def dists(tmp_path_factory: pytest.TempPathFactory):
     from release_dists import build  # tests/release, on the path once its tests are collected
 
     return build(tmp_path_factory.mktemp("dist"))
+
+
+HIGH_WATER = (
+    "def hwm():\n"
+    "    status = open('/proc/self/status').read().splitlines()\n"
+    "    return next(int(line.split()[1]) for line in status if line.startswith('VmHWM:'))\n"
+)
+"""Source of ``hwm()`` for a child's script: its memory's high-water mark in KiB since exec (the
+kernel's VmHWM starts afresh there; ``ru_maxrss`` keeps the forking test worker's)."""

@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import HIGH_WATER
 
 from napari_talk.core.contract.commands import Command
 from napari_talk.core.contract.result import Result
@@ -74,7 +75,7 @@ def test_removed_layers_are_kept_by_reference_and_counted(session, cells_viewer)
 def test_many_large_undo_entries_stay_within_the_budget_in_memory(tmp_path):
     """A child process under a memory limit: 40 changes each keeping 64 MiB for undo would need
     2.5 GiB; the history keeps 256 MiB of them and the process stays well inside 1 GiB."""
-    code = textwrap.dedent(
+    code = HIGH_WATER + textwrap.dedent(
         f"""
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))
@@ -92,8 +93,7 @@ def test_many_large_undo_entries_stay_within_the_budget_in_memory(tmp_path):
             changes.add(lambda kept=kept: kept.sum(), size=kept.nbytes)
             dropped += len(session.history.record(command, changes, risk="data"))
             del kept, changes
-        status = open("/proc/self/status").read().splitlines()  # VmHWM: this process since exec
-        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) // 1024
+        peak = hwm() // 1024
         print(dropped, session.history.size, peak)
         """
     )

@@ -16,6 +16,7 @@ from pathlib import Path
 import hostile_meshes as hostile
 import numpy as np
 import pytest
+from conftest import HIGH_WATER
 from door import open_door, type_line
 
 from napari_talk.packs.mesh.declared import check
@@ -39,13 +40,10 @@ def test_a_small_file_asking_for_gigabytes_is_answered_within_a_memory_limit(tmp
     builder, named = HOSTILE[name]
     path = tmp_path / name
     path.write_bytes(builder())
-    script = textwrap.dedent(
+    script = HIGH_WATER + textwrap.dedent(
         f"""
         import resource, time
         from napari_talk.packs.mesh.importers import MeshFileError, import_bytes
-        def hwm():  # the high-water mark of this process's memory since exec (ru_maxrss keeps the parent's)
-            status = open("/proc/self/status").read().splitlines()
-            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
         data = open({str(path)!r}, "rb").read()
         resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
         print("before KiB", hwm())
@@ -114,14 +112,11 @@ def test_a_fan_that_imports_is_refused_by_segment_it_in_bounded_time(tmp_path):
     thickness would test every ray against every sliver (3.4 GiB in one go): "segment it" refuses
     in one sentence, within seconds and well under that in memory (in a process of its own)."""
     (tmp_path / "fan.obj").write_bytes(hostile.fan_obj())
-    script = textwrap.dedent(
+    script = HIGH_WATER + textwrap.dedent(
         f"""
         import resource, time
         from pathlib import Path
         from napari_talk.core.running.session import Session
-        def hwm():  # the high-water mark of this process's memory since exec (ru_maxrss keeps the parent's)
-            status = open("/proc/self/status").read().splitlines()
-            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
         session = Session(workspace=Path({str(tmp_path)!r}))
         print("imported:", session.execute({{"action": "import_model", "path": "fan.obj"}}).ok)
         resource.setrlimit(resource.RLIMIT_AS, (2_000_000_000, 2_000_000_000))

@@ -11,6 +11,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from conftest import HIGH_WATER
 from mesh_shapes import instanced, sphere_glb
 
 from napari_talk.core.running.session import Session
@@ -163,13 +164,10 @@ def test_a_small_gltf_asking_for_gigabytes_is_refused_within_a_memory_limit(tmp_
     path = tmp_path / "bomb.glb"
     path.write_bytes(sphere_glb(change))
     assert path.stat().st_size < 3_000_000
-    script = textwrap.dedent(
+    script = HIGH_WATER + textwrap.dedent(
         f"""
         import resource
         from napari_talk.packs.mesh.importers import MeshFileError, import_bytes
-        def hwm():  # the high-water mark of this process's memory since exec (ru_maxrss keeps the parent's)
-            status = open("/proc/self/status").read().splitlines()
-            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
         data = open({str(path)!r}, "rb").read()
         resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
         print("before KiB", hwm())

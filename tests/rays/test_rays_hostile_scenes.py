@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import HIGH_WATER
 from hostile_scenes import write
 from qtpy.QtCore import QTimer
 
@@ -25,13 +26,11 @@ PEAK_MIB = 700
 SECONDS = 60
 
 
-PEAK_REPORTER = (
+PEAK_REPORTER = HIGH_WATER + (
     "import atexit, os, runpy, sys\n"
     "def _peak():\n"
-    "    with open('/proc/self/status') as status:\n"
-    "        kib = next(int(line.split()[1]) for line in status if line.startswith('VmHWM:'))\n"
     "    with open(os.environ['NAPARI_TALK_TEST_PEAK'], 'w') as out:\n"
-    "        out.write(str(kib))\n"
+    "        out.write(str(hwm()))\n"
     "atexit.register(_peak)\n"
     "sys.argv = ['napari-talk', *sys.argv[1:]]\n"
     "runpy.run_module('napari_talk', run_name='__main__')\n"
@@ -140,7 +139,7 @@ def test_overlapping_glasses_of_many_vertices_load_within_bounded_memory(tmp_pat
     """Two overlapping 10,000-vertex glasses opened as an agent opens them (the scene model's
     overlap test: 100,000,000 edge pairs asked 763 MiB at once)."""
     write(tmp_path, "overlapping_glasses")
-    script = (
+    script = HIGH_WATER + (
         "import sys, time\n"
         "from pathlib import Path\n"
         "from napari_talk.core.running.session import Session\n"
@@ -148,8 +147,7 @@ def test_overlapping_glasses_of_many_vertices_load_within_bounded_memory(tmp_pat
         "started = time.perf_counter()\n"
         "command = {'action': 'load_scene', 'path': 'overlapping_glasses.json'}\n"
         "result = session.execute(command, origin='agent')\n"
-        "status = Path('/proc/self/status').read_text().splitlines()\n"
-        "peak = next(int(line.split()[1]) for line in status if line.startswith('VmHWM:'))\n"
+        "peak = hwm()\n"
         "print(result.ok, time.perf_counter() - started, peak)\n"
         "print(result.message)\n"
     )
