@@ -44,6 +44,13 @@ def type_line(qtbot, dock, text: str):
     return dock.transcript.entries[-1]
 
 
+def typed_ok(qtbot, dock, text: str) -> str:
+    """Type a line that must not fail; the reply's text."""
+    entry = type_line(qtbot, dock, text)
+    assert entry.kind != "error", (text, entry.text)
+    return entry.text
+
+
 def said(dock):
     """The last reply in words (a table a reply brings comes after it)."""
     return next(entry for entry in reversed(dock.transcript.entries) if entry.kind != "table")

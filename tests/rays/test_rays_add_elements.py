@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from door import open_door, type_line
+from door import open_door, type_line, typed_ok
 
 from napari_talk.packs.rays import agent, display
 from napari_talk.packs.rays.scene import Detector, IdealLens, Mirror, PointSource
-
-
-def typed_ok(qtbot, dock, line):
-    entry = type_line(qtbot, dock, line)
-    assert entry.kind != "error", (line, entry.text)
-    return entry.text
 
 
 def glasses_layer(viewer):

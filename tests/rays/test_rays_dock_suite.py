@@ -9,7 +9,7 @@ import shutil
 
 import numpy as np
 import pytest
-from door import open_door, type_line
+from door import open_door, typed_ok
 from test_rayoptics_suite import SUITE, mismatch
 
 from napari_talk.packs.rays import display
@@ -17,12 +17,6 @@ from napari_talk.packs.rays.rayoptics.loader import load_file
 from napari_talk.packs.rays.rayoptics.simulator import simulate
 
 pytestmark = pytest.mark.skipif(SUITE is None, reason="../shared/raysuite is not here")
-
-
-def typed_ok(qtbot, dock, line):
-    entry = type_line(qtbot, dock, line)
-    assert entry.kind != "error", (line, entry.text)
-    return entry.text
 
 
 def csv_of(reading) -> str:

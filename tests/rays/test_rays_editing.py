@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from door import open_door, said, type_line
+from door import open_door, said, type_line, typed_ok
 
 from napari_talk.packs.rays import agent, display, editing
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
@@ -22,12 +22,6 @@ def roles(viewer) -> dict[str, object]:
         for layer in viewer.layers
         if display.layer_role(layer.metadata)
     }
-
-
-def typed_ok(qtbot, dock, line):
-    entry = type_line(qtbot, dock, line)
-    assert entry.kind != "error", (line, entry.text)
-    return entry.text
 
 
 @pytest.fixture

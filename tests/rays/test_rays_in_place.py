@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from door import open_door, type_line
+from door import open_door, typed_ok
 
 from napari_talk.packs.rays import agent, display
 
@@ -17,12 +17,6 @@ def roles(viewer) -> dict[str, object]:
         for layer in viewer.layers
         if display.layer_role(layer.metadata)
     }
-
-
-def typed_ok(qtbot, dock, line):
-    entry = type_line(qtbot, dock, line)
-    assert entry.kind != "error", (line, entry.text)
-    return entry.text
 
 
 def drawing(viewer) -> dict[str, object]:

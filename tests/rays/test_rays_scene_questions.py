@@ -6,19 +6,13 @@ from __future__ import annotations
 import math
 
 import pytest
-from door import open_door, type_line
+from door import open_door, type_line, typed_ok
 
 from napari_talk.core.grammar.parser import parse
 from napari_talk.packs.rays import agent
 from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.fresnel import fresnel_transmittances
 from napari_talk.packs.rays.samples import prism_demo_scene
-
-
-def typed_ok(qtbot, dock, line):
-    entry = type_line(qtbot, dock, line)
-    assert entry.kind != "error", (line, entry.text)
-    return entry.text
 
 
 @pytest.fixture
