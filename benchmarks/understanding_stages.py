@@ -44,6 +44,7 @@ SETS = {
     "frozen": ROOT / "benchmarks/data/understanding_eval.jsonl",
     "dev": ROOT / "benchmarks/data/understanding_fresh_dev.jsonl",
     "fresh": ROOT / "benchmarks/data/understanding_fresh.jsonl",
+    "blind3": ROOT / "benchmarks/data/understanding_blind3.jsonl",
     "holdout": ROOT / "tests/data/phrasings_holdout.jsonl",
     "holdout2": ROOT / "tests/data/phrasings_holdout2.jsonl",
     "remarks": ROOT / "benchmarks/data/chat_holdout.jsonl",
