@@ -94,7 +94,7 @@ def read(rephraser, line):
     ("line", "expected"),
     [
         ("lose the scale bar", {"action": "scale_bar", "op": "hide"}),
-        ("which layers are there at the moment?", {"action": "list_layers"}),
+        ("it would be nice to have the scale bar off", {"action": "scale_bar", "op": "hide"}),
         (
             "gimme the heart in magma",
             {"action": "layer_colormap", "name": "heart (myl7:GFP)", "colormap": "magma"},

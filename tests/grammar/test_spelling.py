@@ -82,7 +82,7 @@ def test_a_slip_with_several_neighbours_is_the_one_the_grammar_reads():
 def test_a_real_word_inside_a_line_is_not_bent_into_a_command():
     """Only the word that opens a request is tried as its neighbours: "live" is not "like"."""
     atlas = {"entities": ["Coral Sentinel", "Reef Warden"]}
-    assert read("what entities live in the reef?", atlas).commands == []
+    assert read("what creatures live in the reef?", atlas).commands == []
     assert read("I hid the spots on the old laptop and it never came back", LAYERS).commands == []
 
 

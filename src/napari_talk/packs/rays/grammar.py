@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...core.grammar.questions import asked_about
 from ...core.grammar.rules import Rule
 from . import commands as cmd
 
@@ -383,6 +384,9 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY - 1,
         n2=1.0,
     ),
+    asked_about(
+        cmd.DescribeGlassEdges, "edges", "sides", "faces", of="{glass_name:glasses}", priority=PRIORITY
+    ),
     Rule(
         cmd.DescribeGlassEdges,
         rf"{TELL}(?: all)?(?: of)? (?:the )?edges(?: and (?:their )?labels)? (?:of|on|for|in) " + GLASS,
@@ -456,6 +460,18 @@ RULES: tuple[Rule, ...] = (
         r"(?: (?:in|of) (?:the|this) scene)?",
         r"(?:the )?scene (?:contents|objects|summary|description)",
         requires=("scene", "objects"),
+        priority=PRIORITY,
+    ),
+    asked_about(
+        cmd.DescribeScene,
+        "objects",
+        "scene objects",
+        "elements",
+        "light sources",
+        "sources",
+        "mirrors",
+        "detectors",
+        holder=r"(?:the |this |my )?(?:ray |optics? |optical )?scene",
         priority=PRIORITY,
     ),
     Rule(

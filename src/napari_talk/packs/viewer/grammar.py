@@ -10,6 +10,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from ...core.grammar.lookup import said_mark
+from ...core.grammar.questions import asked_about
 from ...core.grammar.rules import Rule
 from ...core.grammar.tokens import FRACTIONS, WORD_VALUES, NoMatch
 from . import commands as cmd
@@ -269,6 +270,9 @@ RULES: tuple[Rule, ...] = (
         r"what layers do (?:i|we) have(?: open| loaded)?|what(?:'s| is) in the layer list",
         priority=20,
         requires=("layer", "ls", "loaded", "open", "viewer"),
+    ),
+    asked_about(
+        cmd.ListLayers, "layers", "channels", holder=r"(?:the )?viewer", named_list=False, priority=19
     ),
     Rule(
         cmd.AllLayersVisibility,
