@@ -263,7 +263,8 @@ RULES: tuple[Rule, ...] = (
         r"show layers|show (?:me )?(?:a )?list of (?:all )?(?:the )?layers",
         r"(?:what|which) layers(?: (?:are there|do (?:i|we) have|are (?:loaded|open|available|here)"
         r"|exist|have i got|are in the viewer))?",
-        r"(?:what|which) (?:layers )?(?:is|are|'s) (?:loaded|open|in the viewer)",
+        r"(?:what|which) (?:layers )?(?:is|are) (?:loaded|open|in the viewer)",
+        r"what'?s (?:loaded|open|in the viewer)",
         r"how many layers(?: (?:are there|do (?:i|we) have|are (?:loaded|open)))?",
         r"layers(?: list)?|ls layers|get layers",
         r"what (?:are|is) (?:the|my) layers(?: called| named)?|(?:the )?names of (?:the|my|all) layers",
