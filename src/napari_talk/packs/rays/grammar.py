@@ -7,6 +7,7 @@ are the ``glasses`` the session knows; an edge is a cardinal word ("north", "NE"
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -237,7 +238,13 @@ def _scene_file(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+_THE_VIEW = re.compile(r"^(?:the )?(?:view|camera|canvas|viewer|image|picture|scene)\b", re.IGNORECASE)
+"""What the viewer turns, never a scene object: "tilt the camera up 20 degrees" is napari's camera."""
+
+
 def _turned(values: dict[str, Any]) -> dict[str, Any]:
+    if _THE_VIEW.match(str(values.get("name", ""))):
+        raise ValueError("the view, not an object of the scene")
     sense = values.pop("sense", 1.0)
     values["degrees"] = sense * values["degrees"]
     return values

@@ -843,6 +843,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.RotateView,
         rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES}(?: up(?:wards)?)?",
+        rf"(?:tilt)(?: the (?:view|camera|scene))? up(?:wards)?(?: by)? {DEGREES}",
         axis="horizontal",
         priority=15,
         requires=("tilt",),
@@ -850,6 +851,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.RotateView,
         rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES} down(?:wards)?",
+        rf"(?:tilt)(?: the (?:view|camera|scene))? down(?:wards)?(?: by)? {DEGREES}",
         axis="horizontal",
         post=_negated,
         priority=16,
