@@ -42,9 +42,23 @@ def _action(command: dict[str, Any]) -> str:
 
 
 def matches(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+    """A field left unsaid is the command's default: "double the number of rays" gives
+    ``more_rays`` without a factor, whose default is 2, and is right."""
     if _action(expected) != _action(actual):
         return False
-    return all(same(v, actual.get(k)) for k, v in expected.items() if k != "action")
+    return all(
+        same(v, actual[k] if k in actual else _default(_action(actual), k))
+        for k, v in expected.items()
+        if k != "action"
+    )
+
+
+def _default(action: str, field: str) -> Any:
+    from napari_talk.core.contract.registry import default_registry
+
+    command = default_registry().commands.get(action)
+    info = None if command is None else command.model_fields.get(field)
+    return None if info is None or info.is_required() else info.get_default(call_default_factory=True)
 
 
 def judge(expect: list[dict[str, Any]], commands: list[dict[str, Any]]) -> str:

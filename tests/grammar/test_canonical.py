@@ -93,12 +93,9 @@ def read(rephraser, line):
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("lose the scale bar", {"action": "scale_bar", "op": "hide"}),
-        ("which layers are there at the moment?", {"action": "list_layers"}),
-        (
-            "gimme the heart in magma",
-            {"action": "layer_colormap", "name": "heart (myl7:GFP)", "colormap": "magma"},
-        ),
+        ("yeet it out as a glb", {"action": "export_final_model"}),
+        ("it would be nice to have the scale bar off", {"action": "scale_bar", "op": "hide"}),
+        ("write up a description of Dust Wraith", {"action": "generate_description"}),
     ],
 )
 def test_a_free_line_is_read_through_a_canonical_phrasing(rephraser, line, expected):

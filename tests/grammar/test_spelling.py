@@ -69,3 +69,23 @@ def test_regional_spellings_go_both_ways():
 def test_chat_is_not_made_into_a_command():
     for line in ("what's the weather like today?", "thanks, that was grate", "my sample is noisy"):
         assert read(line, LAYERS).commands == [], line
+
+
+def test_a_slip_with_several_neighbours_is_the_one_the_grammar_reads():
+    """"reed" is one letter from "read" and from "red", a colour in play: the grammar decides."""
+    files = {**LAYERS, "files": ["notes/plan.md"]}
+    reading = read("reed notes/plan.md", files)
+    assert [c.to_wire() for c in reading.commands] == [{"action": "read_file", "path": "notes/plan.md"}]
+    assert reading.notes == ("(read 'reed' as 'read')",)
+
+
+def test_a_real_word_inside_a_line_is_not_bent_into_a_command():
+    """Only the word that opens a request is tried as its neighbours: "live" is not "like"."""
+    atlas = {"entities": ["Coral Sentinel", "Reef Warden"]}
+    assert read("what creatures live in the reef?", atlas).commands == []
+    assert read("I hid the spots on the old laptop and it never came back", LAYERS).commands == []
+
+
+def test_a_plural_spelt_as_it_sounds_is_read():
+    (command,) = read("find entitys like Coral Sentinel", {"entities": ["Coral Sentinel"]}).commands
+    assert command.to_wire() == {"action": "find_similar", "query": "Coral Sentinel"}

@@ -34,6 +34,8 @@ _PRONOUN = re.compile(
 )
 MAX_COMMANDS = 8
 MAX_SINGLE_FIXES = 4
+MAX_LINE_FOR_OTHER_WORDS = 120
+"""Longer lines are not read again word by word: each reading of a long line costs as much as it."""
 
 
 MAX_CACHED_TOKENS = 20_000
@@ -189,18 +191,40 @@ class Parser:
         from .spelling import correct
 
         fixed, changes = correct(raw, self.vocabulary(), scope.context)
-        if not changes:
-            return Reading([])
-        tries = [(fixed, changes)]
+        tries = [(fixed, changes)] if changes else []
         if len(changes) > 1:  # the fewest changes first: "aply gold" is "apply gold", not "apply good"
             singles = [(correct(raw, self.vocabulary(), scope.context, only=c[0]), c) for c in changes]
             tries = [(text, [change]) for (text, _), change in singles[:MAX_SINGLE_FIXES]] + tries
+        tries += self._other_words(raw, scope, {text for text, _ in tries})
         for text, made in tries:
             commands = self._read(text, scope, pronoun_tail=True)
             if commands is not None:
                 said = ", ".join(f"{typed!r} as {meant!r}" for typed, meant in made)
                 return Reading(commands, (f"(read {said})",))
         return Reading([])
+
+    def _other_words(
+        self, raw: str, scope: _Scope, tried: set[str]
+    ) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The word that opens each request (its verb, where a slip matters most), one at a time,
+        as each other word it could be a slip of, the likeliest first: the grammar, not a guess,
+        then decides which was meant. Words further in are often real words the grammar does not
+        use ("what entities live in …"), and are left as typed."""
+        from .spelling import alternatives
+
+        if len(raw) > MAX_LINE_FOR_OTHER_WORDS:
+            return []
+        opens = {0} | {end for _, end in separators(raw)}
+        first = len(raw) - len(raw.lstrip())
+        words = [w for w in alternatives(raw, self.vocabulary(), scope.context) if w[0] in opens | {first}]
+        found = []
+        for start, end, options in words[:MAX_SINGLE_FIXES]:
+            for meant in options[:MAX_SINGLE_FIXES]:
+                text = raw[:start] + meant + raw[end:]
+                if text not in tried:
+                    tried.add(text)
+                    found.append((text, [(raw[start:end], meant)]))
+        return found
 
     def vocabulary(self) -> frozenset[str]:
         """The grammar's own words: what a misspelt word of a line is corrected towards."""

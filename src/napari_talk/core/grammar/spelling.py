@@ -6,6 +6,11 @@ by the one word in play it is a slip of ("shwo" → "show", "opacty" → "opacit
 "tumour", "centre"). Only then, and never inside quotes, paths or numbers. A slip is one edit
 (a letter added, dropped, changed, or two swapped; two edits in long words), and the word it
 becomes must be the only one that close, else it is left alone.
+
+When that reading is still not understood, the other words a slip could be are tried, the likeliest
+first (:func:`alternatives`): "reed pipelines/stitch.py" is read as "red …" first (a colour in play),
+then as "read …", which the grammar understands. The grammar decides among near words; it never
+makes a word up.
 """
 
 from __future__ import annotations
@@ -106,13 +111,60 @@ def correct(
     return "".join(out), changes
 
 
+def alternatives(
+    text: str, vocabulary: frozenset[str], names: Mapping[str, Sequence[str]] | None = None
+) -> list[tuple[int, int, list[str]]]:
+    """For each word of ``text`` a slip could have made, where it stands and every word in play it
+    could be a slip of, the likeliest first: (start, end, candidates). Words with one candidate are
+    included, so a caller can try them one at a time."""
+    name_words = _name_words(tuple(tuple(v) for v in (names or {}).values()))
+    protected = quoted_spans(text)
+    found = []
+    for match in _WORD.finditer(text):
+        start, end = match.span()
+        if any(a <= start < b for a, b in protected) or _in_path(text, start, end):
+            continue
+        folded = match.group().casefold()
+        if folded in vocabulary or folded in name_words or len(folded) < MIN_LENGTH:
+            continue
+        options = _ranked(folded, (vocabulary, name_words))
+        if options:
+            found.append((start, end, list(options)))
+    return found
+
+
 @lru_cache(maxsize=4096)
 def _nearest(word: str, known: tuple[frozenset[str], ...]) -> str | None:
+    ranked = _ranked(word, known)
+    if len(ranked) != 1 and not (ranked and _decided(ranked, word, known)):
+        return None
+    return ranked[0]
+
+
+def _decided(ranked: tuple[str, ...], word: str, known: tuple[frozenset[str], ...]) -> bool:
+    """Whether the tie-breaks of what slips keep leave one word standing (see :func:`_ranked`)."""
+    nearest = list(ranked)
+    for same in _kept(known[-1]):
+        if len(nearest) > 1:
+            nearest = [w for w in nearest if same(w, word)] or nearest
+    return len(nearest) == 1
+
+
+def _kept(names: frozenset[str]) -> tuple[Callable[[str, str], bool], ...]:
+    """What slips keep, most kept first; a live name over a grammar word."""
+    return (_same_letters, lambda w, _: w in names, _one_dropped, _same_start, _same_length)
+
+
+@lru_cache(maxsize=4096)
+def _ranked(word: str, known: tuple[frozenset[str], ...]) -> tuple[str, ...]:
+    """The words in play ``word`` may be a slip of, the likeliest first; () for none."""
     for other in regional(word):
         if any(other in words for words in known):
-            return other
+            return (other,)
+    if word.endswith("ys") and any(word[:-2] + "ies" in words for words in known):
+        return (word[:-2] + "ies",)  # "entitys": a plural spelt as it sounds
     if word.endswith("s") and any(word[:-1] in words for words in known):
-        return None  # a plural of a known word is not a slip
+        return ()  # a plural of a known word is not a slip
     reach = 2 if len(word) >= 8 else 1
     near_length = [
         w
@@ -125,23 +177,14 @@ def _nearest(word: str, known: tuple[frozenset[str], ...]) -> str | None:
         for found, score, _ in extract(word, near_length, scorer=OSA.distance, score_cutoff=reach, limit=8)
     }
     if not close:
-        return None
+        return ()
     best = min(close.values())
-    nearest = [w for w, score in close.items() if score == best]
-    names = known[-1]
-    kept: tuple[Callable[[str, str], bool], ...] = (
-        _same_letters,
-        lambda w, _: w in names,
-        _one_dropped,
-        _same_start,
-        _same_length,
+    keys = _kept(known[-1])
+    nearest = sorted(
+        (w for w, score in close.items() if score == best),
+        key=lambda w: tuple(not same(w, word) for same in keys),
     )
-    for same in kept:  # what slips keep, most kept first; a live name over a grammar word
-        if len(nearest) > 1:
-            nearest = [w for w in nearest if same(w, word)] or nearest
-    if len(nearest) != 1:
-        return None
-    return nearest[0]
+    return tuple(nearest)
 
 
 def _swaps(word: str) -> list[str]:

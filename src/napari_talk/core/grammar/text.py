@@ -108,6 +108,11 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (r"(?:bring back|un-?hide|reveal|make visible)\b", "show"),
         (r"bring (?P<what>(?:[^\s,;]+ ){0,3}?[^\s,;]+) back\b", r"show \g<what>"),
         (r"(?:take|roll) (?:it |that |this )?back\b", "undo"),
+        (r"gimme\b", "give me"),
+        (r"(?:give|show) me (?=the )", "show "),
+        (r"get rid of\b", "remove"),
+        (r"lose\b", "hide"),
+        (r"(?:bin|ditch|trash|chuck|nuke|scrap|toss)\b", "delete"),
         (_PICTURE, "take a screenshot"),
         (
             r"(?:give|get|show|let) (?:me|us) (?:have |see )?(?:a |an |the )?"
@@ -118,16 +123,45 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple(
     )
 )
 """Phrasings with one plain meaning, said once for every pack: "pull up" is "open", "bring back" is
-"show", "roll back" is "undo", "snap a picture of the canvas" is "take a screenshot". A second reading
-of a line the rules did not understand as typed."""
+"show", "roll back" is "undo", "snap a picture of the canvas" is "take a screenshot", "gimme" is "give
+me", "lose" is "hide", "bin" is "delete". A second reading of a line the rules did not understand as
+typed."""
 _FLAT = re.compile(r"\b(?:flat|plain|normal|regular) (?=(?:[23]|two|three)[- ]?d\b)", re.IGNORECASE)
+_TIMES = {"twice": 2, "two times": 2, "2 times": 2, "thrice": 3, "three times": 3, "3 times": 3}
+_REPEATED = re.compile(
+    rf"^(?P<request>[^,;]+?),? (?:{'|'.join(_TIMES)})$|^(?P<verb>undo|redo) (?P<count>two|three|2|3)$",
+    re.IGNORECASE,
+)
+"""A request said once with how many times ("undo twice", "zoom in three times"), which is that
+many requests: only a whole line of one request, so "twice as bright" is left to the rules."""
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_NUMBERED = r"segment|part|piece|region|concept|option|design|result|hit|match|entity|picture|image"
+_ORDINAL = re.compile(
+    rf"\b(?:the )?(?P<nth>{'|'.join(ORDINALS)}) (?P<thing>(?:{_NUMBERED})s?)\b", re.IGNORECASE
+)
+"""Things counted in the order shown, named by their place: "the third segment" is "segment 3"."""
+
+
+def _numbered(match: re.Match) -> str:
+    return f"{match['thing'].rstrip('s')} {ORDINALS.index(match['nth'].casefold()) + 1}"
 
 
 def rephrase(text: str) -> str:
-    """The line with each shared synonym put in its plain words (see :data:`SYNONYMS`)."""
+    """The line with each shared synonym put in its plain words (see :data:`SYNONYMS`), things
+    named by their place by their number, and a request said with how many times as that many
+    requests."""
     for pattern, canonical in SYNONYMS:
         text = pattern.sub(canonical, text)
-    return _FLAT.sub("", text)
+    text = _ORDINAL.sub(_numbered, _FLAT.sub("", text))
+    repeated = _REPEATED.match(text)
+    if repeated is not None:
+        request = repeated["request"] or repeated["verb"]
+        said = (repeated["count"] or text[len(request) :].strip(" ,")).casefold()
+        times = _TIMES.get(said) or _TIMES.get(f"{said} times", 1)
+        text = "; ".join([request] * times)
+    return text
 
 
 def says_just(text: str) -> bool:

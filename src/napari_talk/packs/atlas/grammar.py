@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...core.grammar.questions import asked_about
 from ...core.grammar.rules import Rule
 from . import commands as cmd
 
@@ -276,6 +277,14 @@ RULES: tuple[Rule, ...] = (
         rf"(?:which|what) entities (?:are there|do (?:i|we) have)(?: in {CATALOGUE})?",
         priority=PRIORITY + 1,
         requires=("entit", "entries", "catalog", "atlas"),
+    ),
+    asked_about(
+        cmd.ListEntities,
+        "entities",
+        "entries",
+        holder=CATALOGUE,
+        of="(?:the domain )?{domain:text}",
+        priority=PRIORITY,
     ),
     Rule(
         cmd.LoadSampleCatalogue,

@@ -17,6 +17,7 @@ import re
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
+from ...core.grammar.questions import asked_about
 from ...core.grammar.rules import Rule
 from . import commands as cmd
 
@@ -109,8 +110,14 @@ def _has_extension(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+_HERE = frozenset({"here", "in here", ".", "./", "this folder", "this directory", "the current folder"})
+"""Words for the folder the person is in: "what files are in here?" lists it, not a folder "here"."""
+
+
 def _folder(values: dict[str, Any]) -> dict[str, Any]:
     values = _tidy_paths(values)
+    if values.get("directory", "").casefold() in _HERE:
+        values = {k: v for k, v in values.items() if k != "directory"}
     if _EXTENSION.search(values.get("directory", "")):
         raise ValueError("a file, not a folder")
     return values
@@ -232,6 +239,9 @@ RULES: tuple[Rule, ...] = (
         post=_folder,
         priority=1,
     ),
+    asked_about(
+        cmd.ListFiles, "files", "documents", holder=r"(?:the |this |my )?(?:workspace|folder|directory)"
+    ),
     Rule(cmd.ListFiles, r"what(?:'s| is) in {directory:path}", post=_slashed_folder, priority=1),
     Rule(cmd.ListFiles, r"tree(?: {directory:path})?", post=_folder, priority=1, recursive=True),
     Rule(
@@ -264,4 +274,5 @@ RULES: tuple[Rule, ...] = (
         role=ROLE_WORDS,
         priority=1,
     ),
+    asked_about(cmd.ListTasks, "tasks", "assignments", of=ROLE, role=ROLE_WORDS),
 )

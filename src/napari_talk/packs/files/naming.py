@@ -167,6 +167,14 @@ def titles(ctx: Context[FilesState], entries: list[dict], limit: int = TITLE_FIL
     return found
 
 
+NOT_WRITING = (
+    ".tif", ".tiff", ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".npy", ".npz", ".h5", ".hdf5",
+    ".zarr", ".glb", ".gltf", ".stl", ".ply", ".obj", ".off", ".pdf", ".zip", ".gz", ".czi", ".nd2",
+)  # fmt: skip
+"""Pictures, volumes, meshes and archives: offered to the parser by file name and path, never by
+stem alone. "show me the lantern" is not a request to read verdant-lantern.tif as text."""
+
+
 def forget_names(ctx: Context[FilesState]) -> None:
     """The tree changed (a file made, moved or deleted): offer the parser its names afresh."""
     ctx.state.names = None
@@ -194,7 +202,9 @@ def _spoken_names(ctx: Context[FilesState]) -> dict[str, list[str]]:
             folders |= {entry["name"], entry["path"]}
         elif entry["kind"] == "file":
             stem = _EXTENSION.sub("", entry["name"])
-            files |= {entry["name"], entry["path"]} | ({stem} if len(stem) > 1 else set())  # not "a"
+            files |= {entry["name"], entry["path"]}
+            if len(stem) > 1 and not entry["name"].casefold().endswith(NOT_WRITING):  # not "a"
+                files.add(stem)
             key = spoken(stem)
             if re.fullmatch(r"ch\d+", key):
                 files.add(f"chapter {key[2:]}")

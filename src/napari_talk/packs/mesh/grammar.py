@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.grammar.questions import asked_about
 from ...core.grammar.rules import Rule
 from ...core.grammar.tokens import NoMatch
 from . import commands as cmd
@@ -349,4 +350,5 @@ RULES: tuple[Rule, ...] = (
             "count",
         ),
     ),
+    asked_about(cmd.DescribeModel, "segments", "parts", "pieces", "materials", holder=THE_MODEL),
 )

@@ -7,9 +7,11 @@ are the ``glasses`` the session knows; an edge is a cardinal word ("north", "NE"
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
+from ...core.grammar.questions import asked_about
 from ...core.grammar.rules import Rule
 from . import commands as cmd
 
@@ -236,7 +238,13 @@ def _scene_file(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+_THE_VIEW = re.compile(r"^(?:the )?(?:view|camera|canvas|viewer|image|picture|scene)\b", re.IGNORECASE)
+"""What the viewer turns, never a scene object: "tilt the camera up 20 degrees" is napari's camera."""
+
+
 def _turned(values: dict[str, Any]) -> dict[str, Any]:
+    if _THE_VIEW.match(str(values.get("name", ""))):
+        raise ValueError("the view, not an object of the scene")
     sense = values.pop("sense", 1.0)
     values["degrees"] = sense * values["degrees"]
     return values
@@ -383,6 +391,9 @@ RULES: tuple[Rule, ...] = (
         priority=PRIORITY - 1,
         n2=1.0,
     ),
+    asked_about(
+        cmd.DescribeGlassEdges, "edges", "sides", "faces", of="{glass_name:glasses}", priority=PRIORITY
+    ),
     Rule(
         cmd.DescribeGlassEdges,
         rf"{TELL}(?: all)?(?: of)? (?:the )?edges(?: and (?:their )?labels)? (?:of|on|for|in) " + GLASS,
@@ -456,6 +467,18 @@ RULES: tuple[Rule, ...] = (
         r"(?: (?:in|of) (?:the|this) scene)?",
         r"(?:the )?scene (?:contents|objects|summary|description)",
         requires=("scene", "objects"),
+        priority=PRIORITY,
+    ),
+    asked_about(
+        cmd.DescribeScene,
+        "objects",
+        "scene objects",
+        "elements",
+        "light sources",
+        "sources",
+        "mirrors",
+        "detectors",
+        holder=r"(?:the |this |my )?(?:ray |optics? |optical )?scene",
         priority=PRIORITY,
     ),
     Rule(

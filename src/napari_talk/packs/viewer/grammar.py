@@ -10,6 +10,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from ...core.grammar.lookup import said_mark
+from ...core.grammar.questions import asked_about
 from ...core.grammar.rules import Rule
 from ...core.grammar.tokens import FRACTIONS, WORD_VALUES, NoMatch
 from . import commands as cmd
@@ -262,13 +263,17 @@ RULES: tuple[Rule, ...] = (
         r"show layers|show (?:me )?(?:a )?list of (?:all )?(?:the )?layers",
         r"(?:what|which) layers(?: (?:are there|do (?:i|we) have|are (?:loaded|open|available|here)"
         r"|exist|have i got|are in the viewer))?",
-        r"(?:what|which) (?:layers )?(?:is|are|'s) (?:loaded|open|in the viewer)",
+        r"(?:what|which) (?:layers )?(?:is|are) (?:loaded|open|in the viewer)",
+        r"what'?s (?:loaded|open|in the viewer)",
         r"how many layers(?: (?:are there|do (?:i|we) have|are (?:loaded|open)))?",
         r"layers(?: list)?|ls layers|get layers",
         r"what (?:are|is) (?:the|my) layers(?: called| named)?|(?:the )?names of (?:the|my|all) layers",
         r"what layers do (?:i|we) have(?: open| loaded)?|what(?:'s| is) in the layer list",
         priority=20,
         requires=("layer", "ls", "loaded", "open", "viewer"),
+    ),
+    asked_about(
+        cmd.ListLayers, "layers", "channels", holder=r"(?:the )?viewer", named_list=False, priority=19
     ),
     Rule(
         cmd.AllLayersVisibility,
@@ -838,6 +843,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.RotateView,
         rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES}(?: up(?:wards)?)?",
+        rf"(?:tilt)(?: the (?:view|camera|scene))? up(?:wards)?(?: by)? {DEGREES}",
         axis="horizontal",
         priority=15,
         requires=("tilt",),
@@ -845,6 +851,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.RotateView,
         rf"(?:tilt)(?: the (?:view|camera|scene))?(?: by)? {DEGREES} down(?:wards)?",
+        rf"(?:tilt)(?: the (?:view|camera|scene))? down(?:wards)?(?: by)? {DEGREES}",
         axis="horizontal",
         post=_negated,
         priority=16,
