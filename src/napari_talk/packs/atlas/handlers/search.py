@@ -12,7 +12,7 @@ from .. import samples, tables
 from .. import sref as srefs
 from ..catalogue import Catalogue, Entity
 from ..embeddings import OFFLINE, Embedder, EmbeddingError, minilm_available
-from ..ranking import reranked
+from ..ranking import query_facets, reranked
 from ..store import Atlas
 from .common import (
     HANDLERS,
@@ -29,7 +29,7 @@ from .common import (
 # -- find_similar --------------------------------------------------------------------------------
 
 RERANK_POOL = 50
-"""The nearest by cosine that a text query's word bonus re-ranks (see :mod:`..ranking`)."""
+"""The nearest by cosine that a text query's facets re-rank (see :mod:`..ranking`)."""
 
 
 @HANDLERS.on(cmd.FindSimilar)
@@ -70,9 +70,10 @@ def _similar(
     scale = scales.entities if exclude else scales.queries
     if exclude:
         hits = catalogue.search(vector, embedder.name, command.limit, exclude)
-    else:  # a text: the nearest by cosine, re-ranked with the words they hold
+    else:  # a text: the nearest by cosine, re-ranked by the look the query names (colours, patterns)
         pool = catalogue.search(vector, embedder.name, max(RERANK_POOL, command.limit), exclude)
-        hits = reranked(command.query, pool, command.limit, scale)
+        pictures = catalogue.thumbnails([e.key for e, _ in pool]) if query_facets(command.query) else {}
+        hits = reranked(command.query, pool, command.limit, scale, pictures)
     scored = [(e, round(float(scale.similarity(c)), 2)) for e, c in hits]
     scored = [(e, s) for e, s in scored if s > 0]
     ctx.state.last_results = [e.name for e, _ in scored]
