@@ -104,6 +104,8 @@ class Candidate:
     text: bool = True
     focus: float = 1.0
     concepts: float = 0.0
+    described: bool = False
+    """The nearest entities are compared by their description alone too (``ranking.DESCRIBED``)."""
 
     def weights(self):
         from napari_talk.packs.atlas.ranking import Weights
@@ -116,16 +118,18 @@ def candidates(models: list[str]) -> list[Candidate]:
 
     int8, w = "minilm-int8", DEFAULT.facet
     shipped = Candidate(
-        f"{int8} + facets (the search as shipped)",
+        f"{int8} + facets, concepts, descriptions (the search as shipped)",
         int8,
         "facets",
         w,
         focus=DEFAULT.focus,
         concepts=DEFAULT.concepts,
+        described=True,
     )
     found = [
         Candidate(f"{int8}, meaning alone", int8, "cosine"),
         Candidate(f"{int8} + word bonus 0.2 (the ranking before)", int8, "words"),
+        Candidate(f"{int8}, whole text or description, no bonus", int8, "facets", 0.0, described=True),
         Candidate(f"{int8} + facets {w}, named by the text only", int8, "facets", w, picture=False),
         Candidate(f"{int8} + facets {w}, measured on the picture only", int8, "facets", w, text=False),
         Candidate(f"{int8} + facets {w}, not scaled by focus", int8, "facets", w, focus=0.0),
@@ -138,8 +142,9 @@ def candidates(models: list[str]) -> list[Candidate]:
     for model in models:
         if model != int8:
             found.append(Candidate(f"{model}, meaning alone", model, "cosine"))
-            found.append(Candidate(f"{model} + facets as shipped", model, "facets", w, focus=DEFAULT.focus,
-                                   concepts=DEFAULT.concepts))  # fmt: skip
+            label = f"{model} + facets, concepts, descriptions as shipped"
+            found.append(Candidate(label, model, "facets", w, focus=DEFAULT.focus, concepts=DEFAULT.concepts,
+                                   described=True))  # fmt: skip
     return [c for c in found if c.model in models]
 
 
@@ -156,6 +161,7 @@ class Bench:
         self.made = time.perf_counter() - started
         self.entities, self.pictures = entities, pictures
         self.vectors = np.asarray(self.embedder.embed([e.text() for e in entities]), np.float32)
+        self.descriptions = np.asarray(self.embedder.embed([e.description for e in entities]), np.float32)
         probes = np.asarray(self.embedder.embed(list(calibration.PROBES)), np.float32)
         self.scale = calibration.measure(self.vectors, probes, "catalogue").queries
 
@@ -168,8 +174,9 @@ class Bench:
             started = time.perf_counter()
             vector = np.asarray(self.embedder.embed([query])[0], np.float32)
             if candidate.scoring == "facets":
+                described = self.descriptions if candidate.described else None
                 row = rank_scores(
-                    query, vector, self.entities, self.vectors, self.scale, self.pictures, weights
+                    query, vector, self.entities, self.vectors, self.scale, self.pictures, weights, described
                 )
             else:
                 row = self.scale.similarity(self.vectors @ vector)
