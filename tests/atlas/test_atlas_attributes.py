@@ -197,3 +197,24 @@ def test_a_person_finds_each_picture_by_its_look(door, qtbot):
         assert reply.kind != "error", reply.text
         found = list(door.session.state("atlas").last_results)
         assert found and found[0] == expected, (line, found, said(door).text)
+
+
+def test_an_entity_is_found_by_its_description_when_its_whole_text_says_more_of_other_things():
+    """The whole text (name, domain, a long prompt) dilutes the description; compared alone, the
+    description that says what the query says ranks its entity first."""
+    from napari_talk.packs.atlas.calibration import Scale
+    from napari_talk.packs.atlas.embeddings import HashedEmbedder
+
+    prompt = "harbour lighthouse storm ships fog cliffs gulls rope anchor tide lantern keeper " * 3
+    keeper = Entity("Orla", domain="Coast", description="She mends fishing nets at dawn.", prompt=prompt)
+    other = Entity("Bram", domain="Coast", description="He counts the boats in the harbour.")
+    entities, embedder = [other, keeper], HashedEmbedder()
+    vectors = embedder.embed([e.text() for e in entities])
+    descriptions = embedder.embed([e.description for e in entities])
+    query = "mending fishing nets at dawn"
+    vector = embedder.embed([query])[0]
+    scale = Scale(0.1, 0.3, 0.5)
+    whole = rank_scores(query, vector, entities, vectors, scale)
+    both = rank_scores(query, vector, entities, vectors, scale, descriptions=descriptions)
+    assert float(both[1] - both[0]) > float(whole[1] - whole[0])
+    assert int(np.argmax(both)) == 1, (whole, both)
