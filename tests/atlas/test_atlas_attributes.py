@@ -218,3 +218,13 @@ def test_an_entity_is_found_by_its_description_when_its_whole_text_says_more_of_
     both = rank_scores(query, vector, entities, vectors, scale, descriptions=descriptions)
     assert float(both[1] - both[0]) > float(whole[1] - whole[0])
     assert int(np.argmax(both)) == 1, (whole, both)
+
+
+@pytest.mark.parametrize(("name", "pattern"), [("Specimen Alder", "grid"), ("Specimen Cedar", "rings")])
+def test_a_pictures_notes_name_its_pattern_in_words_a_search_reads_back(name, pattern):
+    from napari_talk.packs.atlas import analysis
+
+    notes = analysis.measure(rgb_of(PICTURES[name][0]))["visual_notes"]
+    assert facets.PATTERN_WORDS[pattern] in notes, notes
+    assert pattern in query_facets(notes)
+    assert query_facets(facets.PATTERN_WORDS[pattern]) == (pattern,)

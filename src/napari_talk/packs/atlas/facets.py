@@ -48,6 +48,24 @@ PATTERN_FACETS = ("stripes", "grid", "rings", "orb", "void", "rays", "spiral", "
                   "cells", "glitch")  # fmt: skip
 
 
+PATTERN_WORDS = {
+    "stripes": "striped", "grid": "a grid of lines", "rings": "concentric rings",
+    "orb": "a round glow in the middle", "void": "a hollow, empty centre",
+    "rays": "rays from the centre", "spiral": "a spiral", "waves": "wavy lines", "noise": "grainy",
+    "crystal": "faceted and mirrored", "cells": "blobs like cells",
+}  # fmt: skip
+"""How a picture's pattern is put in its visual notes (:func:`.analysis.visual_notes`)."""
+SURE = 0.6
+"""A pattern this strong is named in the notes."""
+
+
+def pattern_of(measured: dict[str, float]) -> str | None:
+    """The strongest pattern of a picture's facets, when it is strong enough to name."""
+    named = [(measured.get(p, 0.0), p) for p in PATTERN_WORDS]
+    strength, name = max(named)
+    return name if strength >= SURE else None
+
+
 def _ramp(value: float, low: float, high: float) -> float:
     """0 at ``low``, 1 at ``high``, linear between."""
     return float(np.clip((value - low) / (high - low), 0.0, 1.0))
