@@ -2,8 +2,9 @@
 
 Dominant colours (k-means in CIELAB, named after the nearest of a small palette), brightness
 (mean luminance), contrast (RMS: the luminance's standard deviation), colourfulness (Hasler and
-Süsstrunk, 2003), edge density (share of Canny edge pixels) and mirror symmetry (correlation of
-the luminance with its left-right and top-bottom mirror images). Pictures are analysed at most
+Süsstrunk, 2003), edge density (share of Canny edge pixels), mirror symmetry (correlation of
+the luminance with its left-right and top-bottom mirror images) and the pattern it shows, when
+one is clear (:mod:`.facets`: stripes, a grid, rings…). Pictures are analysed at most
 256 pixels on a side: the measures describe the whole, not the fine grain.
 """
 
@@ -13,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from . import facets
 
 ANALYSIS_SIDE = 256
 COLOURS = 5
@@ -231,6 +234,7 @@ def measure(rgb: np.ndarray) -> dict[str, Any]:
         "edge_density": round(edges, 3),
         "texture": _word(edges, ((0.12, "busy"), (0.04, "textured"), (0.0, "smooth"))),
         "symmetry": mirror,
+        "pattern": facets.pattern_of(facets.of_thumbnail(thumbnail_png(rgb))) or "none",
     }
     return {
         "visual_notes": visual_notes(colours, measurements),
@@ -249,6 +253,8 @@ def visual_notes(colours: list[dict[str, Any]], m: dict[str, Any]) -> str:
         f"{light}, {contrast} contrast, {m['colourfulness_label']}",
     ]
     notes.append(f"{m['texture']} (edge density {m['edge_density']:.2f})")
+    if m.get("pattern") in facets.PATTERN_WORDS:
+        notes.append(facets.PATTERN_WORDS[m["pattern"]])
     symmetric = [axis.replace("_", "-") for axis, value in m["symmetry"].items() if value >= 0.8]
     if symmetric:
         notes.append(f"{' and '.join(symmetric)} symmetric")

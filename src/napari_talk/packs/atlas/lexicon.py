@@ -140,3 +140,64 @@ def stem(word: str) -> str:
 
 CONCEPTS = _concepts()
 """Word (or its stem) → the concepts (group heads) it belongs to."""
+
+FACET_WORDS: dict[str, tuple[str, ...]] = {
+    # colours (the facets of :mod:`.facets`, measured on the picture)
+    "red": ("red", "reds", "reddish", "crimson", "scarlet", "ruby", "vermilion", "cherry", "blood"),
+    "orange": ("orange", "oranges", "tangerine", "copper", "rust", "rusty", "ochre", "peach", "apricot"),
+    "gold": ("gold", "golden", "gilded", "gilt", "yellow", "yellows", "yellowish", "amber", "honey",
+             "lemon", "mustard", "sunny"),
+    "green": ("green", "greens", "greenish", "emerald", "jade", "olive", "lime", "verdant", "leafy"),
+    "teal": ("teal", "turquoise", "cyan", "aqua", "aquamarine"),
+    "blue": ("blue", "blues", "bluish", "azure", "cobalt", "sapphire", "navy", "cerulean", "indigo"),
+    "purple": ("purple", "purples", "violet", "lilac", "lavender", "mauve", "plum", "amethyst"),
+    "pink": ("pink", "pinks", "pinkish", "magenta", "fuchsia", "rose", "rosy", "salmon", "coral"),
+    "brown": ("brown", "browns", "brownish", "earthy", "umber", "sepia", "chocolate", "tan", "bronze",
+              "rust", "rusty", "amber"),
+    "black": ("black", "blackness", "inky", "jet", "ebony", "pitch"),
+    "white": ("white", "whites", "whitish", "ivory", "snowy", "silver", "silvery", "pearly"),
+    "grey": ("grey", "gray", "greys", "grays", "greyish", "grayish", "greyscale", "grayscale", "colourless",
+             "colorless", "monochrome", "silver", "silvery", "ashen"),
+    # tone
+    "dark": ("dark", "darker", "darkest", "shadowy", "dim", "gloomy", "murky"),
+    "bright": ("bright", "brighter", "luminous", "radiant", "pastel", "pastels"),
+    "pale": ("pale", "pastel", "pastels", "washed", "faded", "whitish", "bleached"),
+    "vivid": ("vivid", "colourful", "colorful", "saturated", "vibrant", "bold", "intense"),
+    "warm": ("warm", "warmth", "hot", "heat", "burning", "blazing", "autumnal"),
+    "cool": ("cool", "cold", "icy", "ice", "frozen", "frosty", "chilly", "wintry", "glacial"),
+    # patterns and shapes
+    "stripes": ("stripe", "stripes", "striped", "stripy", "bands", "banded", "banding", "parallel"),
+    "grid": ("grid", "grids", "lattice", "lattices", "mesh", "net", "checkered", "chequered", "checkerboard",
+             "chessboard", "crosshatch", "crosshatched", "crisscross", "crisscrossed", "tiled", "tiles",
+             "squares", "plaid"),
+    "rings": ("ring", "rings", "ringed", "circles", "concentric", "target", "bullseye", "ripples", "halo",
+              "halos"),
+    "orb": ("orb", "orbs", "ball", "sphere", "globe", "round", "disc", "disk"),
+    "void": ("void", "hole", "empty", "emptiness", "hollow", "halo"),
+    "rays": ("rays", "ray", "beams", "radiating", "radiate", "starburst", "sunburst", "burst", "bursting",
+             "spokes", "radial"),
+    "spiral": ("spiral", "spirals", "swirl", "swirls", "swirling", "vortex", "whirl", "whirlpool", "coil",
+               "helix", "twirl"),
+    "waves": ("wave", "waves", "wavy", "ripple", "rippling", "undulating", "squiggly", "wiggly", "billowing"),
+    "noise": ("noise", "noisy", "grain", "grainy", "static", "speckled", "speckle", "speckles", "fuzzy",
+              "mottled", "cloudy"),
+    "crystal": ("crystal", "crystals", "crystalline", "shard", "shards", "faceted", "facets", "angular",
+                "prism", "prismatic", "jagged", "kaleidoscope"),
+    "cells": ("cell", "cells", "blob", "blobs", "blobby", "dots", "spots", "spotty", "bubbles", "droplets"),
+    "glitch": ("glitch", "glitches", "glitchy", "corrupted", "corruption", "pixelated", "distorted",
+               "datamosh"),
+}  # fmt: skip
+"""Facet (:mod:`.facets`) → the words that name it in a query or an entity's text. General English
+for colours, tones, shapes and patterns; a word may name two facets ("rust": orange and brown)."""
+
+
+def facet_index() -> dict[str, tuple[str, ...]]:
+    """Word → the facets it names."""
+    found: dict[str, list[str]] = {}
+    for facet, names in FACET_WORDS.items():
+        for word in names:
+            found.setdefault(word, []).append(facet)
+    return {word: tuple(facets) for word, facets in found.items()}
+
+
+FACETS_OF_WORD = facet_index()

@@ -1,14 +1,15 @@
 """The atlas made ready in the background (the pack's ``prepare``), so the first search answers
 at once: the catalogue's sentence model loaded and, when the Atlas sample's layer is open on an
-empty catalogue, the sample's pictures drawn and its entities embedded in memory. Nothing is
-written: the first command still takes the sample up (its files, its rows), from what is ready.
+empty catalogue, the sample's pictures drawn and measured (:mod:`.facets`) and its entities and
+their descriptions embedded in memory. Nothing is written: the first command still takes the
+sample up (its files, its rows), from what is ready.
 """
 
 from __future__ import annotations
 
 from ...core.contract.pack import Context
 from ...core.sentences.minilm_files import Watch
-from . import calibration, layers, samples, store
+from . import calibration, facets, layers, samples, store
 from .embeddings import LOCAL_MODELS, MINILM, MINILM_INT8, needs_download
 from .store import Atlas
 
@@ -27,8 +28,10 @@ def warm_up(ctx: Context[Atlas]) -> None:
     with atlas.warming:
         embedder = atlas.embedder(model)
         if sample and (not atlas.exists() or atlas.catalogue.empty()):
-            samples.pictures()
+            for _, thumbnail in samples.pictures():
+                facets.of_thumbnail(thumbnail)  # what a search for a look reads, measured once
             embedder.embed([samples.entity(s).text() for s in samples.ENTITIES])  # remembered
+            embedder.embed([s.description for s in samples.ENTITIES])  # compared alone (ranking.DESCRIBED)
             embedder.embed(list(calibration.PROBES))
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from ....core.contract.pack import Context
 from ....core.contract.result import CommandError, Result
 from ....core.running.jobs import Job, Progress
@@ -11,8 +13,8 @@ from .. import commands as cmd
 from .. import samples, tables
 from .. import sref as srefs
 from ..catalogue import Catalogue, Entity
-from ..embeddings import OFFLINE, Embedder, EmbeddingError, minilm_available
-from ..ranking import reranked
+from ..embeddings import LOCAL_MODELS, OFFLINE, Embedder, EmbeddingError, minilm_available
+from ..ranking import DESCRIBED, query_facets, reranked
 from ..store import Atlas
 from .common import (
     HANDLERS,
@@ -29,7 +31,7 @@ from .common import (
 # -- find_similar --------------------------------------------------------------------------------
 
 RERANK_POOL = 50
-"""The nearest by cosine that a text query's word bonus re-ranks (see :mod:`..ranking`)."""
+"""The nearest by cosine that a text query's facets re-rank (see :mod:`..ranking`)."""
 
 
 @HANDLERS.on(cmd.FindSimilar)
@@ -70,9 +72,12 @@ def _similar(
     scale = scales.entities if exclude else scales.queries
     if exclude:
         hits = catalogue.search(vector, embedder.name, command.limit, exclude)
-    else:  # a text: the nearest by cosine, re-ranked with the words they hold
+    else:  # a text: the nearest by cosine, re-ranked by the look the query names (colours, patterns)
         pool = catalogue.search(vector, embedder.name, max(RERANK_POOL, command.limit), exclude)
-        hits = reranked(command.query, pool, command.limit, scale)
+        pictures = catalogue.thumbnails([e.key for e, _ in pool]) if query_facets(command.query) else {}
+        hits = reranked(
+            command.query, pool, command.limit, scale, pictures, _described(embedder, pool, vector)
+        )
     scored = [(e, round(float(scale.similarity(c)), 2)) for e, c in hits]
     scored = [(e, s) for e, s in scored if s > 0]
     ctx.state.last_results = [e.name for e, _ in scored]
@@ -101,6 +106,22 @@ def _similar(
     if standing_in:
         result.meta["standing_in"] = standing_in
     return result
+
+
+def _described(embedder: Embedder, pool: list[tuple[Entity, float]], vector: np.ndarray) -> np.ndarray | None:
+    """The query's cosines with the descriptions of the nearest hits (see :data:`..ranking.DESCRIBED`):
+    with a local model only, which remembers them (a server would be sent them at every search)."""
+    if embedder.name not in LOCAL_MODELS:
+        return None
+    near = [e.description for e, _ in pool[:DESCRIBED]]
+    shown = [i for i, text in enumerate(near) if text]
+    cosines = np.full(len(near), -1.0)
+    if shown:
+        try:
+            cosines[shown] = embedder.embed([near[i] for i in shown]) @ vector
+        except EmbeddingError as exc:
+            raise CommandError(str(exc)) from None
+    return cosines
 
 
 OFFLINE_NOTE = (
