@@ -30,7 +30,10 @@ def wires(line: str) -> list[dict]:
         ("how many layers are open right now?", {"action": "list_layers"}),
         ("what parts does the model have?", {"action": "describe_model"}),
         ("which materials are on the model?", {"action": "describe_model"}),
-        ("what edges does the front lens have?", {"action": "describe_glass_edges", "glass_name": "Front Lens"}),
+        (
+            "what edges does the front lens have?",
+            {"action": "describe_glass_edges", "glass_name": "Front Lens"},
+        ),
         ("how many light sources are in the scene?", {"action": "describe_scene"}),
         ("which entities are in the catalogue?", {"action": "list_entities"}),
         ("what entities live in The Shallows?", {"action": "list_entities", "domain": "The Shallows"}),
