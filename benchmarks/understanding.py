@@ -75,13 +75,23 @@ def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def in_play(context: dict[str, Any]) -> dict[str, Any]:
+    """The names a session offers the parser for a line's context: the files pack offers the
+    workspace's folders beside its files, so a set that lists the files has its folders too."""
+    files = context.get("files")
+    if not files or "folders" in context:
+        return context
+    folders = sorted({str(Path(f).parent) for f in files} - {"."})
+    return {**context, "folders": folders} if folders else context
+
+
 def run_parser(cases: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     from napari_talk.core.grammar.parser import parse
 
     outputs = []
     for case in cases:
         try:
-            commands = [c.to_wire() for c in parse(case["text"], case.get("context") or {})]
+            commands = [c.to_wire() for c in parse(case["text"], in_play(case.get("context") or {}))]
         except Exception as exc:  # a crash on a line is a wrong answer, not the end of the run
             commands = [{"action": f"<parser raised {type(exc).__name__}: {exc}>"}]
         outputs.append(commands)

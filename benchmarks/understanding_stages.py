@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from understanding import judge, load  # beside this script
+from understanding import in_play, judge, load  # beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = {
@@ -125,7 +125,7 @@ def run(cases: list[dict[str, Any]], read: Read | None) -> tuple[list[str], list
 
     verdicts, times, changes = [], [], []
     for case in cases:
-        context = case.get("context") or {}
+        context = in_play(case.get("context") or {})
         got = [c.to_wire() for c in parse(case["text"], context)]
         if not got and read is not None:
             start = time.perf_counter()

@@ -94,7 +94,6 @@ def read(rephraser, line):
     ("line", "expected"),
     [
         ("yeet it out as a glb", {"action": "export_final_model"}),
-        ("it would be nice to have the scale bar off", {"action": "scale_bar", "op": "hide"}),
         ("write up a description of Dust Wraith", {"action": "generate_description"}),
     ],
 )

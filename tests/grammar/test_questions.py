@@ -70,3 +70,29 @@ def test_a_remark_about_the_things_asks_for_nothing(line):
 def test_a_rule_without_things_is_refused():
     with pytest.raises(ValueError, match="the things the command lists"):
         asked_about(viewer_cmd.ListLayers)
+
+
+def test_a_folder_is_listed_by_its_name_and_a_verb_is_never_a_name():
+    """ "list" is a word of napari's "layer list" panel, but a verb first: never a name alone."""
+    folders = {**CONTEXT, "folders": ["scripts", "config"], "panels": ["layer list", "console"]}
+    assert [c.to_wire() for c in read("list the scripts folder", folders).commands] == [
+        {"action": "list_files", "directory": "scripts"}
+    ]
+    assert [
+        c.to_wire() for c in read("read notes/plan.md then list the config directory", folders).commands
+    ] == [
+        {"action": "read_file", "path": "notes/plan.md"},
+        {"action": "list_files", "directory": "config"},
+    ]
+    assert read("list the recipes folder", folders).commands == []  # no such folder: not guessed
+
+
+def test_a_detector_named_by_the_scene_gives_its_readings():
+    scene = {"scene_objects": ["PMT Detector", "Camera Detector", "Mirror 2"]}
+    assert [c.to_wire() for c in read("PMT Detector readings", scene).commands] == [
+        {"action": "detector_readings", "name": "PMT Detector"}
+    ]
+    assert [c.to_wire() for c in read("readings of the camera detector as a table", scene).commands] == [
+        {"action": "detector_readings", "name": "Camera Detector", "table": True}
+    ]
+    assert read("the blood pressure readings were high", scene).commands == []

@@ -9,6 +9,7 @@ from napari_talk.core.grammar.parser import read
 
 CONTEXT = {
     "layers": ["heart (myl7:GFP)", "rock targets"],
+    "panels": ["layer list", "console"],
     "entities": ["Dust Wraith", "Coral Sentinel"],
     "segments": ["chassis", "mast", "left wheels"],
 }
@@ -34,6 +35,12 @@ def wires(line: str) -> list[dict]:
         ("open the first result", [{"action": "open_result", "rank": 1}]),
         ("undo twice", [{"action": "undo_last_action"}] * 2),
         ("redo three times", [{"action": "redo_last_action"}] * 3),
+        (
+            "I'd rather not see the rock targets right now",
+            [{"action": "layer_visibility", "name": "rock targets", "op": "hide"}],
+        ),
+        ("I need the console open", [{"action": "panel_toggle", "name": "console", "op": "open"}]),
+        ("it would be nice to have the scale bar off", [{"action": "scale_bar", "op": "hide"}]),
     ],
 )
 def test_a_second_reading_in_plain_words(line, expected):
@@ -53,6 +60,9 @@ def test_twice_inside_a_request_is_left_to_the_rules():
         "the first segment of the talk was dull",
         "I binned the old slides twice",
         "gimme a break",
+        "the door was open",
+        "my laptop is off",
+        "I'd rather not see that film again",
     ],
 )
 def test_remarks_in_the_same_words_ask_for_nothing(line):

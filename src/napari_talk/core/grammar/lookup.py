@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .text import BASE_VERBS
+
 OPEN, SEP, SPACE, CLOSE = "\ue000", "\ue002", "\ue003", "\ue001"
 """Private-use characters: nobody types them, so a mark never collides with a line's words."""
 MARK_CHARS = frozenset(OPEN + SEP + SPACE + CLOSE)
@@ -185,7 +187,8 @@ class NameIndex:
 NOT_ALONE = frozenset(
     {"the", "and", "for", "with", "from", "into", "onto", "its", "our", "your", "this", "that"}
 )
-"""Words that never name a thing alone: "the" is not "The Shallows" (it stood before every name)."""
+"""Words that never name a thing alone: "the" is not "The Shallows" (it stood before every name).
+Nor does a verb of the grammar: "list" is not napari's "layer list" panel in "list the scripts folder"."""
 
 
 def _aliases(name: str) -> set[tuple[str, ...]]:
@@ -194,7 +197,7 @@ def _aliases(name: str) -> set[tuple[str, ...]]:
     folded = tuple(name.casefold().split())
     found = {tuple(_ASIDE.sub("", name).casefold().split())}
     pieces = _PIECES.split(_ASIDE.sub("", name).casefold())
-    found |= {(word,) for word in pieces if len(word) >= 3 and word not in NOT_ALONE}
+    found |= {(word,) for word in pieces if len(word) >= 3 and word not in NOT_ALONE | BASE_VERBS}
     found.discard(folded)
     found.discard(())
     return found

@@ -148,13 +148,39 @@ def _numbered(match: re.Match) -> str:
     return f"{match['thing'].rstrip('s')} {ORDINALS.index(match['nth'].casefold()) + 1}"
 
 
+_WISHES = tuple(
+    (re.compile(pattern, re.IGNORECASE), plain)
+    for pattern, plain in (
+        (r"^(?:i'?d|i would) rather not (?:see|have) ", "hide "),
+        (r"^(?:i )?(?:don'?t|do not) (?:want|need) to see ", "hide "),
+        (r"^it(?:'?d| would) be (?:nice|good|great|better|handy|lovely) to (?:have|see|get) ", ""),
+    )
+)
+_STATE = {
+    "open": "open", "opened": "open", "closed": "close", "shut": "close", "off": "hide", "hidden": "hide",
+    "gone": "hide", "on": "show", "visible": "show", "shown": "show",
+}  # fmt: skip
+_WISHED_STATE = re.compile(rf"^(?P<thing>[^,;]+?) (?P<state>{'|'.join(_STATE)})$", re.IGNORECASE)
+"""A wish said as the state wanted ("I need the console open", "I'd rather not see the mask",
+"it would be nice to have the scale bar off"), said again as the request that makes it so."""
+
+
+def _wished(text: str) -> str:
+    for pattern, plain in _WISHES:
+        text = pattern.sub(plain, text)
+    state = _WISHED_STATE.match(text)
+    if state is None:
+        return text
+    return f"{_STATE[state['state'].casefold()]} {state['thing']}"
+
+
 def rephrase(text: str) -> str:
     """The line with each shared synonym put in its plain words (see :data:`SYNONYMS`), things
-    named by their place by their number, and a request said with how many times as that many
-    requests."""
+    named by their place by their number, a wish said as the state wanted as the request that
+    makes it so, and a request said with how many times as that many requests."""
     for pattern, canonical in SYNONYMS:
         text = pattern.sub(canonical, text)
-    text = _ORDINAL.sub(_numbered, _FLAT.sub("", text))
+    text = _wished(_ORDINAL.sub(_numbered, _FLAT.sub("", text)))
     repeated = _REPEATED.match(text)
     if repeated is not None:
         request = repeated["request"] or repeated["verb"]

@@ -245,6 +245,14 @@ RULES: tuple[Rule, ...] = (
     Rule(cmd.ListFiles, r"what(?:'s| is) in {directory:path}", post=_slashed_folder, priority=1),
     Rule(cmd.ListFiles, r"tree(?: {directory:path})?", post=_folder, priority=1, recursive=True),
     Rule(
+        cmd.ListFiles,
+        r"(?:list|ls|show(?: me)?|what(?:'s| is) in)(?: the| my)? {directory:folders}"
+        r"(?: (?:folder|directory|dir))?",
+        post=_folder,
+        priority=1,
+        free_names=False,  # a folder the workspace has: "list layers" is not a folder's
+    ),
+    Rule(
         cmd.AssignTask,
         rf"(?:assign|delegate|give) {AGENT} (?:to|with|the task(?: of)?(?: to)?) {{task_description:text}}"
         rf" {AT_FILE}",

@@ -191,6 +191,9 @@ HEADINGS = {
 }
 SHOW_READING = r"(?:(?:show|list|give|get|what are|what is|what's|plot|display|read)(?: me)? )?(?:the )?"
 AS_TABLE = r"(?: (?:as|in) (?:a )?{table:tables})?"
+TABLES = {
+    "table": True, "list": True, "csv": True, "numbers": True, "plot": False, "chart": False, "graph": False,
+}  # fmt: skip
 READINGS = r"(?:detector|irradiance) (?:readings?|values|measurements?|data|map|profile)"
 REMOVE = r"(?:remove|delete|take out|get rid of|drop)"
 AIM = r"(?:pointing|pointed|shining|aimed|aiming|going|heading|directed|facing|at an angle of|angled)"
@@ -411,6 +414,7 @@ RULES: tuple[Rule, ...] = (
         rf"{REDO}(?: the)? (?:rays|ray trac(?:e|ing)|ray scene|scene|simulation|optics|light paths|light)"
         r"(?: again| now)?",
         r"trace(?: it)? again",
+        r"(?:run |do )?(?:the |a )?(?:ray )?trace(?: it| that)?",
         requires=("trac", "ray", "scene", "simul", "optic", "light"),
         priority=PRIORITY,
     ),
@@ -562,17 +566,19 @@ RULES: tuple[Rule, ...] = (
         rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?detector{AS_TABLE}",
         r"what (?:does|did) (?:the )?detector (?:read|measure|see|show)",
         r"(?:the )?(?:detector|irradiance) (?:readings? )?(?:as|in) (?:a )?{table:tables}",
-        tables={
-            "table": True,
-            "list": True,
-            "csv": True,
-            "numbers": True,
-            "plot": False,
-            "chart": False,
-            "graph": False,
-        },
+        tables=TABLES,
         requires=("detector", "irradiance"),
         priority=PRIORITY,
+    ),
+    Rule(
+        cmd.DetectorReadings,
+        rf"{SHOW_READING}{{name:scene_objects}}(?:'s)? (?:readings?|values|measurements?|data){AS_TABLE}",
+        rf"{SHOW_READING}(?:detector )?(?:readings?|values|measurements?|data) (?:of|for|from|on|at) "
+        rf"(?:the )?{{name:scene_objects}}{AS_TABLE}",
+        tables=TABLES,
+        requires=("reading", "values", "measurement", "data"),
+        priority=PRIORITY,
+        free_names=False,  # a detector the scene has: "the blood pressure readings" are not the scene's
     ),
     Rule(
         cmd.DetectorReadings,
