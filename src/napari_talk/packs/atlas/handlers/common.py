@@ -16,9 +16,11 @@ from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress
 from ....core.sentences.minilm_files import Watch
 from .. import layers, samples
-from ..catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed
+from ..catalogue_store import CatalogueStore
 from ..embeddings import Embedder, EmbeddingError, WeightsMissing
+from ..entities import CatalogueError, Entity, ImportReport
 from ..store import Atlas
+from ..vectorize import embed
 
 if TYPE_CHECKING:
     from ....core.safety.workspace import Workspace
@@ -44,14 +46,14 @@ def atlas_of(ctx: Context[Atlas]) -> Atlas:
     return ctx.state
 
 
-def catalogue_of(ctx: Context[Atlas]) -> Catalogue:
+def catalogue_of(ctx: Context[Atlas]) -> CatalogueStore:
     try:
         return atlas_of(ctx).catalogue
     except CatalogueError as exc:
         raise CommandError(str(exc)) from None
 
 
-def filled(ctx: Context[Atlas]) -> Catalogue:
+def filled(ctx: Context[Atlas]) -> CatalogueStore:
     """The catalogue, with entities: an empty one takes the sample if its layer is open."""
     if take_up(ctx):
         load_sample(ctx)
@@ -129,7 +131,7 @@ def job(label: str, compute: Callable[[Progress], Result]) -> Job:
     return Job(label, compute, lambda result: result)
 
 
-def resolve_entity(catalogue: Catalogue, name: str) -> Entity:
+def resolve_entity(catalogue: CatalogueStore, name: str) -> Entity:
     entity = catalogue.get(name)
     if entity is not None:
         return entity
@@ -168,7 +170,7 @@ def prepare(
 
 
 def store_prepared(
-    catalogue: Catalogue,
+    catalogue: CatalogueStore,
     prepared: Prepared,
     workspace: Workspace | None = None,
     files: Sequence[str] = (),
