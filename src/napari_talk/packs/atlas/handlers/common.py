@@ -21,6 +21,7 @@ from ..embeddings import Embedder, EmbeddingError, WeightsMissing
 from ..entities import CatalogueError, Entity, ImportReport
 from ..store import Atlas
 from ..vectorize import embed
+from ..warm_up import drawn_meanwhile
 
 if TYPE_CHECKING:
     from ....core.safety.workspace import Workspace
@@ -191,20 +192,29 @@ def store_prepared(
 
 
 def sample_prepared(
-    ctx: Context[Atlas], embedder: Embedder, progress: Progress | None = None
+    ctx: Context[Atlas], embedder: Callable[[], Embedder], progress: Progress | None = None
 ) -> tuple[Prepared, Workspace, list[str]]:
-    """The sample's pictures written to the workspace, its entities embedded; the new files."""
+    """The sample's pictures written to the workspace, its entities embedded; the new files.
+
+    The pictures are drawn in a thread while ``embedder()`` gets the model (loading it, or
+    waiting for whoever loads it) and the entities' texts are embedded: a first search on the
+    sample no longer waits for one and then the other."""
     workspace = ctx.workspace
+    with drawn_meanwhile():
+        model = embedder()
+        texts = [samples.entity(s) for s in samples.ENTITIES]  # the text does not hold the image
+        _, vectors, _, name = prepare(ctx, model, texts, [None] * len(texts), progress)
     made = samples.materialize(workspace, SAMPLE_IMAGES)
     entities = [replace(e, image=path) for e, _, path, _ in made]
-    prepared = prepare(ctx, embedder, entities, [thumb for _, thumb, _, _ in made], progress)
+    thumbnails: list[bytes | None] = [thumb for _, thumb, _, _ in made]
+    prepared = (entities, vectors, thumbnails, name)
     return prepared, workspace, [path for _, _, path, new in made if new]
 
 
 def load_sample(ctx: Context[Atlas], progress: Progress | None = None) -> None:
     """The sample straight into an empty catalogue (when its napari layer is open)."""
     with atlas_of(ctx).warming:  # a background warm-up of the sample waits, then finds it taken up
-        prepared, _, _ = sample_prepared(ctx, embedder_of(ctx, progress), progress)
+        prepared, _, _ = sample_prepared(ctx, lambda: embedder_of(ctx, progress), progress)
         store_prepared(catalogue_of(ctx), prepared)
 
 

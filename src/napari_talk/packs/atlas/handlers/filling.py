@@ -116,7 +116,9 @@ def load_sample_catalogue(command: cmd.LoadSampleCatalogue, ctx: Context[Atlas])
         data = {"added": len(report.added), "replaced": len(report.replaced), "total": total}
         return Result.success(message, data, undo=changes)
 
-    return Job("loading the sample catalogue", lambda p: sample_prepared(ctx, embedder_of(ctx, p), p), finish)
+    return Job(
+        "loading the sample catalogue", lambda p: sample_prepared(ctx, lambda: embedder_of(ctx, p), p), finish
+    )
 
 
 @HANDLERS.on(cmd.RemoveFromCatalogue)
