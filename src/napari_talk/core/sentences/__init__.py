@@ -18,6 +18,9 @@ from . import onnx_minilm
 EXIT_WAIT = 60.0
 """How long a process that ends waits for the model's work in a thread to finish."""
 _BUSY = threading.RLock()
+_LOADING = threading.Lock()
+"""Held while a model loads: one load at a time, and a thread that asks meanwhile waits for that
+load only (not for embedding that holds :func:`in_use`), then shares its model."""
 
 
 @contextlib.contextmanager
@@ -31,15 +34,17 @@ def in_use() -> Iterator[None]:
 
 @atexit.register
 def _wait_for_the_model() -> None:
-    if _BUSY.acquire(timeout=EXIT_WAIT):
-        _BUSY.release()
+    for lock in (_BUSY, _LOADING):  # in the order a thread in use that asks for the model takes them
+        if lock.acquire(timeout=EXIT_WAIT):
+            lock.release()
 
 
 class _Loaded:
     """The model of each kind, loaded once per process (a second, and ~90 MB, each time
     otherwise), whoever asks first. A thread that asks while another loads it waits for that load
     and shares its model (an ``lru_cache`` let it load a copy of its own meanwhile: the atlas's
-    first search waited seconds for a second load of what the canonical stage had just loaded)."""
+    first search waited seconds for a second load of what the canonical stage had just loaded,
+    after waiting for that stage's whole set-up, which holds :func:`in_use`)."""
 
     def __init__(self) -> None:
         self._models: dict[bool, onnx_minilm.OnnxMiniLM] = {}
@@ -50,7 +55,7 @@ class _Loaded:
         model = self._models.get(quantized)
         if model is not None:
             return model
-        with in_use():  # one loader at a time: whoever waited here finds the model made
+        with _LOADING:  # whoever waited here finds the model made
             model = self._models.get(quantized)
             if model is None:
                 model = self._models[quantized] = onnx_minilm.OnnxMiniLM(quantized=quantized)
@@ -58,7 +63,7 @@ class _Loaded:
 
     def cache_clear(self) -> None:
         """Forget the models loaded (the next call loads again, from the files as they are then)."""
-        with in_use():
+        with _LOADING:
             self._models.clear()
 
 
