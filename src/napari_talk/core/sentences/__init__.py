@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
 import threading
 from collections.abc import Iterator
 
@@ -19,6 +18,9 @@ from . import onnx_minilm
 EXIT_WAIT = 60.0
 """How long a process that ends waits for the model's work in a thread to finish."""
 _BUSY = threading.RLock()
+_LOADING = threading.Lock()
+"""Held while a model loads: one load at a time, and a thread that asks meanwhile waits for that
+load only (not for embedding that holds :func:`in_use`), then shares its model."""
 
 
 @contextlib.contextmanager
@@ -32,16 +34,40 @@ def in_use() -> Iterator[None]:
 
 @atexit.register
 def _wait_for_the_model() -> None:
-    if _BUSY.acquire(timeout=EXIT_WAIT):
-        _BUSY.release()
+    for lock in (_BUSY, _LOADING):  # in the order a thread in use that asks for the model takes them
+        if lock.acquire(timeout=EXIT_WAIT):
+            lock.release()
 
 
-@functools.lru_cache(maxsize=2)
-def minilm(quantized: bool = True) -> onnx_minilm.OnnxMiniLM:
-    """The model, loaded once per process (a second, and ~90 MB, each time otherwise); raises when
-    its runtime or files are missing (:func:`ready` says so without loading anything)."""
-    with in_use():
-        return onnx_minilm.OnnxMiniLM(quantized=quantized)
+class _Loaded:
+    """The model of each kind, loaded once per process (a second, and ~90 MB, each time
+    otherwise), whoever asks first. A thread that asks while another loads it waits for that load
+    and shares its model (an ``lru_cache`` let it load a copy of its own meanwhile: the atlas's
+    first search waited seconds for a second load of what the canonical stage had just loaded,
+    after waiting for that stage's whole set-up, which holds :func:`in_use`)."""
+
+    def __init__(self) -> None:
+        self._models: dict[bool, onnx_minilm.OnnxMiniLM] = {}
+
+    def __call__(self, quantized: bool = True) -> onnx_minilm.OnnxMiniLM:
+        """Raises when the model's runtime or files are missing (:func:`ready` says so without
+        loading anything)."""
+        model = self._models.get(quantized)
+        if model is not None:
+            return model
+        with _LOADING:  # whoever waited here finds the model made
+            model = self._models.get(quantized)
+            if model is None:
+                model = self._models[quantized] = onnx_minilm.OnnxMiniLM(quantized=quantized)
+            return model
+
+    def cache_clear(self) -> None:
+        """Forget the models loaded (the next call loads again, from the files as they are then)."""
+        with _LOADING:
+            self._models.clear()
+
+
+minilm = _Loaded()
 
 
 def ready() -> bool:

@@ -20,7 +20,7 @@ from typing import IO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .catalogue import Entity, name_key
+from .entities import Entity, name_key
 
 MAX_LINE = 100_000
 MAX_ERRORS_LISTED = 5

@@ -19,6 +19,7 @@ from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
 from ...core.running.pack_settings import AtlasSettings
 from ...core.sentences import minilm_files
 from .catalogue import Catalogue
+from .catalogue_store import CatalogueStore, checked
 from .embeddings import (
     LOCAL_MODELS,
     MINILM,
@@ -33,7 +34,8 @@ from .embeddings import (
     make_embedder,
     needs_download,
 )
-from .postgres import PostgresCatalogue, shown
+from .pg_connection import shown
+from .postgres import PostgresCatalogue
 
 if TYPE_CHECKING:
     from ...core.safety.workspace import PinnedFile, Workspace
@@ -56,7 +58,7 @@ class Atlas:
         self.workspace = workspace
         self.config = (settings or AtlasSettings()).resolved()
         """The person's atlas settings, ``$NAPARI_TALK_ATLAS_DATABASE`` applied."""
-        self._catalogue: Catalogue | None = None
+        self._catalogue: CatalogueStore | None = None
         self._pinned: PinnedFile | None = None
         self.remote: RemoteConfig | None = None
         """Where the person chose to run the catalogue's model in this session."""
@@ -86,10 +88,12 @@ class Atlas:
         return shown(url) if url else CATALOGUE_FILE
 
     @property
-    def catalogue(self) -> Catalogue:
+    def catalogue(self) -> CatalogueStore:
+        """The catalogue, opened on first use: on the PostgreSQL database of the person's
+        ``atlas.database`` setting, else in the workspace's SQLite file."""
         with self._lock:
             if self._catalogue is None and self.config.database:
-                self._catalogue = PostgresCatalogue(self.config.database)
+                self._catalogue = checked(PostgresCatalogue(self.config.database))
                 if self._catalogue.setting(MODEL_KEY) is None:
                     self._catalogue.set_setting(MODEL_KEY, default_model())
             if self._catalogue is None:
@@ -105,7 +109,7 @@ class Atlas:
                     catalogue.close()
                     pinned.release()
                     raise
-                self._catalogue, self._pinned = catalogue, pinned
+                self._catalogue, self._pinned = checked(catalogue), pinned
                 if self._catalogue.setting(MODEL_KEY) is None:
                     self._catalogue.set_setting(MODEL_KEY, default_model())
             return self._catalogue

@@ -7,8 +7,9 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
-from .catalogue import Catalogue, Entity
+from .catalogue_store import CatalogueStore
 from .embeddings import RELATED, VERY_SIMILAR
+from .entities import Entity
 
 DESCRIPTION_CHARS = 200
 
@@ -29,7 +30,7 @@ def band(similarity: float) -> str:
     return "related" if similarity >= RELATED else "distant"
 
 
-def thumbnail_urls(catalogue: Catalogue, entities: Sequence[Entity]) -> list[str | None]:
+def thumbnail_urls(catalogue: CatalogueStore, entities: Sequence[Entity]) -> list[str | None]:
     """Each entity's thumbnail as a data URL (None without one), read in one query."""
     pngs = catalogue.thumbnails([e.id for e in entities if e.id is not None])
     return [

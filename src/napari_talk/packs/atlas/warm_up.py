@@ -7,6 +7,10 @@ sample up (its files, its rows), from what is ready.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
+
 from ...core.contract.pack import Context
 from ...core.sentences.minilm_files import Watch
 from . import calibration, facets, layers, samples, store
@@ -26,13 +30,31 @@ def warm_up(ctx: Context[Atlas]) -> None:
     if needs_download(model):
         atlas.download_sentence_model(Watch())
     with atlas.warming:
-        embedder = atlas.embedder(model)
-        if sample and (not atlas.exists() or atlas.catalogue.empty()):
-            for _, thumbnail in samples.pictures():
-                facets.of_thumbnail(thumbnail)  # what a search for a look reads, measured once
-            embedder.embed([samples.entity(s).text() for s in samples.ENTITIES])  # remembered
-            embedder.embed([s.description for s in samples.ENTITIES])  # compared alone (ranking.DESCRIBED)
-            embedder.embed(list(calibration.PROBES))
+        taking_up = sample and (not atlas.exists() or atlas.catalogue.empty())
+        with drawn_meanwhile() if taking_up else contextlib.nullcontext():
+            embedder = atlas.embedder(model)
+            if taking_up:
+                embedder.embed([samples.entity(s).text() for s in samples.ENTITIES])  # remembered
+                embedder.embed([s.description for s in samples.ENTITIES])  # compared alone: ranking.DESCRIBED
+                embedder.embed(list(calibration.PROBES))
+
+
+@contextlib.contextmanager
+def drawn_meanwhile() -> Iterator[None]:
+    """The sample's pictures drawn in a thread while the block runs (it waits for the model, or
+    embeds: native code that leaves the interpreter to the drawing); drawn when it ends."""
+    drawing = threading.Thread(target=_draw, name="atlas sample pictures", daemon=True)
+    drawing.start()
+    try:
+        yield
+    finally:
+        drawing.join()
+
+
+def _draw() -> None:
+    with contextlib.suppress(Exception):  # whoever writes the pictures draws them again, and says why
+        for _, thumbnail in samples.pictures():
+            facets.of_thumbnail(thumbnail)  # what a search for a look reads, measured once
 
 
 def _model(atlas: Atlas, sample: bool) -> str | None:

@@ -16,9 +16,12 @@ from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress
 from ....core.sentences.minilm_files import Watch
 from .. import layers, samples
-from ..catalogue import Catalogue, CatalogueError, Entity, ImportReport, embed
+from ..catalogue_store import CatalogueStore
 from ..embeddings import Embedder, EmbeddingError, WeightsMissing
+from ..entities import CatalogueError, Entity, ImportReport
 from ..store import Atlas
+from ..vectorize import embed
+from ..warm_up import drawn_meanwhile
 
 if TYPE_CHECKING:
     from ....core.safety.workspace import Workspace
@@ -44,14 +47,14 @@ def atlas_of(ctx: Context[Atlas]) -> Atlas:
     return ctx.state
 
 
-def catalogue_of(ctx: Context[Atlas]) -> Catalogue:
+def catalogue_of(ctx: Context[Atlas]) -> CatalogueStore:
     try:
         return atlas_of(ctx).catalogue
     except CatalogueError as exc:
         raise CommandError(str(exc)) from None
 
 
-def filled(ctx: Context[Atlas]) -> Catalogue:
+def filled(ctx: Context[Atlas]) -> CatalogueStore:
     """The catalogue, with entities: an empty one takes the sample if its layer is open."""
     if take_up(ctx):
         load_sample(ctx)
@@ -129,7 +132,7 @@ def job(label: str, compute: Callable[[Progress], Result]) -> Job:
     return Job(label, compute, lambda result: result)
 
 
-def resolve_entity(catalogue: Catalogue, name: str) -> Entity:
+def resolve_entity(catalogue: CatalogueStore, name: str) -> Entity:
     entity = catalogue.get(name)
     if entity is not None:
         return entity
@@ -168,7 +171,7 @@ def prepare(
 
 
 def store_prepared(
-    catalogue: Catalogue,
+    catalogue: CatalogueStore,
     prepared: Prepared,
     workspace: Workspace | None = None,
     files: Sequence[str] = (),
@@ -189,20 +192,29 @@ def store_prepared(
 
 
 def sample_prepared(
-    ctx: Context[Atlas], embedder: Embedder, progress: Progress | None = None
+    ctx: Context[Atlas], embedder: Callable[[], Embedder], progress: Progress | None = None
 ) -> tuple[Prepared, Workspace, list[str]]:
-    """The sample's pictures written to the workspace, its entities embedded; the new files."""
+    """The sample's pictures written to the workspace, its entities embedded; the new files.
+
+    The pictures are drawn in a thread while ``embedder()`` gets the model (loading it, or
+    waiting for whoever loads it) and the entities' texts are embedded: a first search on the
+    sample no longer waits for one and then the other."""
     workspace = ctx.workspace
+    with drawn_meanwhile():
+        model = embedder()
+        texts = [samples.entity(s) for s in samples.ENTITIES]  # the text does not hold the image
+        _, vectors, _, name = prepare(ctx, model, texts, [None] * len(texts), progress)
     made = samples.materialize(workspace, SAMPLE_IMAGES)
     entities = [replace(e, image=path) for e, _, path, _ in made]
-    prepared = prepare(ctx, embedder, entities, [thumb for _, thumb, _, _ in made], progress)
+    thumbnails: list[bytes | None] = [thumb for _, thumb, _, _ in made]
+    prepared = (entities, vectors, thumbnails, name)
     return prepared, workspace, [path for _, _, path, new in made if new]
 
 
 def load_sample(ctx: Context[Atlas], progress: Progress | None = None) -> None:
     """The sample straight into an empty catalogue (when its napari layer is open)."""
     with atlas_of(ctx).warming:  # a background warm-up of the sample waits, then finds it taken up
-        prepared, _, _ = sample_prepared(ctx, embedder_of(ctx, progress), progress)
+        prepared, _, _ = sample_prepared(ctx, lambda: embedder_of(ctx, progress), progress)
         store_prepared(catalogue_of(ctx), prepared)
 
 

@@ -13,6 +13,7 @@ from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import jsonl
 from ..embeddings import Embedder, EmbeddingError
+from ..entities import ImportReport
 from ..store import Atlas
 from .common import (
     HANDLERS,
@@ -41,7 +42,7 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
     workspace, catalogue = ctx.workspace, catalogue_of(ctx)
     started = time.perf_counter()
 
-    def work(progress: Progress) -> tuple[Prepared, jsonl.ReadResult]:
+    def work(progress: Progress) -> tuple[Prepared, jsonl.ReadResult, int]:
         data = workspace.read_bytes(command.path, limit=IMPORT_MAX_BYTES, what="catalogue imports")
         read = jsonl.read_bytes(data)
         if not read.entities:
@@ -51,27 +52,34 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
                 else ": the file is empty"
             )
             raise CommandError(f"no entity imported from {command.path}{why}")
-        entities = read.entities
         embedder = embedder_of(ctx, progress)
-        return prepare(ctx, embedder, entities, [None] * len(entities), progress), read
+        # what an earlier import (stopped, or of the same file before it grew) stored as it is
+        # here, with its vector, is neither embedded nor written again
+        kept = catalogue.unchanged(read.entities, embedder.name)
+        entities = [e for i, e in enumerate(read.entities) if i not in kept]
+        return prepare(ctx, embedder, entities, [None] * len(entities), progress), read, len(kept)
 
-    def finish(done: tuple[Prepared, jsonl.ReadResult]) -> Result:
-        prepared, read = done
-        report, changes = store_prepared(catalogue, prepared)
+    def finish(done: tuple[Prepared, jsonl.ReadResult, int]) -> Result:
+        prepared, read, unchanged = done
+        report, changes = store_prepared(catalogue, prepared) if prepared[0] else (ImportReport(), Changes())
         skipped = f"; {jsonl.summarize_errors(read.errors, read.skipped)}" if read.skipped else ""
         repeated = f"; {read.repeated:,} gave way to a later line of the same name" if read.repeated else ""
+        same = f", {unchanged:,} already there as they are" if unchanged else ""
+        seconds = time.perf_counter() - started
         message = (
-            f"imported {len(prepared[0])} entities from {command.path} ({len(report.added)} new, "
-            f"{len(report.replaced)} replaced{repeated}) in {time.perf_counter() - started:.1f} s{skipped}."
+            f"imported {len(prepared[0]) + unchanged} entities from {command.path} ({len(report.added)} new, "
+            f"{len(report.replaced)} replaced{same}{repeated}) in {seconds:.1f} s{skipped}."
         )
-        data = {
-            "imported": len(prepared[0]),
+        data: dict[str, object] = {
+            "imported": len(prepared[0]) + unchanged,
             "repeated": read.repeated,
             "added": len(report.added),
             "replaced": len(report.replaced),
             "skipped": read.errors,
             "skipped_count": read.skipped,
         }
+        if unchanged:
+            data["unchanged"] = unchanged
         return Result.success(message, data, undo=changes)
 
     return Job(f"importing {command.path}", work, finish)
@@ -108,7 +116,9 @@ def load_sample_catalogue(command: cmd.LoadSampleCatalogue, ctx: Context[Atlas])
         data = {"added": len(report.added), "replaced": len(report.replaced), "total": total}
         return Result.success(message, data, undo=changes)
 
-    return Job("loading the sample catalogue", lambda p: sample_prepared(ctx, embedder_of(ctx, p), p), finish)
+    return Job(
+        "loading the sample catalogue", lambda p: sample_prepared(ctx, lambda: embedder_of(ctx, p), p), finish
+    )
 
 
 @HANDLERS.on(cmd.RemoveFromCatalogue)

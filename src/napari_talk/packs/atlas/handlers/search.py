@@ -12,8 +12,9 @@ from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import samples, tables
 from .. import sref as srefs
-from ..catalogue import Catalogue, Entity
+from ..catalogue_store import CatalogueStore
 from ..embeddings import LOCAL_MODELS, OFFLINE, Embedder, EmbeddingError, minilm_available
+from ..entities import Entity
 from ..ranking import DESCRIBED, query_facets, reranked
 from ..store import Atlas
 from .common import (
@@ -49,7 +50,7 @@ def find_similar(command: cmd.FindSimilar, ctx: Context[Atlas]) -> Job:
 def _similar(
     command: cmd.FindSimilar,
     ctx: Context[Atlas],
-    catalogue: Catalogue,
+    catalogue: CatalogueStore,
     embedder: Embedder,
     progress: Progress | None = None,
 ) -> Result:
