@@ -41,6 +41,14 @@ def wires(line: str) -> list[dict]:
         ),
         ("I need the console open", [{"action": "panel_toggle", "name": "console", "op": "open"}]),
         ("it would be nice to have the scale bar off", [{"action": "scale_bar", "op": "hide"}]),
+        (
+            "critical angle from oil (1.518) to water (1.333)",
+            [{"action": "optics_angle", "kind": "critical", "n1": 1.518, "n2": 1.333}],
+        ),
+        (
+            "fresnel from air to sapphire (1.77) at 60 degrees",
+            [{"action": "fresnel_transmittances", "n1": 1, "n2": 1.77, "theta_i_deg": 60}],
+        ),
     ],
 )
 def test_a_second_reading_in_plain_words(line, expected):

@@ -174,13 +174,23 @@ def _wished(text: str) -> str:
     return f"{_STATE[state['state'].casefold()]} {state['thing']}"
 
 
+_GIVEN_VALUE = re.compile(
+    r"\b(?:(?!(?:from|to|into|in|at|of|and|the|between|going)\b)[A-Za-z][\w-]* ){1,2}\((?P<value>\d\.\d+)\)",
+    re.IGNORECASE,
+)
+"""A thing said with its value beside it in brackets ("from oil (1.518) to water (1.333)"): the
+value is what counts. Only a decimal alone in brackets, so names like "CT volume (450 kV)" stay."""
+
+
 def rephrase(text: str) -> str:
     """The line with each shared synonym put in its plain words (see :data:`SYNONYMS`), things
     named by their place by their number, a wish said as the state wanted as the request that
-    makes it so, and a request said with how many times as that many requests."""
+    makes it so, a thing said with its value by the value, and a request said with how many
+    times as that many requests."""
     for pattern, canonical in SYNONYMS:
         text = pattern.sub(canonical, text)
     text = _wished(_ORDINAL.sub(_numbered, _FLAT.sub("", text)))
+    text = _GIVEN_VALUE.sub(lambda m: m["value"], text)
     repeated = _REPEATED.match(text)
     if repeated is not None:
         request = repeated["request"] or repeated["verb"]
