@@ -223,10 +223,10 @@ def new_session(root: Path) -> tuple[Session, list[tuple[Any, ...]]]:
 
 
 def fuzz(
-    root: Path, seconds: float, seed: int, big: bool = True
+    root: Path, seconds: float, seed: int, big: bool = True, *, at_least: int = 0
 ) -> tuple[Counter[str], Counter[str], list[str]]:
-    """Mutated files for ``seconds``; the big files once each (``big``). Cases and crashes per
-    mutation, and the crashes' descriptions."""
+    """Mutated files for ``seconds`` (and at least ``at_least`` of them, however slow the machine);
+    the big files once each (``big``). Cases and crashes per mutation, and the crashes' descriptions."""
     session, before = new_session(root)
     lines = [line for line in SAMPLE.read_bytes().split(b"\n") if line.strip()]
     rng = random.Random(seed)
@@ -234,7 +234,7 @@ def fuzz(
     crashes: Counter[str] = Counter()
     found: list[str] = []
     deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
+    while time.perf_counter() < deadline or sum(cases.values()) < at_least:
         name, mutate = rng.choice(list(MUTATIONS.items()))
         cases[name] += 1
         if why := check(session, root, mutate(rng, lines), before):

@@ -26,7 +26,7 @@ def test_a_short_fuzz_of_the_import_finds_no_crash(workspace):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import fuzz_catalogue_jsonl as fuzz
 
-    cases, _, found = fuzz.fuzz(workspace, seconds=8, seed=5, big=False)
+    cases, _, found = fuzz.fuzz(workspace, seconds=8, seed=5, big=False, at_least=100)
     assert sum(cases.values()) >= 100 and set(cases) == set(fuzz.MUTATIONS)
     assert not found, found[:3]
 
