@@ -8,9 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from napari_talk.core.running.pack_settings import DATABASE_ENV, AtlasSettings, MeshSettings
 from napari_talk.core.running.session import Session
 from napari_talk.core.running.settings import FileStore, Settings, WorkspaceSettings
+from napari_talk.packs.atlas.settings import DATABASE_ENV, AtlasSettings
+from napari_talk.packs.mesh.settings import MeshSettings
 
 SECRET = "s3cr3t-pa55"
 

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
-from ...core.running.pack_settings import AtlasSettings
 from ...core.sentences import minilm_files
 from .catalogue import Catalogue
 from .embeddings import (
@@ -34,6 +33,7 @@ from .embeddings import (
     needs_download,
 )
 from .postgres import PostgresCatalogue, shown
+from .settings import AtlasSettings
 
 if TYPE_CHECKING:
     from ...core.safety.workspace import PinnedFile, Workspace

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.contract.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Pack, Sections
 from ...core.viewer.protocols import Layer
 from .commands import COMMANDS
 from .grammar import RULES
@@ -25,18 +25,12 @@ from .state import RaysPackState
 if TYPE_CHECKING:
     from ...core.contract.commands import Command
     from ...core.contract.result import Result
-    from ...core.running.settings import Settings
     from ...core.safety.risk import Risk
     from ...core.safety.workspace import Workspace
 
 
 class RaysPack(Pack[RaysPackState]):
-    def handlers(self) -> Handlers[RaysPackState]:
-        from .handlers import HANDLERS
-
-        return HANDLERS
-
-    def new_state(self, workspace: Workspace, settings: Settings) -> RaysPackState:
+    def new_state(self, workspace: Workspace, settings: Sections) -> RaysPackState:
         return RaysPackState()
 
     def names(self, ctx: Context[RaysPackState]) -> dict[str, list[str]]:
@@ -96,5 +90,12 @@ class RaysPack(Pack[RaysPackState]):
 
 
 PACK = RaysPack(
-    "rays", COMMANDS, (*RULES, *ELEMENTS, *QUESTIONS), context_stand_ins={"scene_objects": "glasses"}, order=3
+    "rays",
+    COMMANDS,
+    (*RULES, *ELEMENTS, *QUESTIONS),
+    handlers=f"{__name__}.handlers:HANDLERS",
+    named_fields=("glass_name",),
+    cli=f"{__name__}.cli:add_rays_command",
+    context_stand_ins={"scene_objects": "glasses"},
+    order=3,
 )
