@@ -1,4 +1,4 @@
-"""The atlas pack: a catalogue of images and entities with embedding search (seed 002).
+"""The atlas pack: a catalogue of images and entities with embedding search (the Archivist tools).
 
 Domain modules (no napari, no Qt): ``catalogue`` (SQLite, parameterized), ``embeddings`` (offline
 hashed, a local MiniLM, an OpenAI-compatible server) with ``lexicon``, ``analysis``

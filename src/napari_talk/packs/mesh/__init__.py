@@ -1,4 +1,4 @@
-"""The mesh pack: 3-D modelling by conversation on napari Surface layers (seed 000, CONJURE).
+"""The mesh pack: 3-D modelling by conversation on napari Surface layers (the CONJURE toolset's commands).
 
 Primitives, segmentation, segment selection and isolation, PBR materials, glTF export, and
 concept-to-model generation through a ComfyUI server. Domain modules are free of napari and Qt;

@@ -5,7 +5,7 @@ Domain modules (no napari, no Qt): ``scene`` (data model), ``file_object`` (obje
 file gives them), ``scene_json`` (ray-optics JSON v5), ``engine`` (the scene traced by
 ``rayoptics``, the one engine), ``fresnel``, ``simulation`` (segments, lineage), ``edges``,
 ``analysis`` (queries), ``lineage`` (paths, energy), ``editing`` (objects by name, moved, turned,
-added), ``writer`` (a scene saved as ray-optics JSON), ``xml``, ``agent`` (seed 001's ``_xml``
+added), ``writer`` (a scene saved as ray-optics JSON), ``xml``, ``agent`` (ray_tracing_shapely's ``_xml``
 tools), ``samples`` and ``display`` (layer-data tuples). ``handlers/`` joins them to a session and
 a viewer.
 """
