@@ -162,6 +162,9 @@ class Pack(Generic[S]):
         settings: type[BaseModel] | None = None,
         settings_title: str = "",
         named_fields: tuple[str, ...] = (),
+        nouns: Mapping[str, str] | None = None,
+        slot_fillers: Mapping[str, str] | None = None,
+        data_words: tuple[str, ...] = (),
         recorded: bool = True,
         cli: str | None = None,
         context_defaults: Mapping[str, tuple[str, ...]] | None = None,
@@ -182,6 +185,15 @@ class Pack(Generic[S]):
         self.named_fields = named_fields
         """Fields of its commands that name the thing acted on (beyond ``name``, ``new_name`` and
         ``path``, which every pack's do): a pronoun after the command stands for that thing."""
+        self.nouns: Mapping[str, str] = nouns or {}
+        """The plain noun each of its kinds of name is read as when a line is matched against the
+        rules' canonical phrasings ({"glasses": "glass"}: "turn Prism" reads as "turn glass")."""
+        self.slot_fillers: Mapping[str, str] = slot_fillers or {}
+        """A kind of slot that a name of another kind fills too, in a canonical phrasing (a scene
+        object's words are filled by its name: {"scene_object_words": "scene_objects"})."""
+        self.data_words = data_words
+        """Words that point at its live objects after "the", "its" or "their" ("the scene", "its
+        glasses"): a question saying one asks about what is in play, which only a command answers."""
         self.recorded = recorded
         """Whether its commands go into a session's recipe (the session pack's help and undo do not)."""
         self.cli = cli

@@ -69,6 +69,8 @@ PACK = AtlasPack(
     settings=AtlasSettings,
     settings_title="Atlas",
     named_fields=("layer", "image_url", "query"),
+    nouns={"entities": "entity"},
+    data_words=("catalog", "catalogue", "entity", "entities"),
     cli=f"{__name__}.cli:add_atlas_command",
     order=5,
 )

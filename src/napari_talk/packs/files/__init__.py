@@ -62,5 +62,6 @@ PACK = FilesPack(
     handlers=f"{__name__}.handlers:HANDLERS",
     handler_modules=tuple(f"{__name__}.{module}" for module in ("counting", "places", "verbs")),
     named_fields=("query",),
+    nouns={"files": "file"},
     order=2,
 )

@@ -73,5 +73,7 @@ PACK = MeshPack(
     handlers=f"{__name__}.handlers:HANDLERS",
     settings=MeshSettings,
     settings_title="Mesh import limits",
+    nouns={"segments": "part"},
+    data_words=("mesh", "segment", "segments", "part", "parts"),
     order=4,
 )
