@@ -214,9 +214,14 @@ class Pack(Generic[S]):
         """The pack's handler table, imported on first use when it was declared by name (so
         ``import napari_talk`` stays fast), with the modules that bind more handlers to it."""
         if isinstance(self._handlers, str):
-            table = resolve(self._handlers)
-            for module in self.handler_modules:
-                resolve(module)
+            try:
+                table = resolve(self._handlers)
+                for module in self.handler_modules:
+                    resolve(module)
+            except (ImportError, AttributeError) as exc:
+                raise ContractError(
+                    f"pack {self.name!r}: its handlers ({self._handlers}) cannot be loaded: {exc}"
+                ) from exc
             if not isinstance(table, Handlers):
                 raise ContractError(f"pack {self.name!r}: {self._handlers} is not a Handlers table")
             self._handlers = table
