@@ -131,11 +131,11 @@ def main() -> None:
 
     import pgserver
 
-    from napari_talk.core.running.pack_settings import AtlasSettings
     from napari_talk.core.running.session import Session
     from napari_talk.core.running.settings import Settings
     from napari_talk.packs.atlas.catalogue import Catalogue
     from napari_talk.packs.atlas.embeddings import default_model
+    from napari_talk.packs.atlas.settings import AtlasSettings
     from napari_talk.packs.atlas.store import CATALOGUE_FILE, MODEL_KEY
 
     model = default_model()

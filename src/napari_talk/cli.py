@@ -1,6 +1,7 @@
 """The ``napari-talk`` command line: ``start`` (napari with the dock), ``parse`` (the parser
 alone, no Qt), ``run`` (lines in a viewer without a window), ``mcp`` (an MCP server on stdio or
-HTTP), ``commands`` (the reference), and the packs' own (``rays``, ``atlas download-model``)."""
+HTTP), ``commands`` (the reference), and what each pack adds (``Pack(..., cli="module:function")``:
+``rays``, ``atlas download-model``)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,6 @@ from .exit_codes import (
     EXIT_UNAVAILABLE,
     EXIT_USAGE,
 )
-from .packs.atlas.cli import add_atlas_command
-from .packs.rays.cli import add_rays_command
 from .terminal_text import printable_output
 
 TOKEN_ENV = "NAPARI_TALK_MCP_TOKEN"
@@ -331,9 +330,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_recipe_options(r)
     r.set_defaults(func=_run_command)
 
-    add_rays_command(sub)
-    add_atlas_command(sub)
+    _add_pack_commands(sub)
     return cli
+
+
+def _add_pack_commands(sub: argparse._SubParsersAction) -> None:
+    """Each installed pack's own subcommands, added by the function it names (imported now)."""
+    from .core.contract.pack import resolve
+    from .core.contract.registry import installed_packs
+
+    for pack in installed_packs():
+        if pack.cli:
+            resolve(pack.cli)(sub)
 
 
 def _add_recipe_options(r: argparse.ArgumentParser) -> None:

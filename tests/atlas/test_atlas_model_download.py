@@ -16,11 +16,11 @@ from atlas_servers import FileServer, Route
 
 from napari_talk.core import sentences
 from napari_talk.core.running.jobs import Progress
-from napari_talk.core.running.pack_settings import AtlasSettings
 from napari_talk.core.running.session import Session
 from napari_talk.core.running.settings import Settings
 from napari_talk.core.sentences import minilm_files, onnx_minilm
 from napari_talk.packs.atlas import embeddings, store
+from napari_talk.packs.atlas.settings import AtlasSettings
 
 PACKAGED = onnx_minilm.packaged_dir()
 pytestmark = pytest.mark.skipif(

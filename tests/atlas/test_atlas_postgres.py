@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
-from napari_talk.core.running.pack_settings import DATABASE_ENV, AtlasSettings
 from napari_talk.core.running.session import Session
 from napari_talk.packs.atlas.catalogue import CatalogueError, Entity
 from napari_talk.packs.atlas.postgres import PostgresCatalogue
+from napari_talk.packs.atlas.settings import DATABASE_ENV, AtlasSettings
 from napari_talk.packs.atlas.store import CATALOGUE_FILE
 
 

@@ -8,9 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from napari_talk.core.running.pack_settings import DATABASE_ENV, AtlasSettings, MeshSettings
 from napari_talk.core.running.session import Session
 from napari_talk.core.running.settings import FileStore, Settings, WorkspaceSettings
+from napari_talk.packs.atlas.settings import DATABASE_ENV, AtlasSettings
+from napari_talk.packs.mesh.settings import MeshSettings
 
 SECRET = "s3cr3t-pa55"
 
@@ -74,3 +75,15 @@ def test_the_mesh_limit_comes_from_the_settings_and_its_variable_still_raises_it
     accepted = session.execute({"action": "import_model", "path": "ball.stl"})
     assert accepted.ok, accepted.message
     assert np.asarray(session.state("mesh").model.mesh.faces).shape[0] == 320
+
+
+def test_the_packs_sections_are_the_ones_the_packs_declare():
+    from napari_talk.core.contract.registry import installed_packs
+
+    declared = {pack.name: pack.settings for pack in installed_packs() if pack.settings is not None}
+    assert declared == {"atlas": AtlasSettings, "mesh": MeshSettings}
+    sections = Settings.sections()
+    assert list(sections)[:3] == ["llm", "workspace", "network"]
+    assert {name: model for name, (model, _) in sections.items() if name in declared} == declared
+    assert isinstance(Settings().section("mesh"), MeshSettings)
+    assert "nonsense" not in Settings.model_validate({"nonsense": {"a": 1}}).model_dump()

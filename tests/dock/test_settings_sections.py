@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from napari_talk.core.running.pack_settings import AtlasSettings, MeshSettings
 from napari_talk.core.running.settings import FileStore, Settings
+from napari_talk.packs.atlas.settings import AtlasSettings
+from napari_talk.packs.mesh.settings import MeshSettings
 
 
 def test_the_dialog_takes_a_database_url_and_keeps_the_mesh_limits(qtbot, tmp_path):
@@ -12,11 +13,11 @@ def test_the_dialog_takes_a_database_url_and_keeps_the_mesh_limits(qtbot, tmp_pa
     current = Settings(mesh=MeshSettings(max_faces=1234), atlas=AtlasSettings())
     dialog = SettingsDialog(current)
     qtbot.addWidget(dialog)
-    dialog.database.setText("mysql://lab@db.example/atlas")
+    dialog.field("atlas", "database").setText("mysql://lab@db.example/atlas")
     dialog.accept()
     assert dialog.result() != dialog.DialogCode.Accepted
     assert "postgresql://" in dialog.test_result.text()
-    dialog.database.setText("postgresql://lab:pa55@db.example/atlas")
+    dialog.field("atlas", "database").setText("postgresql://lab:pa55@db.example/atlas")
     dialog.accept()
     assert dialog.result() == dialog.DialogCode.Accepted
     chosen = dialog.settings()

@@ -115,3 +115,24 @@ def test_a_lazy_pack_missing_a_handler_is_refused_when_its_handlers_load_not_at_
 def test_a_rule_takes_a_command_class_not_a_name():
     with pytest.raises(TypeError, match="command class"):
         Rule("beep_for_test", "beep")  # type: ignore[arg-type]
+
+
+def test_a_pack_names_its_handlers_and_they_load_on_first_use_through_one_resolver():
+    from napari_talk.packs.session.commands import COMMANDS
+
+    table = "napari_talk.packs.session.handlers:HANDLERS"
+    pack: Pack = Pack("session_again", COMMANDS, handlers=table)
+    assert not pack.handlers_at_hand  # declared by name: nothing imported yet
+    loaded = pack.checked_handlers()
+    assert isinstance(loaded, Handlers) and all(command in loaded for command in COMMANDS)
+    assert pack.handlers_at_hand
+
+
+@pytest.mark.parametrize(
+    "where", ["napari_talk.no_such_module:HANDLERS", "napari_talk.packs.session.handlers:NONE"]
+)
+def test_a_handler_table_that_cannot_be_found_is_a_contract_error_naming_the_pack(where):
+    pack = Pack("misnamed", (Beep,), (Rule(Beep, "beep"),), handlers=where)
+    Registry([pack])  # registering imports nothing
+    with pytest.raises(ContractError, match=f"pack 'misnamed': its handlers \\({where}\\) cannot be loaded"):
+        check_contract(pack, handlers=True)

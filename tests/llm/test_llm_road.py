@@ -63,7 +63,7 @@ def test_the_seed_envelope_speaks_and_sets_the_generative_prompt(llm_session, ch
     turn = llm_session.run("would you kindly conceal those filaments")
     assert turn.ok and turn.spoken == "Hiding the actin for you."
     assert not cells_viewer.layers["actin"].visible
-    assert llm_session.generative_prompt == "a crisp fluorescence micrograph, green and magenta"
+    assert llm_session.state("mesh").generative_prompt == "a crisp fluorescence micrograph, green and magenta"
 
 
 def test_an_invalid_reply_is_sent_back_once_and_the_fix_runs(llm_session, chat_server, cells_viewer):

@@ -29,7 +29,7 @@ def comfy(monkeypatch):
 @pytest.fixture
 def session(workspace):
     session = Session(None, workspace=workspace)
-    session.generative_prompt = PROMPT
+    session.state("mesh").generative_prompt = PROMPT
     assert session.run("spawn a sphere").ok
     return session
 

@@ -34,7 +34,7 @@ def exported(tmp_path_factory):
     """One figure, segmented, three materials, exported: shared by the tests that read it back."""
     root = tmp_path_factory.mktemp("export-workspace")
     session = Session(None, workspace=root)
-    session.generative_prompt = "a bronze statue of a runner"
+    session.state("mesh").generative_prompt = "a bronze statue of a runner"
     *_, result = _run(
         session,
         "spawn a human body",

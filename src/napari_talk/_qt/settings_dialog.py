@@ -1,13 +1,14 @@
 """The settings dialog: the language model (with a connection test), the workspace folder, the
-private hosts URLs may be fetched from and the atlas's catalogue database (the mesh limits are
-kept as they are: napari's Preferences page shows them)."""
+private hosts URLs may be fetched from, and each field of a pack's section that asks to be shown
+here (its ``json_schema_extra`` gives a ``placeholder``: the atlas's catalogue database). A pack's
+other fields are kept as they are: napari's Preferences page shows them."""
 
 from __future__ import annotations
 
 import threading
-from typing import get_args
+from typing import Any, get_args
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from qtpy.QtCore import QObject, Signal
 from qtpy.QtWidgets import (
     QCheckBox,
@@ -25,8 +26,7 @@ from qtpy.QtWidgets import (
 from ..core.llm.client import LLMError
 from ..core.llm.probe import Abilities, probe
 from ..core.llm.settings import SCHEMA_FORMS, LLMSettings, Mode
-from ..core.running.pack_settings import AtlasSettings
-from ..core.running.settings import NetworkSettings, Settings, WorkspaceSettings
+from ..core.running.settings import NetworkSettings, Settings, WorkspaceSettings, pack_sections
 
 PRESETS = {
     "OpenAI": "https://api.openai.com/v1",
@@ -53,9 +53,7 @@ class SettingsDialog(QDialog):
         self.allowed_hosts.setPlaceholderText("none: only public hosts (e.g. localhost, 192.168.1.20)")
         self.allowed_hosts.setToolTip(NetworkSettings.model_fields["allowed_hosts"].description)
         self._current = current
-        self.database = QLineEdit(current.atlas.database)
-        self.database.setPlaceholderText("empty: the workspace's SQLite file; or postgresql://user@host/db")
-        self.database.setToolTip(AtlasSettings.model_fields["database"].description)
+        self._pack_fields = _pack_fields(current)
         self.model = QLineEdit(settings.model)
         self.model.setPlaceholderText("gpt-4o-mini, llama3.1, qwen2.5:7b … (empty: no LLM)")
         self.preset = QComboBox()
@@ -97,7 +95,8 @@ class SettingsDialog(QDialog):
         form.addRow("", self.allow_destructive)
         form.addRow("Workspace folder", self.workspace)
         form.addRow("Allowed hosts", self.allowed_hosts)
-        form.addRow("Catalogue database", self.database)
+        for (section, key), edit in self._pack_fields.items():
+            form.addRow(pack_sections()[section][0].model_fields[key].title or key, edit)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -114,10 +113,15 @@ class SettingsDialog(QDialog):
         self._probe = _Probe()
         self._probe.done.connect(self._show_test_result)
 
+    def field(self, section: str, key: str) -> QLineEdit:
+        """The line edit of one pack's field (``field("atlas", "database")``)."""
+        return self._pack_fields[(section, key)]
+
     def accept(self) -> None:
-        """A database that is not a postgresql:// URL is said at once; the dialog stays open."""
+        """A pack's field its model refuses (a database that is not a postgresql:// URL) is said
+        at once; the dialog stays open."""
         try:
-            AtlasSettings(database=self.database.text())
+            self._pack_sections()
         except ValidationError as exc:
             self.test_result.setText(str(exc.errors()[0]["msg"]).removeprefix("Value error, "))
             return
@@ -129,9 +133,21 @@ class SettingsDialog(QDialog):
                 "llm": self.llm_settings(),
                 "workspace": WorkspaceSettings(root=self.workspace.text().strip()),
                 "network": NetworkSettings(allowed_hosts=self.allowed_hosts.text().strip()),
-                "atlas": AtlasSettings(database=self.database.text()),
+                **self._pack_sections(),
             }
         )
+
+    def _pack_sections(self) -> dict[str, BaseModel]:
+        """The sections with a field shown here, as typed (each validated by its pack's model)."""
+        typed: dict[str, dict[str, Any]] = {}
+        for (section, key), edit in self._pack_fields.items():
+            typed.setdefault(section, {})[key] = edit.text()
+        return {
+            section: pack_sections()[section][0].model_validate(
+                {**self._current.section(section).model_dump(), **values}
+            )
+            for section, values in typed.items()
+        }
 
     def llm_settings(self) -> LLMSettings:
         return LLMSettings(
@@ -178,3 +194,18 @@ class SettingsDialog(QDialog):
         if form is not None:
             self.schema_form.setCurrentText(form)
         self.test_result.setText(found.summary(local) + " (chosen above; OK keeps it)")
+
+
+def _pack_fields(current: Settings) -> dict[tuple[str, str], QLineEdit]:
+    """A line edit for each pack's text field that asks to be shown in the dialog."""
+    edits = {}
+    for section, (model, _) in pack_sections().items():
+        for key, spec in model.model_fields.items():
+            extra = spec.json_schema_extra
+            placeholder = extra.get("placeholder") if isinstance(extra, dict) else None
+            if isinstance(placeholder, str):
+                edit = QLineEdit(str(getattr(current.section(section), key)))
+                edit.setPlaceholderText(placeholder)
+                edit.setToolTip(spec.description or "")
+                edits[(section, key)] = edit
+    return edits

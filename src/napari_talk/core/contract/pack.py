@@ -24,16 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from .errors import ContractError
+from ..errors import ContractError
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ..grammar.rules import Rule
     from ..llm.client import ChatClient
     from ..llm.settings import LLMSettings
     from ..running.jobs import Job, Jobs
-    from ..running.settings import Settings
     from ..safety.net import NetPolicy
     from ..safety.risk import Consent, Effect, Risk
     from ..safety.workspace import Workspace
@@ -55,6 +57,13 @@ class LanguageModel(Protocol):
     def client(self) -> ChatClient: ...
 
 
+class Sections(Protocol):
+    """What a pack reads of the person's settings: one section by name (its own, or a core one
+    such as ``"llm"``); :class:`~napari_talk.core.running.settings.Settings` is one."""
+
+    def section(self, name: str) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Context(Generic[S]):
     """What a handler may touch. ``viewer`` is None without one (scripts, agents, tests)."""
@@ -63,31 +72,23 @@ class Context(Generic[S]):
     workspace: Workspace
     state: S
     jobs: Jobs
+    settings: Sections
+    """The person's settings; a pack reads its own section as ``ctx.settings.section(pack_name)``."""
     window: Window | None = None
     """The window's panels, when the session has a window (the dock, ``napari-talk run``)."""
     llm: LanguageModel | None = None
     """The person's configured language model, when one is set up."""
-    generative_prompt: str | None = None
-    """The prompt a model keeps refining for generative tools (seed 000's ``user_prompt``)."""
     net: NetPolicy = field(default_factory=lambda: _no_private_hosts())
     """Downloads of URLs someone chose, fenced as the person's settings say and judged by
     ``consent`` (a host the person did not configure, asked for by a model, waits for them)."""
     consent: Consent = field(default_factory=lambda: _person())
     """Who asked for the command running now, and what the person agreed to."""
-    settings: Settings = field(default_factory=lambda: _defaults())
-    """The person's settings (the sections packs read: ``atlas``, ``mesh``)."""
 
 
 def _no_private_hosts() -> NetPolicy:
     from ..safety.net import NetPolicy
 
     return NetPolicy()
-
-
-def _defaults() -> Settings:
-    from ..running.settings import Settings
-
-    return Settings()
 
 
 def _person() -> Consent:
@@ -127,14 +128,26 @@ class Handlers(Generic[S]):
         return command_class in self._bound
 
 
+def resolve(dotted: str) -> Any:
+    """What a dotted name stands for: ``"package.module:NAME"`` is NAME in that module (imported
+    now, once), ``"package.module"`` the module itself. The one place a pack's declared parts are
+    looked up, so a pack names its handlers without importing them."""
+    module, _, attribute = dotted.partition(":")
+    found: Any = import_module(module)
+    for part in filter(None, attribute.split(".")):
+        found = getattr(found, part)
+    return found
+
+
 def part_of(pack: Pack[Any], command: type[Command]) -> str:
     """Where a contract error is: ``pack 'rays': command 'trace' (Trace)``."""
     return f"pack {pack.name!r}: command {command.action_name()!r} ({command.__name__})"
 
 
 class Pack(Generic[S]):
-    """A pack: a small one is an instance (``Pack("ping", (Ping,), handlers=table)``); one with
-    state or hooks is a subclass that overrides what it offers."""
+    """A pack: what it contributes is declared as data (``Pack("ping", (Ping,), handlers=table)``,
+    or ``handlers="my_pack.handlers:HANDLERS"`` to import the table on first use); a pack with state
+    or live objects is a subclass that overrides the hooks it needs."""
 
     _checked: Handlers[S] | None = None
 
@@ -144,7 +157,16 @@ class Pack(Generic[S]):
         commands: tuple[type[Command], ...],
         rules: tuple[Rule, ...] = (),
         *,
-        handlers: Handlers[S] | None = None,
+        handlers: Handlers[S] | str | None = None,
+        handler_modules: tuple[str, ...] = (),
+        settings: type[BaseModel] | None = None,
+        settings_title: str = "",
+        named_fields: tuple[str, ...] = (),
+        nouns: Mapping[str, str] | None = None,
+        slot_fillers: Mapping[str, str] | None = None,
+        data_words: tuple[str, ...] = (),
+        recorded: bool = True,
+        cli: str | None = None,
         context_defaults: Mapping[str, tuple[str, ...]] | None = None,
         context_stand_ins: Mapping[str, str] | None = None,
         order: int = 100,
@@ -152,7 +174,31 @@ class Pack(Generic[S]):
         self.name = name
         self.commands = commands
         self.rules = rules
-        self._handlers = handlers if handlers is not None else Handlers[S]()
+        self._handlers: Handlers[S] | str = handlers if handlers is not None else Handlers[S]()
+        """The handler table, or where it lives (``"module:NAME"``), imported on first use."""
+        self.handler_modules = handler_modules
+        """Modules that bind more handlers to that table, imported with it."""
+        self.settings = settings
+        """The model of the pack's section of the person's settings (saved, and shown in the
+        settings dialog and napari's Preferences, under ``settings_title``); None: it has none."""
+        self.settings_title = settings_title or name.capitalize()
+        self.named_fields = named_fields
+        """Fields of its commands that name the thing acted on (beyond ``name``, ``new_name`` and
+        ``path``, which every pack's do): a pronoun after the command stands for that thing."""
+        self.nouns: Mapping[str, str] = nouns or {}
+        """The plain noun each of its kinds of name is read as when a line is matched against the
+        rules' canonical phrasings ({"glasses": "glass"}: "turn Prism" reads as "turn glass")."""
+        self.slot_fillers: Mapping[str, str] = slot_fillers or {}
+        """A kind of slot that a name of another kind fills too, in a canonical phrasing (a scene
+        object's words are filled by its name: {"scene_object_words": "scene_objects"})."""
+        self.data_words = data_words
+        """Words that point at its live objects after "the", "its" or "their" ("the scene", "its
+        glasses"): a question saying one asks about what is in play, which only a command answers."""
+        self.recorded = recorded
+        """Whether its commands go into a session's recipe (the session pack's help and undo do not)."""
+        self.cli = cli
+        """Where the function that adds its subcommands to ``napari-talk`` lives
+        (``"module:add_commands"``, called with argparse's subparsers); None: it adds none."""
         self.order = order
         """Where the pack comes in the help and the docs (the bundled ones first)."""
         self.context_defaults: Mapping[str, tuple[str, ...]] = context_defaults or {}
@@ -165,14 +211,27 @@ class Pack(Generic[S]):
         return f"<{type(self).__name__} {self.name!r}: {len(self.commands)} commands>"
 
     def handlers(self) -> Handlers[S]:
-        """The pack's handler table; a bundled pack overrides this to import its handlers module
-        on first use, not at import time."""
+        """The pack's handler table, imported on first use when it was declared by name (so
+        ``import napari_talk`` stays fast), with the modules that bind more handlers to it."""
+        if isinstance(self._handlers, str):
+            try:
+                table = resolve(self._handlers)
+                for module in self.handler_modules:
+                    resolve(module)
+            except (ImportError, AttributeError) as exc:
+                raise ContractError(
+                    f"pack {self.name!r}: its handlers ({self._handlers}) cannot be loaded: {exc}"
+                ) from exc
+            if not isinstance(table, Handlers):
+                raise ContractError(f"pack {self.name!r}: {self._handlers} is not a Handlers table")
+            self._handlers = table
         return self._handlers
 
     @property
     def handlers_at_hand(self) -> bool:
         """Whether the handler table costs nothing to check: given to the constructor, or loaded."""
-        return self._checked is not None or type(self).handlers is Pack.handlers
+        declared = not isinstance(self._handlers, str) and type(self).handlers is Pack.handlers
+        return self._checked is not None or declared
 
     def checked_handlers(self) -> Handlers[S]:
         """The handler table, checked whole when first loaded: :class:`ContractError` names the
@@ -198,7 +257,7 @@ class Pack(Generic[S]):
     """The section of the settings the pack's state is made from: when it changes, the session
     makes the state anew (the atlas's catalogue database)."""
 
-    def new_state(self, workspace: Workspace, settings: Settings) -> S:
+    def new_state(self, workspace: Workspace, settings: Sections) -> S:
         """The pack's state for a new session (``None`` for packs that keep none)."""
         return None  # type: ignore[return-value]
 
@@ -259,3 +318,12 @@ class Pack(Generic[S]):
     def format_for_agent(self, command: Command, result: Result) -> str | None:
         """The pack's own text for agents (XML for the rays pack); None means the Result as JSON."""
         return None
+
+    def judged_as(self, command: Command, ctx: Context[S]) -> Command | None:
+        """The command ``command`` would run again, when it runs another (a redo): consent judges
+        that one, as the person already asked for it once; None (the default): itself."""
+        return None
+
+    def model_prompt(self, ctx: Context[S], prompt: str) -> None:
+        """A model's reply refined the prompt it keeps for generative tools (its reply's
+        ``user_prompt``): a pack that generates from a prompt keeps it in its state."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-from .errors import ContractError as ContractError
+from ..errors import ContractError as ContractError
 from .pack import part_of
 
 if TYPE_CHECKING:
@@ -64,6 +64,8 @@ def check_contract(pack: Pack, *, handlers: bool = False) -> None:
 
 
 PACK_ENTRY_POINT_GROUP = "napari_talk.packs"
+NAMED_FIELDS = ("new_name", "name", "path")
+"""The fields in which any command names the thing it acts on (a pack adds its own: ``named_fields``)."""
 
 
 class Registry:
@@ -148,6 +150,28 @@ class Registry:
             "context_stand_ins",
             lambda: {k: v for p in self.packs for k, v in p.context_stand_ins.items()},
         )
+
+    @property
+    def nouns(self) -> dict[str, str]:
+        """The plain noun each pack's kinds of name are read as ("glasses": "glass")."""
+        return self._derive("nouns", lambda: {k: v for p in self.packs for k, v in p.nouns.items()})
+
+    @property
+    def slot_fillers(self) -> dict[str, str]:
+        """A slot kind, and the kind of name that fills it too (see :attr:`Pack.slot_fillers`)."""
+        return self._derive(
+            "slot_fillers", lambda: {k: v for p in self.packs for k, v in p.slot_fillers.items()}
+        )
+
+    @property
+    def data_words(self) -> tuple[str, ...]:
+        """The words that point at the packs' live objects in a question ("the scene")."""
+        return self._derive("data_words", lambda: tuple(w for p in self.packs for w in p.data_words))
+
+    def named_fields(self, action: str) -> tuple[str, ...]:
+        """Where a command names the thing it acts on, the first filled one counting: the fields
+        every pack's commands use that way (:data:`NAMED_FIELDS`), then its own pack's."""
+        return (*NAMED_FIELDS, *self.pack_of(action).named_fields)
 
     def pack(self, name: str) -> Pack:
         try:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import CommandError as CommandError  # where handlers have always found it
+from ..errors import CommandError as CommandError  # where handlers have always found it
+from .changes import Changes, require_changes
 
 if TYPE_CHECKING:
-    from ..running.history import Changes
     from ..safety.risk import Approval
 
 Status = Literal["success", "error"]
@@ -32,8 +32,6 @@ class Result:
 
     def __post_init__(self) -> None:
         if self.undo is not None:
-            from ..running.history import require_changes
-
             require_changes(self.undo)
 
     @property

@@ -354,7 +354,7 @@ class Parser:
         live name of the kinds its old name had (a layer renamed is still a layer)."""
         if len(_PRONOUN.findall(rest)) != 1:
             return None
-        named = _named(left)
+        named = _named(left, self.registry.named_fields(left.action))
         if named is None:
             return None
         old = left.to_wire().get("name")
@@ -509,15 +509,14 @@ class Parser:
 
 MAX_SHARED_WORDS = 4
 """At most this many words before "and" may share the rest of the line ("critical and brewster ...")."""
-_NAMED_FIELDS = ("new_name", "name", "path", "glass_name", "layer", "image_url", "query")
-"""Where a command names the thing it acts on; a pronoun after it stands for that thing."""
 _VALUE_AT_END = re.compile(r"(?:\s+(?P<join>to|at|as|in|=|:))?\s+\S+(?:\s*(?:%|percent))?\s*$", re.IGNORECASE)
 _JOINED = re.compile(r"(?:to|at|as|in|=|:)\s", re.IGNORECASE)
 
 
-def _named(command: Command) -> str | None:
+def _named(command: Command, fields: tuple[str, ...]) -> str | None:
+    """What ``command`` names in the first of ``fields`` it fills; a pronoun after it stands for that."""
     wire = command.to_wire()
-    return next((wire[f] for f in _NAMED_FIELDS if isinstance(wire.get(f), str)), None)
+    return next((wire[f] for f in fields if isinstance(wire.get(f), str)), None)
 
 
 def _swallows_a_request(command: Command, line: str) -> bool:

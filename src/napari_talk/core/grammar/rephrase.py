@@ -62,19 +62,8 @@ _PATH = re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+[\w.-]+|(?<![\w/.-])[\w-]+\.[A-Za-
 _NUMBER = re.compile(rf"(?<![\w.]){NUMBER}(?:\s*%)?")
 _COUNTS = {"point": 2, "pair": 2, "range": 2, "grid_point": 2, "box": 4, "axis_box": 4, "labelled_box": 4}
 _NUMERIC = {"number", "int", "scale", "amount", "share", "times"}
-NOUNS = {
-    "layers": "layer",
-    "panels": "panel",
-    "glasses": "glass",
-    "scene_objects": "object",
-    "scene_object_words": "object",
-    "entities": "entity",
-    "segments": "part",
-    "files": "file",
-    "path": "file",
-    "text": "something",
-    "word": "something",
-}
+CORE_NOUNS = {"layers": "layer", "panels": "panel", "path": "file", "text": "something", "word": "something"}
+"""The plain noun a kind of name or slot is read as; each pack adds its own kinds' (``Pack(nouns=...)``)."""
 
 
 @dataclass
@@ -92,10 +81,14 @@ class Values:
 
 
 def values_of(
-    line: str, context: Mapping[str, Sequence[str]], common_words: frozenset[str] = frozenset()
+    line: str,
+    context: Mapping[str, Sequence[str]],
+    common_words: frozenset[str] = frozenset(),
+    nouns: Mapping[str, str] = CORE_NOUNS,
 ) -> Values:
-    """The line's values; a name said as one of ``common_words`` alone (a word of the phrasings, or
-    "the") is taken as that word, not as the name it begins."""
+    """The line's values, each name left as the noun of its kind (``nouns``); a name said as one of
+    ``common_words`` alone (a word of the phrasings, or "the") is taken as that word, not as the
+    name it begins."""
     found = Values(line=line)
     quotes = quoted_spans(line)
     for start, end in quotes:
@@ -118,7 +111,7 @@ def values_of(
         if typed.casefold() in common_words and not whole:  # "the" of "The Shallows", "right" of "right leg"
             return typed
         found.names.append((kinds, typed))
-        return " " + NOUNS.get(sorted(kinds)[0], "thing") + " "
+        return " " + nouns.get(sorted(kinds)[0], "thing") + " "
 
     text = _MARKED.sub(name, marked)
 
@@ -131,26 +124,27 @@ def values_of(
     return found
 
 
-def bare_phrasing(phrasing: Phrasing) -> str:
+def bare_phrasing(phrasing: Phrasing, nouns: Mapping[str, str] = CORE_NOUNS) -> str:
     """A phrasing as :func:`values_of` leaves a line: each slot read as what it holds."""
     words = []
     for slot in phrasing.slots:
         count = _COUNTS.get(slot.kind, 1)
         numeric = slot.kind in _NUMERIC or slot.kind in _COUNTS
-        words.append(" ".join(["2"] * count) if numeric else NOUNS.get(slot.kind, "thing"))
+        words.append(" ".join(["2"] * count) if numeric else nouns.get(slot.kind, "thing"))
     return " ".join(phrasing.filled(words).split())
 
 
-def fill(phrasing: Phrasing, values: Values) -> str | None:
+def fill(phrasing: Phrasing, values: Values, fillers: Mapping[str, str] | None = None) -> str | None:
     """The phrasing with its slots filled by the line's values, every value used exactly once; None
-    when they do not fit (a slot left empty, or a value the phrasing has no place for)."""
+    when they do not fit (a slot left empty, or a value the phrasing has no place for). A name fills
+    a slot of its own kind, or one whose kind ``fillers`` says a name of its kind fills."""
     names = list(values.names)
     numbers = list(values.numbers)
     quoted = list(values.quoted)
     paths = list(values.paths)
     filled = []
     for slot in phrasing.slots:
-        value = _take(slot, names, numbers, quoted, paths)
+        value = _take(slot, names, numbers, quoted, paths, fillers or {})
         if value is None:
             return None
         filled.append(value)
@@ -159,7 +153,14 @@ def fill(phrasing: Phrasing, values: Values) -> str | None:
     return phrasing.filled(filled)
 
 
-def _take(slot: Slot, names: list, numbers: list[str], quoted: list[str], paths: list[str]) -> str | None:
+def _take(
+    slot: Slot,
+    names: list,
+    numbers: list[str],
+    quoted: list[str],
+    paths: list[str],
+    fillers: Mapping[str, str],
+) -> str | None:
     kind = slot.kind
     if kind in _NUMERIC or kind in _COUNTS:
         count = _COUNTS.get(kind, 1)
@@ -176,7 +177,7 @@ def _take(slot: Slot, names: list, numbers: list[str], quoted: list[str], paths:
     if kind in ("text", "word"):
         return f"'{quoted.pop(0)}'" if quoted else None
     for index, (kinds, typed) in enumerate(names):
-        if kind in kinds or (kind == "scene_object_words" and "scene_objects" in kinds):
+        if kind in kinds or fillers.get(kind) in kinds:
             del names[index]
             return typed
     return None
@@ -221,14 +222,16 @@ class Rephraser:
             for field_name, choices in rule.choices.items():
                 words.update({phrase: (field_name, value) for phrase, value in choices.items()})
         self._embed = embed
-        self.vectors = embed([bare_phrasing(p) for p in self.phrasings])
+        self._nouns = {**CORE_NOUNS, **registry.nouns}
+        self._fillers = registry.slot_fillers
+        self.vectors = embed([bare_phrasing(p, self._nouns) for p in self.phrasings])
         self._by_signature: dict[tuple[int, int, int, int], list[int]] = {}
         vocabulary: dict[str, set[str]] = {}
         for index, phrasing in enumerate(self.phrasings):
             self._by_signature.setdefault(_signature(phrasing), []).append(index)
             for word in _WORDS.findall(phrasing.text.casefold()):
                 vocabulary.setdefault(word, set()).add(phrasing.action)
-        placeholders = {*NOUNS.values(), "thing"}
+        placeholders = {*self._nouns.values(), "thing"}
         self._vocabulary = {w: a for w, a in vocabulary.items() if w not in placeholders}
         self._telling = {w: a for w, a in self._vocabulary.items() if len(w) > 3 and w not in PLAIN_WORDS}
         """The grammar's words that tell what a line is about ("concept", "through", "opacity"):
@@ -242,7 +245,7 @@ class Rephraser:
         """The canonical line ``line`` means, if one is clearly nearest; ``parses(text)`` gives the
         wire commands the parser reads in a text (the reading must give exactly one, of its
         phrasing's command, and invent no value the line does not say)."""
-        values = values_of(line, context, self._common)
+        values = values_of(line, context, self._common, self._nouns)
         if not values.bare or separators(line):
             return None  # a chain of requests is read clause by clause by the parser, or by a model
         said = (len(values.names), len(values.numbers), len(values.quoted), len(values.paths))
@@ -257,7 +260,7 @@ class Rephraser:
                 return None
             if best is not None and phrasing.action == best[1].action:
                 continue
-            canonical = fill(phrasing, values)
+            canonical = fill(phrasing, values, self._fillers)
             if canonical is None or not self._agrees(values, canonical, phrasing):
                 continue
             if best is not None:

@@ -573,7 +573,7 @@ class LLMRoad:
             return
         question = is_question(text)
         live = [name for found in names.values() for name in found]
-        unread = bool(spoken) and question and asks_about_the_data(text, live)
+        unread = bool(spoken) and question and asks_about_the_data(text, live, self.registry.data_words)
         if spoken and question and not claims_action(spoken) and not unread:
             return
         outcome.spoken = None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 _QUESTION_START = re.compile(
     r"^\s*(?:(?:hey|hi|ok|okay|so|and|but|well|please|quick question)[,!.:]?\s+)*"
@@ -52,12 +53,37 @@ def is_question(text: str) -> bool:
     return line.endswith("?") or bool(_QUESTION_START.search(line))
 
 
-_THE_DATA = re.compile(
-    r"\b(?:this|these|those|current(?:ly)?|here|my|our|how many|how much of|are there|is there|"
-    r"(?:the|its|their) (?:scene|layers?|image|images|files?|folders?|workspace|catalog(?:ue)?|model|mesh|"
-    r"trace|rays?|viewer|data|recording|stack|segments?|parts?|glass(?:es)?|detectors?|entit(?:y|ies)))\b",
-    re.IGNORECASE,
+DATA_WORDS = frozenset(
+    [
+        "layer",
+        "layers",
+        "image",
+        "images",
+        "file",
+        "files",
+        "folder",
+        "folders",
+        "workspace",
+        "model",
+        "viewer",
+        "data",
+        "recording",
+        "stack",
+    ]
 )
+"""Words that point at what is in play after "the", "its" or "their"; each pack adds the words of its
+own objects (``Pack(data_words=...)``: "the scene", "its glasses")."""
+
+
+@lru_cache(maxsize=8)
+def _the_data(words: tuple[str, ...]) -> re.Pattern[str]:
+    things = "|".join(re.escape(word) for word in sorted({*DATA_WORDS, *words}, key=len, reverse=True))
+    return re.compile(
+        r"\b(?:this|these|those|current(?:ly)?|here|my|our|how many|how much of|are there|is there|"
+        rf"(?:the|its|their) (?:{things}))\b",
+        re.IGNORECASE,
+    )
+
 
 _HOW_TO = re.compile(
     r"^\s*(?:can|could|is it possible|how (?:do|can|could|would|should|might) (?:i|we|you|one)|how to)\b",
@@ -65,12 +91,13 @@ _HOW_TO = re.compile(
 )
 
 
-def asks_about_the_data(text: str, names: Iterable[str] = ()) -> bool:
+def asks_about_the_data(text: str, names: Iterable[str] = (), words: tuple[str, ...] = ()) -> bool:
     """Whether a question asks about what is in play rather than about the world ("what is a
-    Brewster angle?"): it names a live name, or points at the scene, the layers, the files."""
+    Brewster angle?"): it names a live name, or points at the layers, the files or one of the
+    packs' ``words`` (the scene)."""
     if _HOW_TO.search(text):
         return False  # "can the image be blurred here?" asks what can be done, not what is there
-    if _THE_DATA.search(text):
+    if _the_data(words).search(text):
         return True
     folded = text.casefold()
     return any(re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", folded) for name in names if name)

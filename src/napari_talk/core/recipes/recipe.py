@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..contract.commands import Command
     from ..contract.registry import Registry
     from ..grammar.parser import Parser
-    from .log import Done, InputLayers
+    from ..running.recipe_log import Done, InputLayers
 
 RECIPES_FOLDER = "recipes"
 SUFFIX = ".recipe"

@@ -19,14 +19,13 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from pydantic import ValidationError
 
 from ..contract.commands import MAX_NAME_CHARS, Command, shown_name
-from ..contract.errors import ContractError
 from ..contract.pack import Context, Pack
 from ..contract.registry import Registry, default_registry
 from ..contract.result import CommandError, Result
+from ..errors import ContractError
 from ..grammar.parser import Parser
 from ..help.live_examples import in_live_names
 from ..help.topics import not_understood_line, suggest, unknown_verb
-from ..recipes.log import NOT_RECORDED_PACKS, RecipeLog
 from ..safety.net import NetPolicy
 from ..safety.risk import (
     Approval,
@@ -43,6 +42,7 @@ from ..safety.risk import (
 from ..safety.workspace import Workspace, default_workspace, human_size
 from .history import Entry, History
 from .jobs import Job, Jobs
+from .recipe_log import RecipeLog
 from .rephrasing import Rephrasing
 from .settings import Settings
 
@@ -109,8 +109,6 @@ class Session:
         """The window's panels (:mod:`napari_talk.core.viewer.window`), when the caller has a window."""
         self.llm = llm
         """The LLM road, when a model is set up; None keeps the session offline."""
-        self.generative_prompt: str | None = None
-        """The prompt a model keeps refining for generative tools (seed 000's ``user_prompt``)."""
         self.last_road: Road = "none"
         self.last_model = ""
         self.jobs = Jobs(self._record)
@@ -125,14 +123,14 @@ class Session:
 
     @property
     def settings(self) -> Settings:
-        """The person's settings, as packs read them (their ``atlas`` and ``mesh`` sections)."""
+        """The person's settings, as packs read them (each its own section)."""
         return self._settings
 
     @settings.setter
     def settings(self, settings: Settings) -> None:
         for pack in self.registry.packs:
             section = pack.settings_section
-            if section and getattr(settings, section) != getattr(self._settings, section):
+            if section and settings.section(section) != self._settings.section(section):
                 self._states.pop(pack.name, None)  # made anew from the new section on next use
         self._settings = settings
 
@@ -182,7 +180,6 @@ class Session:
             jobs=self.jobs,
             window=self.window,
             llm=self.llm if self.llm_ready else None,
-            generative_prompt=self.generative_prompt,
             net=ConsentedNet(self.net.allowed_hosts, consent),
             consent=consent,
             settings=self._settings,
@@ -379,13 +376,8 @@ class Session:
         return frozenset(hosts)
 
     def effects(self, command: Command) -> tuple[Effect, ...]:
-        """What running ``command`` now would do that the person may have to agree to; an undo
-        or a redo: what it would replace of theirs (its digest)."""
-        if command.action == "undo_last_action":
-            entry = self.history.next_undo()
-            return _undo_effects(entry) if entry is not None else ()
-        if command.action == "redo_last_action":
-            return ()  # judged as it runs, as the command it redoes (see :meth:`redo`)
+        """What running ``command`` now would do that the person may have to agree to, as its
+        pack judges it (an undo: what it would replace of theirs, its digest)."""
         pack = self.registry.pack_of(command.action)
         sends = tuple(Effect.send(host) for host in _hosts(urls_in(command.model_dump().values())))
         try:
@@ -399,9 +391,10 @@ class Session:
 
     def judge(self, command: Command, origin: Origin = "person") -> Approval | None:
         """What the person would be asked before ``command`` ran now, or None: it would run."""
-        implicit = False
-        if command.action == "redo_last_action" and (entry := self.history.next_redo()) is not None:
-            command, implicit = entry.command, True
+        pack = self.registry.pack_of(command.action)
+        again = pack.judged_as(command, self.context(pack))
+        implicit = again is not None
+        command = again if again is not None else command
         try:
             self.consent(command, origin, implicit=implicit).require(*self.effects(command))
         except NeedsApproval as asked:
@@ -439,7 +432,9 @@ class Session:
         """The model's reply, ready to be carried out command by command (see :class:`ModelTurn`)."""
         self.last_road, self.last_model = "llm", outcome.model
         if outcome.user_prompt:
-            self.generative_prompt = outcome.user_prompt
+            for pack in self.registry.packs:
+                if type(pack).model_prompt is not Pack.model_prompt:
+                    pack.model_prompt(self.context(pack), outcome.user_prompt)
         commands = [command for command, _ in outcome.read]
         results = [result for _, result in outcome.read]
         spoken = "\n".join([*outcome.notes, *([outcome.spoken] if outcome.spoken else [])]) or None
@@ -534,7 +529,7 @@ class Session:
         undoable = result.ok and result.undo is not None
         if undoable:
             self._record_undo(command, result, redoing=redoing)
-        if self.registry.pack_of(command.action).name not in NOT_RECORDED_PACKS:
+        if self.registry.pack_of(command.action).recorded:
             entry = self.history.next_undo() if undoable else None
             serial = entry.serial if entry is not None and entry.command is command else None
             self.recipe_log.add(command, result, serial, redoing=redoing)
@@ -543,7 +538,7 @@ class Session:
         """The layers there before the first recorded command: what a recipe binds to each input's."""
         if self.recipe_log.inputs is not None or self.viewer is None:
             return
-        if self.registry.pack_of(command.action).name in NOT_RECORDED_PACKS:
+        if not self.registry.pack_of(command.action).recorded:
             return
         try:  # bookkeeping for a recipe never costs the person the command they asked for
             layers = list(getattr(self.viewer, "layers", ()))
@@ -579,6 +574,16 @@ class Session:
         if isinstance(outcome, Job):
             return self.jobs.start(outcome, command) if outcome.background else self.jobs.wait(outcome)
         return outcome
+
+    def undo_effects(self) -> tuple[Effect, ...]:
+        """What undoing the last change now would replace of the person's (nothing to undo: none)."""
+        entry = self.history.next_undo()
+        return _undo_effects(entry) if entry is not None else ()
+
+    def to_redo(self) -> Command | None:
+        """The command a redo would run again, if any."""
+        entry = self.history.next_redo()
+        return entry.command if entry is not None else None
 
     def undo(self, consent: Consent | None = None) -> Result:
         """Undo the last change, judged like any command: what it would replace of the person's

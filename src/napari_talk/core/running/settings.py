@@ -1,20 +1,23 @@
 """The plugin's settings and where they live: napari's plugin settings (napari ≥ 0.9: the
-Preferences page, auto-saved) or a JSON file in the user's config folder. No secret is stored:
-the LLM key is read from an environment variable, a password in the catalogue database's URL is
-kept for the session and left out of what is saved."""
+Preferences page, auto-saved) or a JSON file in the user's config folder. The core's sections (the
+language model, the workspace, the network) stand beside one section per installed pack that
+declares a settings model (``Pack(..., settings=Model)``). No secret is stored: the LLM key is read
+from an environment variable, and a section whose model has ``stored()`` saves only what that
+returns (a password in a database URL serves the session and is left out)."""
 
 from __future__ import annotations
 
 import json
 import os
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ..contract.registry import installed_packs
 from ..llm.settings import LLMSettings
 from ..safety.workspace import default_workspace
-from .pack_settings import AtlasSettings, MeshSettings
 
 PLUGIN_NAME = "napari-talk"
 
@@ -44,18 +47,48 @@ class NetworkSettings(BaseModel):
     )
 
 
+@cache
+def pack_sections() -> dict[str, tuple[type[BaseModel], str]]:
+    """Each installed pack's section of the settings: its name, its model and its title."""
+    return {pack.name: (pack.settings, pack.settings_title) for pack in installed_packs() if pack.settings}
+
+
 class Settings(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    """The core's sections as fields; each pack's section beside them (``settings.section("atlas")``),
+    validated by the pack's model; keys that are no section are dropped."""
+
+    model_config = ConfigDict(extra="allow")
 
     llm: LLMSettings = Field(default_factory=lambda: LLMSettings(), title="Language model")
     workspace: WorkspaceSettings = Field(default_factory=lambda: WorkspaceSettings(), title="Workspace")
     network: NetworkSettings = Field(default_factory=lambda: NetworkSettings(), title="Network")
-    atlas: AtlasSettings = Field(default_factory=lambda: AtlasSettings(), title="Atlas")
-    mesh: MeshSettings = Field(default_factory=lambda: MeshSettings(), title="Mesh import limits")
+
+    @model_validator(mode="after")
+    def _pack_sections_validated(self) -> Settings:
+        given = dict(self.__pydantic_extra__ or {})
+        sections = {}
+        for name, (model, _) in pack_sections().items():
+            value = given.get(name)
+            sections[name] = value if isinstance(value, model) else model.model_validate(value or {})
+        self.__pydantic_extra__ = sections
+        return self
+
+    def section(self, name: str) -> Any:
+        """One section: a core one (``"llm"``) or a pack's (``"atlas"``)."""
+        return getattr(self, name)
+
+    @classmethod
+    def sections(cls) -> dict[str, tuple[type[BaseModel], str | None]]:
+        """Every section's name, model and title: the core's, then each pack's."""
+        core = {name: (_model(field.annotation), field.title) for name, field in cls.model_fields.items()}
+        return {**core, **pack_sections()}
 
     def stored(self) -> Settings:
-        """What may be saved: these settings without any secret."""
-        return self.model_copy(update={"atlas": self.atlas.stored()})
+        """What may be saved: these settings without any secret (a section's own ``stored()``)."""
+        kept = {name: self.section(name) for name in self.sections()}
+        return self.model_copy(
+            update={name: value.stored() for name, value in kept.items() if hasattr(value, "stored")}
+        )
 
     @classmethod
     def from_sections(cls, sections: dict[str, Any]) -> Settings:
@@ -65,8 +98,7 @@ class Settings(BaseModel):
             return cls.model_validate(sections)
         except ValidationError:
             kept = {}
-            for name, field in cls.model_fields.items():
-                model: type[BaseModel] = field.annotation  # type: ignore[assignment]
+            for name, (model, _) in cls.sections().items():
                 try:
                     kept[name] = model.model_validate(sections.get(name, {}))
                 except ValidationError:
@@ -78,8 +110,7 @@ def manifest_configurations() -> dict[str, Any]:
     """The ``contributions.configurations`` of napari.yaml, as the settings models say they are
     (a test keeps the manifest equal to this, and prints the block to paste when they differ)."""
     sections: dict[str, Any] = {}
-    for name, section in Settings.model_fields.items():
-        model: type[BaseModel] = section.annotation  # type: ignore[assignment]
+    for name, (model, title) in Settings.sections().items():
         schema = model.model_json_schema()
         properties = {}
         for key, spec in schema["properties"].items():
@@ -87,7 +118,7 @@ def manifest_configurations() -> dict[str, Any]:
             entry.update({k: spec[k] for k in ("minimum", "maximum") if k in spec})
             entry["description"] = spec["description"]
             properties[key] = entry
-        sections[name] = {"title": section.title, "properties": properties}
+        sections[name] = {"title": title, "properties": properties}
     return sections
 
 
@@ -127,9 +158,8 @@ class NapariPluginStore:
 
     def load(self) -> Settings:
         sections = {}
-        for name, field in Settings.model_fields.items():
+        for name, (model, _) in Settings.sections().items():
             section = getattr(self._settings, name)
-            model: type[BaseModel] = field.annotation  # type: ignore[assignment]
             sections[name] = {key: getattr(section, key) for key in model.model_fields}
         return Settings.from_sections(sections)
 
@@ -138,6 +168,11 @@ class NapariPluginStore:
             section = getattr(self._settings, name)
             for key, value in values.items():
                 setattr(section, key, value)
+
+
+def _model(annotation: Any) -> type[BaseModel]:
+    assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
+    return annotation
 
 
 def default_config_dir() -> Path:

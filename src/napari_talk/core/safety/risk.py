@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from ..contract.errors import CommandError
+from ..errors import CommandError
 from .net import NetPolicy
 
 Risk = Literal["read", "view", "data", "send"]

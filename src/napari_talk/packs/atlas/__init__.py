@@ -1,4 +1,4 @@
-"""The atlas pack: a catalogue of images and entities with embedding search (seed 002).
+"""The atlas pack: a catalogue of images and entities with embedding search (the Archivist tools).
 
 Domain modules (no napari, no Qt): ``catalogue`` (SQLite, parameterized), ``embeddings`` (offline
 hashed, a local MiniLM, an OpenAI-compatible server) with ``lexicon``, ``analysis``
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.contract.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Pack, Sections
 from .commands import COMMANDS
 from .grammar import RULES
+from .settings import AtlasSettings
 
 if TYPE_CHECKING:
-    from ...core.running.settings import Settings
     from ...core.safety.workspace import Workspace
     from ...core.viewer.protocols import Layer
     from .store import Atlas
@@ -25,15 +25,10 @@ if TYPE_CHECKING:
 class AtlasPack(Pack["Atlas"]):
     settings_section = "atlas"
 
-    def handlers(self) -> Handlers[Atlas]:
-        from .handlers import HANDLERS
-
-        return HANDLERS
-
-    def new_state(self, workspace: Workspace, settings: Settings) -> Atlas:
+    def new_state(self, workspace: Workspace, settings: Sections) -> Atlas:
         from .store import Atlas  # numpy and SQLite: not at the pack's import
 
-        return Atlas(workspace, settings.atlas)
+        return Atlas(workspace, settings.section("atlas"))
 
     def names(self, ctx: Context[Atlas]) -> dict[str, list[str]]:
         from .handlers import known_names
@@ -66,4 +61,16 @@ class AtlasPack(Pack["Atlas"]):
         return role(layer) == SAMPLE_ROLE
 
 
-PACK = AtlasPack("atlas", COMMANDS, RULES, order=5)
+PACK = AtlasPack(
+    "atlas",
+    COMMANDS,
+    RULES,
+    handlers=f"{__name__}.handlers:HANDLERS",
+    settings=AtlasSettings,
+    settings_title="Atlas",
+    named_fields=("layer", "image_url", "query"),
+    nouns={"entities": "entity"},
+    data_words=("catalog", "catalogue", "entity", "entities"),
+    cli=f"{__name__}.cli:add_atlas_command",
+    order=5,
+)

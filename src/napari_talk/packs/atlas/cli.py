@@ -65,4 +65,4 @@ def _setting() -> str:
     """The atlas settings' sentence model location (napari's plugin settings or the settings file)."""
     from ...core.running.settings import default_store
 
-    return default_store().load().atlas.model_url
+    return str(default_store().load().section("atlas").model_url)

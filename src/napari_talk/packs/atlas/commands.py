@@ -1,4 +1,4 @@
-"""The atlas pack's commands: seed 002's four tools, and what a person needs to fill the catalogue."""
+"""The atlas pack's commands: the Archivist's four tools, and what a person needs to fill the catalogue."""
 
 from __future__ import annotations
 

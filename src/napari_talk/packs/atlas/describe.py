@@ -1,4 +1,4 @@
-"""Descriptions in the catalogue's voice (seed 002's guidelines), and the vision prompt.
+"""Descriptions in the catalogue's voice (the Archivist's guidelines), and the vision prompt.
 
 With a language model: the guidelines and the entity's fields go to it, its reply is trimmed to
 three sentences and checked against the phrases to avoid. Without one: a deterministic

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
-from ...core.running.pack_settings import AtlasSettings
 from ...core.sentences import minilm_files
 from .catalogue import Catalogue
 from .catalogue_store import CatalogueStore, checked
@@ -36,6 +35,7 @@ from .embeddings import (
 )
 from .pg_connection import shown
 from .postgres import PostgresCatalogue
+from .settings import AtlasSettings
 
 if TYPE_CHECKING:
     from ...core.safety.workspace import PinnedFile, Workspace

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.contract.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Pack, Sections
 from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import RULES
@@ -15,7 +15,6 @@ from .state import FilesState
 if TYPE_CHECKING:
     from ...core.contract.commands import Command
     from ...core.contract.result import Result
-    from ...core.running.settings import Settings
     from ...core.safety.risk import Effect
     from ...core.safety.workspace import Workspace
 
@@ -26,13 +25,7 @@ JUDGED_AT_THE_ACT = (cmd.WriteFile, cmd.EditFile, cmd.AppendFile, cmd.ReplaceInF
 class FilesPack(Pack[FilesState]):
     spelling_kinds = frozenset({"files", "folders"})
 
-    def handlers(self) -> Handlers[FilesState]:
-        from . import counting, places, verbs  # noqa: F401  (they bind their handlers to the table)
-        from .handlers import HANDLERS
-
-        return HANDLERS
-
-    def new_state(self, workspace: Workspace, settings: Settings) -> FilesState:
+    def new_state(self, workspace: Workspace, settings: Sections) -> FilesState:
         return FilesState()
 
     def effects(self, command: Command, ctx: Context[FilesState]) -> tuple[Effect, ...]:
@@ -62,4 +55,13 @@ class FilesPack(Pack[FilesState]):
         return format_for_agent(command, result)
 
 
-PACK = FilesPack("files", COMMANDS, RULES + VERB_RULES, order=2)
+PACK = FilesPack(
+    "files",
+    COMMANDS,
+    RULES + VERB_RULES,
+    handlers=f"{__name__}.handlers:HANDLERS",
+    handler_modules=tuple(f"{__name__}.{module}" for module in ("counting", "places", "verbs")),
+    named_fields=("query",),
+    nouns={"files": "file"},
+    order=2,
+)

@@ -1,4 +1,4 @@
-"""The files pack's commands (seed 003): a sandboxed workspace folder, and delegation to roles.
+"""The files pack's commands (the TextCraft tools): a sandboxed workspace folder, and delegation to roles.
 
 Every path is relative to the current folder (the workspace root until someone changes folder),
 or names an entry as people say it ("the plan", "chapter 1"); the sandbox

@@ -1,4 +1,4 @@
-"""Agent roles and what each may call (seed 003's "Allowed Services"), as one wrapper.
+"""Agent roles and what each may call (the TextCraft tools' "Allowed Services"), as one wrapper.
 
 A :class:`RoleGate` is the command set seen by one role: its tool list for an LLM or an MCP
 server, and an ``execute`` that refuses any command outside the role before the session runs

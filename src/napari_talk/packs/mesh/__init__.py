@@ -1,4 +1,4 @@
-"""The mesh pack: 3-D modelling by conversation on napari Surface layers (seed 000, CONJURE).
+"""The mesh pack: 3-D modelling by conversation on napari Surface layers (the CONJURE toolset's commands).
 
 Primitives, segmentation, segment selection and isolation, PBR materials, glTF export, and
 concept-to-model generation through a ComfyUI server. Domain modules are free of napari and Qt;
@@ -9,26 +9,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.contract.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Pack, Sections
 from ...core.viewer.protocols import Layer
 from .commands import COMMANDS
 from .grammar import RULES
+from .settings import MeshSettings
 
 if TYPE_CHECKING:
     from ...core.contract.commands import Command
-    from ...core.running.settings import Settings
     from ...core.safety.risk import Effect
     from ...core.safety.workspace import Workspace
     from .state import MeshPackState
 
 
 class MeshPack(Pack["MeshPackState"]):
-    def handlers(self) -> Handlers[MeshPackState]:
-        from .handlers import HANDLERS
-
-        return HANDLERS
-
-    def new_state(self, workspace: Workspace, settings: Settings) -> MeshPackState:
+    def new_state(self, workspace: Workspace, settings: Sections) -> MeshPackState:
         from .state import MeshPackState  # numpy: not at the pack's import
 
         return MeshPackState.new(workspace)
@@ -59,6 +54,10 @@ class MeshPack(Pack["MeshPackState"]):
 
         return ctx.state.model.mesh is not None or sample_layer(ctx.viewer) is not None
 
+    def model_prompt(self, ctx: Context[MeshPackState], prompt: str) -> None:
+        """Concepts and exports are made from the prompt a model keeps refining."""
+        ctx.state.generative_prompt = prompt
+
     def layer_added(self, ctx: Context[MeshPackState], layer: Layer) -> None:
         """The mesh sample opens in 3-D, as the pack shows every model."""
         from .samples import SAMPLE_KEY
@@ -67,4 +66,14 @@ class MeshPack(Pack["MeshPackState"]):
             ctx.viewer.dims.ndisplay = 3
 
 
-PACK = MeshPack("mesh", COMMANDS, RULES, order=4)
+PACK = MeshPack(
+    "mesh",
+    COMMANDS,
+    RULES,
+    handlers=f"{__name__}.handlers:HANDLERS",
+    settings=MeshSettings,
+    settings_title="Mesh import limits",
+    nouns={"segments": "part"},
+    data_words=("mesh", "segment", "segments", "part", "parts"),
+    order=4,
+)

@@ -1,4 +1,4 @@
-"""The mesh pack's commands (seed 000, the CONJURE toolset), plus what a person needs around them.
+"""The mesh pack's commands (the CONJURE toolset's), plus what a person needs around them.
 
 Segments are numbered from 1 by decreasing area; ``segment_id`` is text on the wire, as in the
 seed ("2", or "CURRENTLY_SELECTED"), and "ALL" means the whole model.

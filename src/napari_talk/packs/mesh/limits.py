@@ -12,7 +12,7 @@ import os
 
 from pydantic import ConfigDict
 
-from ...core.running.pack_settings import MeshSettings, mesh_variable
+from .settings import MeshSettings, mesh_variable
 
 CONCEPT_MAX_BYTES = 64 * 1024 * 1024
 """The largest concept image read back from the workspace (a render is a few MB)."""

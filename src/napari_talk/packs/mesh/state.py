@@ -217,6 +217,8 @@ class MeshPackState:
     """The display's bookkeeping (its layers, the click callback)."""
     exported: ModelState | None = None
     """The model as it was last exported: replacing it loses nothing the files do not hold."""
+    generative_prompt: str | None = None
+    """The prompt a model keeps refining for generative tools (its reply's ``user_prompt``)."""
 
     @classmethod
     def new(cls, workspace: Workspace) -> MeshPackState:

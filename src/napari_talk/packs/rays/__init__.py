@@ -5,7 +5,7 @@ Domain modules (no napari, no Qt): ``scene`` (data model), ``file_object`` (obje
 file gives them), ``scene_json`` (ray-optics JSON v5), ``engine`` (the scene traced by
 ``rayoptics``, the one engine), ``fresnel``, ``simulation`` (segments, lineage), ``edges``,
 ``analysis`` (queries), ``lineage`` (paths, energy), ``editing`` (objects by name, moved, turned,
-added), ``writer`` (a scene saved as ray-optics JSON), ``xml``, ``agent`` (seed 001's ``_xml``
+added), ``writer`` (a scene saved as ray-optics JSON), ``xml``, ``agent`` (ray_tracing_shapely's ``_xml``
 tools), ``samples`` and ``display`` (layer-data tuples). ``handlers/`` joins them to a session and
 a viewer.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.contract.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Pack, Sections
 from ...core.viewer.protocols import Layer
 from .commands import COMMANDS
 from .grammar import RULES
@@ -25,18 +25,12 @@ from .state import RaysPackState
 if TYPE_CHECKING:
     from ...core.contract.commands import Command
     from ...core.contract.result import Result
-    from ...core.running.settings import Settings
     from ...core.safety.risk import Risk
     from ...core.safety.workspace import Workspace
 
 
 class RaysPack(Pack[RaysPackState]):
-    def handlers(self) -> Handlers[RaysPackState]:
-        from .handlers import HANDLERS
-
-        return HANDLERS
-
-    def new_state(self, workspace: Workspace, settings: Settings) -> RaysPackState:
+    def new_state(self, workspace: Workspace, settings: Sections) -> RaysPackState:
         return RaysPackState()
 
     def names(self, ctx: Context[RaysPackState]) -> dict[str, list[str]]:
@@ -96,5 +90,15 @@ class RaysPack(Pack[RaysPackState]):
 
 
 PACK = RaysPack(
-    "rays", COMMANDS, (*RULES, *ELEMENTS, *QUESTIONS), context_stand_ins={"scene_objects": "glasses"}, order=3
+    "rays",
+    COMMANDS,
+    (*RULES, *ELEMENTS, *QUESTIONS),
+    handlers=f"{__name__}.handlers:HANDLERS",
+    named_fields=("glass_name",),
+    nouns={"glasses": "glass", "scene_objects": "object", "scene_object_words": "object"},
+    slot_fillers={"scene_object_words": "scene_objects"},
+    data_words=("scene", "trace", "ray", "rays", "glass", "glasses", "detector", "detectors"),
+    cli=f"{__name__}.cli:add_rays_command",
+    context_stand_ins={"scene_objects": "glasses"},
+    order=3,
 )

@@ -7,7 +7,7 @@
 # doc/roadmap/done/05_tools_with_JSON_serializable_data.md, which specifies its analysis/agentic_tools.py.
 # Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: its code and
 # docstrings adapted and changed for napari-talk (2026), over the rays pack's own queries.
-"""JSON-serializable agent tools (seed 001): string/number parameters in, XML strings out.
+"""JSON-serializable agent tools (after ray_tracing_shapely's): string/number parameters in, XML strings out.
 
 The live objects (scene, segments, lineage) cannot travel as tool parameters, so they sit in a
 context the caller fills once after a trace::

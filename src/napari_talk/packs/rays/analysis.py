@@ -1,9 +1,9 @@
 """Queries over ray segments in relation to the scene's glasses, vectorized over all segments.
 
-Semantics follow seed 001's original library: "inside" tests a segment's midpoint (strictly inside
-the polygon); "crossing" an edge counts segments that touch it; the angle to an edge is measured
-from its outward normal (0° head-on, 90° grazing) for segments that pass within twice the edge's
-length of it. Each query returns the matching :class:`Segments`, ids kept.
+Semantics follow ray_tracing_shapely, the original library: "inside" tests a segment's midpoint
+(strictly inside the polygon); "crossing" an edge counts segments that touch it; the angle to an
+edge is measured from its outward normal (0° head-on, 90° grazing) for segments that pass within
+twice the edge's length of it. Each query returns the matching :class:`Segments`, ids kept.
 """
 
 from __future__ import annotations

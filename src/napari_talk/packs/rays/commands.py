@@ -2,7 +2,7 @@
 scene by typing, and what a napari user needs around them (load and save a scene, retrace after
 editing a glass, display options).
 
-The eight queries carry seed 001's names and parameters; their agent wrappers add ``_xml``.
+The eight queries carry ray_tracing_shapely's names and parameters; their agent wrappers add ``_xml``.
 """
 
 from __future__ import annotations

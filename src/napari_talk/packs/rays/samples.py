@@ -1,6 +1,6 @@
 """The pack's sample scenes, and the napari sample-data function of the "Prism demo".
 
-The prism demo mirrors seed 001's verification scene: a point source lighting a glass prism named
+The prism demo mirrors ray_tracing_shapely's verification scene: a point source lighting a glass prism named
 "Main Prism", about a hundred segments, edges labelled by cardinal direction (N faces the source).
 """
 

@@ -1,5 +1,5 @@
 """What the rays pack keeps for a session: the scene shown and its trace. Nothing else holds it:
-the agent tools of seed 001 keep their own context, which a session never writes."""
+the agent tools (as ray_tracing_shapely's) keep their own context, which a session never writes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""XML for agents: ray segments in the layout of seed 001's ``rays_to_xml``, and the other results.
+"""XML for agents: ray segments in the layout of ray_tracing_shapely's ``rays_to_xml``, and the other results.
 
 ``<rays count=N><ray index=i><uuid/><p1 x y/><p2 x y/><length/><brightness_s/><brightness_p/>
 <brightness_total/><polarization_ratio/><degree_of_polarization/>…</ray></rays>``, then (this
@@ -184,7 +184,7 @@ RAY_QUERIES = {
 
 
 def result_to_xml(action: str, ok: bool, data: Any) -> str | None:
-    """What an agent reads from a query: seed 001's XML, written from the Result's data (at most
+    """What an agent reads from a query: ray_tracing_shapely's XML, written from the Result's data (at most
     the handlers' ``MAX_RECORDS`` rays listed; ``count`` is all of them). Other results and errors: JSON."""
     if not ok or not isinstance(data, (dict, list)):
         return None

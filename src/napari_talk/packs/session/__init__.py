@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ...core.contract.pack import Context, Handlers, Pack
-from .commands import COMMANDS
+from ...core.contract.pack import Context, Pack, Sections
+from .commands import COMMANDS, RedoLastAction, UndoLastAction
 from .grammar import RULES
 
 if TYPE_CHECKING:
+    from ...core.contract.commands import Command
     from ...core.contract.registry import Registry
     from ...core.contract.result import Result
     from ...core.grammar.parser import Parser
-    from ...core.recipes.log import RecipeLog
-    from ...core.running.settings import Settings
-    from ...core.safety.risk import Consent
+    from ...core.running.recipe_log import RecipeLog
+    from ...core.safety.risk import Consent, Effect
     from ...core.safety.workspace import Workspace
 
 
@@ -25,6 +25,10 @@ class SessionControls(Protocol):
 
     def known_names(self) -> dict[str, list[str]]: ...
 
+    def undo_effects(self) -> tuple[Effect, ...]: ...
+
+    def to_redo(self) -> Command | None: ...
+
     def undo(self, consent: Consent | None = None) -> Result: ...
 
     def redo(self, consent: Consent | None = None) -> Result: ...
@@ -33,17 +37,26 @@ class SessionControls(Protocol):
 
 
 class SessionPack(Pack["SessionControls"]):
-    def handlers(self) -> Handlers[SessionControls]:
-        from .handlers import HANDLERS
-
-        return HANDLERS
-
-    def new_state(self, workspace: Workspace, settings: Settings) -> SessionControls:
+    def new_state(self, workspace: Workspace, settings: Sections) -> SessionControls:
         raise RuntimeError("the session pack's state is the session itself: Session provides it")
 
     def live(self, ctx: Context[SessionControls]) -> bool:
         """Help, undo and redo are always at hand."""
         return True
 
+    def effects(self, command: Command, ctx: Context[SessionControls]) -> tuple[Effect, ...]:
+        """An undo: what it would replace of the person's now (its digest); a redo: nothing here,
+        as it is judged as the command it runs again (:meth:`judged_as`)."""
+        if isinstance(command, UndoLastAction):
+            return ctx.state.undo_effects()
+        if isinstance(command, RedoLastAction):
+            return ()
+        return super().effects(command, ctx)
 
-PACK = SessionPack("session", COMMANDS, RULES, order=0)
+    def judged_as(self, command: Command, ctx: Context[SessionControls]) -> Command | None:
+        return ctx.state.to_redo() if isinstance(command, RedoLastAction) else None
+
+
+PACK = SessionPack(
+    "session", COMMANDS, RULES, handlers=f"{__name__}.handlers:HANDLERS", recorded=False, order=0
+)

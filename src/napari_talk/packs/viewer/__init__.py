@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.contract.pack import Context, Handlers, Pack
+from ...core.contract.pack import Context, Pack
 from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import BUILTIN_PANELS, RULES
@@ -15,12 +15,6 @@ if TYPE_CHECKING:
 
 
 class ViewerPack(Pack[None]):
-    def handlers(self) -> Handlers[None]:
-        from . import adjust  # noqa: F401  (binds the relative commands to the same table)
-        from .handlers import HANDLERS
-
-        return HANDLERS
-
     def effects(self, command: Command, ctx: Context[None]) -> tuple[Effect, ...]:
         """A screenshot asks only when it would replace a file of the person's."""
         if isinstance(command, cmd.Screenshot):
@@ -45,4 +39,12 @@ class ViewerPack(Pack[None]):
         return ctx.viewer is not None
 
 
-PACK = ViewerPack("viewer", COMMANDS, RULES, context_defaults={"panels": BUILTIN_PANELS}, order=1)
+PACK = ViewerPack(
+    "viewer",
+    COMMANDS,
+    RULES,
+    handlers=f"{__name__}.handlers:HANDLERS",
+    handler_modules=(f"{__name__}.adjust",),  # binds the relative commands to the same table
+    context_defaults={"panels": BUILTIN_PANELS},
+    order=1,
+)

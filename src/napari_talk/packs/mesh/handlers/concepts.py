@@ -67,7 +67,7 @@ def _client() -> ComfyClient:
 
 def _prompt(ctx: Context[MeshPackState], state: ModelState) -> str:
     name = state.mesh.name if state.mesh is not None else "an object"
-    return ctx.generative_prompt or DEFAULT_PROMPT.format(name=name)
+    return ctx.state.generative_prompt or DEFAULT_PROMPT.format(name=name)
 
 
 @HANDLERS.on(cmd.GenerateConcepts)

@@ -29,7 +29,7 @@ def export_final_model(command: cmd.ExportFinalModel, ctx: Context[MeshPackState
         pictures = display.renders(viewer, pack, VIEWS, RENDER_SIZE)
         if all(drawn(p) for p in pictures.values()):  # a hidden canvas gives blank pictures
             renderer = lambda name, _azimuth, _elevation: pictures[name]  # noqa: E731
-    workspace, prompt = ctx.workspace, ctx.generative_prompt
+    workspace, prompt = ctx.workspace, ctx.state.generative_prompt
 
     def work(_progress: Progress) -> tuple[Exported, float]:
         started = time.perf_counter()

@@ -61,7 +61,7 @@ def import_model(command: cmd.ImportModel, ctx: Context[MeshPackState]) -> Job:
         kind_of(path)
     except MeshFileError as exc:
         raise CommandError(f"{path}: {exc}.") from None
-    limits = MeshLimits.current(ctx.settings.mesh)
+    limits = MeshLimits.current(ctx.settings.section("mesh"))
     pack = pack_of(ctx)
     asked = time.perf_counter()
 

@@ -1,4 +1,4 @@
-"""The read queries: seed 001's eight, the scene listed, an angle between two media. They read:
+"""The read queries: ray_tracing_shapely's eight, the scene listed, an angle between two media. They read:
 a query draws nothing but its highlight, and changes no scene."""
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The sections of the settings that packs read: the atlas's catalogue database and the mesh
-pack's import limits. They live in the core so the settings (and napari's Preferences page, built
-from the manifest) hold them beside the others; each keeps its environment variable, which wins
-for the session it is set in.
-"""
+"""The atlas's section of the person's settings: where its catalogue lives and where its sentence
+model is fetched from. Each keeps its environment variable, which wins for the session it is set in."""
 
 from __future__ import annotations
 
@@ -13,11 +10,12 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..safety.secrets import url_masked, url_without_secrets
+from ...core.safety.secrets import url_masked, url_without_secrets
 
 DATABASE_ENV = "NAPARI_TALK_ATLAS_DATABASE"
 MODEL_URL_ENV = "NAPARI_TALK_MODEL_URL"
-MESH_ENV_PREFIX = "NAPARI_TALK_MESH_"
+"""The sentence model's own variable (``core.sentences.minilm_files.LOCATION_ENV``), named here
+without importing the model's modules (numpy) when the pack registers."""
 
 
 def is_database_url(text: str) -> bool:
@@ -34,6 +32,7 @@ class AtlasSettings(BaseModel):
         "(atlas/catalogue.sqlite), or a postgresql:// URL for a catalogue shared on PostgreSQL with "
         "pgvector. A password in the URL serves this session only and is never saved (libpq reads "
         f"$PGPASSWORD or ~/.pgpass); no message shows it. ${DATABASE_ENV} overrides it for a session.",
+        json_schema_extra={"placeholder": "empty: the workspace's SQLite file; or postgresql://user@host/db"},
     )
 
     model_url: str = Field(
@@ -72,43 +71,3 @@ class AtlasSettings(BaseModel):
         """What may be written to a settings file: the URL without a password, in its user part
         or as ``?password=`` (like the LLM key, a secret is never stored)."""
         return self.model_copy(update={"database": url_without_secrets(self.database)})
-
-
-class MeshSettings(BaseModel):
-    """How big a model file may be before it is believed (a 2-million-face model takes about
-    0.5 GB while it is imported, segmented and shown)."""
-
-    model_config = ConfigDict(extra="ignore", validate_assignment=True)
-
-    max_file_mb: int = Field(
-        256,
-        ge=1,
-        title="Largest model file (MB)",
-        description="Model files larger than this are not read "
-        f"(${MESH_ENV_PREFIX}MAX_FILE_MB overrides it).",
-    )
-    max_faces: int = Field(
-        2_000_000,
-        ge=1,
-        title="Most faces in a model",
-        description="Triangles a model file may declare, counting every instance of a repeated part "
-        f"(${MESH_ENV_PREFIX}MAX_FACES overrides it).",
-    )
-    max_vertices: int = Field(
-        3_000_000,
-        ge=1,
-        title="Most vertices in a model",
-        description="Vertices a model file may declare, counting every instance of a repeated part "
-        f"(${MESH_ENV_PREFIX}MAX_VERTICES overrides it).",
-    )
-    max_nodes: int = Field(
-        100_000,
-        ge=1,
-        title="Most scene nodes in a glTF",
-        description="Nodes a glTF scene may visit, a node used by several parents counting each time "
-        f"(${MESH_ENV_PREFIX}MAX_NODES overrides it).",
-    )
-
-
-def mesh_variable(name: str) -> str:
-    return f"{MESH_ENV_PREFIX}{name.upper()}"

@@ -1,5 +1,6 @@
 """What a session did, in order, for recording a recipe: the commands that succeeded, with the line
-typed for them, and which of them were undone since."""
+typed for them, and which of them were undone since. Commands of a pack that is not ``recorded``
+(the session's own: help, undo, redo, recipes) never come here."""
 
 from __future__ import annotations
 
@@ -10,9 +11,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..contract.commands import Command
     from ..contract.result import Result
-
-NOT_RECORDED_PACKS = frozenset({"session"})
-"""Commands about the session itself (help, undo, redo, recipes) are never part of a recipe."""
 
 
 @dataclass

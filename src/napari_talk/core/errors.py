@@ -1,4 +1,4 @@
-"""The errors of the contract: the one meant for the person, and the one meant for a pack's
+"""The core's two errors: the one meant for the person, and the one meant for a pack's
 author. The bottom of the core, importing nothing."""
 
 from __future__ import annotations
