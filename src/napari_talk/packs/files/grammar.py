@@ -250,6 +250,7 @@ RULES: tuple[Rule, ...] = (
         r"(?: (?:folder|directory|dir))?",
         post=_folder,
         priority=1,
+        requires=("list", "ls", "show", "what"),
         free_names=False,  # a folder the workspace has: "list layers" is not a folder's
     ),
     Rule(
