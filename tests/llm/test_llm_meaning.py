@@ -251,8 +251,10 @@ def test_a_misunderstood_line_gets_one_short_line_and_a_link_only_without_a_mode
     offline = Session(None, workspace=tmp_path)
     turn = offline.run("frobnicate the whatsit " + "very " * 40)
     message = turn.message
-    assert "\n" not in message and message.startswith("I did not understand")
+    assert "\n" not in message and message.startswith("'frobnicate' is not something I can do yet")
     assert message.count('"') >= 2 and "docs/llm.md" in message and len(message) < 400
+    unclear = offline.run("the whatsit, frobnicated").message
+    assert unclear.startswith("I did not understand") and "docs/llm.md" in unclear
     with_model = session_with_model(tmp_path, server, mode="json")
     assert "docs/llm.md" not in with_model.not_understood("frobnicate the whatsit").message
 

@@ -35,9 +35,13 @@ def not_understood_line(
     (the canonical stage's reading, never done), the word it opens with when no command uses it
     (:func:`unknown_verb`), the nearest things that can be typed, what a
     model suggested (never done), and, when no model is set up, where to set one up."""
-    parts = [f"I did not understand {echo(text)!r}."]
-    if unknown_word:
-        parts.append(f"No command I know uses the word {echo(unknown_word)!r}.")
+    if unknown_word and not suggestion:  # say what cannot be done, not that the line was unclear
+        word = echo(unknown_word)
+        parts = [f"{word!r} is not something I can do yet: no command I know uses that word."]
+    else:
+        parts = [f"I did not understand {echo(text)!r}."]
+        if unknown_word:
+            parts.append(f"{CANNOT} {echo(unknown_word)!r}.")
     if meant:
         parts.append(f"Did you mean “{meant}”?")
         nearest = [e for e in nearest if e != meant]
@@ -52,6 +56,7 @@ def not_understood_line(
     return " ".join(parts)
 
 
+CANNOT = "No command I know uses the word"
 SLIP = 0.85
 """How alike a word and one of the grammar's must be to be taken for a slip of it ("segement")."""
 
