@@ -1,15 +1,15 @@
 """Recipes over many inputs: wall time on one Dask worker and on two, and what the batch machinery
 costs per input beside the input's own work.
 
-    python benchmarks/recipes.py [--images 40] [--size 128] [--sweep-step 0.01]
+    python benchmarks/recipes.py [--images 200] [--size 128] [--values 20] [--only images|rays]
 
 Two batches, each run three ways in the same process: ``in-process`` (no Dask, the baseline), a
 LocalCluster of one worker process, and one of two.
 
 - images: N generated 16-bit TIFFs through a 6-line viewer recipe (auto contrast, colormap, opacity,
-  scale bar, zoom, list layers);
-- rays: a sweep of a glass's refractive index (1.4 to 1.7) in a scene with a beam and a detector:
-  load the scene, set the index, read the detector.
+  scale bar, zoom, and a screenshot drawn off screen);
+- rays: a sweep of a glass's refractive index (from 1.4 by 0.01) in a scene with a beam and a
+  detector: load the scene, set the index, read the detector.
 
 Per row: its own seconds (viewer model, session, input, lines: measured inside the task). Per batch:
 wall time, the cluster's start and stop, and the overhead per input, (wall − start/stop − Σ row
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import tempfile
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +38,7 @@ set the colormap of {layer1} to magma
 make {layer1} 30% opaque
 scale bar on
 zoom to 2
-list layers
+save a screenshot to figures/{stem}.png
 """
 RAYS_RECIPE = """load scene scenes/sweep.json
 set the index of Glass 1 to {index}
@@ -78,7 +80,12 @@ def cluster_start_stop(workers: int) -> float:
     return time.perf_counter() - started
 
 
+def load() -> str:
+    return "load average " + " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
 def measure(name: str, recipe: str, items: list[Item], root: Path, runs: list[tuple[str, int]]) -> None:
+    walls: dict[int, float] = {}
     for scheduler, workers in runs:
         options = Options(workspace=str(root), out_folder=f"batches/{name}-{scheduler}-{workers}", yes=True)
         started = time.perf_counter()
@@ -89,31 +96,43 @@ def measure(name: str, recipe: str, items: list[Item], root: Path, runs: list[tu
         fixed = cluster_start_stop(workers) if scheduler == LOCAL else 0.0
         overhead = (wall - fixed - sum(seconds) / workers) / len(items)
         where = "in-process" if scheduler == IN_PROCESS else f"{workers} worker{'s' if workers > 1 else ''}"
+        median = statistics.median(seconds)
+        if scheduler == LOCAL:
+            walls[workers] = wall
         print(
             f"{name:>6} {where:>10}: {len(items)} rows ({failed} failed), wall {wall:6.1f} s, "
-            f"cluster start+stop {fixed:4.1f} s, row median {statistics.median(seconds) * 1000:6.1f} ms "
-            f"(first {seconds[0]:4.1f} s, Σ {sum(seconds):5.1f} s), overhead/input {overhead * 1000:6.1f} ms",
+            f"cluster start+stop {fixed:4.1f} s, row median {median * 1000:6.1f} ms "
+            f"(first {seconds[0]:4.1f} s, Σ {sum(seconds):5.1f} s), overhead/input {overhead * 1000:6.1f} ms "
+            f"({overhead / median:.0%} of the median row); {load()}",
             flush=True,
         )
+    if 1 in walls and 2 in walls:
+        print(f"{name:>6} speed-up, 2 workers over 1: {walls[1] / walls[2]:.2f}x", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--images", type=int, default=40)
+    parser.add_argument("--images", type=int, default=200)
     parser.add_argument("--size", type=int, default=128)
-    parser.add_argument("--sweep-step", default="0.01")
+    parser.add_argument("--values", type=int, default=20, help="sweep values, from 1.4 by 0.01")
+    parser.add_argument("--only", choices=["images", "rays"])
+    parser.add_argument("--runs", default="in-process,1,2", help="in-process and worker counts")
     args = parser.parse_args()
-    runs = [(IN_PROCESS, 1), (LOCAL, 1), (LOCAL, 2)]
+    runs = [(IN_PROCESS, 1) if r == "in-process" else (LOCAL, int(r)) for r in args.runs.split(",")]
+    print(f"{os.cpu_count()} cores; {load()}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        inputs = make_images(root, args.images, args.size)
-        measure("images", IMAGE_RECIPE, [Item(input=path) for path in inputs], root, runs)
-        (root / "scenes").mkdir()
-        (root / "scenes" / "sweep.json").write_text(json.dumps(SCENE))
-        values = [Item(values=(("index", value),)) for value in steps("1.4", "1.7", args.sweep_step)]
-        measure("rays", RAYS_RECIPE, values, root, runs)
+        if args.only != "rays":
+            inputs = make_images(root, args.images, args.size)
+            measure("images", IMAGE_RECIPE, [Item(input=path) for path in inputs], root, runs)
+        if args.only != "images":
+            (root / "scenes").mkdir()
+            (root / "scenes" / "sweep.json").write_text(json.dumps(SCENE))
+            last = str(Decimal("1.4") + Decimal("0.01") * (args.values - 1))
+            values = [Item(values=(("index", value),)) for value in steps("1.4", last, "0.01")]
+            measure("rays", RAYS_RECIPE, values, root, runs)
 
 
 if __name__ == "__main__":

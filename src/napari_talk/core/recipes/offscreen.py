@@ -50,6 +50,7 @@ def _egl_app() -> Any:
             raise NoCanvas(problem)
         os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
         os.environ.setdefault("EGL_PLATFORM", "surfaceless")
+        os.environ.setdefault("LP_NUM_THREADS", "1")  # Mesa draws on one thread: a worker is one core
         try:
             from vispy import app
 
