@@ -148,7 +148,7 @@ def batch_viewer_class() -> type:
     if not _viewer_class:
         from napari.components import ViewerModel
 
-        class BatchViewer(ViewerModel):  # type: ignore[misc]
+        class BatchViewer(ViewerModel):
             def screenshot(self, path: str | None = None, *, size: Any = None, **_: Any) -> Any:
                 from .offscreen import render
 

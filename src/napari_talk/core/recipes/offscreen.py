@@ -87,7 +87,7 @@ def render(viewer: Any, size: tuple[int, int] | None = None) -> Any:
         visuals = []
         try:
             for order, layer in enumerate(viewer.layers):
-                visual = create_vispy_layer(layer, font_info=FontInfo(font_manager=None))  # type: ignore[arg-type]
+                visual = create_vispy_layer(layer, font_info=FontInfo(font_manager=None))
                 visual.node.parent = view.scene
                 visual.order = order
                 visuals.append(visual)

@@ -165,8 +165,8 @@ def run_sweep(command: cmd.RunSweep, ctx: Context[SessionControls]) -> Job | Res
             Effect.replace(f"the files the sweep of {name}'s lines write or replace", named=False)
         )
         agreed = True
-    viewer = ctx.viewer
-    start = tuple(layer.as_layer_data_tuple() for layer in viewer.layers) if viewer is not None else ()
+    layers = list(ctx.viewer.layers) if ctx.viewer is not None else []
+    start = tuple(layer.as_layer_data_tuple() for layer in layers)  # type: ignore[attr-defined]
     options = Options(
         workspace=str(ctx.workspace.root), out_folder=f"batches/for-{name}", yes=agreed, layers=start
     )
