@@ -528,8 +528,13 @@ def _deadline_guard(parent: QObject, progress: Progress, loop: QEventLoop) -> QT
     that never checks it (``progress.check()``): a wedged call never holds the GUI thread."""
     if progress.deadline is None:
         return None
+
+    def leave() -> None:
+        progress.set()
+        loop.quit()
+
     guard = QTimer(parent)
     guard.setSingleShot(True)
-    guard.timeout.connect(lambda: (progress.set(), loop.quit()))
+    guard.timeout.connect(leave)
     guard.start(max(0, round((progress.deadline - time.monotonic() + DEADLINE_GRACE_SECONDS) * 1000)))
     return guard
