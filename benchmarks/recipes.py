@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import tempfile
 import time
@@ -80,17 +81,26 @@ def cluster_start_stop(workers: int) -> float:
     return time.perf_counter() - started
 
 
+def _cpu() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process, and of its ended children and theirs (a local
+    cluster's processes once it has stopped: each waits for its own)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
 def load() -> str:
     return "load average " + " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 def measure(name: str, recipe: str, items: list[Item], root: Path, runs: list[tuple[str, int]]) -> None:
     walls: dict[int, float] = {}
+    cpus: dict[int, float] = {}
     for scheduler, workers in runs:
         options = Options(workspace=str(root), out_folder=f"batches/{name}-{scheduler}-{workers}", yes=True)
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), _cpu()
         batch = run_batch(recipe, items, options, scheduler=scheduler, workers=workers)
         wall = time.perf_counter() - started
+        cpu = [after - before for after, before in zip(_cpu(), cpu_before, strict=True)]
         seconds = [row.seconds for row in batch.rows]
         failed = len(batch.failed)
         fixed = cluster_start_stop(workers) if scheduler == LOCAL else 0.0
@@ -103,11 +113,19 @@ def measure(name: str, recipe: str, items: list[Item], root: Path, runs: list[tu
             f"{name:>6} {where:>10}: {len(items)} rows ({failed} failed), wall {wall:6.1f} s, "
             f"cluster start+stop {fixed:4.1f} s, row median {median * 1000:6.1f} ms "
             f"(first {seconds[0]:4.1f} s, Σ {sum(seconds):5.1f} s), overhead/input {overhead * 1000:6.1f} ms "
-            f"({overhead / median:.0%} of the median row); {load()}",
+            f"({overhead / median:.0%} of the median row); CPU s: this process {cpu[0]:.1f}, "
+            f"the cluster's {cpu[1]:.1f}; {load()}",
             flush=True,
         )
+        if scheduler == LOCAL:
+            cpus[workers] = cpu[1]
     if 1 in walls and 2 in walls:
         print(f"{name:>6} speed-up, 2 workers over 1: {walls[1] / walls[2]:.2f}x", flush=True)
+        print(
+            f"{name:>6} CPU seconds of the cluster, 2 workers over 1: {cpus[2] / cpus[1]:.2f} "
+            "(1.00: a second worker adds no work of its own; the wall speed-up then depends on free cores)",
+            flush=True,
+        )
 
 
 def main() -> None:
