@@ -112,7 +112,13 @@ def run_recipe(command: cmd.RunRecipe, ctx: Context[SessionControls]) -> Job | R
         progress.report(f"starting {len(inputs)} inputs on {scheduler}", 0.0)
         items = [Item(input=path) for path in inputs]
         return run_batch(
-            text, items, options, scheduler=scheduler, on_row=on_row, stop=lambda: progress.cancelled
+            text,
+            items,
+            options,
+            scheduler=scheduler,
+            on_row=on_row,
+            stop=lambda: progress.cancelled,
+            keep_cluster=True,
         )
 
     def finish(batch: object) -> Result:
@@ -180,7 +186,13 @@ def run_sweep(command: cmd.RunSweep, ctx: Context[SessionControls]) -> Job | Res
 
         progress.report(f"{name}: starting {len(values)} values on {scheduler}", 0.0)
         return run_batch(
-            text, items, options, scheduler=scheduler, on_row=on_row, stop=lambda: progress.cancelled
+            text,
+            items,
+            options,
+            scheduler=scheduler,
+            on_row=on_row,
+            stop=lambda: progress.cancelled,
+            keep_cluster=True,
         )
 
     def finish(batch: object) -> Result:
