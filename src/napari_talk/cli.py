@@ -164,8 +164,9 @@ def _mcp_command(args: argparse.Namespace) -> int:
     from ._qt.mcp_stdio import run
 
     return run(
-        args.sample or None, show=not args.hidden, http=args.http, port=args.port, token=token, say=say
-    )
+        args.sample or None, show=not args.hidden, http=args.http, port=args.port, token=token, say=say,
+        call_seconds=max(0.1, args.call_seconds),
+    )  # fmt: skip
 
 
 def _mcp_headless(args: argparse.Namespace, token: str | None, say) -> int:
@@ -285,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--call-seconds",
         type=float,
         default=25.0,
-        help="without a display: the longest a call's slow work (a trace) may run before it is stopped, "
+        help="the longest a call's slow work (a trace) may run before it is stopped, "
         "so that the calls after it get their turn (default 25)",
     )
     m.set_defaults(func=_mcp_command)

@@ -1,5 +1,6 @@
 """A batch on a real Dask cluster: a scheduler and two workers as processes on 127.0.0.1. The rows
-and files equal those of the same batch run in one process; a worker killed half-way loses no input.
+and files (screenshots drawn off screen on the workers included) equal those of the same batch
+run in one process; a worker killed half-way loses no input.
 
 The cluster is the module's (starting one costs seconds); the test that kills a worker runs last.
 """
@@ -24,6 +25,8 @@ auto contrast {layer1}
 set the colormap of {layer1} to magma
 make {layer1} 30% opaque
 list layers
+save a screenshot to figures/{stem}.png
+#> {"action": "screenshot", "path": "figures/{stem}.png"}
 write seen to notes/{stem}.txt
 #> {"action": "write_file", "path": "notes/{stem}.txt", "content": "seen"}
 """
@@ -105,13 +108,13 @@ def _table_without_seconds(root: Path) -> list[dict[str, str]]:
     rows = list(csv.DictReader(io.StringIO(text)))
     for row in rows:
         assert float(row.pop("seconds")) > 0
-    return rows
+    return [{k: v.replace(str(root), "<workspace>") for k, v in row.items()} for row in rows]
 
 
 def _files(root: Path) -> dict[str, bytes]:
     return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for folder in ("batches", "notes")
+        p.relative_to(root).as_posix(): p.read_bytes().replace(str(root).encode(), b"<workspace>")
+        for folder in ("batches", "notes", "figures")
         for p in sorted((root / folder).rglob("*"))
         if p.is_file() and p.name != "results.csv"
     }
@@ -130,7 +133,7 @@ def test_a_batch_on_two_workers_equals_the_single_process_run_file_for_file(clus
     assert [r["status"] for r in rows] == ["ok"] * IMAGES
     assert rows == _table_without_seconds(alone)
     files = _files(spread)
-    assert len(files) == 2 * IMAGES  # each input's replies and its note
+    assert len(files) == 3 * IMAGES  # each input's replies, its screenshot (drawn on the worker) and note
     assert files == _files(alone)
 
 

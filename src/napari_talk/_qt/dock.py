@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -387,7 +388,10 @@ class ChatDock(QWidget):
         self.input.setEnabled(False)
         self._show_state()
         threading.Thread(target=run, name="napari-talk-job", daemon=True).start()
+        guard = _deadline_guard(self, progress, loop)
         loop.exec()
+        if guard is not None:
+            guard.stop()
         self.job = None
         self.input.setEnabled(True)
         self.input.setFocus()
@@ -512,3 +516,25 @@ class ChatDock(QWidget):
             if word.isalpha() and len(word) > 2
         }
         return [*names.get("layers", []), *names.get("panels", []), *sorted(words)]
+
+
+DEADLINE_GRACE_SECONDS = 2.0
+"""Work past its call's deadline (an MCP call's) that has not stopped by this much later is left
+behind, as Stop leaves it: the GUI thread returns to the calls after it."""
+
+
+def _deadline_guard(parent: QObject, progress: Progress, loop: QEventLoop) -> QTimer | None:
+    """A timer that ends the wait for a job's work once its call's deadline has passed, for work
+    that never checks it (``progress.check()``): a wedged call never holds the GUI thread."""
+    if progress.deadline is None:
+        return None
+
+    def leave() -> None:
+        progress.set()
+        loop.quit()
+
+    guard = QTimer(parent)
+    guard.setSingleShot(True)
+    guard.timeout.connect(leave)
+    guard.start(max(0, round((progress.deadline - time.monotonic() + DEADLINE_GRACE_SECONDS) * 1000)))
+    return guard

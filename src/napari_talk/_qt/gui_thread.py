@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -66,8 +67,11 @@ class GuiThread(QObject):
         return self.call(lambda: self._session.execute(command, origin="model"), command.action, timeout)
 
     def call(self, work: Callable[[], Result], action: str, timeout: float) -> Result:
-        """``work()`` on the GUI thread; an error Result if it takes over ``timeout`` s."""
-        done, slot = self._post(lambda finish: finish(work()))
+        """``work()`` on the GUI thread; an error Result if it takes over ``timeout`` s. It runs in
+        the caller's context: the limits of an MCP call (its deadline, its client gone) bound the
+        jobs it starts there as they do without a display."""
+        context = contextvars.copy_context()
+        done, slot = self._post(lambda finish: finish(context.run(work)))
         if not done.wait(timeout):
             return Result.error(
                 f"{action} did not finish within {timeout:g} s; the viewer carries on "

@@ -38,6 +38,7 @@ def run(
     port: int = 0,
     token: str | None = None,
     say: Callable[[str], None] = print,
+    call_seconds: float | None = None,
 ) -> int:
     import napari
     from qtpy.QtWidgets import QApplication
@@ -47,6 +48,8 @@ def run(
 
     _viewer, dock = open_window("napari-talk (MCP)", sample, show=show)
     bridge, _gui = bridge_for(dock, show=show)
+    if call_seconds is not None:
+        bridge.work_seconds = call_seconds
     if http:
         service = HttpService(bridge, port=port, token=token).start()
         say(f"MCP over HTTP at {service.url}; send the header Authorization: Bearer {service.token}")

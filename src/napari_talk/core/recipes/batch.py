@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -110,7 +111,10 @@ def run_batch(
     on_row: OnRow | None = None,
     registry: Registry | None = None,
     stop: Stop | None = None,
+    keep_cluster: bool = False,
 ) -> Batch:
+    """``keep_cluster``: a local cluster stays up for the next batch of this process (the dock's),
+    its workers warm: their imports and the grammar are paid once, not once a batch."""
     from ..contract.registry import default_registry
     from ..safety.workspace import Workspace
 
@@ -150,15 +154,18 @@ def run_batch(
 
     try:
         if todo:
-            fan_out = _in_process if scheduler == IN_PROCESS else _on_dask
-            fan_out(recipe_text, todo, options, scheduler, workers, arrived, stop or (lambda: False))
+            if scheduler == IN_PROCESS:
+                _in_process(recipe_text, todo, options, arrived, stop or (lambda: False))
+            else:
+                _on_dask(recipe_text, todo, options, scheduler, workers, arrived, stop or (lambda: False),
+                         keep_cluster)  # fmt: skip
     finally:
         write_table()
     return Batch([rows[item.key] for item in items if item.key in rows], where, skipped)
 
 
-def _in_process(text: str, items: Iterable[Item], options: Options, _s: str, _w: int | None,
-                arrived: Callable[[Row], None], stop: Stop) -> None:  # fmt: skip
+def _in_process(text: str, items: Iterable[Item], options: Options, arrived: Callable[[Row], None],
+                stop: Stop) -> None:  # fmt: skip
     for item in items:
         if stop():
             return
@@ -166,10 +173,10 @@ def _in_process(text: str, items: Iterable[Item], options: Options, _s: str, _w:
 
 
 def _on_dask(text: str, items: Sequence[Item], options: Options, scheduler: str, workers: int | None,
-             arrived: Callable[[Row], None], stop: Stop) -> None:  # fmt: skip
+             arrived: Callable[[Row], None], stop: Stop, keep_cluster: bool = False) -> None:  # fmt: skip
     from distributed import as_completed
 
-    client, cluster = _client(scheduler, workers)
+    client, cluster = _client(scheduler, workers, keep_cluster)
     try:
         batch = uuid.uuid4().hex[:8]
         futures = {
@@ -196,17 +203,36 @@ def _on_dask(text: str, items: Sequence[Item], options: Options, scheduler: str,
             cluster.close()
 
 
-def _client(scheduler: str, workers: int | None) -> tuple[Any, Any]:
-    from distributed import Client, LocalCluster
+_kept: dict[int, Any] = {}
+"""Local clusters kept up between batches, by their number of workers (``keep_cluster``)."""
+_kept_lock = threading.Lock()
 
-    if scheduler == LOCAL:
-        cluster = LocalCluster(
-            n_workers=workers or max(os.cpu_count() or 1, 1),
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            host="127.0.0.1",
-            silence_logs=logging.ERROR,  # its warnings (a worker slow to stop) are not the person's
-        )
+
+def _client(scheduler: str, workers: int | None, keep: bool = False) -> tuple[Any, Any]:
+    """A client, and the cluster to close after the batch (None: not this batch's to close)."""
+    from distributed import Client
+
+    if scheduler != LOCAL:
+        return Client(scheduler, timeout="10s"), None
+    count = workers or max(os.cpu_count() or 1, 1)
+    if not keep:
+        cluster = _local_cluster(count)
         return Client(cluster), cluster
-    return Client(scheduler, timeout="10s"), None
+    with _kept_lock:
+        cluster = _kept.get(count)
+        if cluster is None or getattr(cluster.status, "name", "") != "running":
+            cluster = _kept[count] = _local_cluster(count)
+    return Client(cluster), None
+
+
+def _local_cluster(workers: int) -> Any:
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        host="127.0.0.1",
+        silence_logs=logging.ERROR,  # its warnings (a worker slow to stop) are not the person's
+    )

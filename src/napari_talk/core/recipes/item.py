@@ -8,6 +8,7 @@ workspace as every door does: the gate, the limits and the consent rules are the
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import time
@@ -56,6 +57,9 @@ class Options:
     yes: bool = False
     max_input_bytes: int = MAX_INPUT_BYTES
     max_pixel_bytes: int = MAX_PIXEL_BYTES
+    layers: tuple[tuple[Any, dict[str, Any], str], ...] = ()
+    """Layers every row starts from, as napari's layer data tuples (a sweep typed in the dock starts
+    each value from the viewer's layers as they were)."""
 
 
 @dataclass
@@ -89,6 +93,9 @@ def _run(recipe_text: str, item: Item, options: Options, row: Row) -> None:
     recipe = parse_recipe(recipe_text)
     viewer = _viewer(item)
     session = Session(viewer, workspace=options.workspace)
+    for data, kwargs, kind in options.layers:  # each row its own copy: a line may change data in place
+        layer = getattr(viewer, f"add_{kind}")(copy.deepcopy(data), **copy.deepcopy(kwargs))
+        session.layer_added(layer)  # as the dock does: a ray scene's layers are its scene again
     if item.input:
         image = read_image(
             session.workspace, item.input,
@@ -121,15 +128,39 @@ def _run(recipe_text: str, item: Item, options: Options, row: Row) -> None:
 
 
 def _viewer(item: Item) -> Any:
+    viewer = batch_viewer_class()(title="napari-talk batch")
     if item.sample:
-        from ...headless import model_viewer, open_sample
+        import npe2
 
-        viewer = model_viewer()
+        from ...headless import open_sample
+
+        npe2.PluginManager.instance().discover(include_npe1=False)
         open_sample(viewer, item.sample)
-        return viewer
-    from napari.components import ViewerModel
+    return viewer
 
-    return ViewerModel(title="napari-talk batch")
+
+_viewer_class: list[type] = []
+
+
+def batch_viewer_class() -> type:
+    """napari's ``ViewerModel`` that takes screenshots off screen (:mod:`.offscreen`): a batch's
+    viewer has no window, on a worker with no display."""
+    if not _viewer_class:
+        from napari.components import ViewerModel
+
+        class BatchViewer(ViewerModel):
+            def screenshot(self, path: str | None = None, *, size: Any = None, **_: Any) -> Any:
+                from .offscreen import render
+
+                image = render(self, tuple(size) if size else None)
+                if path:
+                    from imageio.v3 import imwrite
+
+                    imwrite(path, image)
+                return image
+
+        _viewer_class.append(BatchViewer)
+    return _viewer_class[0]
 
 
 def _bind(line: str, values: dict[str, str]) -> str:

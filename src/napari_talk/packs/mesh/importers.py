@@ -11,6 +11,8 @@ outward-facing when it is closed but inside out.
 from __future__ import annotations
 
 import io
+import itertools
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,8 +111,29 @@ def _renamed(mesh: TriMesh, name: str) -> TriMesh:
     return TriMesh(mesh.vertices, mesh.faces, name, closed=mesh.closed)
 
 
+class _NoTracebacks(logging.Filter):
+    """trimesh logs some of a file's faults with their traceback (an ASCII STL's unreadable facet
+    normals, which it then recomputes): the record keeps its message, never the traceback, so a
+    hostile file prints no trace on the person's console."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
+def _quiet_trimesh() -> None:
+    """The filter on each of trimesh's module loggers (a logger's filters see only its own records)."""
+    names = [name for name in list(logging.root.manager.loggerDict) if name.split(".")[0] == "trimesh"]
+    for name in names:
+        found = logging.getLogger(name)
+        if not any(isinstance(f, _NoTracebacks) for f in found.filters):
+            found.addFilter(_NoTracebacks())
+
+
 def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
     import trimesh
+
+    _quiet_trimesh()
 
     if kind == "gltf" and b'"uri"' in data and b'"uri":"data:' not in data.replace(b" ", b""):
         raise MeshFileError(
@@ -119,6 +142,8 @@ def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
     # only the geometry is kept, so embedded textures are never decoded (a small PNG may
     # unpack to gigabytes of pixels)
     skip = {"skip_materials": True} if kind in ("glb", "gltf") else {}
+    if kind == "off":
+        data = fan_off_polygons(data)
     try:
         loaded = trimesh.load(
             io.BytesIO(data), file_type=kind, process=False, force="mesh", resolver=_no_files(), **skip
@@ -137,6 +162,44 @@ def _read(data: bytes, kind: str) -> tuple[np.ndarray, np.ndarray]:
     if not len(faces):
         raise MeshFileError(f"the {kind.upper()} file holds no triangles")
     return vertices, faces
+
+
+def fan_off_polygons(data: bytes) -> bytes:
+    """An OFF file whose faces of more than four corners are written as the triangles they fan out
+    to (the face count raised to match). trimesh's OFF reader keeps a face's indices as text and
+    cannot split such a polygon (numpy 2 refuses to multiply strings), so a valid file mixing
+    triangles and pentagons was refused with numpy's words. The declared sizes, checked before,
+    already count each polygon as its triangles. Any other file is returned as it was."""
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    rows = [(n, line.split("#", 1)[0].split()) for n, line in enumerate(lines)]
+    rows = [(n, words) for n, words in rows if words]
+    if not rows or not rows[0][1][0].endswith("OFF"):
+        return data
+    on_header = len(rows[0][1]) > 1  # "OFF 8 6 0", or the counts on a line of their own
+    if not on_header and len(rows) < 2:
+        return data
+    counts_at, counts = (rows[0][0], rows[0][1][1:]) if on_header else rows[1]
+    first = 1 if on_header else 2
+    try:
+        vertices, faces = int(counts[0]), int(counts[1])
+    except (IndexError, ValueError):
+        return data
+    if vertices < 0 or faces < 0:
+        return data
+    added = 0
+    for n, words in rows[first + vertices : first + vertices + faces]:
+        size = int(words[0]) if words[0].isdigit() else 0
+        corners = words[1 : size + 1]
+        if size <= 4 or len(corners) < size:
+            continue
+        lines[n] = "\n".join(f"3 {corners[0]} {a} {b}" for a, b in itertools.pairwise(corners[1:]))
+        added += size - 3
+    if not added:
+        return data
+    head = lines[counts_at].split("#", 1)[0].split()
+    head[2 if on_header else 1] = str(faces + added)
+    lines[counts_at] = " ".join(head)
+    return "\n".join(lines).encode()
 
 
 def _no_files() -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ...core.contract.commands import Command, Risk
 
@@ -48,4 +48,37 @@ class RunRecipe(Command, action="run_recipe"):
     examples: ClassVar = ("run recipe contrast on every file in data/", "run the recipe look on data/*.tif")
 
 
-COMMANDS: tuple[type[Command], ...] = (Help, UndoLastAction, RedoLastAction, SaveRecipe, RunRecipe)
+class RunSweep(Command, action="run_sweep"):
+    """Run lines once for each value of a parameter (a sweep), each run starting from the viewer's
+    layers as they are now and leaving them as they are; a results table goes to
+    batches/for-NAME/results.csv."""
+
+    name: str = Field(
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        max_length=40,
+        description="The parameter, as {name} in the lines.",
+    )
+    start: float = Field(description="Its first value.")
+    stop: float = Field(description="Its last value (included when the steps reach it).")
+    step: float = Field(default=1.0, gt=0, description="How much each value adds.")
+    lines: list[str] = Field(
+        min_length=1,
+        max_length=20,
+        description="The lines run for each value, in order ({name} is the value).",
+    )
+    examples: ClassVar = (
+        "for index from 1.4 to 1.7 step 0.05: set the index of Prism to {index}; detector readings",
+    )
+
+    @field_validator("lines", mode="before")
+    @classmethod
+    def _split(cls, value: object) -> object:
+        """Typed, the lines are one text with ';' between them."""
+        if isinstance(value, str):
+            return [line.strip() for line in value.split(";") if line.strip()]
+        return value
+
+
+COMMANDS: tuple[type[Command], ...] = (
+    Help, UndoLastAction, RedoLastAction, SaveRecipe, RunRecipe, RunSweep,
+)  # fmt: skip

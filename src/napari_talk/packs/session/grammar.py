@@ -58,4 +58,11 @@ RULES: tuple[Rule, ...] = (
         priority=30,
         requires=("recipe",),
     ),
+    Rule(
+        cmd.RunSweep,
+        r"for {name:word} from {start:number} to {stop:number}(?:,? (?:step|by|in steps of) {step:number})?"
+        r" ?: ?{lines:text}",
+        priority=30,
+        requires=("for",),
+    ),
 )

@@ -112,7 +112,13 @@ def run_recipe(command: cmd.RunRecipe, ctx: Context[SessionControls]) -> Job | R
         progress.report(f"starting {len(inputs)} inputs on {scheduler}", 0.0)
         items = [Item(input=path) for path in inputs]
         return run_batch(
-            text, items, options, scheduler=scheduler, on_row=on_row, stop=lambda: progress.cancelled
+            text,
+            items,
+            options,
+            scheduler=scheduler,
+            on_row=on_row,
+            stop=lambda: progress.cancelled,
+            keep_cluster=True,
         )
 
     def finish(batch: object) -> Result:
@@ -130,3 +136,89 @@ def run_recipe(command: cmd.RunRecipe, ctx: Context[SessionControls]) -> Job | R
         )
 
     return Job(f"recipe {name} on {len(inputs)} inputs", work, finish)
+
+
+SWEEP_REPLY_CHARS = 120
+"""A value's reply in the dock's table: the first line of the last line's reply, cut to this."""
+
+
+@HANDLERS.on(cmd.RunSweep)
+def run_sweep(command: cmd.RunSweep, ctx: Context[SessionControls]) -> Job | Result:
+    """``for NAME from A to B step C: line; line``: each value a row of a batch (off the GUI thread,
+    Stop ends it after the rows under way), each row starting from a copy of the viewer's layers, so
+    the person's own layers are left as they are; the reply is the table, one row per value."""
+    import os
+
+    from ...core.recipes.batch import LOCAL, BatchRefused, check_risks, run_batch
+    from ...core.recipes.item import Item, Options
+    from ...core.recipes.recipe import parse_recipe
+    from ...core.recipes.sweep import SweepError, steps
+    from ...core.safety.risk import Effect
+
+    name = command.name
+    try:
+        values = steps(_decimal(command.start), _decimal(command.stop), _decimal(command.step))
+    except SweepError as exc:
+        return Result.error(str(exc))
+    text = "\n".join(command.lines) + "\n"
+    try:
+        check_risks(parse_recipe(text), ctx.state.registry, yes=False)
+        agreed = False
+    except BatchRefused as exc:
+        if "--yes" not in str(exc):
+            return Result.error(str(exc))
+        ctx.consent.require(
+            Effect.replace(f"the files the sweep of {name}'s lines write or replace", named=False)
+        )
+        agreed = True
+    layers = list(ctx.viewer.layers) if ctx.viewer is not None else []
+    start = tuple(layer.as_layer_data_tuple() for layer in layers)  # type: ignore[attr-defined]
+    options = Options(
+        workspace=str(ctx.workspace.root), out_folder=f"batches/for-{name}", yes=agreed, layers=start
+    )
+    scheduler = os.environ.get("NAPARI_TALK_SCHEDULER") or LOCAL
+    items = [Item(values=((name, value),)) for value in values]
+    label = f"for {name} from {values[0]} to {values[-1]} ({len(values)} values)"
+
+    def work(progress: Progress) -> object:
+        def on_row(_row: object, done: int, total: int) -> None:
+            progress.report(f"{name}: {done} of {total} values", done / total)
+
+        progress.report(f"{name}: starting {len(values)} values on {scheduler}", 0.0)
+        return run_batch(
+            text,
+            items,
+            options,
+            scheduler=scheduler,
+            on_row=on_row,
+            stop=lambda: progress.cancelled,
+            keep_cluster=True,
+        )
+
+    def finish(batch: object) -> Result:
+        from ...core.recipes.batch import Batch
+
+        assert isinstance(batch, Batch)
+        ok = len(batch.rows) - len(batch.failed)
+        rows = [[row.key.split("=", 1)[-1], row.status, _gist(row)] for row in batch.rows]
+        summary = f"{label}: {ok} of {len(values)} ok; table: {ctx.workspace.resolve(batch.table)}"
+        table = {"columns": [name, "status", "reply"], "rows": rows}
+        return Result.success(
+            summary, {"table": batch.table, "rows": [r.as_dict() for r in batch.rows]}, table=table
+        )
+
+    return Job(label, work, finish)
+
+
+def _decimal(value: float) -> str:
+    """A typed number as it was typed (1.45, not 1.4500000000000002): floats print their shortest form."""
+    return repr(float(value))
+
+
+def _gist(row: object) -> str:
+    from ...core.recipes.item import Row
+
+    assert isinstance(row, Row)
+    said = row.error if row.status != "ok" else (row.replies[-1] if row.replies else "")
+    first = said.splitlines()[0] if said else ""
+    return first if len(first) <= SWEEP_REPLY_CHARS else first[: SWEEP_REPLY_CHARS - 1] + "…"
