@@ -86,7 +86,6 @@ class Done:
 
 
 Step = Pending | Done
-Answer = bool | None
 
 
 class TurnMachine:
@@ -148,6 +147,7 @@ class TurnMachine:
             return self._parsed(reading.commands, reading.notes)
         reason = session.parser.explain(text, names)
         if reason is not None:
+            session.last_road = "parser"
             return self._over(Turn(text, "parser", results=[Result.error(reason)]))
         if session.llm_ready:
             self.turn = Turn(text, "llm")
