@@ -15,6 +15,7 @@ from .headless import Unavailable, has_display, model_viewer, open_sample
 if TYPE_CHECKING:
     from .core.contract.result import Result
     from .core.running.jobs import Job
+    from .core.running.session import Session, Turn
     from .core.safety.risk import Approval
 
 
@@ -29,7 +30,7 @@ def run_lines(
 ) -> int:
     """Exit status 0 when every line was understood and ran; 5 (``EXIT_NOT_APPROVED``) when a command
     needed the person's approval and ``ask`` did not give it (or there was no ``ask``); else 1."""
-    from .core.running.session import Session
+    from .core.running.opening import open_session
 
     display = has_display() if display is None else display
     if screenshot and not display:
@@ -41,9 +42,8 @@ def run_lines(
     try:
         if sample:
             open_sample(viewer, sample)
-        session = Session(viewer, llm=_configured_llm(), window=window)
+        session = open_session(viewer, llm=_configured_llm(), window=window)
         session.jobs.wait = _with_a_progress_line
-        _tell_packs_of_layers(session, viewer)
         if bind_layers:
             lines = _bound(lines, viewer)
         failures = unapproved = 0
@@ -70,13 +70,13 @@ def _bound(lines: Sequence[str], viewer: Any) -> list[str]:
     return [bind(line, values) for line in lines]
 
 
-def _run_line(session: Any, line: str, ask: Callable[[Approval], bool] | None) -> Any:
+def _run_line(session: Session, line: str, ask: Callable[[Approval], bool] | None) -> Turn:
     """A typed line, or a recipe's command written as JSON (``{"action": ...}``)."""
     if not line.lstrip().startswith("{"):
         return session.run(line, ask=ask)
     import json
 
-    from .core.running.session import Turn
+    from .core.running.turns import Turn
 
     try:
         wire = json.loads(line)
@@ -113,14 +113,6 @@ def _windowed_viewer() -> tuple[Any, Any]:
         qt_window.resize(1200, 800)
         qt_window.show()
     return viewer, window
-
-
-def _tell_packs_of_layers(session: Any, viewer: Any) -> None:
-    """As the dock does: a sample's layers set up by their pack (the rays drawn +y up), now and
-    for layers a line adds."""
-    for layer in viewer.layers:
-        session.layer_added(layer)
-    viewer.layers.events.inserted.connect(lambda event: session.layer_added(event.value))
 
 
 def _absolute(path: str) -> str:

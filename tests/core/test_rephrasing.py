@@ -10,6 +10,7 @@ from napari.components import ViewerModel
 from napari_talk import Session
 from napari_talk.core import sentences
 from napari_talk.core.running import rephrasing
+from napari_talk.core.running.turns import Done
 from napari_talk.samples import cells
 
 pytestmark = pytest.mark.skipif(not sentences.ready(), reason="the MiniLM sentence model is not here")
@@ -32,7 +33,8 @@ def test_the_stage_is_silent_until_ready_then_offers_its_reading_and_runs_nothin
     assert before.data["meant"] is None  # not ready: the nearest examples alone
     session.prepare_packs()
     assert session.rephrasing.ready
-    assert session.try_parser(UNREAD) is None  # a reading is offered, never run
+    read = session.turn(UNREAD).step()  # a reading is offered, never run
+    assert isinstance(read, Done) and read.turn.road == "none" and not read.turn.commands
     offered = session.not_understood(UNREAD)
     meant = offered.data["meant"]
     assert meant and f"Did you mean “{meant}”?" in offered.message

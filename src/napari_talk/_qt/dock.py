@@ -1,7 +1,9 @@
 """The chat dock: type what you want the viewer to do.
 
 The parser road runs at once on the GUI thread (microseconds); the LLM road runs in a worker, the
-dock shows that it is working and offers Stop, and destructive commands wait for a click.
+dock shows that it is working and offers Stop, and destructive commands wait for a click. What a
+line does is decided by its :class:`Conversation` (Qt-free, :mod:`napari_talk.core.running.conversation`);
+this widget shows it, runs the model's question off the GUI thread and keeps the loop turning.
 """
 
 from __future__ import annotations
@@ -28,25 +30,26 @@ from qtpy.QtWidgets import (
 from ..core.contract.commands import Command
 from ..core.contract.registry import Registry
 from ..core.contract.result import Result
-from ..core.llm.road import LLMRoad
 from ..core.llm.settings import LLMSettings
+from ..core.running.conversation import Answer, Conversation
 from ..core.running.jobs import Job, Outcome, Progress, guarded
-from ..core.running.session import ModelTurn, Session, Turn
+from ..core.running.opening import open_session
 from ..core.running.settings import SettingsStore, default_store
-from ..core.safety.net import NetPolicy
+from ..core.running.turns import Turn
 from .chat_input import ChatInput
 from .gui_thread import GuiThread
 from .jobs import qt_runner
+from .keeping_ready import KeepingReady
 from .llm_task import LLMTask
 from .panels import ViewerWindow
 from .transcript import Transcript
-from .warm_up import WarmUp
 
 if TYPE_CHECKING:
     import napari
 
     from ..agents.mcp_server import HttpService
     from ..core.llm.road import LLMOutcome
+    from .warm_up import WarmUp
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +65,6 @@ waits for that read at the server, which it would have had to do anyway)."""
 
 class _Relay(QObject):
     done = Signal()
-    note = Signal(str)
-    """A line for the transcript from another thread (what a pack says of its set-up)."""
     progress = Signal(str, object)
     """A job's ``Progress.report(status, fraction)``, from its worker thread to the GUI thread."""
 
@@ -81,25 +82,24 @@ class ChatDock(QWidget):
         self.viewer = napari_viewer
         self._store = store or default_store()
         settings = self._store.load()
-        self.session = Session(
+        self.session = open_session(
             napari_viewer,
             window=ViewerWindow(napari_viewer, self),
             registry=registry,
-            workspace=settings.workspace.path(),
+            settings=settings,
+            names_changed=self.prepare_parser,
+            packs_wanted=self._layer_wants,
         )
-        self.session.net = NetPolicy.from_setting(settings.network.allowed_hosts)
-        self.session.settings = settings
-        self._session_key: str | None = None
+        self.conversation = Conversation(self.session, self)
         self.task: LLMTask | None = None
-        self._questions: list[tuple[str, Callable[[bool], None]]] = []
+        self._model_answer: Callable[[LLMOutcome], None] | None = None
         self.mcp: HttpService | None = None
         self.job: tuple[Job, threading.Event, QEventLoop] | None = None
         self.session.jobs.wait = self.run_job
         self.session.jobs.runner = qt_runner
         self.session.jobs.listen(self._background_done)
         self._mcp_gui: GuiThread | None = None
-        self._preparing: list[threading.Thread] = []
-        """The parser's rules being compiled in the background for new names."""
+        self._ready = KeepingReady(self.session, self.run_job, self._pack_note, self)
         self._priming: threading.Thread | None = None
         self._prime_timer = QTimer(self)
         self._prime_timer.setSingleShot(True)
@@ -157,55 +157,21 @@ class ChatDock(QWidget):
         self.input.completions_shown.connect(self._show_completions)
         self.clear_button.clicked.connect(self.transcript.reset)
         self.stop_button.clicked.connect(self.stop)
-        self.run_button.clicked.connect(lambda: self._confirm(True))
-        self.cancel_button.clicked.connect(lambda: self._confirm(False))
+        self.run_button.clicked.connect(lambda: self.conversation.confirm(True))
+        self.cancel_button.clicked.connect(lambda: self.conversation.confirm(False))
         self.settings_button.clicked.connect(self.edit_settings)
         self.mcp_switch.toggled.connect(self.serve_mcp)
         self.transcript.add("reply", GREETING)
         self._show_state()
-        self._watch_layer_names()
+        self._ready.start()
 
-    # -- typed lines ---------------------------------------------------------------------------
+    # -- typed lines (what they do is the conversation's) ---------------------------------------
 
     def send(self, text: str) -> Turn | None:
         """Run a line as if typed: the parser road now, the LLM road in the background."""
-        self._parser_ready()
-        turn = self.session.try_parser(text)
-        if turn is None and not self.session.llm_ready:
-            turn = self.session.not_understood_turn(text)
-            self._offer(turn)
-        if turn is not None and (carried := self.session.waiting(turn)) is not None:
-            self.transcript.add("you", text)
-            self._carry_out(carried)
-            return turn
-        if turn is not None:
-            self.transcript.add_turn(turn)
-            self._show_state()
-            self.prepare_parser()  # a command may bring new names (segments, glasses, entities)
-            return turn
-        if self.task is not None:
-            self.transcript.add("you", text)
-            self.transcript.add("error", "still busy with the previous request: Stop it, or answer it first.")
-            return None
-        self.transcript.add("you", text)
-        self.task = LLMTask(self.session, text)
-        self.task.finished.connect(self._llm_finished)
-        self.task.start()
-        self._show_state()
-        return None
-
-    def _offer(self, turn: Turn) -> None:
-        """What a line not understood may have meant, in the input, selected: Enter runs it,
-        typing replaces it (a reading is never run unasked)."""
-        data = turn.results[0].data if turn.results else None
-        meant = data.get("meant") if isinstance(data, dict) else None
-        if isinstance(meant, str) and meant:
-
-            def put() -> None:
-                self.input.setText(meant)
-                self.input.selectAll()
-
-            QTimer.singleShot(0, put)
+        if self.job is None:
+            self._ready.parser_ready()
+        return self.conversation.send(text)
 
     def stop(self) -> None:
         if self.job is not None:
@@ -216,155 +182,77 @@ class ChatDock(QWidget):
         if self.task is None:
             return
         self.task.cancel()
-        self.task = None
-        self.transcript.add("error", "stopped; the model's answer will be ignored.")
-        self._show_state()
+        self.task, self._model_answer = None, None
+        self.conversation.stop_model()
+
+    def ask(self, question: str, answer: Answer) -> None:
+        """Put a yes/no question to the person (Run / Cancel); questions wait their turn."""
+        self.conversation.ask(question, answer)
+
+    def withdraw(self, answer: Answer) -> None:
+        """Take back, unanswered, the question asked with ``answer``."""
+        self.conversation.withdraw(answer)
+
+    @property
+    def _questions(self) -> list[tuple[str, Answer]]:
+        return self.conversation.questions
+
+    # -- what the conversation shows (its ChatView) ---------------------------------------------
+
+    def say(self, kind: str, text: str) -> None:
+        self.transcript.add(kind, text)
+
+    def show_turn(self, turn: Turn, *, echo: bool) -> None:
+        self.transcript.add_turn(turn, echo=echo)
+
+    def offer(self, meant: str) -> None:
+        """What a line not understood may have meant, in the input, selected: Enter runs it,
+        typing replaces it (a reading is never run unasked)."""
+
+        def put() -> None:
+            self.input.setText(meant)
+            self.input.selectAll()
+
+        QTimer.singleShot(0, put)
+
+    def ask_model(self, text: str, answer: Callable[[LLMOutcome], None]) -> None:
+        """The model's reading of ``text`` in a worker (:class:`LLMTask`), its answer back here."""
+        self.task, self._model_answer = LLMTask(self.session, text), answer
+        self.task.finished.connect(self._llm_finished)
+        self.task.start()
 
     def _llm_finished(self, outcome: LLMOutcome) -> None:
-        task = self.sender()
-        if not isinstance(task, LLMTask) or task.cancelled.is_set():
+        task, answer = self.sender(), self._model_answer
+        if not isinstance(task, LLMTask) or task.cancelled.is_set() or answer is None:
             return  # a request the person stopped: its answer is ignored
-        self.task = None
-        self._carry_out(self.session.start_llm_turn(task.text, outcome))
+        self.task, self._model_answer = None, None
+        answer(outcome)
 
-    def _carry_out(self, carried: ModelTurn, answer: bool | None = None) -> None:
-        """Run the model's commands one by one; each that needs the person, judged when its turn
-        comes, waits for Run or Cancel."""
-        asking = carried.advance(answer)
-        if asking is not None:
-            self.ask(
-                f"{'The model wants to run' if carried.origin == 'model' else 'This would run'} "
-                f"{self.session.explain(asking)}. Run it?",
-                lambda run: self._carry_out(carried, run),
-            )
-            return
-        self.transcript.add_turn(carried.turn, echo=False)
+    def names_may_change(self) -> None:
+        self.prepare_parser()
+
+    def changed(self) -> None:
         self._show_state()
 
-    def ask(self, question: str, answer: Callable[[bool], None]) -> None:
-        """Put a yes/no question to the person (Run / Cancel); questions wait their turn."""
-        self._questions.append((question, answer))
-        self._show_state()
+    # -- keeping the parser ready (see :mod:`.keeping_ready`) ----------------------------------
 
-    def withdraw(self, answer: Callable[[bool], None]) -> None:
-        """Take back, unanswered, the question asked with ``answer`` (an agent's call its client
-        abandoned, or one nobody answered in time)."""
-        self._questions = [(question, given) for question, given in self._questions if given is not answer]
-        self._show_state()
+    @property
+    def _warming(self) -> WarmUp:
+        return self._ready.warming
 
-    def _confirm(self, run: bool) -> None:
-        if not self._questions:
-            return
-        _, answer = self._questions.pop(0)
-        answer(run)
-        self._show_state()
+    @property
+    def _warmed_up(self) -> bool:
+        return self._ready.warmed_up
 
-    # -- keeping the parser ready -------------------------------------------------------------
+    def prepare_parser(self, *_: object) -> threading.Thread | None:
+        """Compile the parser's rules for the names known now, in a thread (after the warm-up)."""
+        return self._ready.prepare_parser() if hasattr(self, "_ready") else None
 
-    def _watch_layer_names(self) -> None:
-        """When layers come, go or are renamed, compile the parser's rules for the new names in
-        the background, so the next typed line does not wait for it."""
-        self._warmed_up = False
-        layers = self.viewer.layers
-        layers.events.inserted.connect(self._layer_inserted)
-        layers.events.removed.connect(self.prepare_parser)
-        for layer in layers:
-            layer.events.name.connect(self.prepare_parser)
-            self.session.layer_added(layer)  # a sample opened before the dock was
-        self._warming = WarmUp(self._import_handlers, self._warmed)
-        self._warming.start()
-
-    def _import_handlers(self) -> None:
-        """Off the GUI thread as the dock opens (see :mod:`.warm_up`): each pack's handlers
-        imported, a third of a second each that the names the parser needs (and each pack's first
-        command) would otherwise spend on the GUI thread; then, back there, the parser's rules for
-        the names there are."""
-        for pack in self.session.registry.packs:
-            try:
-                pack.checked_handlers()
-            except Exception:  # the pack's first command meets the problem and says it plainly
-                log.debug("could not import the handlers of pack %s", pack.name, exc_info=True)
-
-    def _warmed(self) -> None:
-        self._warmed_up = True
-        rules = self.prepare_parser()
-        assert rules is not None
-        self._prepare_packs_later()  # each pack's own set-up (a sentence model), after the rules
-
-    def _pack_notes(self) -> Callable[[str], None]:
-        """How a pack's set-up tells the person about it from its thread ("getting the ray tracer
-        ready…"): a line of the transcript, added on the GUI thread."""
-        relay = _Relay()  # no parent: the packs' thread may still tell after the dock is gone
-        relay.note.connect(self._pack_note)  # a method of the dock: called on its (the GUI) thread
-
-        def tell(text: str) -> None:  # holds the relay, so it lives as long as someone may tell
-            relay.note.emit(text)
-
-        return tell
+    def _layer_wants(self, packs: list[str]) -> None:
+        self._ready.layer_wants(packs)
 
     def _pack_note(self, text: str) -> None:
         self.transcript.add("reply", text)
-
-    def _layer_inserted(self, event) -> None:
-        event.value.events.name.connect(self.prepare_parser)
-        wanting = self.session.layer_added(event.value)
-        self.prepare_parser()
-        if wanting and self._warmed_up:  # before the warm-up, its own preparing sees the layer
-            self._prepare_packs_later(wanting)
-
-    def _prepare_packs_later(self, packs: list[str] | None = None) -> threading.Thread:
-        """Each pack's set-up (or that of ``packs``) in a thread, after the parser's rules being
-        compiled now: a sentence model loaded while the person looks at the sample, not when they
-        search it."""
-        under_way = list(self._preparing)
-        tell = self._pack_notes()
-
-        def prepare() -> None:
-            for worker in under_way:
-                worker.join()
-            self.session.prepare_packs(tell, packs)
-
-        # not a daemon: a process that ends waits for it, for native code (numba compiling, ONNX
-        # Runtime loading) still running in a thread as the interpreter shuts down aborts the process
-        worker = threading.Thread(target=prepare, name="napari-talk-packs")
-        worker.start()
-        return worker
-
-    def _parser_ready(self) -> None:
-        """The parser's rules for the names known now, compiled in a thread while the loop turns
-        if they are not yet (the first line after the dock opens, or new names since): a second
-        of regular expressions that would otherwise hold the GUI."""
-        if self.job is not None:
-            return
-        if self._warming.running():  # the packs' names wait for their imports: wait in a job
-            warming = self._warming
-            self.run_job(Job("getting ready to read the line", lambda _: warming.wait(), Result.success))
-        names = self.session.known_names()
-        parser = self.session.parser
-        if parser.prepared(names):
-            return
-        under_way = list(self._preparing)
-
-        def compile_rules(_: Progress) -> None:
-            for worker in under_way:  # most often they are compiling these very names
-                worker.join()
-            parser.prepare(names)
-
-        self.run_job(Job("getting ready to read the line", compile_rules, lambda _: Result.success("")))
-
-    def prepare_parser(self, *_) -> threading.Thread | None:
-        """Compile the parser's rules for the names known now, in a thread; not before the warm-up
-        has imported the packs (it compiles them then), so no name is asked for on the GUI thread
-        while a pack's handlers are importing."""
-        if not self._warmed_up:
-            return None
-        names = self.session.known_names()
-        worker = threading.Thread(
-            target=self.session.parser.prepare, args=(names,), name="napari-talk-prepare", daemon=True
-        )
-        self._preparing = [w for w in self._preparing if w.is_alive()] + [worker]
-        worker.start()
-        return worker
 
     # -- slow work -----------------------------------------------------------------------------
 
@@ -416,13 +304,7 @@ class ChatDock(QWidget):
     # -- settings ------------------------------------------------------------------------------
 
     def apply_settings(self, settings: LLMSettings, session_key: str | None = None) -> None:
-        self._session_key = session_key if session_key is not None else self._session_key
-        if self.session.llm is not None:
-            self.session.llm.close()
-        self.session.llm = LLMRoad(self.session.registry, settings, session_key=self._session_key)
-        if self.session.llm_ready:
-            # importing the SDK holds the GIL for a while: do it now, not while someone waits
-            threading.Thread(target=self.session.llm.warm_up, name="napari-talk-warm-up", daemon=True).start()
+        self.conversation.use_model(settings, session_key)
 
     def edit_settings(self) -> None:
         from .settings_dialog import SettingsDialog
@@ -432,15 +314,11 @@ class ChatDock(QWidget):
         current = self.session.settings.model_copy(
             update={"llm": llm, "workspace": stored.workspace, "network": stored.network}
         )
-        dialog = SettingsDialog(current, self._session_key, self)
+        dialog = SettingsDialog(current, self.conversation.session_key, self)
         if dialog.exec():
             settings = dialog.settings()
             self._store.save(settings)
-            self.session.workspace = settings.workspace.path()
-            self.session.net = NetPolicy.from_setting(settings.network.allowed_hosts)
-            self.session.settings = settings
-            self.apply_settings(settings.llm, dialog.typed_key() or "")
-            self._show_state()
+            self.conversation.apply(settings, dialog.typed_key() or "")
 
     # -- MCP -----------------------------------------------------------------------------------
 
@@ -487,9 +365,10 @@ class ChatDock(QWidget):
 
     def _show_state(self) -> None:
         working = self.task is not None or self.job is not None
-        confirming = bool(self._questions)
+        questions = self.conversation.questions
+        confirming = bool(questions)
         if confirming:
-            self.confirm_label.setText(self._questions[0][0])
+            self.confirm_label.setText(questions[0][0])
         self.busy.setVisible(working)
         self.stop_button.setVisible(working)
         for widget in (self.confirm_label, self.run_button, self.cancel_button):

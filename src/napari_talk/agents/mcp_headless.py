@@ -35,14 +35,10 @@ def one_at_a_time() -> Callable[[Callable[[], Result], str, float], Result]:
 
 
 def headless_bridge(sample: str | None) -> Bridge:
-    from ..core.running.session import Session
+    from ..core.running.opening import open_session
     from .mcp_server import Bridge
 
     viewer = model_viewer()
     if sample:
         open_sample(viewer, sample)
-    session = Session(viewer)
-    for layer in viewer.layers:
-        session.layer_added(layer)
-    viewer.layers.events.inserted.connect(lambda event: session.layer_added(event.value))
-    return Bridge(session, one_at_a_time())
+    return Bridge(open_session(viewer), one_at_a_time())
