@@ -11,7 +11,7 @@ runs) and compared by ray-optics' rule (positions within 1e-3, values within rel
 Speed and memory: the dock's engine (``engine.trace``, the ray-optics simulator) on a ball lens (a
 ``CircleGlass``) hit by 10,000 rays, and on 1,000 glasses crossed by 1,000 rays, each in its own
 process so peak memory (max RSS) is its own; the baseline beside each is the per-ray plain-Python
-tracer (``rays.reference``) on a slice. ray_tracing_shapely itself runs on the same scenes in
+tracer (``rays_reference.py``) on a slice. ray_tracing_shapely itself runs on the same scenes in
 ``rays_peer.py``.
 """
 
@@ -167,7 +167,8 @@ def _child(which: str) -> dict:
 
 
 def _reference_rate(which: str) -> float:
-    from napari_talk.packs.rays.reference import trace_reference
+    from rays_reference import trace_reference
+
     from napari_talk.packs.rays.scene_json import scene_from_dict
 
     data = json.loads(json.dumps(BALL_LENS if which == "ball_lens" else many_glasses()))
