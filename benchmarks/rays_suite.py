@@ -48,8 +48,9 @@ def compare(actual: str, expected: str, tol: float = 1e-3) -> str | None:
 
 
 def suite() -> None:
-    from napari_talk.packs.rays.rayoptics.loader import load_file
+    from napari_talk.packs.rays.engine import simulator_scene
     from napari_talk.packs.rays.rayoptics.simulator import simulate
+    from napari_talk.packs.rays.scene_json import load_scene
 
     root = next((p for p in SUITES if p.is_dir()), None)
     if root is None:
@@ -60,9 +61,11 @@ def suite() -> None:
     for path in scenes:
         start = time.process_time()
         try:
-            scene = load_file(path)
+            model = load_scene(path)
+            scene = simulator_scene(model)
             outcome = simulate(scene.objs, scene.settings, max_depth=scene.max_depth)
-            detector = next(d for d in scene.detectors() if d.irradMap)
+            mapped = next(d for d in model.detectors if d.irrad_map)
+            detector = next(o for o, owner in zip(scene.objs, scene.owners, strict=True) if owner is mapped)
             why = compare(detector.csv(), path.with_suffix(".csv").read_text())
             if scene.warnings or outcome.warnings:
                 why = why or f"warnings: {(scene.warnings + outcome.warnings)[0]}"
