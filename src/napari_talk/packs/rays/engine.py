@@ -25,8 +25,8 @@ from .rayoptics.base import Emitted, SceneError, SceneObj, Settings
 from .rayoptics.loader import LoadedScene, add_built, add_objects, check_emission, read_settings
 from .rayoptics.simulator import BudgetExceeded, Recorder, simulate
 from .scene import LightSource, Mirror, Scene
-from .scene_json import detector_to_dict, element_to_dict, glass_to_dict, scene_settings
 from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResult
+from .writer import detector_to_dict, element_to_dict, glass_to_dict, scene_settings
 
 DEFAULT_MAX_SEGMENTS = MAX_SEGMENTS
 PLAIN_SEGMENTS = 10_000
