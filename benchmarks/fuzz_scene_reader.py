@@ -1,14 +1,15 @@
-"""Fuzz the ray-optics scene readers: generated scene files must be read or refused in a sentence.
+"""Fuzz the ray-optics scene reader: generated scene files must be read or refused in a sentence.
 
     python benchmarks/fuzz_scene_reader.py              # 2,000 scenes
     python benchmarks/fuzz_scene_reader.py --examples 300
 
 Hypothesis builds scene-shaped JSON (objects of every type the simulator knows, with numbers,
 strings, empty values, infinities, nested lists, modules with loops and formulas) and hands its
-text to both readers: the simulator's loader (``napari-talk rays``) and the scene model's
-(the dock's and MCP's ``load_scene``). A reader may refuse (``SceneError``; the scene model's
-``SceneFormatError`` or ``ValueError``, which ``load_scene`` answers in a sentence);
-any other exception, or a reading slower than a second, is a crash. Prints the crash-free figure
+text to the pack's one reader (``scene_json``: the dock's and MCP's ``load_scene``, ``napari-talk
+rays``), then hands what it read to the simulator as a trace does (``engine.simulator_scene``).
+Each step may refuse (the reader's ``SceneFormatError`` or ``ValueError``, the simulator's
+``SceneError``: what ``load_scene`` and ``napari-talk rays`` answer in a sentence); any other
+exception, or a step slower than a second, is a crash. Prints the crash-free figure
 and the first crashes found. Not run in CI: a fixed budget of examples, minutes of work.
 """
 
@@ -23,9 +24,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from napari_talk.packs.rays.engine import simulator_scene
 from napari_talk.packs.rays.rayoptics import registry
 from napari_talk.packs.rays.rayoptics.base import SceneError
-from napari_talk.packs.rays.rayoptics.loader import load_text
+from napari_talk.packs.rays.scene import Scene
 from napari_talk.packs.rays.scene_json import SceneFormatError, scene_from_text
 
 SLOW_SECONDS = 1.0
@@ -99,15 +101,18 @@ def main() -> None:
     @given(scenes())
     def read(scene: dict[str, Any]) -> None:
         text = json.dumps(scene, allow_nan=True)
-        readers = (
-            (lambda t: load_text(t, "fuzz"), SceneError),
-            (lambda t: scene_from_text(t, "fuzz.json"), SCENE_MODEL_REFUSALS),
+        model: Scene | None = None
+        steps = (
+            (lambda: scene_from_text(text, "fuzz.json"), SCENE_MODEL_REFUSALS),
+            (lambda: simulator_scene(model) if model is not None else None, (SceneError,)),
         )
-        for reader, refusals in readers:
+        for step, refusals in steps:
             started = time.perf_counter()
             try:
-                reader(text)
-                outcomes["read"] += 1
+                done = step()
+                outcomes["read" if done is not None else "not built (refused when read)"] += 1
+                if isinstance(done, Scene):
+                    model = done
             except refusals:
                 outcomes["refused in a sentence"] += 1
             except Exception as exc:

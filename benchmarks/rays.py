@@ -5,7 +5,7 @@
 
 Targets (2-core machine): tracing >= 1,000,000 segments/s on the prism demo scaled to 100,000
 source rays traced to the brightness threshold; each query over 1,000,000 segments < 0.2 s.
-Baselines: the per-ray plain-Python tracer of ``napari_talk.packs.rays.reference`` (the way a
+Baselines: the per-ray plain-Python tracer of ``rays_reference.py`` beside this script (the way a
 library making a geometry call per ray works) and per-segment Python loops, on a subset,
 extrapolated.
 """
@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from rays_reference import trace_reference
 
 from napari_talk.packs.rays import analysis, lineage
 from napari_talk.packs.rays.engine import trace
-from napari_talk.packs.rays.reference import trace_reference
 from napari_talk.packs.rays.samples import prism_demo_scene
 
 TRACE_TARGET = 1_000_000

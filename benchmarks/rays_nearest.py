@@ -22,8 +22,8 @@ from rays_suite import many_glasses
 
 from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.rayoptics import vector
-from napari_talk.packs.rays.rayoptics.loader import load_dict
 from napari_talk.packs.rays.rayoptics.vector import VectorStage
+from napari_talk.packs.rays.scene_json import scene_from_dict
 
 
 def chunks(rays: int) -> list[np.ndarray]:
@@ -47,7 +47,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rays", nargs="?", type=int, default=1000)
     asked = chunks(parser.parse_args().rays)
-    scene = load_dict(many_glasses())
+    scene = engine.simulator_scene(scene_from_dict(many_glasses()))
     stage = VectorStage(scene.objs, scene.settings, math.sqrt(scene.settings.min_len_sq))
     grid = stage.grid
     assert grid is not None

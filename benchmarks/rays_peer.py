@@ -38,7 +38,8 @@ from rays_suite import BALL_LENS, many_glasses, with_ray_count
 
 from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.samples import prism_demo_scene
-from napari_talk.packs.rays.scene_json import scene_from_dict, scene_to_dict
+from napari_talk.packs.rays.scene_json import scene_from_dict
+from napari_talk.packs.rays.writer import scene_to_dict
 
 
 def prism(rays: int) -> dict:

@@ -11,7 +11,7 @@ runs) and compared by ray-optics' rule (positions within 1e-3, values within rel
 Speed and memory: the dock's engine (``engine.trace``, the ray-optics simulator) on a ball lens (a
 ``CircleGlass``) hit by 10,000 rays, and on 1,000 glasses crossed by 1,000 rays, each in its own
 process so peak memory (max RSS) is its own; the baseline beside each is the per-ray plain-Python
-tracer (``rays.reference``) on a slice. ray_tracing_shapely itself runs on the same scenes in
+tracer (``rays_reference.py``) on a slice. ray_tracing_shapely itself runs on the same scenes in
 ``rays_peer.py``.
 """
 
@@ -48,8 +48,9 @@ def compare(actual: str, expected: str, tol: float = 1e-3) -> str | None:
 
 
 def suite() -> None:
-    from napari_talk.packs.rays.rayoptics.loader import load_file
+    from napari_talk.packs.rays.engine import simulator_scene
     from napari_talk.packs.rays.rayoptics.simulator import simulate
+    from napari_talk.packs.rays.scene_json import load_scene
 
     root = next((p for p in SUITES if p.is_dir()), None)
     if root is None:
@@ -60,9 +61,11 @@ def suite() -> None:
     for path in scenes:
         start = time.process_time()
         try:
-            scene = load_file(path)
+            model = load_scene(path)
+            scene = simulator_scene(model)
             outcome = simulate(scene.objs, scene.settings, max_depth=scene.max_depth)
-            detector = next(d for d in scene.detectors() if d.irradMap)
+            mapped = next(d for d in model.detectors if d.irrad_map)
+            detector = next(o for o, owner in zip(scene.objs, scene.owners, strict=True) if owner is mapped)
             why = compare(detector.csv(), path.with_suffix(".csv").read_text())
             if scene.warnings or outcome.warnings:
                 why = why or f"warnings: {(scene.warnings + outcome.warnings)[0]}"
@@ -167,7 +170,8 @@ def _child(which: str) -> dict:
 
 
 def _reference_rate(which: str) -> float:
-    from napari_talk.packs.rays.reference import trace_reference
+    from rays_reference import trace_reference
+
     from napari_talk.packs.rays.scene_json import scene_from_dict
 
     data = json.loads(json.dumps(BALL_LENS if which == "ball_lens" else many_glasses()))

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from simulated import simulated
 
 from napari_talk.packs.rays.rayoptics.expr import FormulaError, compile_tree, parse
-from napari_talk.packs.rays.rayoptics.loader import load_dict
 from napari_talk.packs.rays.rayoptics.rng import SeededRandom
 from napari_talk.packs.rays.rayoptics.simulator import Recorder, simulate
 
@@ -41,21 +41,21 @@ def _scattered(seed: str | None) -> dict:
 
 
 def test_random_in_a_module_draws_the_scene_seed_in_ray_optics_order():
-    objs = load_dict(_scattered("42")).objs
+    objs = simulated(_scattered("42")).objs
     rng = SeededRandom("42")
     expected = []
     for _ in range(3):  # each object's keys in order: p1.x, p1.y, then p2.y
         x, y, y2 = rng(), rng(), rng()
         expected.append((10 + x * 100, 20 + y * 100, 210, y2))
     assert [(*o.p1, *o.p2) for o in objs] == expected
-    again = load_dict(_scattered("42")).objs
+    again = simulated(_scattered("42")).objs
     assert [o.p1 for o in again] == [o.p1 for o in objs]
-    assert [o.p1 for o in load_dict(_scattered("7")).objs] != [o.p1 for o in objs]
+    assert [o.p1 for o in simulated(_scattered("7")).objs] != [o.p1 for o in objs]
 
 
 def test_random_follows_the_scene_generator_into_the_simulation():
     # the module draws first; random beams traced after it continue the same generator
-    loaded = load_dict(_scattered("5"))
+    loaded = simulated(_scattered("5"))
     rng = SeededRandom("5")
     for _ in range(9):
         rng()
@@ -87,7 +87,7 @@ def _room(curve_type: str, step: float) -> dict:
 
 
 def _first_hit(scene: dict) -> tuple[float, float]:
-    loaded = load_dict(scene)
+    loaded = simulated(scene)
     assert loaded.warnings == []
     record = Recorder()
     simulate(loaded.objs, loaded.settings, max_depth=loaded.max_depth, record=record)
@@ -107,7 +107,7 @@ def test_cubic_bezier_follows_the_curve_between_coarse_samples():
 def test_cubic_bezier_reflects_with_the_cubics_normal():
     scene = _room("cubicBezier", 0.6)
     scene["maxRayDepth"] = 2
-    loaded = load_dict(scene)
+    loaded = simulated(scene)
     record = Recorder()
     simulate(loaded.objs, loaded.settings, max_depth=loaded.max_depth, record=record)
     rows = record.table()
@@ -123,7 +123,7 @@ def test_cubic_bezier_reflects_with_the_cubics_normal():
 def test_cubic_bezier_needs_a_derivative_it_can_take():
     scene = _room("cubicBezier", 0.6)
     scene["objs"][0]["pieces"][0]["eqnX"] = "100\\operatorname{floor}\\left(t\\right)+\\max\\left(t,1\\right)"
-    loaded = load_dict(scene)
+    loaded = simulated(scene)
     assert any("derivative" in w for w in loaded.warnings)
 
 
@@ -136,15 +136,16 @@ def test_two_blockers_meeting_a_ray_at_one_point_is_undefined_and_the_first_take
             {"type": "SingleRay", "p1": {"x": 0, "y": 0}, "p2": {"x": 1, "y": 0.1}},
         ],
     }
-    loaded = load_dict(scene)
+    loaded = simulated(scene)
     record = Recorder()
     outcome = simulate(loaded.objs, loaded.settings, record=record)
-    assert [int(r[10]) for r in record.table()] == [0]
+    short = next(i for i, obj in enumerate(loaded.objs) if obj.name == "short")
+    assert [int(r[10]) for r in record.table()] == [short]
     assert outcome.undefined == pytest.approx(1.0)
     assert len(outcome.warnings) == 1
     assert "short and long meet" in outcome.warnings[0]
     assert "move them slightly apart" in outcome.warnings[0]
     # apart, nothing is undefined
     scene["objs"][0]["p1"]["x"] = scene["objs"][0]["p2"]["x"] = 101
-    loaded = load_dict(scene)
+    loaded = simulated(scene)
     assert simulate(loaded.objs, loaded.settings).warnings == []

@@ -8,11 +8,11 @@ import math
 from typing import Any
 
 import numpy as np
+from simulated import simulated
 
 from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.rayoptics.base import line_crossings
 from napari_talk.packs.rays.rayoptics.grid import Grid
-from napari_talk.packs.rays.rayoptics.loader import load_dict
 from napari_talk.packs.rays.rayoptics.vector import VectorStage
 from napari_talk.packs.rays.scene_json import scene_from_dict
 
@@ -39,7 +39,7 @@ def many_glasses(glasses: int = 200, rays: int = 24) -> dict[str, Any]:
 
 
 def test_a_scene_of_many_glasses_is_searched_through_a_grid() -> None:
-    scene = load_dict(many_glasses())
+    scene = simulated(many_glasses())
     stage = VectorStage(scene.objs, scene.settings, math.sqrt(scene.settings.min_len_sq))
     assert stage.grid is not None
     assert stage.grid.shape[0] * stage.grid.shape[1] > 400

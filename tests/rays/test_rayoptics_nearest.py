@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from simulated import simulated, simulated_file
 
-from napari_talk.packs.rays.rayoptics.loader import load_dict, load_file
 from napari_talk.packs.rays.rayoptics.simulator import Recorder, simulate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,7 +45,6 @@ def tiled_glasses() -> dict[str, Any]:
     objs.append({"type": "Mirror", "p1": _pt(120, -10), "p2": _pt(120, 90)})
     objs.append({"type": "Blocker", "p1": _pt(60, 80), "p2": _pt(70, 120)})
     objs.append({"type": "Beam", "p1": _pt(-30, -5), "p2": _pt(-20, 85), "numRays": 40, "brightness": 0.5})
-    objs.append({"type": "PointSource", "p1": _pt(50, 50), "brightness": 0.5})
     return {"version": 5, "objs": objs}
 
 
@@ -76,7 +75,7 @@ def curved() -> dict[str, Any]:
 
 
 def _rows(data: dict[str, Any] | Path, exhaustive: bool) -> np.ndarray:
-    scene = load_file(data) if isinstance(data, Path) else load_dict(data)
+    scene = simulated_file(data) if isinstance(data, Path) else simulated(data)
     record = Recorder()
     simulate(scene.objs, scene.settings, max_depth=scene.max_depth, record=record, exhaustive=exhaustive)
     return record.table()

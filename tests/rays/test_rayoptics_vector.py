@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from simulated import simulated
 
-from napari_talk.packs.rays.rayoptics.loader import load_dict
 from napari_talk.packs.rays.rayoptics.rng import SeededRandom
 from napari_talk.packs.rays.rayoptics.simulator import Recorder, simulate
 
@@ -42,7 +42,7 @@ def glasses_and_lenses() -> dict[str, Any]:
 
 
 def _rows(data: dict[str, Any], vector: bool) -> np.ndarray:
-    scene = load_dict(data)
+    scene = simulated(data)
     record = Recorder()
     simulate(scene.objs, scene.settings, max_depth=scene.max_depth, record=record, vector=vector)
     return record.table()
@@ -123,10 +123,10 @@ def cavity(limit: int | None) -> dict[str, Any]:
 
 
 def test_a_crop_box_stops_a_trapped_ray_after_its_ray_count_limit() -> None:
-    scene = load_dict(cavity(500))
+    scene = simulated(cavity(500))
     assert scene.ray_limit == 500
     outcome = simulate(scene.objs, scene.settings, max_depth=scene.max_depth, ray_limit=scene.ray_limit)
     assert outcome.segments == 501 and outcome.stopped
     assert any("ray count limit" in n for n in outcome.notes) and not outcome.warnings
-    assert load_dict(cavity(None)).ray_limit == 1e7
-    assert load_dict({"version": 5, "objs": cavity(5)["objs"][:3]}).ray_limit == float("inf")
+    assert simulated(cavity(None)).ray_limit == 1e7
+    assert simulated({"version": 5, "objs": cavity(5)["objs"][:3]}).ray_limit == float("inf")

@@ -14,8 +14,9 @@ from napari_talk.packs.rays.edges import edge_labels, edges_table, resolve_edge
 from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.outline import MAX_SAGITTA, Outline
 from napari_talk.packs.rays.scene import Glass, Scene, SingleRay
-from napari_talk.packs.rays.scene_json import load_scene, scene_from_dict, scene_to_dict
+from napari_talk.packs.rays.scene_json import load_scene, scene_from_dict
 from napari_talk.packs.rays.simulation import REFLECT, REFRACT
+from napari_talk.packs.rays.writer import scene_to_dict
 from napari_talk.packs.rays.xml import edges_to_xml
 
 R, N = 50.0, 1.5

@@ -10,10 +10,10 @@ import shutil
 import numpy as np
 import pytest
 from door import open_door, typed_ok
+from simulated import simulated_file
 from test_rayoptics_suite import SUITE, mismatch
 
 from napari_talk.packs.rays import display
-from napari_talk.packs.rays.rayoptics.loader import load_file
 from napari_talk.packs.rays.rayoptics.simulator import simulate
 
 pytestmark = pytest.mark.skipif(SUITE is None, reason="../shared/raysuite is not here")
@@ -54,7 +54,7 @@ def test_a_suite_scene_is_drawn_by_kind_and_its_detector_reads_as_ray_optics(
     assert np.allclose(np.asarray(layer.edge_color)[detector, :3], display.DETECTOR_COLOR)
     typed_ok(qtbot, dock, "detector readings")
     expected = (SUITE / relative).with_suffix(".csv").read_text()
-    assert mismatch(csv_of(state.result.readings[0]), expected) is None
+    assert mismatch(csv_of(state.result.readings[state.scene.detectors[0]]), expected) is None
     assert any(display.layer_role(lay.metadata) == "irradiance" for lay in dock.viewer.layers)
 
 
@@ -62,9 +62,11 @@ def test_a_blocker_moved_by_typing_is_saved_and_reopened_unchanged_in_meaning(
     make_napari_viewer_proxy, workspace, qtbot
 ):
     dock = opened(make_napari_viewer_proxy, workspace, qtbot, "blocker/Blocker/default.json")
-    before = dock.session.state("rays").current.result.readings[0]
+    state = dock.session.state("rays").current
+    before = state.result.readings[state.scene.detectors[0]]
     typed_ok(qtbot, dock, "move blocker 1 up by 10")
-    after = dock.session.state("rays").current.result.readings[0]
+    state = dock.session.state("rays").current
+    after = state.result.readings[state.scene.detectors[0]]
     assert after.irradiance != before.irradiance  # the blocker's shadow moved
     typed_ok(qtbot, dock, "save the scene as scenes/new.json")
     saved = json.loads((workspace / "scenes" / "new.json").read_text())
@@ -75,7 +77,7 @@ def test_a_blocker_moved_by_typing_is_saved_and_reopened_unchanged_in_meaning(
     (was,) = [o for o in original["objs"] if o["type"] == "Blocker"]
     assert blocker["p1"]["y"] == pytest.approx(was["p1"]["y"] + 10)
     assert blocker["p1"]["x"] == pytest.approx(was["p1"]["x"])
-    reread = load_file(workspace / "scenes" / "new.json")
+    reread = simulated_file(workspace / "scenes" / "new.json")
     assert not reread.warnings
     simulate(reread.objs, reread.settings, max_depth=reread.max_depth)
     (detector,) = reread.detectors()

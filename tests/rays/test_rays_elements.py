@@ -10,8 +10,9 @@ import pytest
 
 from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.scene import Glass, IdealLens, Mirror, PointSource, Scene, SingleRay
-from napari_talk.packs.rays.scene_json import scene_from_dict, scene_to_dict
+from napari_talk.packs.rays.scene_json import scene_from_dict
 from napari_talk.packs.rays.simulation import REFLECT, REFRACT
+from napari_talk.packs.rays.writer import scene_to_dict
 
 
 def unit(v) -> np.ndarray:

@@ -15,7 +15,7 @@ from napari_talk.packs.rays.display import LAYER_NAMES
 from napari_talk.packs.rays.engine import trace
 from napari_talk.packs.rays.samples import prism_demo, prism_demo_scene
 from napari_talk.packs.rays.scene import Glass
-from napari_talk.packs.rays.scene_json import scene_to_dict
+from napari_talk.packs.rays.writer import scene_to_dict
 
 
 def roles(viewer) -> dict[str, object]:

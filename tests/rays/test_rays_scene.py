@@ -20,7 +20,8 @@ from napari_talk.packs.rays.scene import (
     SingleRay,
     get_object_by_name,
 )
-from napari_talk.packs.rays.scene_json import SceneFormatError, load_scene, scene_from_dict, scene_to_dict
+from napari_talk.packs.rays.scene_json import SceneFormatError, load_scene, scene_from_dict
+from napari_talk.packs.rays.writer import scene_to_dict
 
 SQUARE = [(0, 0), (10, 0), (10, 10), (0, 10)]
 

@@ -20,6 +20,7 @@ from .limits import MAX_SEGMENTS, MAX_TRACE_SECONDS
 if TYPE_CHECKING:  # the simulator is imported when a rays command runs, not for every command line
     from .rayoptics.loader import LoadedScene
     from .rayoptics.simulator import Outcome
+    from .scene import Scene
 
 EXIT_OK, EXIT_WARNINGS, EXIT_REFUSED = 0, 1, 2
 
@@ -49,11 +50,14 @@ def add_rays_command(sub: argparse._SubParsersAction) -> None:
         p.set_defaults(func=_run)
 
 
-def _trace(path: str, budget: int | None, seconds: float) -> tuple[LoadedScene, Outcome, float]:
-    from .rayoptics.loader import load_file
+def _trace(path: str, budget: int | None, seconds: float) -> tuple[Scene, LoadedScene, Outcome, float]:
+    """The scene read as every door reads it, and handed to the simulator as the engine hands it."""
+    from .engine import simulator_scene
     from .rayoptics.simulator import simulate
+    from .scene_json import load_scene
 
-    scene = load_file(path)
+    model = load_scene(path)
+    scene = simulator_scene(model)
     t0 = time.perf_counter()
     budget = MAX_SEGMENTS if budget is None else max(1, budget)
     outcome = simulate(
@@ -64,7 +68,7 @@ def _trace(path: str, budget: int | None, seconds: float) -> tuple[LoadedScene, 
         ray_limit=scene.ray_limit,
         max_seconds=max(0.0, seconds),
     )
-    return scene, outcome, time.perf_counter() - t0
+    return model, scene, outcome, time.perf_counter() - t0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -72,8 +76,8 @@ def _run(args: argparse.Namespace) -> int:
     from .rayoptics.simulator import BudgetExceeded
 
     try:
-        scene, outcome, seconds = _trace(args.scene, args.budget, args.max_seconds)
-    except (SceneError, BudgetExceeded) as exc:
+        model, scene, outcome, seconds = _trace(args.scene, args.budget, args.max_seconds)
+    except (SceneError, BudgetExceeded, ValueError) as exc:  # the reader's SceneFormatError is a ValueError
         print(f"napari-talk rays {args.rays_action}: {args.scene}: {exc}", file=sys.stderr)
         return EXIT_REFUSED
     except RecursionError:
@@ -81,14 +85,15 @@ def _run(args: argparse.Namespace) -> int:
             f"napari-talk rays {args.rays_action}: {args.scene}: the scene nests too deeply", file=sys.stderr
         )
         return EXIT_REFUSED
-    warnings = scene.warnings + outcome.warnings
+    warnings = list(dict.fromkeys([*model.warnings, *scene.warnings, *outcome.warnings]))
     if outcome.brightness_scale == -1 and (scene.detectors() or scene.settings.simulate_colors):
         warnings.append(
             "the light sources' rays have different brightness scales, so detector readings "
             "and colours are not comparable between them (use colorMode 'linear')"
         )
     if args.rays_action == "detect":
-        detectors = [d for d in scene.detectors() if d.irradMap]
+        mapped = {id(d) for d in model.detectors if d.irrad_map}
+        detectors = [d for d, owner in zip(scene.objs, scene.owners, strict=True) if id(owner) in mapped]
         if not detectors:
             what = "no Detector" if not scene.detectors() else "no Detector with irradMap on"
             print(f"napari-talk rays detect: {args.scene}: {what}; nothing to print", file=sys.stderr)

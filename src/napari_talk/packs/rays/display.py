@@ -20,8 +20,9 @@ import numpy as np
 from .edges import get_side_descriptions
 from .file_object import FileObject
 from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
-from .scene_json import scene_from_dict, scene_to_dict
+from .scene_json import scene_from_dict
 from .simulation import Segments, SimulationResult
+from .writer import scene_to_dict
 
 ROLE_KEY = "napari_talk_rays"
 LAYER_NAMES = {

@@ -1,12 +1,13 @@
 """How a scene is traced: by the ray-optics simulator (``rayoptics``), the one engine of the pack.
 
-The scene is written as the ray-optics JSON it saves to and read by the simulator's loader, so
-every kind the simulator supports is traced as ray-optics traces it (blockers, curved mirrors,
-gratings, GRIN glass, modules...). Light sources the scene model holds emit the rays the model
-gives them (its exact ray counts); the simulator traces them. Each traced segment is recorded
-with its lineage, and turned into the :class:`Segments` the queries read: which glass edge or
-element a segment ends on, and how it was born (reflected, refracted, totally reflected).
-Detectors answer from the simulator's own bins.
+:func:`simulator_scene` hands the simulator the scene's objects: each object of the model is built
+into the simulator object(s) that trace it, which remember it as their owner, so every kind the
+simulator supports is traced as ray-optics traces it (blockers, curved mirrors, gratings, GRIN
+glass, modules...). Light sources the scene model holds emit the rays the model gives them (its
+exact ray counts); the simulator traces them. Each traced segment is recorded with its lineage,
+and turned into the :class:`Segments` the queries read: which glass edge or element a segment ends
+on, and how it was born (reflected, refracted, totally reflected), found through the owner of the
+object it ends on. Detectors answer from the simulator's own bins, keyed by the scene's detector.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ import numpy as np
 from .analysis import DetectorReading
 from .limits import MAX_SEGMENTS
 from .rayoptics.base import Emitted, SceneError, SceneObj, Settings
-from .rayoptics.loader import load_dict
+from .rayoptics.loader import LoadedScene, add_built, add_objects, check_emission, read_settings
 from .rayoptics.simulator import BudgetExceeded, Recorder, simulate
-from .scene import Mirror, Scene
-from .scene_json import scene_to_dict
+from .scene import LightSource, Mirror, Scene
 from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResult
+from .writer import detector_to_dict, element_to_dict, glass_to_dict, scene_settings
 
 DEFAULT_MAX_SEGMENTS = MAX_SEGMENTS
 PLAIN_SEGMENTS = 10_000
@@ -41,7 +42,7 @@ class _Emitted(SceneObj):
 
     type = "emitted"
 
-    def __init__(self, settings: Settings, source: Any) -> None:
+    def __init__(self, settings: Settings, source: LightSource) -> None:
         self.settings, self.name, self.props, self.source = settings, "", {}, source
 
     def start(self) -> tuple[Emitted, float]:
@@ -106,41 +107,50 @@ def _trace(
     stop: Callable[[], None] | None = None,
 ) -> SimulationResult:
     started = time.perf_counter()
-    document = scene_to_dict(scene)
-    n_glass, n_source = len(scene.glasses), len(scene.sources)
-    document["objs"] = document["objs"][:n_glass] + document["objs"][n_glass + n_source :]
     try:
-        loaded = load_dict(document, scene.name)
+        built = simulator_scene(scene)
     except SceneError as exc:
         raise ValueError(str(exc)) from None
-    origins = [o if o < n_glass else o + n_source for o in loaded.origins]
-    first = next((k for k, o in enumerate(origins) if o >= n_glass), len(origins))
-    emitted = [_Emitted(loaded.settings, source) for source in scene.sources]
-    objs = loaded.objs[:first] + emitted + loaded.objs[first:]
-    origins = origins[:first] + list(range(n_glass, n_glass + n_source)) + origins[first:]
     record = Recorder()
     outcome = simulate(
-        objs,
-        loaded.settings,
-        max_depth=loaded.max_depth,
+        built.objs,
+        built.settings,
+        max_depth=built.max_depth,
         budget=max_segments,
-        ray_limit=loaded.ray_limit,
+        ray_limit=built.ray_limit,
         record=record,
         vector=not ray_by_ray,
         compiled=compiled,
         stop=stop,
     )
-    segments = _segments(scene, objs, origins, record, compiled)
-    readings = {}
-    n_element = len(scene.elements)
-    for obj, origin in zip(objs, origins, strict=True):
-        index = origin - n_glass - n_source - n_element
-        if obj.type == "Detector" and 0 <= index < len(scene.detectors):
-            readings[index] = _reading(obj)
-    warnings = [*scene.warnings, *loaded.warnings, *outcome.warnings]
+    segments = _segments(scene, built.owners, record, compiled)
+    measured = {id(owner): obj for obj, owner in zip(built.objs, built.owners, strict=True)}
+    readings = {d: _reading(measured[id(d)]) for d in scene.detectors if id(d) in measured}
+    warnings = [*scene.warnings, *built.warnings, *outcome.warnings]
     summary = _summary(scene, segments, warnings, outcome.notes)
     summary["trace_seconds"] = round(time.perf_counter() - started, 6)
     return SimulationResult(scene.name, segments, summary, readings)
+
+
+def simulator_scene(scene: Scene) -> LoadedScene:
+    """The simulator's objects for ``scene``, each owned by the object of the scene it was built for,
+    in the order ray-optics reads the saved scene: glasses, light sources, mirrors and lenses,
+    detectors (every one measuring its irradiance map), then the objects kept as the file gives them.
+    A scene the simulator cannot build raises SceneError; an object it cannot build is left out and
+    named in the warnings."""
+    built = read_settings(scene_settings(scene), scene.name)
+    for glass in scene.glasses:
+        add_objects(built, [glass_to_dict(glass)], glass)
+    for source in scene.sources:
+        add_built(built, _Emitted(built.settings, source), source, kind=type(source).__name__)
+    for element in scene.elements:
+        add_objects(built, [element_to_dict(element)], element)
+    for detector in scene.detectors:
+        add_objects(built, [{**detector_to_dict(detector), "irradMap": True}], detector)
+    for other in scene.others:
+        add_objects(built, [other.to_dict()], other)
+    check_emission(built)
+    return built
 
 
 def _reading(detector: Any) -> DetectorReading:
@@ -154,9 +164,7 @@ def _reading(detector: Any) -> DetectorReading:
     )
 
 
-def _segments(
-    scene: Scene, objs: list[SceneObj], origins: list[int], record: Recorder, compiled: bool
-) -> Segments:
+def _segments(scene: Scene, owners: list[object], record: Recorder, compiled: bool) -> Segments:
     if compiled:
         from . import table_kernel as passes
     else:
@@ -164,17 +172,16 @@ def _segments(
 
     rows = record.table()
     n = len(rows)
-    n_glass, n_source = len(scene.glasses), len(scene.sources)
+    n_glass = len(scene.glasses)
+    glass_of, element_of = _positions(scene.glasses, owners), _positions(scene.elements, owners)
     length = np.hypot(rows[:, 2] - rows[:, 0], rows[:, 3] - rows[:, 1])
     p2, unit = np.empty((n, 2)), np.empty((n, 2))
     end_glass = np.empty(n, dtype=np.int32)
     end_edge = np.empty(n, dtype=np.int64)
-    counts = (n_glass, n_source, len(scene.elements))
-    origin = np.asarray(origins, dtype=np.int64)
     ints = np.empty(n, np.int64), np.empty(n, np.int64)
     columns = np.empty((n, 2)), np.empty(n), np.empty(n), np.empty(n), *ints
     scale = float(scene.scale)
-    passes.ends(rows, length, origin, counts, scale, p2, unit, end_glass, end_edge, columns)
+    passes.ends(rows, length, glass_of, element_of, scale, p2, unit, end_glass, end_edge, columns)
     p1, bs, bp, wavelength, parent, depth = columns
     del length
     normals = np.full((n, 2), np.nan)
@@ -196,9 +203,9 @@ def _segments(
     lost, weight = np.empty(n), np.empty(n)
     interaction = np.empty(n, dtype=np.int8)
     source = np.empty(n, dtype=np.int64)
-    sources = (n_glass, n_source)
+    source_of = _positions(scene.sources, owners)
     passes.lineage(
-        rows, unit, normals, end_glass, end_edge, mirror_end, sources, lost, weight, interaction, source
+        rows, unit, normals, end_glass, end_edge, mirror_end, source_of, lost, weight, interaction, source
     )
     return Segments(
         ids=np.arange(n, dtype=np.int64),
@@ -217,6 +224,13 @@ def _segments(
         weight=weight,
         run_id=uuid.uuid4(),
     )
+
+
+def _positions(part: tuple[Any, ...], owners: list[object]) -> np.ndarray:
+    """For each simulator object: the position of its owner in ``part`` of the scene (its glasses,
+    light sources or elements), -1 if another object owns it. Owners are matched by identity."""
+    where = {id(item): i for i, item in enumerate(part)}
+    return np.array([where.get(id(owner), -1) for owner in owners], dtype=np.int64)
 
 
 def _summary(scene: Scene, segments: Segments, warnings: list[str], notes: list[str]) -> dict[str, Any]:

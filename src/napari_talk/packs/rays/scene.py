@@ -440,6 +440,9 @@ class Detector:
     p2: Point
     bin_size: float = 1.0
     two_sided: bool = True
+    irrad_map: bool = True
+    """Whether the file asks for its irradiance map (ray-optics' ``irradMap``, written back as read);
+    the pack measures every detector's."""
 
     def __post_init__(self) -> None:
         _check_segment("a detector", self.p1, self.p2)

@@ -1,4 +1,5 @@
-"""Reading and writing scenes in the ray-optics JSON format, version 5 (phydemo.app/ray-optics).
+"""Reading scenes in the ray-optics JSON format, version 5 (phydemo.app/ray-optics): the pack's one
+reader, for every door (the dock, MCP, batch, ``napari-talk rays``); ``writer`` writes the format.
 
 Understood objects: ``Glass`` (``path`` of ``{x, y, arc}``, straight sides and circular arcs,
 ``refIndex``, ``cauchyB``), ``CircleGlass`` (centre ``p1``, rim point ``p2``), ``SphericalLens``
@@ -33,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from .file_object import DECORATIONS, FileObject
-from .limits import MAX_EDGE_PAIRS, MAX_EMITTED_RAYS, MAX_NESTING
+from .limits import MAX_EDGE_PAIRS, MAX_EMITTED_RAYS, MAX_FILE_BYTES, MAX_NESTING
 from .outline import Outline
 from .rayoptics.base import SceneError
 from .rayoptics.loader import check_document, coerce_numbers
@@ -72,9 +73,19 @@ class SceneFormatError(ValueError):
 
 
 def load_scene(path: str | Path) -> Scene:
-    """Read a scene JSON file; the scene is named after the file unless it names itself."""
+    """Read a scene JSON file; the scene is named after the file unless it names itself. A file
+    that cannot be read, or is larger than scenes are read up to, is a SceneFormatError."""
     path = Path(path)
-    return scene_from_text(path.read_text(encoding="utf-8"), path.name)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            limit = MAX_FILE_BYTES // 10**6
+            raise SceneFormatError(f"{path.name} is {size / 1e6:.1f} MB; scenes are read up to {limit} MB")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise SceneFormatError(f"cannot read {path.name}: {why}") from None
+    return scene_from_text(text, path.name)
 
 
 def scene_from_text(text: str, filename: str) -> Scene:
@@ -99,14 +110,14 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
     data = coerce_numbers(data)  # ray-optics reads numbers written as strings ("refIndex": "1.5")
     version = data.get("version")
     warnings: list[str] = []
-    if not isinstance(version, (int, float)) or version < FORMAT_VERSION:
+    if isinstance(version, (int, float)) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        raise SceneFormatError(
+            f"scene format version {version} is newer than {FORMAT_VERSION}, the version read here"
+        )
+    if not isinstance(version, (int, float)) or isinstance(version, bool) or version < FORMAT_VERSION:
         raise SceneFormatError(
             f"scene format version {version} is not supported; open it in the ray-optics app and save it "
             f"again to get version {FORMAT_VERSION}"
-        )
-    if version > FORMAT_VERSION:
-        warnings.append(
-            f"scene format version {version} is newer than {FORMAT_VERSION}; read as {FORMAT_VERSION}"
         )
     if data.get("mode") in ("images", "observer"):
         density = _number(data.get("imageModeDensity", DEFAULT_IMAGE_DENSITY), "imageModeDensity")
@@ -154,7 +165,8 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
             elif kind == "Detector":
                 size = _number(obj.get("binSize", 1.0), "binSize")
                 two_sided = obj.get("twoSided", True) is not False
-                detectors.append(Detector(_point(obj["p1"]), _point(obj["p2"]), size, two_sided))
+                irrad_map = obj.get("irradMap", False) is True
+                detectors.append(Detector(_point(obj["p1"]), _point(obj["p2"]), size, two_sided, irrad_map))
             elif kind == "IdealLens":
                 focal = _number(obj.get("focalLength", 100.0), "focalLength")
                 elements.append(IdealLens(_point(obj["p1"]), _point(obj["p2"]), focal))
@@ -298,105 +310,3 @@ def _number(value: Any, what: str) -> float:
 
 def _point(value: Any) -> tuple[float, float]:
     return (_number(value["x"], "x"), _number(value["y"], "y"))
-
-
-def scene_to_dict(scene: Scene) -> dict[str, Any]:
-    """The scene as version 5 JSON data, with this project's keys for exact ray counts."""
-    objs: list[dict[str, Any]] = []
-    settings = json.loads(scene.settings)
-    density = settings.get("rayModeDensity", DEFAULT_DENSITY)
-    for glass in scene.glasses:
-        labels = glass.labels if isinstance(glass.labels, str) else [list(pair) for pair in glass.labels]
-        shape: dict[str, Any]
-        if glass.outline is not None and glass.outline.circle is not None:
-            centre, rim = glass.outline.circle
-            shape = {"type": "CircleGlass", "p1": _xy(centre), "p2": _xy(rim)}
-        elif glass.outline is not None:
-            path = [{"x": x, "y": y, "arc": arc} for x, y, arc in glass.outline.path]
-            shape = {"type": "Glass", "path": path}
-        else:
-            path = [{"x": float(x), "y": float(y), "arc": False} for x, y in glass.vertices]
-            shape = {"type": "Glass", "path": path}
-        objs.append(
-            {
-                **shape,
-                "name": glass.name,
-                "refIndex": glass.ref_index,
-                "cauchyB": glass.cauchy_b,
-                "edgeLabels": labels,
-            }
-        )
-    for source in scene.sources:
-        if isinstance(source, SingleRay):
-            objs.append(
-                {
-                    "type": "SingleRay",
-                    "p1": _xy(source.p1),
-                    "p2": _xy(source.p2),
-                    "brightness": source.brightness,
-                    "wavelength": source.wavelength,
-                }
-            )
-            continue
-        if isinstance(source, AngleSource):
-            objs.append(
-                {
-                    "type": "AngleSource",
-                    "p1": _xy(source.p1),
-                    "p2": _xy(source.p2),
-                    "brightness": source.brightness * density,
-                    "wavelength": source.wavelength,
-                    "emisAngle": source.emis_angle,
-                    "symmetric": source.symmetric,
-                    "numRays": source.n_rays,
-                    "rayBrightness": source.brightness,
-                }
-            )
-            continue
-        common = {
-            "brightness": source.brightness * density,
-            "wavelength": source.wavelength,
-            "numRays": source.n_rays,
-            "rayBrightness": source.brightness,
-        }
-        if isinstance(source, PointSource):
-            objs.append({"type": "PointSource", "x": source.x, "y": source.y, **common})
-        else:
-            spacing = {} if source.ray_spacing is None else {"raySpacing": source.ray_spacing}
-            objs.append({"type": "Beam", "p1": _xy(source.p1), "p2": _xy(source.p2), **common, **spacing})
-    for element in scene.elements:
-        if isinstance(element, Mirror):
-            objs.append({"type": "Mirror", "p1": _xy(element.p1), "p2": _xy(element.p2)})
-        else:
-            objs.append(
-                {
-                    "type": "IdealLens",
-                    "p1": _xy(element.p1),
-                    "p2": _xy(element.p2),
-                    "focalLength": element.focal_length,
-                }
-            )
-    for detector in scene.detectors:
-        objs.append(
-            {
-                "type": "Detector",
-                "p1": _xy(detector.p1),
-                "p2": _xy(detector.p2),
-                "irradMap": True,
-                "binSize": detector.bin_size,
-                "twoSided": detector.two_sided,
-            }
-        )
-    objs += [other.to_dict() for other in scene.others]
-    return {
-        **settings,
-        "version": FORMAT_VERSION,
-        "name": scene.name,
-        "rayModeDensity": density,
-        "simulateColors": scene.simulate_colors,
-        "objs": objs,
-    }
-
-
-def _xy(point: tuple[float, float]) -> dict[str, float]:
-    return {"x": float(point[0]), "y": float(point[1])}

@@ -201,8 +201,9 @@ class SimulationResult:
     name: str
     segments: Segments
     summary: dict[str, Any]
-    readings: dict[int, Any] = field(default_factory=dict)
-    """What each detector of the scene measured (a ``DetectorReading``), by its index."""
+    readings: dict[Any, Any] = field(default_factory=dict)
+    """What each detector of the scene measured (a ``DetectorReading``), by the scene's ``Detector``
+    (detectors are values: a detector moved since is not found)."""
 
     @cached_property
     def lineage(self) -> RayLineage:

@@ -20,8 +20,8 @@ from .simulation import REFLECT, REFRACT, SOURCE, TIR
 def ends(
     rows: np.ndarray,
     length: np.ndarray,
-    origin: np.ndarray,
-    counts: tuple[int, int, int],
+    glass_of: np.ndarray,
+    element_of: np.ndarray,
     scale: float,
     p2: np.ndarray,
     unit: np.ndarray,
@@ -31,8 +31,9 @@ def ends(
 ) -> None:
     """Per recorded row: its direction, far end (a ray that escapes is drawn ``scale`` long), and
     what it ends on: glass ``end_glass`` (-1: nothing, -2: an element, ``end_edge`` its number);
-    ``columns``: its start, brightness (s, p), wavelength, parent and depth, copied out."""
-    n_glass, n_source, n_element = counts
+    ``columns``: its start, brightness (s, p), wavelength, parent and depth, copied out.
+    ``glass_of`` and ``element_of`` give, for each simulator object, the glass or element of the
+    scene that owns it (-1: none)."""
     p1, bs, bp, wl, parent, depth = columns
     for i in range(len(rows)):
         p1[i, 0], p1[i, 1] = rows[i, 0], rows[i, 1]
@@ -40,11 +41,9 @@ def ends(
         depth[i], parent[i] = int(rows[i, 9]), int(rows[i, 11])
         obj = int(rows[i, 10])
         escaped = obj < 0
-        end_origin = -1 if escaped or len(origin) == 0 else origin[obj]
-        on_glass = not escaped and end_origin < n_glass
-        element = end_origin - n_glass - n_source
-        end_glass[i] = -1 if escaped else (end_origin if on_glass else -2)
-        end_edge[i] = 0 if on_glass else (element if not escaped and element < n_element else -1)
+        glass = -1 if escaped else glass_of[obj]
+        end_glass[i] = -1 if escaped else (glass if glass >= 0 else -2)
+        end_edge[i] = 0 if glass >= 0 else (-1 if escaped else element_of[obj])
         ux = (rows[i, 2] - rows[i, 0]) / length[i]
         uy = (rows[i, 3] - rows[i, 1]) / length[i]
         unit[i, 0], unit[i, 1] = ux, uy
@@ -218,7 +217,7 @@ def lineage(
     end_glass: np.ndarray,
     end_edge: np.ndarray,
     mirror_end: np.ndarray,
-    sources: tuple[int, int],
+    source_of: np.ndarray,
     lost: np.ndarray,
     weight: np.ndarray,
     interaction: np.ndarray,
@@ -226,7 +225,8 @@ def lineage(
 ) -> None:
     """Per row: its weight (1/amp), the brightness its end lost (not passed on to the segments it
     continues in, weighted), how it was born from its parent (reflected, refracted, totally
-    reflected; a source's ray), and which light source of the model emitted it (-1: another)."""
+    reflected; a source's ray), and which light source of the model emitted it (-1: another;
+    ``source_of``: for each simulator object, the scene's light source it is, -1 if none)."""
     n = len(rows)
     children = np.zeros(n, dtype=np.int64)
     child_sum = np.zeros(n)
@@ -236,12 +236,11 @@ def lineage(
         if p >= 0:
             children[p] += 1
             child_sum[p] += (rows[i, 6] + rows[i, 7]) * weight[i]
-    first_source, n_source = sources
     for i in range(n):
         total = rows[i, 6] + rows[i, 7]
         lost[i] = 0.0 if rows[i, 10] < 0 else total - child_sum[i]
         s = int(rows[i, 12])
-        source[i] = s - first_source if first_source <= s < first_source + n_source else -1
+        source[i] = source_of[s] if 0 <= s < len(source_of) else -1
         p = int(rows[i, 11])
         if p < 0:
             interaction[i] = SOURCE

@@ -74,7 +74,7 @@ def _detector(state: RaysState, name: str | None) -> editing.SceneObject:
 def detector_readings(command: cmd.DetectorReadings, ctx: Ctx) -> Any:
     def answer(state: RaysState) -> Result:
         detector = _detector(state, command.name)
-        reading = state.result.readings.get(detector.index)
+        reading = state.result.readings.get(detector.value)
         if reading is None:
             raise CommandError(f"{detector.name} was not traced: trace the scene again")
         if ctx.viewer is not None:

@@ -1,4 +1,7 @@
-"""Reading a ray-optics scene (format version 5) into simulator objects, with every problem named.
+"""Building the simulator's objects from ray-optics JSON objects (format version 5), with every
+problem named: the scene's settings (:func:`read_settings`), then its objects, each built for the
+object of the scene that owns it (:func:`add_objects`). The scene file itself is read once, by
+the pack's reader (``scene_json``); the checks of a document every reader makes are here.
 
 Scene files are untrusted: sizes and counts are checked before anything is built, formulas go
 through :mod:`.expr`, numbers written as strings (``"refIndex": "1.5"``) are read as numbers, and
@@ -8,16 +11,13 @@ Decorations that do not touch light (rulers, labels, drawings, crop boxes, handl
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..limits import (
     MAX_EMITTED_RAYS,
-    MAX_FILE_BYTES,
     MAX_MODULE_NESTING,
     MAX_NESTING,
     MAX_OBJECTS,
@@ -84,9 +84,13 @@ class LoadedScene:
     whose images the gallery shows), unbounded without one as in its interactive simulator."""
     kinds: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
-    origins: list[int] = field(default_factory=list)
-    """For each of ``objs``: the position in the file's ``objs`` it comes from (a module's, for
-    the objects a module expands to)."""
+    owners: list[object] = field(default_factory=list)
+    """For each of ``objs``: the object of the scene it was built for (a module's, for the objects
+    a module expands to)."""
+    modules: dict[str, Any] = field(default_factory=dict)
+    """The scene's module definitions, by name."""
+    budget: ExpansionBudget = field(default_factory=ExpansionBudget)
+    """What the scene's modules may still expand to."""
     read: int = 0
     """Objects read so far, decorations and modules included (what :data:`MAX_OBJECTS` bounds)."""
     points: int = 0
@@ -94,33 +98,6 @@ class LoadedScene:
 
     def detectors(self) -> list[Any]:
         return [o for o in self.objs if o.type == "Detector"]
-
-
-def load_file(path: str | Path) -> LoadedScene:
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise SceneError(f"cannot read {path.name}: {exc.strerror or exc}") from None
-    if size > MAX_FILE_BYTES:
-        raise SceneError(
-            f"{path.name} is {size / 1e6:.1f} MB; scenes are read up to {MAX_FILE_BYTES // 10**6} MB"
-        )
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SceneError(f"cannot read {path.name}: {exc}") from None
-    return load_text(text, path.stem)
-
-
-def load_text(text: str, name: str = "scene") -> LoadedScene:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SceneError(f"{name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    except RecursionError:
-        raise SceneError(f"{name} nests deeper than {MAX_NESTING} levels, too deep to be a scene") from None
-    return load_dict(data, name)
 
 
 def check_nesting(data: Any, name: str) -> None:
@@ -191,16 +168,13 @@ def _is_formula_key(key: str) -> bool:
     return key.startswith("eqn") or key.endswith("Fn")
 
 
-def load_dict(data: Any, name: str = "scene") -> LoadedScene:
-    check_document(data, name)
-    if not isinstance(data, dict) or not isinstance(data.get("objs"), list):
-        raise SceneError("a ray-optics scene is a JSON object with an 'objs' list")
+def read_settings(data: dict[str, Any], name: str = "scene") -> LoadedScene:
+    """The scene-wide settings of a version 5 document (its keys other than ``objs``), checked,
+    as a scene with no objects yet: :func:`add_objects` builds them."""
     warnings: list[str] = []
     version = data.get("version")
-    if not isinstance(version, (int, float)) or isinstance(version, bool) or version > 5:
+    if not isinstance(version, (int, float)) or isinstance(version, bool) or version != 5:
         raise SceneError(f"scene format version {version!r} is not supported (version 5 is)")
-    if version < 5:
-        warnings.append(f"scene format version {version} is older than 5; read as version 5")
     unknown = sorted(set(data) - SCENE_KEYS)
     if unknown:
         warnings.append(f"unknown scene settings ignored: {', '.join(unknown[:8])}")
@@ -230,26 +204,32 @@ def load_dict(data: Any, name: str = "scene") -> LoadedScene:
     )
     max_depth_raw = data.get("maxRayDepth")
     max_depth = math.inf if max_depth_raw is None else _number(max_depth_raw, "maxRayDepth", math.inf)
-    modules = data.get("modules") or {}
+    modules = data.get("modules")
     scene = LoadedScene(str(data.get("name") or name), settings, [], max_depth, warnings)
-    try:
-        _build(data["objs"], modules, scene, ExpansionBudget(), depth=0)
-    except ExpansionTooLarge as exc:
-        raise SceneError(str(exc)) from None
-    _check_emission(scene)
+    scene.modules = modules if isinstance(modules, dict) else {}
     return scene
 
 
-def _build(
-    items: list[Any],
-    modules: Any,
-    scene: LoadedScene,
-    budget: ExpansionBudget,
-    depth: int,
-    origin: int | None = None,
-) -> None:
+def add_objects(scene: LoadedScene, items: list[Any], owner: object) -> None:
+    """Build the simulator objects of ``items`` (ray-optics JSON objects, modules expanded by the
+    scene's ``modules``) into ``scene``, each owned by ``owner``; what cannot be built is named in
+    the scene's warnings and left out."""
+    try:
+        _build(items, scene, depth=0, owner=owner)
+    except ExpansionTooLarge as exc:
+        raise SceneError(str(exc)) from None
+
+
+def add_built(scene: LoadedScene, obj: SceneObj, owner: object, kind: str | None = None) -> None:
+    """Add an object built for ``owner`` to ``scene``, counted as ``kind`` (default: its type)."""
+    kind = kind or obj.type
+    scene.objs.append(obj)
+    scene.owners.append(owner)
+    scene.kinds[kind] = scene.kinds.get(kind, 0) + 1
+
+
+def _build(items: list[Any], scene: LoadedScene, depth: int, owner: object) -> None:
     for i, raw in enumerate(items):
-        top = i if origin is None else origin
         scene.read += 1
         if scene.read > MAX_OBJECTS:
             raise SceneError(f"the scene expands past {MAX_OBJECTS:,} objects (modules and labels included)")
@@ -265,9 +245,7 @@ def _build(
                 )
                 continue
             try:
-                expanded = expand_module(
-                    raw, modules if isinstance(modules, dict) else {}, scene.settings.rng, budget
-                )
+                expanded = expand_module(raw, scene.modules, scene.settings.rng, scene.budget)
             except ExpansionTooLarge:
                 raise
             except (ModuleError, FormulaError) as exc:
@@ -275,7 +253,7 @@ def _build(
                 continue
             if scene.read + len(expanded) > MAX_OBJECTS:
                 raise SceneError(f"modules expand past {MAX_OBJECTS:,} objects")
-            _build(expanded, modules, scene, budget, depth + 1, top)
+            _build(expanded, scene, depth + 1, owner)
             continue
         if kind in DECORATIONS:
             scene.skipped[kind] = scene.skipped.get(kind, 0) + 1
@@ -302,9 +280,7 @@ def _build(
         except (SceneError, FormulaError, TypeError, ValueError, KeyError, ArithmeticError) as exc:
             scene.warnings.append(f"{label} left out: {exc}")
             continue
-        scene.objs.append(obj)
-        scene.origins.append(top)
-        scene.kinds[cls.type] = scene.kinds.get(cls.type, 0) + 1
+        add_built(scene, obj, owner)
 
 
 def _crop_limit(raw: dict[str, Any], limit: float) -> float:
@@ -317,7 +293,7 @@ def _crop_limit(raw: dict[str, Any], limit: float) -> float:
     return own if math.isinf(limit) else max(limit, own)
 
 
-def _check_emission(scene: LoadedScene) -> None:
+def check_emission(scene: LoadedScene) -> None:
     """Refuse a scene whose sources would emit more rays than the limit, before emitting any."""
     total = 0.0
     s = scene.settings

@@ -10,7 +10,7 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
-from .scene import Element, Mirror, Scene
+from napari_talk.packs.rays.scene import Element, Mirror, Scene
 
 KINDS = ("source", "reflect", "refract", "tir")
 
