@@ -130,7 +130,7 @@ def llm_stage(registry: Any, parser: Any, url: str, first: Read | None = None) -
         raise Skipped(f"no server answers at {url}")
     embed = minilm()
     bank = phrasings(registry)
-    picker = Picker(bank, embed([bare_phrasing(p) for p in bank]), embed)
+    picker = Picker(registry, bank, embed([bare_phrasing(p) for p in bank]), embed)
     client = ChatClient(LLMSettings(model="local", base_url=url, timeout=120, max_retries=0))
     spellings = frozenset(kind for pack in registry.packs for kind in pack.spelling_kinds)
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .router import Route
     from .settings import LLMSettings, SchemaForm
 
-REPLY_TOKENS = {"choose": 40, "fill": 200, "reply": 320, "words": 120, "pick": 60}
+REPLY_TOKENS = {"choose": 40, "fill": 200, "reply": 320, "words": 120, "pick": 100}
 """A reply's length at most per step on a local server: enough for what the step asks, and a
 bound on a grammar-held generation that crawls."""
 
