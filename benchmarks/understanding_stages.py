@@ -12,7 +12,17 @@ Stages, each on top of the deterministic parser (no LLM):
   fitting phrasing, filled with the line's values, is read by the parser (a question only as a
   command that reads);
 - ``canonical+ngrams``: the same with the TF-IDF character n-grams of the model road's router
-  instead of a sentence model (nothing to load).
+  instead of a sentence model (nothing to load);
+- ``canonical+llm``: a small model on a local OpenAI-compatible server paraphrases the line into
+  the canonical language (``core/llm/canonical_pick.py``, after Shin et al. 2021): the nearest
+  phrasings (MiniLM) offered as numbered choices, the reply held by a JSON schema to a choice and to
+  spans of the line or live names for the slots, the filled phrasings read by the parser. The server
+  is ``--llm-url`` (or ``NAPARI_TALK_BENCH_LLM``; default http://127.0.0.1:8092/v1); with none
+  answering there the stage is skipped;
+- ``canonical+minilm+llm``: the session's stage first, the model for the lines it leaves.
+
+Timings of the model stages: median and 90th percentile of the lines that reach the model, with
+the load average beside them (the machine is shared).
 
 The session offers a stage's reading ("Did you mean …?") and never runs it: a stage's right and
 wrong here are those of its offered reading, as if the person accepted it (the parser's own
@@ -27,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -88,8 +99,72 @@ def minilm() -> Callable[[Sequence[str]], np.ndarray]:
 Read = Callable[[str, dict[str, Any]], "str | None"]
 """A stage: a line the parser did not read, and the scene's names, to a canonical line, or None."""
 
+LLM_URL = os.environ.get("NAPARI_TALK_BENCH_LLM", "http://127.0.0.1:8092/v1")
 
-def stages() -> dict[str, Callable[[], Read | None]]:
+
+class Skipped(Exception):
+    """A stage that cannot run here (no server): the others go on."""
+
+
+def serving(url: str) -> bool:
+    """Whether an OpenAI-compatible server answers at ``url`` (its model list, within 2 s)."""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/models", timeout=2) as answer:
+            return answer.status == 200
+    except (OSError, ValueError):
+        return False
+
+
+def llm_stage(registry: Any, parser: Any, url: str, first: Read | None = None) -> Read:
+    """The model stage (see the module's docstring); ``first``: a stage asked before the model."""
+    from napari_talk.core.grammar.canonical import phrasings
+    from napari_talk.core.grammar.rephrase import COMMON, bare_phrasing, values_of
+    from napari_talk.core.llm.canonical_pick import Picker, unfounded
+    from napari_talk.core.llm.client import ChatClient, constrained_reply
+    from napari_talk.core.llm.conversation import REPLY_TOKENS
+    from napari_talk.core.llm.settings import LLMSettings
+    from napari_talk.core.llm.words import is_question, is_remark
+
+    if not serving(url):
+        raise Skipped(f"no server answers at {url}")
+    embed = minilm()
+    bank = phrasings(registry)
+    picker = Picker(registry, bank, embed([bare_phrasing(p) for p in bank]), embed)
+    client = ChatClient(LLMSettings(model="local", base_url=url, timeout=120, max_retries=0))
+    spellings = frozenset(kind for pack in registry.packs for kind in pack.spelling_kinds)
+
+    def read(text: str, context: dict[str, Any]) -> str | None:
+        if first is not None and (canonical := first(text, context)) is not None:
+            return canonical
+        if is_remark(text):
+            return None
+        offer = picker.offer(text, values_of(text, context, COMMON).bare, context)
+        began = time.perf_counter()
+        reply = client.complete(
+            offer.messages(),
+            None,
+            constrained_reply(offer.schema(), "json_schema"),
+            max_tokens=REPLY_TOKENS["pick"],
+        )
+        MODEL_TIMES.append(time.perf_counter() - began)
+        canonical = offer.canonical(reply.content)
+        if canonical is None:
+            return None
+        commands = parser.parse(canonical, context)
+        if not commands or (is_question(text) and any(c.risk != "read" for c in commands)):
+            return None
+        return None if unfounded(commands, text, context, spellings) else canonical
+
+    return read
+
+
+MODEL_TIMES: list[float] = []
+"""Seconds each request to the model took (the lines that reach it)."""
+
+
+def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
     from napari_talk.core.contract.registry import default_registry
     from napari_talk.core.grammar.canonical import phrasings
     from napari_talk.core.grammar.parser import Parser
@@ -117,7 +192,13 @@ def stages() -> dict[str, Callable[[], Read | None]]:
 
         return read
 
-    return {"parser": lambda: None, "canonical+minilm": as_the_session_reads, "canonical+ngrams": with_ngrams}
+    return {
+        "parser": lambda: None,
+        "canonical+minilm": as_the_session_reads,
+        "canonical+ngrams": with_ngrams,
+        "canonical+llm": lambda: llm_stage(registry, parser, url),
+        "canonical+minilm+llm": lambda: llm_stage(registry, parser, url, as_the_session_reads()),
+    }
 
 
 def run(cases: list[dict[str, Any]], read: Read | None) -> tuple[list[str], list[float], list[tuple]]:
@@ -141,20 +222,27 @@ def run(cases: list[dict[str, Any]], read: Read | None) -> tuple[list[str], list
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", nargs="*", default=list(SETS), choices=list(SETS))
-    ap.add_argument("--stages", nargs="*", default=None, help="parser, canonical+minilm, canonical+ngrams")
+    ap.add_argument("--stages", nargs="*", default=None,
+                    help="parser, canonical+minilm, canonical+ngrams, canonical+llm, canonical+minilm+llm")
+    ap.add_argument("--llm-url", default=LLM_URL, help="the local server of the model stages")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N lines each stage changed")
     args = ap.parse_args(argv)
 
     data = {name: load(SETS[name]) for name in args.sets}
     print(f"{'set':10} {'stage':18} {'asks':>5} {'right':>6} {'unknown':>8} {'wrong':>6} {'right %':>8} "
           f"{'remarks silent':>15} {'ms/line':>8} {'first ms':>9}")
-    for stage, make in stages().items():
+    for stage, make in stages(args.llm_url).items():
         if args.stages and stage not in args.stages:
             continue
         start = time.perf_counter()
-        read = make()
+        try:
+            read = make()
+        except Skipped as why:
+            print(f"{stage}: skipped ({why})")
+            continue
         built_ms = (time.perf_counter() - start) * 1000
         for name, cases in data.items():
+            MODEL_TIMES.clear()
             verdicts, times, changes = run(cases, read)
             asks = [v for c, v in zip(cases, verdicts, strict=True) if c["expect"]]
             remarks = [v for c, v in zip(cases, verdicts, strict=True) if not c["expect"]]
@@ -166,6 +254,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:10} {stage:18} {len(asks):5d} {right:6d} {asks.count('unknown'):8d} "
                   f"{asks.count('wrong'):6d} {share:>8} {silent:>15} {warm:>8} {first:>9}")
             built_ms = 0.0
+            if MODEL_TIMES:
+                q = statistics.quantiles(MODEL_TIMES, n=10)[-1] if len(MODEL_TIMES) > 1 else MODEL_TIMES[0]
+                busy = " ".join(f"{x:.1f}" for x in os.getloadavg())
+                median = statistics.median(MODEL_TIMES)
+                print(f"    the model: {len(MODEL_TIMES)} lines, median {median:.2f} s, "
+                      f"p90 {q:.2f} s (load average {busy})")
             for case, canonical, got in changes[: args.show]:
                 print(f"    {judge(case['expect'], got):8} {case['text']!r} -> {canonical!r}")
     return 0
