@@ -31,7 +31,11 @@ def from_schema(schema: dict) -> st.SearchStrategy:
     if kind == "string":
         size = schema.get("minLength", 0)
         text = st.text(min_size=size, max_size=max(size, 20))
-        if "pattern" in schema:
+        pattern = schema.get("pattern")
+        if pattern and pattern.startswith("^") and pattern.endswith("$"):  # a whole-value shape
+            longest = schema.get("maxLength", 40)
+            return st.from_regex(pattern, fullmatch=True).filter(lambda s: size <= len(s) <= longest)
+        if pattern:
             text = text.filter(lambda s: any(not c.isspace() for c in s))
         return text
     if kind in ("number", "integer"):

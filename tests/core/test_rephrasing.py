@@ -15,7 +15,7 @@ from napari_talk.samples import cells
 
 pytestmark = pytest.mark.skipif(not sentences.ready(), reason="the MiniLM sentence model is not here")
 
-UNREAD = "which layers are there at the moment?"
+UNREAD = "remind me what layers I loaded"
 """A question the parser's rules do not read, and the stage does (list_layers)."""
 
 

@@ -139,7 +139,7 @@ def test_what_an_unread_line_may_have_meant_waits_in_the_input_for_enter(qtbot, 
     if not sentences.ready():
         pytest.skip("the MiniLM sentence model is not here")
     qtbot.waitUntil(lambda: dock.session.rephrasing.ready, timeout=120_000)  # readied in the background
-    type_line(qtbot, dock, "which layers are there at the moment?")
+    type_line(qtbot, dock, "remind me what layers I loaded")
     entries = [(e.kind, e.text) for e in dock.transcript.entries]
     assert not any(kind == "command" for kind, _ in entries), "a reading was run unasked"
     assert "Did you mean “" in entries[-1][1]

@@ -246,11 +246,11 @@ RULES: tuple[Rule, ...] = (
     Rule(cmd.ListFiles, r"tree(?: {directory:path})?", post=_folder, priority=1, recursive=True),
     Rule(
         cmd.ListFiles,
-        r"(?:list|ls|show(?: me)?|what(?:'s| is) in)(?: the| my)? {directory:folders}"
+        r"(?:list|ls|what(?:'s| is) in)(?: the| my)? {directory:folders}"
         r"(?: (?:folder|directory|dir))?",
         post=_folder,
         priority=1,
-        requires=("list", "ls", "show", "what"),
+        requires=("list", "ls", "what"),
         free_names=False,  # a folder the workspace has: "list layers" is not a folder's
     ),
     Rule(
