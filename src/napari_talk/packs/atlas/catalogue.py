@@ -41,6 +41,7 @@ from .entities import (
 )
 from .limits import EMBED_BATCH, MAX_ENTITIES, SCHEMA_VERSION, STATEMENT_SECONDS
 from .rows import VectorRow, matrix_of
+from .shared_reads import SharedReads
 from .sql_writes import SqlWriter
 from .sqlite_connection import GuardedConnection, Transaction
 from .stored_calibration import calibrated
@@ -155,7 +156,7 @@ class _SqliteRows:
         )
 
 
-class Catalogue:
+class Catalogue(SharedReads):
     """The catalogue in a SQLite file at ``path`` (made with its folder when missing)."""
 
     def __init__(self, path: Path | str) -> None:
@@ -209,68 +210,7 @@ class Catalogue:
         (version,) = self._db.execute("PRAGMA data_version").fetchone()
         return int(version)
 
-    # -- small reads ----------------------------------------------------------------------------
-
-    def count(self) -> int:
-        with self._lock:
-            return reads.count(self._db)
-
-    def empty(self) -> bool:
-        with self._lock:
-            return reads.empty(self._db)
-
-    def names(self) -> list[str]:
-        """Every entity's name (cached until the catalogue changes)."""
-        return self._cache.names(lambda: reads.name_rows(self._db))
-
-    def names_if_known(self) -> list[str] | None:
-        return self._cache.names_if_known()
-
-    def domains(self) -> dict[str, int]:
-        with self._lock:
-            return reads.domains(self._db)
-
-    def get(self, name: str) -> Entity | None:
-        with self._lock:
-            return reads.get(self._db, name)
-
-    def by_ids(self, ids: Sequence[int]) -> dict[int, Entity]:
-        with self._lock:
-            return reads.by_ids(self._db, ids)
-
-    def entities(self, domain: str | None = None) -> list[Entity]:
-        with self._lock:
-            return reads.entities(self._db, domain)
-
-    def thumbnail(self, entity_id: int) -> bytes | None:
-        with self._lock:
-            return reads.thumbnail(self._db, entity_id)
-
-    def thumbnails(self, ids: Sequence[int]) -> dict[int, bytes]:
-        with self._lock:
-            return reads.thumbnails(self._db, ids)
-
-    def setting(self, key: str) -> str | None:
-        with self._lock:
-            return reads.setting(self._db, key)
-
-    def set_setting(self, key: str, value: str) -> None:
-        with self._lock:
-            reads.set_setting(self._db, key, value)
-
-    def by_sref(self, codes: Sequence[str]) -> tuple[list[Entity], dict[str, int]]:
-        with self._lock:
-            return reads.by_sref(self._db, codes)
-
     # -- writes ---------------------------------------------------------------------------------
-
-    def add(self, entity: Entity, embedder: Embedder, thumbnail: bytes | None = None) -> Entity:
-        """Add one new entity (its name must be free); returns it with its id."""
-        if self.get(entity.name) is not None:
-            raise CatalogueError(f"an entity named {entity.name!r} is already in the catalogue")
-        entity = tidy(entity)
-        report = self.add_many([entity], embed(embedder, [entity]), embedder.name, thumbnails=[thumbnail])
-        return self.by_ids(report.added)[report.added[0]]
 
     def add_many(
         self,

@@ -20,15 +20,16 @@ from . import sql_reads as reads
 from . import sref as srefs
 from .calibration import Calibration
 from .embeddings import Embedder
-from .entities import FIELDS, CatalogueError, Entity, ImportReport, Snapshot, name_key, tidy, unchanged
+from .entities import FIELDS, CatalogueError, Entity, ImportReport, Snapshot, name_key, unchanged
 from .limits import SCHEMA_VERSION
 from .pg_connection import PgConnection, available, password_of, shown
 from .pg_index import EF_SEARCH, INDEX_AT_ONCE, HnswIndexes
 from .rows import VectorRow, entity_of, matrix_of
+from .shared_reads import SharedReads
 from .sql_writes import SqlWriter
 from .stored_calibration import calibrated
 from .vector_cache import VectorCache
-from .vectorize import Progress, embed, fill_missing
+from .vectorize import Progress, fill_missing
 
 __all__ = ["EF_SEARCH", "INDEX_AT_ONCE", "PostgresCatalogue", "available", "password_of", "shown"]
 
@@ -146,7 +147,7 @@ class _PgRows:
             )
 
 
-class PostgresCatalogue:
+class PostgresCatalogue(SharedReads):
     """The catalogue in a PostgreSQL database (``postgresql://`` URL), vectors searched by pgvector."""
 
     def __init__(self, url: str) -> None:
@@ -196,67 +197,7 @@ class PostgresCatalogue:
         """The HNSW index of ``model``'s vectors, built now if there is none."""
         self._indexes.ensure(model, dim)
 
-    # -- small reads ----------------------------------------------------------------------------
-
-    def count(self) -> int:
-        with self._lock:
-            return reads.count(self._db)
-
-    def empty(self) -> bool:
-        with self._lock:
-            return reads.empty(self._db)
-
-    def names(self) -> list[str]:
-        return self._cache.names(lambda: reads.name_rows(self._db))
-
-    def names_if_known(self) -> list[str] | None:
-        return self._cache.names_if_known()
-
-    def domains(self) -> dict[str, int]:
-        with self._lock:
-            return reads.domains(self._db)
-
-    def get(self, name: str) -> Entity | None:
-        with self._lock:
-            return reads.get(self._db, name)
-
-    def by_ids(self, ids: Sequence[int]) -> dict[int, Entity]:
-        with self._lock:
-            return reads.by_ids(self._db, ids)
-
-    def entities(self, domain: str | None = None) -> list[Entity]:
-        with self._lock:
-            return reads.entities(self._db, domain)
-
-    def thumbnail(self, entity_id: int) -> bytes | None:
-        with self._lock:
-            return reads.thumbnail(self._db, entity_id)
-
-    def thumbnails(self, ids: Sequence[int]) -> dict[int, bytes]:
-        with self._lock:
-            return reads.thumbnails(self._db, ids)
-
-    def setting(self, key: str) -> str | None:
-        with self._lock:
-            return reads.setting(self._db, key)
-
-    def set_setting(self, key: str, value: str) -> None:
-        with self._lock:
-            reads.set_setting(self._db, key, value)
-
-    def by_sref(self, codes: Sequence[str]) -> tuple[list[Entity], dict[str, int]]:
-        with self._lock:
-            return reads.by_sref(self._db, codes)
-
     # -- writes ---------------------------------------------------------------------------------
-
-    def add(self, entity: Entity, embedder: Embedder, thumbnail: bytes | None = None) -> Entity:
-        """Add one new entity (its name must be free); returns it with its id."""
-        if self.get(entity.name) is not None:
-            raise CatalogueError(f"an entity named {entity.name!r} is already in the catalogue")
-        entity = tidy(entity)
-        report = self.add_many([entity], embed(embedder, [entity]), embedder.name, thumbnails=[thumbnail])
-        return self.by_ids(report.added)[report.added[0]]
 
     def add_many(
         self,
