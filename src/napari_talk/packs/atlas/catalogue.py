@@ -37,7 +37,6 @@ from .entities import (
     name_key,
     now,
     tidy,
-    unchanged,
 )
 from .limits import EMBED_BATCH, MAX_ENTITIES, SCHEMA_VERSION, STATEMENT_SECONDS
 from .rows import VectorRow, matrix_of
@@ -209,39 +208,6 @@ class Catalogue(SharedReads):
         """Moves when another connection commits a write (see :mod:`.vector_cache`)."""
         (version,) = self._db.execute("PRAGMA data_version").fetchone()
         return int(version)
-
-    # -- writes ---------------------------------------------------------------------------------
-
-    def add_many(
-        self,
-        entities: Sequence[Entity],
-        vectors: np.ndarray,
-        model: str,
-        *,
-        thumbnails: Sequence[bytes | None] | None = None,
-    ) -> ImportReport:
-        """Add entities with their ``model`` vectors (see :func:`embed`), in one transaction;
-        an entity whose name is taken replaces the one that had it (the report keeps that one)."""
-        return self._writer.add_many(entities, vectors, model, thumbnails)
-
-    def unchanged(self, entities: Sequence[Entity], model: str) -> set[int]:
-        """Indices of ``entities`` stored as they are, with a ``model`` vector: an import
-        stopped half-way and started again skips them."""
-        with self._lock:
-            return unchanged(
-                entities, reads.stored_with_vector(self._db, [name_key(e.name) for e in entities], model)
-            )
-
-    def remove(self, name: str) -> Snapshot:
-        """Take an entity out; the snapshot puts it back (:meth:`restore`)."""
-        return self._writer.remove(name)
-
-    def delete_ids(self, ids: Iterable[int]) -> None:
-        self._writer.delete_ids(ids)
-
-    def restore(self, snapshots: Iterable[Snapshot]) -> None:
-        """Put snapshotted entities back with their ids, replacing what holds their names now."""
-        self._writer.restore(snapshots)
 
     # -- vectors --------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from . import sql_reads as reads
 from . import sref as srefs
 from .calibration import Calibration
 from .embeddings import Embedder
-from .entities import FIELDS, CatalogueError, Entity, ImportReport, Snapshot, name_key, unchanged
+from .entities import FIELDS, CatalogueError, Entity, name_key
 from .limits import SCHEMA_VERSION
 from .pg_connection import PgConnection, available, password_of, shown
 from .pg_index import EF_SEARCH, INDEX_AT_ONCE, HnswIndexes
@@ -196,36 +196,6 @@ class PostgresCatalogue(SharedReads):
     def ensure_index(self, model: str, dim: int) -> None:
         """The HNSW index of ``model``'s vectors, built now if there is none."""
         self._indexes.ensure(model, dim)
-
-    # -- writes ---------------------------------------------------------------------------------
-
-    def add_many(
-        self,
-        entities: Sequence[Entity],
-        vectors: np.ndarray,
-        model: str,
-        *,
-        thumbnails: Sequence[bytes | None] | None = None,
-    ) -> ImportReport:
-        """Add entities with their ``model`` vectors in one transaction; an entity whose name is
-        taken replaces the one that had it (the report keeps that one)."""
-        return self._writer.add_many(entities, vectors, model, thumbnails)
-
-    def unchanged(self, entities: Sequence[Entity], model: str) -> set[int]:
-        """Indices of ``entities`` stored as they are, with a ``model`` vector."""
-        with self._lock:
-            return unchanged(
-                entities, reads.stored_with_vector(self._db, [name_key(e.name) for e in entities], model)
-            )
-
-    def remove(self, name: str) -> Snapshot:
-        return self._writer.remove(name)
-
-    def delete_ids(self, ids: Iterable[int]) -> None:
-        self._writer.delete_ids(ids)
-
-    def restore(self, snapshots: Iterable[Snapshot]) -> None:
-        self._writer.restore(snapshots)
 
     # -- vectors and search ---------------------------------------------------------------------
 

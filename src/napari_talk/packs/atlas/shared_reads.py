@@ -1,14 +1,16 @@
-"""The reads and the one-entity add that both catalogue backends make the same way, over their
-own connection and lock (``_db``, ``_lock``, ``_cache``): written once, not once per backend."""
+"""The reads, and the writes handed to the backend's writer, that both catalogue backends make the
+same way over their own connection, lock and writer (``_db``, ``_lock``, ``_cache``, ``_writer``):
+written once, not once per backend."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import sql_reads as reads
-from .entities import CatalogueError, Entity, ImportReport, tidy
+from .entities import CatalogueError, Entity, ImportReport, Snapshot, name_key, tidy, unchanged
+from .sql_writes import SqlWriter
 from .vector_cache import VectorCache
 from .vectorize import embed
 
@@ -24,16 +26,7 @@ class SharedReads:
     _db: Any
     _lock: threading.RLock | threading.Lock
     _cache: VectorCache
-
-    def add_many(
-        self,
-        entities: Sequence[Entity],
-        vectors: np.ndarray,
-        model: str,
-        *,
-        thumbnails: Sequence[bytes | None] | None = None,
-    ) -> ImportReport:
-        raise NotImplementedError
+    _writer: SqlWriter
 
     # -- small reads ----------------------------------------------------------------------------
 
@@ -98,3 +91,33 @@ class SharedReads:
         report = self.add_many([entity], embed(embedder, [entity]), embedder.name, thumbnails=[thumbnail])
         return self.by_ids(report.added)[report.added[0]]
 
+    def add_many(
+        self,
+        entities: Sequence[Entity],
+        vectors: np.ndarray,
+        model: str,
+        *,
+        thumbnails: Sequence[bytes | None] | None = None,
+    ) -> ImportReport:
+        """Add entities with their ``model`` vectors (see :func:`embed`), in one transaction;
+        an entity whose name is taken replaces the one that had it (the report keeps that one)."""
+        return self._writer.add_many(entities, vectors, model, thumbnails)
+
+    def unchanged(self, entities: Sequence[Entity], model: str) -> set[int]:
+        """Indices of ``entities`` stored as they are, with a ``model`` vector: an import
+        stopped half-way and started again skips them."""
+        with self._lock:
+            return unchanged(
+                entities, reads.stored_with_vector(self._db, [name_key(e.name) for e in entities], model)
+            )
+
+    def remove(self, name: str) -> Snapshot:
+        """Take an entity out; the snapshot puts it back (:meth:`restore`)."""
+        return self._writer.remove(name)
+
+    def delete_ids(self, ids: Iterable[int]) -> None:
+        self._writer.delete_ids(ids)
+
+    def restore(self, snapshots: Iterable[Snapshot]) -> None:
+        """Put snapshotted entities back with their ids, replacing what holds their names now."""
+        self._writer.restore(snapshots)
