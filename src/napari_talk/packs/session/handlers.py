@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...core.contract.pack import Context, Handlers
 from ...core.contract.result import Result
@@ -77,7 +78,7 @@ def run_recipe(command: cmd.RunRecipe, ctx: Context[SessionControls]) -> Job | R
     under way. Lines that remove or replace data run only once the person agreed, in the workspace."""
     import os
 
-    from ...core.recipes.batch import LOCAL, BatchRefused, check_risks, inputs_matching, run_batch
+    from ...core.recipes.batch import LOCAL, BatchRefused, check_risks, inputs_matching
     from ...core.recipes.item import Item, Options
     from ...core.recipes.recipe import check_name, parse_recipe
     from ...core.safety.risk import Effect
@@ -105,21 +106,7 @@ def run_recipe(command: cmd.RunRecipe, ctx: Context[SessionControls]) -> Job | R
     options = Options(workspace=str(workspace.root), out_folder=f"batches/{name}", yes=agreed)
     scheduler = os.environ.get("NAPARI_TALK_SCHEDULER") or LOCAL
 
-    def work(progress: Progress) -> object:
-        def on_row(_row: object, done: int, total: int) -> None:
-            progress.report(f"{done} of {total} inputs", done / total)
-
-        progress.report(f"starting {len(inputs)} inputs on {scheduler}", 0.0)
-        items = [Item(input=path) for path in inputs]
-        return run_batch(
-            text,
-            items,
-            options,
-            scheduler=scheduler,
-            on_row=on_row,
-            stop=lambda: progress.cancelled,
-            keep_cluster=True,
-        )
+    work = _batch_work(text, [Item(input=path) for path in inputs], options, scheduler, "", "inputs")
 
     def finish(batch: object) -> Result:
         from ...core.recipes.batch import Batch
@@ -149,7 +136,7 @@ def run_sweep(command: cmd.RunSweep, ctx: Context[SessionControls]) -> Job | Res
     the person's own layers are left as they are; the reply is the table, one row per value."""
     import os
 
-    from ...core.recipes.batch import LOCAL, BatchRefused, check_risks, run_batch
+    from ...core.recipes.batch import LOCAL, BatchRefused, check_risks
     from ...core.recipes.item import Item, Options
     from ...core.recipes.recipe import parse_recipe
     from ...core.recipes.sweep import SweepError, steps
@@ -180,20 +167,7 @@ def run_sweep(command: cmd.RunSweep, ctx: Context[SessionControls]) -> Job | Res
     items = [Item(values=((name, value),)) for value in values]
     label = f"for {name} from {values[0]} to {values[-1]} ({len(values)} values)"
 
-    def work(progress: Progress) -> object:
-        def on_row(_row: object, done: int, total: int) -> None:
-            progress.report(f"{name}: {done} of {total} values", done / total)
-
-        progress.report(f"{name}: starting {len(values)} values on {scheduler}", 0.0)
-        return run_batch(
-            text,
-            items,
-            options,
-            scheduler=scheduler,
-            on_row=on_row,
-            stop=lambda: progress.cancelled,
-            keep_cluster=True,
-        )
+    work = _batch_work(text, items, options, scheduler, f"{name}: ", "values")
 
     def finish(batch: object) -> Result:
         from ...core.recipes.batch import Batch
@@ -222,3 +196,29 @@ def _gist(row: object) -> str:
     said = row.error if row.status != "ok" else (row.replies[-1] if row.replies else "")
     first = said.splitlines()[0] if said else ""
     return first if len(first) <= SWEEP_REPLY_CHARS else first[: SWEEP_REPLY_CHARS - 1] + "…"
+
+
+def _batch_work(
+    text: str, items: list[Any], options: Any, scheduler: str, prefix: str, unit: str
+) -> Callable[[Progress], object]:
+    """A batch's rows run as a job's work on the dock's kept cluster, its progress said in ``unit``
+    ("3 of 20 inputs", "index: 3 of 20 values")."""
+
+    def work(progress: Progress) -> object:
+        from ...core.recipes.batch import run_batch
+
+        def on_row(_row: object, done: int, total: int) -> None:
+            progress.report(f"{prefix}{done} of {total} {unit}", done / total)
+
+        progress.report(f"{prefix}starting {len(items)} {unit} on {scheduler}", 0.0)
+        return run_batch(
+            text,
+            items,
+            options,
+            scheduler=scheduler,
+            on_row=on_row,
+            stop=lambda: progress.cancelled,
+            keep_cluster=True,
+        )
+
+    return work
