@@ -52,6 +52,21 @@ def test_a_line_does_the_same_work_with_ten_names_or_ten_thousand():
         assert many <= 2 * few + 50, (line, few, many)
 
 
+def test_the_work_stays_flat_however_many_scenes_were_read_before():
+    """A long session (or a test run) reads many sets of names: the memory of their indexes fills,
+    and what the current line uses must not be the part that is dropped. Each round indexes three
+    new sets (coprime with the memory's size), so every fill level at which it overflows is met."""
+    parser = Parser(default_registry())
+    few = calls_while_reading(parser, "hide nuclei", scene(10))
+    for earlier in range(40):
+        parser.prepare({"layers": [f"earlier {earlier}"]})
+        many = scene(2_000)
+        many["layers"].append(f"tile set {earlier}")
+        many["glasses"].append(f"Glass set {earlier}")
+        work = calls_while_reading(parser, "hide nuclei", many)
+        assert work <= 2 * few + 50, (earlier, few, work)
+
+
 def test_names_among_ten_thousand_are_found_by_lookup():
     parser = Parser(default_registry())
     names = scene(10_000)

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .recent import Recent
 from .text import BASE_VERBS
 
 OPEN, SEP, SPACE, CLOSE = "\ue000", "\ue002", "\ue003", "\ue001"
@@ -42,18 +43,12 @@ class KnownNames(tuple[str, ...]):
         return found
 
 
-_INDEXES: dict[tuple[str, ...], NameIndex] = {}
 MAX_INDEXES = 32
+_INDEXES: Recent[tuple[str, ...], NameIndex] = Recent(MAX_INDEXES)
 
 
 def _index_of(names: tuple[str, ...]) -> NameIndex:
-    key = names
-    found = _INDEXES.get(key)
-    if found is None:
-        if len(_INDEXES) >= MAX_INDEXES:
-            _INDEXES.clear()
-        found = _INDEXES[key] = NameIndex(key)
-    return found
+    return _INDEXES.get_or_make(names, NameIndex)
 
 
 class SomeNames(KnownNames):
@@ -237,19 +232,18 @@ def mark(text: str, context: Mapping[str, Sequence[str]], protected: Sequence[tu
     return "".join(out)
 
 
-_FIRST_WORDS: dict[tuple, frozenset[str]] = {}
+_FIRST_WORDS: Recent[tuple, frozenset[str]] = Recent(MAX_INDEXES)
 
 
 def _first_words(context: Mapping[str, Sequence[str]]) -> frozenset[str]:
     """Every word a live name (or its alias) starts with, of every kind: most lines name none,
     and one look per word tells."""
     key = tuple((kind, known(names)) for kind, names in context.items() if names)
-    found = _FIRST_WORDS.get(key)
-    if found is None:
-        if len(_FIRST_WORDS) >= MAX_INDEXES:
-            _FIRST_WORDS.clear()
-        found = _FIRST_WORDS[key] = frozenset(w for _, names in key for w in names.lookup.by_first_word)
-    return found
+    return _FIRST_WORDS.get_or_make(key, _words_starting)
+
+
+def _words_starting(key: tuple[tuple[str, KnownNames], ...]) -> frozenset[str]:
+    return frozenset(w for _, names in key for w in names.lookup.by_first_word)
 
 
 def mark_pattern(kind: str) -> str:

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from . import tails
 from .lookup import KnownNames, SomeNames, known, mark
+from .recent import Recent
 from .text import BASE_VERBS, normalize, quoted_spans, rephrase, says_just, separators
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ MAX_LINE_FOR_OTHER_WORDS = 120
 
 
 MAX_CACHED_TOKENS = 20_000
+MAX_PLANS = 16
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class _Plan:
     ungated: tuple[int, ...]
     word_steps: tuple[tuple[str, bool, tuple[int, ...]], ...]
     """(word, whole token only, the steps it opens)."""
-    opened_by_token: dict[str, frozenset[int]] = field(default_factory=dict)
+    opened_by_token: Recent[str, frozenset[int]] = field(default_factory=lambda: Recent(MAX_CACHED_TOKENS))
 
     @classmethod
     def build(cls, rules: tuple[Rule, ...], context: Mapping[str, Sequence[str]]) -> _Plan:
@@ -82,21 +84,18 @@ class _Plan:
         word_steps = tuple((word, whole, tuple(indexes)) for (word, whole), indexes in by_word.items())
         return cls(rules, steps, ungated, word_steps)
 
+    def _opened_by(self, token: str) -> frozenset[int]:
+        return frozenset(
+            i
+            for word, whole, indexes in self.word_steps
+            if (word == token if whole else word in token)
+            for i in indexes
+        )
+
     def candidates(self, folded: str) -> Sequence[int]:
         opened: set[int] = set()
-        cache = self.opened_by_token
         for token in folded.split():
-            steps = cache.get(token)
-            if steps is None:
-                if len(cache) >= MAX_CACHED_TOKENS:
-                    cache.clear()
-                steps = cache[token] = frozenset(
-                    i
-                    for word, whole, indexes in self.word_steps
-                    if (word == token if whole else word in token)
-                    for i in indexes
-                )
-            opened |= steps
+            opened |= self.opened_by_token.get_or_make(token, self._opened_by)
         return sorted(opened.union(self.ungated)) if opened else self.ungated
 
 
@@ -120,7 +119,7 @@ class _Scope:
 class Parser:
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
-        self._plans: dict[tuple, _Plan] = {}
+        self._plans: Recent[tuple, _Plan] = Recent(MAX_PLANS)
         self._tail_labels: frozenset[str] | None = None
 
     def parse(self, text: str, context: Mapping[str, Sequence[str]] | None = None) -> list[Command]:
@@ -495,9 +494,7 @@ class Parser:
         rules, key = self.registry.rules, _shape(context)
         plan = self._plans.get(key)
         if plan is None or plan.rules is not rules:
-            if len(self._plans) > 16:
-                self._plans.clear()
-            plan = self._plans[key] = _Plan.build(rules, context)
+            plan = self._plans.put(key, _Plan.build(rules, context))
         return plan
 
     def _validate(self, wire: dict[str, Any]) -> Command | None:
