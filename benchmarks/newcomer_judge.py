@@ -17,7 +17,8 @@ has, by the owning pack's own resolvers, on the session the line ran in:
   identical label matches it);
 - where two values do the same, they are compared by what they do: a zoom box's corners in any
   order, a material description by the material the mesh pack picks for it, a similarity query
-  by the entities the atlas search returns for it.
+  by its words without a leading article, else by the entities the atlas search returns for it
+  (the same ones, in the same order).
 
 Everything else is compared as ``understanding.py`` compares it (strings without case and
 surrounding space, numbers within 1e-6, a field the label leaves out is not compared).
@@ -163,6 +164,13 @@ def _material(session: Any, description: Any, _: Wire) -> Any:
     return str(description) if found is None else found.material
 
 
+def _query_words(session: Any, query: Any, _: Wire) -> Any:
+    """A similarity query's words without a leading article: "a fire queen" is how "fire queen" is
+    said, whatever the embedding makes of the extra word."""
+    words = str(query).split()
+    return " ".join(words[1:] if len(words) > 1 and words[0].casefold() in ("a", "an", "the") else words)
+
+
 def _corners(session: Any, box: Any, _: Wire) -> Any:
     x1, y1, x2, y2 = (float(v) for v in box)
     return [min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)]
@@ -191,6 +199,7 @@ RESOLVERS: dict[tuple[str, str], Resolver] = {
     ("apply_material", "material_description"): _material,
     ("analyze_image", "image_url"): _picture,
     ("zoom_box", "box"): _corners,
+    ("find_similar", "query"): _query_words,
 }
 """How a command's field is put in the form a label holds it: the pack's own resolver."""
 

@@ -115,6 +115,8 @@ def test_two_similarity_queries_are_the_same_when_they_find_the_same(workspace):
     label = [{"action": "find_similar", "query": "fire queen", "limit": 3}]
     shouted = [{"action": "find_similar", "query": "Fire queen!!", "limit": 3}]
     assert effects.judge(label, shouted) == "wrong"  # an empty catalogue: only the words can be compared
+    said_with_article = [{"action": "find_similar", "query": "a fire queen", "limit": 3}]
+    assert effects.judge(label, said_with_article) == "covered"
     assert session.run("load the sample catalogue").ok
     assert effects.judge(label, shouted) == "covered"
     assert (
