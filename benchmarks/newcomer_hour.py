@@ -2,20 +2,28 @@
 napari adds a plugin's, and the lines someone new to the tool types on that sample typed into it
 (needs a display: xvfb-run -a python benchmarks/newcomer_hour.py), with no language model set up.
 
-The lines are ``benchmarks/data/newcomer_lines.jsonl`` (see ``benchmarks/data/README.md``): written on
-what each sample shows, before the command reference was read, then labelled from it; a line that
-asks what no command can do carries ``"unsupported": true``. For every line it records
+    xvfb-run -a python benchmarks/newcomer_hour.py                       # the second set (the default)
+    xvfb-run -a python benchmarks/newcomer_hour.py --data benchmarks/data/newcomer_lines.jsonl
+
+The lines are ``benchmarks/data/newcomer_lines2.jsonl`` by default (see ``benchmarks/data/README.md``),
+written blind on what each sample contains and frozen; ``--data`` picks another set (the first,
+``newcomer_lines.jsonl``, was scored and read, so it is no longer blind). A line that asks what no
+command can do carries ``"unsupported": true``; a remark that asks for nothing carries
+``"remark": true`` and ``expect: []``. For every line it records
 
 - the commands that ran, as the transcript shows them (a question the line raises, such as "move
   this file to the trash?", is answered Run, as the person who typed it would);
-- the verdict: for a line a command can carry out, **right** (exactly the expected commands, judged
-  as ``understanding.py`` judges), **wrong action** (other commands ran) or **not understood** (none
-  ran); for an unsupported line, **honest can't** (nothing ran and the reply says it cannot, rather
-  than that it did not understand), **not understood**, or **wrong action** (something ran);
+- the verdict: for a line a command can carry out, **right** (the commands do what the labels
+  say, in order: judged by effect, in the session the line ran in, by :mod:`newcomer_judge`, so
+  "chapter 1" and ``sample/chapters/ch01.md`` are the same file), **wrong action** (other commands
+  ran) or **not understood** (none ran); for a remark, **right** when nothing ran (or only
+  ``help``); for an unsupported line, **honest can't** (nothing ran and the reply says it cannot,
+  rather than that it did not understand), **not understood**, or **wrong action** (something ran);
 - the reply's first line;
 - the longest hold of the event loop from Enter until the answer is shown (``dock_stalls.Meter``).
 
-and prints a table per pack. ``--out FILE`` writes every line's record as JSON Lines.
+and prints a table per pack, then every line that was not right. ``--out FILE`` writes every
+line's record as JSON Lines.
 """
 
 from __future__ import annotations
@@ -35,9 +43,10 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 from dock_stalls import Meter  # noqa: E402  how long a line holds the loop, as the stall benchmark meters it
 from door import open_door, type_line  # noqa: E402  a line typed into the dock as a person types it
-from understanding import judge, load  # noqa: E402  the judgement every understanding set uses
+from newcomer_judge import Effects  # noqa: E402  a command judged by what it does, not its spelling
+from understanding import load  # noqa: E402
 
-DATA = HERE / "data" / "newcomer_lines.jsonl"
+DATA = HERE / "data" / "newcomer_lines2.jsonl"
 SAMPLE_OF_PACK = {"viewer": "cells", "files": "files", "rays": "prism_demo", "mesh": "mesh", "atlas": "atlas"}
 VERDICTS = ("right", "wrong action", "not understood", "honest can't")
 NOT_UNDERSTOOD = "I did not understand"
@@ -65,13 +74,14 @@ def first_reply(entries: list[Any]) -> str:
     return ""
 
 
-def verdict(case: dict[str, Any], commands: list[dict[str, Any]], reply: str) -> str:
-    """One of :data:`VERDICTS` for a line, from what ran and what the reply said."""
+def verdict(case: dict[str, Any], commands: list[dict[str, Any]], reply: str, effects: Effects) -> str:
+    """One of :data:`VERDICTS` for a line, from what ran (judged by ``effects``, the session the
+    line ran in) and what the reply said."""
     if case.get("unsupported"):
         if any(c.get("action") not in SAYS_CANNOT for c in commands):
             return "wrong action"
         return "not understood" if reply.startswith(NOT_UNDERSTOOD) else "honest can't"
-    found = judge(case["expect"], commands)
+    found = effects.judge(case["expect"], commands)
     return {"covered": "right", "wrong": "wrong action"}.get(found, "not understood")
 
 
@@ -129,6 +139,7 @@ def run_pack(pack: str, cases: list[dict[str, Any]], meter_box: list[Meter], qtb
     if not meter_box:
         meter_box.append(Meter().start())
     meter = meter_box[0]
+    effects = Effects(dock.session)
     records = []
     for case in cases:
         before = len(dock.transcript.entries)
@@ -143,9 +154,10 @@ def run_pack(pack: str, cases: list[dict[str, Any]], meter_box: list[Meter], qtb
                 "sample": case.get("sample", SAMPLE_OF_PACK[pack]),
                 "text": case["text"],
                 "unsupported": bool(case.get("unsupported")),
+                "remark": bool(case.get("remark")),
                 "expect": case["expect"],
                 "ran": commands,
-                "verdict": verdict(case, commands, reply),
+                "verdict": verdict(case, commands, reply, effects),
                 "reply": reply,
                 "questions": asked[0] if asked else 0,
                 "held_ms": round(stall.held_ms, 1),
@@ -167,19 +179,34 @@ def print_table(records: list[dict]) -> None:
         counts = [sum(r["verdict"] == v for r in rows) for v in VERDICTS]
         stall = max(r["held_ms"] for r in rows)
         print(f"{pack:8s} {len(rows):5d} " + " ".join(f"{n:15d}" for n in counts) + f" {stall:13.0f}")
-    supported = [r for r in records if not r["unsupported"]]
+    supported = [r for r in records if not r["unsupported"] and not r.get("remark")]
     unsupported = [r for r in records if r["unsupported"]]
+    remarks = [r for r in records if r.get("remark")]
     right = sum(r["verdict"] == "right" for r in supported)
     honest = sum(r["verdict"] == "honest can't" for r in unsupported)
+    quiet = sum(r["verdict"] == "right" for r in remarks)
     print(
         f"\nright on {right}/{len(supported)} lines a command can carry out; "
-        f'an honest "can\'t" on {honest}/{len(unsupported)} lines none can'
+        f'an honest "can\'t" on {honest}/{len(unsupported)} lines none can; '
+        f"nothing run on {quiet}/{len(remarks)} remarks"
     )
+
+
+def print_misses(records: list[dict]) -> None:
+    """Every line that was not right: what ran, or what the reply said."""
+    missed = [r for r in records if r["verdict"] not in ("right", "honest can't")]
+    if missed:
+        print("\nlines not right:")
+    for r in missed:
+        ran = json.dumps(r["ran"], ensure_ascii=False) if r["ran"] else r["reply"][:100]
+        print(f"  {r['pack']:7s} {r['verdict']:15s} {r['text']!r}\n      ran: {ran}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--lines", type=Path, default=DATA, help="a newcomer-lines file (JSON Lines)")
+    ap.add_argument(
+        "--data", "--lines", type=Path, default=DATA, help=f"a newcomer-lines set (JSON Lines; {DATA.name})"
+    )
     ap.add_argument("--packs", nargs="*", default=list(SAMPLE_OF_PACK), choices=list(SAMPLE_OF_PACK))
     ap.add_argument("--out", type=Path, default=None, help="write every line's record here (JSON Lines)")
     args = ap.parse_args(argv)
@@ -187,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("LIBGL_ALWAYS_SOFTWARE", "1")
     config = Path(tempfile.mkdtemp(prefix="napari-talk-newcomer-config-")) / "settings.json"
     os.environ["NAPARI_TALK_CONFIG"] = str(config)  # default settings: no language model
-    cases = load(args.lines)
+    cases = load(args.data)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     qtbot = a_qtbot()
     meter_box: list[Meter] = []
@@ -201,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         if meter_box:
             meter_box[0].stop()
     print_table(records)
+    print_misses(records)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.out is not None:
         args.out.write_text(
