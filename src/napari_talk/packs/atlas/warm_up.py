@@ -1,8 +1,9 @@
 """The atlas made ready in the background (the pack's ``prepare``), so the first search answers
 at once: the catalogue's sentence model loaded and, when the Atlas sample's layer is open on an
 empty catalogue, the sample's pictures drawn and measured (:mod:`.facets`) and its entities and
-their descriptions embedded in memory. Nothing is written: the first command still takes the
-sample up (its files, its rows), from what is ready.
+their descriptions embedded in memory; on a catalogue with entities, its vectors read into memory.
+Nothing is written: the first command still takes the sample up (its files, its rows), from what
+is ready.
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ def warm_up(ctx: Context[Atlas]) -> None:
         taking_up = sample and (not atlas.exists() or atlas.catalogue.empty())
         with drawn_meanwhile() if taking_up else contextlib.nullcontext():
             embedder = atlas.embedder(model)
+            probes = embedder.embed(list(calibration.PROBES))  # remembered: a search's calibration
             if taking_up:
                 embedder.embed([samples.entity(s).text() for s in samples.ENTITIES])  # remembered
                 embedder.embed([s.description for s in samples.ENTITIES])  # compared alone: ranking.DESCRIBED
-                embedder.embed(list(calibration.PROBES))
+            elif atlas.exists():
+                atlas.catalogue.matrix(embedder.name, probes.shape[1])  # its vectors, read once
 
 
 @contextlib.contextmanager
