@@ -67,7 +67,7 @@ def one(pause: float) -> None:
         before = len(dock.transcript.entries)
         stall = meter.run(lambda line=line: dock.send(line), idle, pump)
         seconds = time.perf_counter() - started
-        said = [e.text for e in dock.transcript.entries[before:] if e.kind not in ("table", "you")]
+        said = [e.text for e in dock.transcript.entries[before:] if e.kind in ("reply", "error")]
         print(f"   {line!r}: {seconds:5.2f} s  {stall}", flush=True)
         print(f"      {(said[0] if said else '').splitlines()[0][:100]}")
     baseline = meter.run(lambda: None, lambda: True, pump)
