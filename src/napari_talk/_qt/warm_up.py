@@ -20,7 +20,7 @@ import importlib
 import threading
 from collections.abc import Callable
 
-from qtpy.QtCore import QObject, QTimer, Signal
+from qtpy.QtCore import QObject, Signal
 
 SHARED_WITH_NAPARI = ("difflib", "numba", "_cffi_backend")
 """Modules that the dock's background work imports and napari imports itself when layers come
@@ -34,18 +34,19 @@ class _Relay(QObject):
 
 
 class WarmUp:
-    """Runs ``work`` in a thread once the GUI thread has imported :data:`SHARED_WITH_NAPARI`, then
-    ``done`` on the GUI thread. Starts on the event loop's next turn, so opening the dock returns
-    at once."""
+    """Runs ``work`` in a thread once the GUI thread has imported :data:`SHARED_WITH_NAPARI` (a
+    few milliseconds: napari has imported numba already), then ``done`` on the GUI thread.
+
+    It starts as the dock opens, not on the event loop's next turn: a sample opened in the same
+    turn (``napari-talk start --sample``, a script) would otherwise hold it back for seconds, and
+    the first line with it."""
 
     def __init__(self, work: Callable[[], None], done: Callable[[], None]) -> None:
         self._work = work
+        self._begun = False
         self._finished = threading.Event()
         self._relay = _Relay()
         self._relay.done.connect(done)
-
-    def start(self) -> None:
-        QTimer.singleShot(0, self._begin)
 
     def running(self) -> bool:
         return not self._finished.is_set()
@@ -55,7 +56,11 @@ class WarmUp:
         only once the GUI thread's loop has turned)."""
         self._finished.wait()
 
-    def _begin(self) -> None:
+    def start(self) -> None:
+        """Begin now, on the GUI thread (once: a later call does nothing)."""
+        if self._begun:
+            return
+        self._begun = True
         for name in SHARED_WITH_NAPARI:
             with contextlib.suppress(ImportError):  # a pack's first command meets it and says so
                 importlib.import_module(name)

@@ -7,6 +7,10 @@ Getting ready loads the shared sentence model and embeds the grammar's canonical
 phrasings themselves, so a new rule or word embeds anew. Until it is ready, and on a machine whose
 sentence model is not here (nothing is downloaded for it: the atlas fetches the model when a
 search needs it), the stage stays silent and lines go on as before, to a model or to suggestions.
+
+The set-up is background work that nobody waits for: it embeds on one thread, in steps, and gives
+way between them (``prepare(give_way)``) to a person's line, such as a search that needs the same
+model; it holds the model in use only while a step embeds.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import hashlib
 import logging
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +36,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 KEEP_FROM = 64
 """Batches of at least this many texts (the phrasings, never a typed line) are kept on disk."""
+STEP = 64
+"""Phrasings embedded between two chances to give way (a tenth of a second of one core)."""
+
+
+class _GaveUp(Exception):
+    """The set-up was told to end before it was done: nothing is kept, it may be tried again."""
 
 
 class Rephrasing:
@@ -46,17 +56,20 @@ class Rephrasing:
     def ready(self) -> bool:
         return self._reader is not None
 
-    def prepare(self) -> None:
+    def prepare(self, give_way: Callable[[], bool] | None = None) -> None:
         """Make the stage ready (blocking: a GUI calls it in a thread); nothing when the sentence
-        model is not here, or the stage is ready already."""
+        model is not here, or the stage is ready already. ``give_way()`` is called between the
+        set-up's steps: it blocks while the person's work should go first, and says False when
+        the set-up should end (it is tried again by the next call)."""
         if self._reader is not None or self._failed or not sentences.ready():
             return
         with self._lock:
             if self._reader is not None or self._failed:
                 return
             try:
-                with sentences.in_use():
-                    self._reader = self._load()
+                self._reader = self._load(give_way or (lambda: True))
+            except _GaveUp:
+                log.debug("the canonical stage's set-up ended before it was done")
             except Exception:  # the stage is a help, never a failure: lines go on without it
                 self._failed = True
                 log.warning("the canonical stage could not get ready", exc_info=True)
@@ -75,28 +88,47 @@ class Rephrasing:
             return None  # "why do the spots look so dim?" asks; it does not ask to brighten them
         return reading.canonical
 
-    def _load(self) -> Rephraser:
-        model = sentences.minilm(True)
+    def _load(self, give_way: Callable[[], bool]) -> Rephraser:
+        if not give_way():
+            raise _GaveUp
+        with sentences.in_use():  # the load is shared: a search asking meanwhile waits for it alone
+            model = sentences.minilm(True)
         folder = sentences.onnx_minilm.cache_dir()
         tag = sentences.onnx_minilm.model_file(True).name  # names the weights the model was built from
 
         def embed(texts: Sequence[str]) -> np.ndarray:
+            """A typed line (or a few texts): at once."""
             vectors = model.embed(list(texts))
             return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
         def embed_kept(texts: Sequence[str]) -> np.ndarray:
-            """The phrasings' vectors from the cache when this model embedded these very texts."""
+            """The phrasings' vectors from the cache when this model embedded these very texts,
+            else embedded in steps that give way."""
             if len(texts) < KEEP_FROM:
                 return embed(texts)
             key = hashlib.sha256("\n".join([tag, *texts]).encode()).hexdigest()[:16]
             path = folder / f"canonical-phrasings-{key}.npy"
             vectors = _read(path, len(texts))
             if vectors is None:
-                vectors = embed(texts)
+                vectors = _in_steps(model, texts, give_way)
                 _write(path, vectors)
             return vectors
 
         return Rephraser(self._registry, embed_kept)
+
+
+def _in_steps(
+    model: sentences.onnx_minilm.OnnxMiniLM, texts: Sequence[str], give_way: Callable[[], bool]
+) -> np.ndarray:
+    """``texts`` embedded on one thread, :data:`STEP` at a time, giving way before each step."""
+    parts = []
+    for start in range(0, len(texts), STEP):
+        if not give_way():
+            raise _GaveUp
+        with sentences.in_use():
+            parts.append(model.embed(list(texts[start : start + STEP]), one_thread=True))
+    vectors = np.concatenate(parts)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
 def _read(path: Path, rows: int) -> np.ndarray | None:

@@ -281,7 +281,9 @@ class OnnxMiniLM:
         self._tokenizer.no_padding()
         self._lock = threading.Lock()
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], *, one_thread: bool = False) -> np.ndarray:
+        """Unit-length vectors of ``texts``; ``one_thread`` runs every batch on one thread
+        (background work that leaves the other cores to what someone waits for)."""
         out = np.zeros((len(texts), HIDDEN), np.float32)
         if not texts:
             return out
@@ -297,7 +299,7 @@ class OnnxMiniLM:
                 n = len(encoded[r].ids)
                 ids[i, :n] = encoded[r].ids
                 mask[i, :n] = 1
-            run = self._query_session.run if len(texts) == 1 else self._session.run
+            run = self._query_session.run if one_thread or len(texts) == 1 else self._session.run
             (pooled,) = run(None, {"input_ids": ids, "attention_mask": mask})
             out[rows] = pooled
         norms = np.linalg.norm(out, axis=1, keepdims=True)

@@ -31,7 +31,7 @@ import threading
 import unicodedata
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -235,6 +235,7 @@ class MiniLMEmbedder:
             or ("onnx" if onnx_minilm.runtime_available() or not _torch_minilm_available() else "torch")
         )
         self.runtime = runtime
+        self._encode: Callable[[Sequence[str]], np.ndarray]
         if runtime == "onnx":
             _onnx_ready()
             self._encode = sentences.minilm(False).embed

@@ -1,8 +1,10 @@
 """The atlas made ready in the background (the pack's ``prepare``), so the first search answers
 at once: the catalogue's sentence model loaded and, when the Atlas sample's layer is open on an
 empty catalogue, the sample's pictures drawn and measured (:mod:`.facets`) and its entities and
-their descriptions embedded in memory. Nothing is written: the first command still takes the
-sample up (its files, its rows), from what is ready.
+their descriptions embedded in memory (the pictures' looks measured after, unlocked); on a
+catalogue with entities, its vectors read into memory.
+Nothing is written: the first command still takes the sample up (its files, its rows), from what
+is ready.
 """
 
 from __future__ import annotations
@@ -33,10 +35,14 @@ def warm_up(ctx: Context[Atlas]) -> None:
         taking_up = sample and (not atlas.exists() or atlas.catalogue.empty())
         with drawn_meanwhile() if taking_up else contextlib.nullcontext():
             embedder = atlas.embedder(model)
+            probes = embedder.embed(list(calibration.PROBES))  # remembered: a search's calibration
             if taking_up:
                 embedder.embed([samples.entity(s).text() for s in samples.ENTITIES])  # remembered
                 embedder.embed([s.description for s in samples.ENTITIES])  # compared alone: ranking.DESCRIBED
-                embedder.embed(list(calibration.PROBES))
+            elif atlas.exists():
+                atlas.catalogue.matrix(embedder.name, probes.shape[1])  # its vectors, read once
+    if taking_up:
+        _measure()
 
 
 @contextlib.contextmanager
@@ -53,8 +59,15 @@ def drawn_meanwhile() -> Iterator[None]:
 
 def _draw() -> None:
     with contextlib.suppress(Exception):  # whoever writes the pictures draws them again, and says why
+        samples.pictures()
+
+
+def _measure() -> None:
+    """What a search for a look reads of each picture, measured once: after the sample is ready
+    (a first search for words waits for the pictures, not for this)."""
+    with contextlib.suppress(Exception):  # a search for a look measures them itself, and says why
         for _, thumbnail in samples.pictures():
-            facets.of_thumbnail(thumbnail)  # what a search for a look reads, measured once
+            facets.of_thumbnail(thumbnail)
 
 
 def _model(atlas: Atlas, sample: bool) -> str | None:
