@@ -17,8 +17,9 @@ from pydantic import ValidationError
 
 from . import tails
 from .lookup import KnownNames, SomeNames, known, mark
+from .plain_forms import plain_forms, says_a_wish
 from .recent import Recent
-from .text import BASE_VERBS, normalize, quoted_spans, rephrase, says_just, separators
+from .text import BASE_VERBS, normalize, quoted_spans, says_just, separators
 
 if TYPE_CHECKING:
     from ..contract.commands import Command
@@ -181,7 +182,7 @@ class Parser:
             if kept != line:
                 commands = self._line(kept, scope, MAX_COMMANDS, scope.lines)
         if commands is None:
-            plain = rephrase(line)  # "pull up the console": open the console
+            plain = plain_forms(line, wished=says_a_wish(raw))  # "pull up the console": open the console
             if plain != line:
                 commands = self._line(plain, scope, MAX_COMMANDS, scope.lines)
                 line = plain if commands is None else line
@@ -562,9 +563,18 @@ class Parser:
                 continue
             wire = rule.complete(text, found, compiled, scope.context)
             command = self._validate(wire) if wire is not None else None
-            if command is not None:
+            if command is not None and not self._names_with_a_description(command):
                 return command
         return None
+
+    def _names_with_a_description(self, command: Command) -> bool:
+        """Whether a name it was given goes on to describe the thing ("Cinder Oracle, a Seer"):
+        the words after the comma are no part of the name, so the reading is not made."""
+        wire = command.to_wire()
+        return any(
+            isinstance(wire.get(f), str) and _APPOSITION.search(wire[f]) is not None
+            for f in self.registry.named_fields(command.action)
+        )
 
     def _plan(self, context: Mapping[str, Sequence[str]]) -> _Plan:
         rules, key = self.registry.rules, _shape(context)
@@ -593,6 +603,8 @@ _POSSESSIVE = re.compile(
     r"\bits (?P<what>[a-z]+(?: [a-z]+)?)\b(?= (?:to|by|at|up|down|in|out)\b|$)", re.IGNORECASE
 )
 """'its opacity to 0.6', 'its contrast up': a field of the thing named before."""
+_APPOSITION = re.compile(r",\s+(?:a|an)\s+\w", re.IGNORECASE)
+"""A name followed by what it is ("Cinder Oracle, a Seer"): said of a thing, never part of its name."""
 _COUNTED = r"(?P<noun>[A-Za-z]+) (?:number |no\.? |#)?{}(?!\w)"
 
 

@@ -126,6 +126,7 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (r"gimme\b", "give me"),
         (r"(?:give|show) me (?=the )", "show "),
         (r"get rid of\b", "remove"),
+        (r"(?:write|type|draw) up\b", "write"),
         (
             r"(?:drop|lower|reduce|decrease|raise|increase|bump(?: up)?|crank(?: up)?|turn (?:up|down)|"
             r"push|pull down)(?= (?:the |its )[^,;]*? to -?\d[\d.]*\s*(?:%|percent)?"

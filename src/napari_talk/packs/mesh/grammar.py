@@ -45,6 +45,8 @@ SHAPE_WORD = r"(?: (?:primitive|mesh|shape|object|model|please))?"
 THE_MODEL = (
     r"(?:it|this|that|the (?:model|mesh|object|shape|thing|body|head|figure|character|creation)|my model)"
 )
+THE_SUBJECT = rf"(?:{THE_MODEL}|(?:the|this|my) [a-z]+)"
+"""The one model said by what it shows ("the rover", "the kidney"), where only the model fits."""
 PART = r"(?:segment|part|piece|region|section|component)"
 NUMBER = r"(?:number |no\.? |#)?"
 
@@ -141,13 +143,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.RequestSegmentation,
-        rf"segment(?: {THE_MODEL})?(?: (?:into|in) (?:its )?(?:parts|segments|pieces|regions))?",
-        rf"(?:split|divide|break|cut|chop|slice|separate|partition|decompose|carve)(?: up)?(?: {THE_MODEL})?"
-        r"(?: up)? (?:into|in|to) (?:its |their |some |a few )?"
+        rf"segment(?: {THE_SUBJECT})?(?: (?:into|in) (?:its )?(?:parts|segments|pieces|regions))?",
+        r"(?:split|divide|break|cut|chop|slice|separate|partition|decompose|carve)(?: up)?"
+        rf"(?: {THE_SUBJECT})?(?: up)? (?:into|in|to) (?:its |their |some |a few )?"
         r"(?:parts|segments|pieces|regions|components|bits)",
-        rf"(?:split|partition|decompose) {THE_MODEL}(?: up)?",
+        rf"(?:split|partition|decompose) {THE_SUBJECT}(?: up)?",
         rf"(?:run|do|start|request|perform|compute|apply)(?: a| the)?(?: mesh)? segmentation"
-        rf"(?: (?:on|of) {THE_MODEL})?",
+        rf"(?: (?:on|of) {THE_SUBJECT})?",
         rf"(?:find|show|identify|detect|get|compute)(?: me)? (?:the |its )?(?:parts|segments)"
         rf"(?: of {THE_MODEL})?",
         r"(?:mesh )?segmentation(?: please)?|segment the mesh into parts",
