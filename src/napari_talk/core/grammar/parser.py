@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from . import tails
+from .asides import Asides
 from .lookup import KnownNames, SomeNames, known, mark
 from .plain_forms import plain_forms, says_a_wish
 from .recent import Recent
@@ -533,8 +534,32 @@ class Parser:
         if not clause:
             return None
         if clause not in scope.clauses:
-            scope.clauses[clause] = self._tailed(clause, scope)
+            scope.clauses[clause] = self._tailed(clause, scope) or self._aside(clause, scope)
         return scope.clauses[clause]
+
+    def _aside(self, clause: str, scope: _Scope) -> Command | None:
+        """A clause with a yes/no option said as an aside ("find 'TODO', case sensitive, in
+        scripts"): the rest read, the option given to its field (:mod:`.asides`)."""
+        lifted = self._asides().lift(clause)
+        if lifted is None:
+            return None
+        rest, field, value = lifted
+        command = self._tailed(rest, scope)
+        if command is None or field not in type(command).model_fields:
+            return None
+        wire = command.to_wire()
+        if field in wire and wire[field] != value:
+            return None
+        return self._validate({**wire, field: value})
+
+    def _asides(self) -> Asides:
+        rules = self.registry.rules
+        cached = self._aside_words
+        if cached is None or cached[0] is not rules:
+            cached = self._aside_words = (rules, Asides.of(rules))
+        return cached[1]
+
+    _aside_words: tuple[tuple[Rule, ...], Asides] | None = None
 
     def _tailed(self, clause: str, scope: _Scope) -> Command | None:
         for rest, said in tails.peel(clause, self._labels()):

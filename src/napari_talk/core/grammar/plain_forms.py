@@ -8,7 +8,8 @@ without a template of their own:
 - what a thing should be or have: "the oil should have an index of 1.5" is "set the index of the
   oil to 1.5", "the mask should be red" is "make the mask red";
 - a request named by its noun: "run the segmentation on the kidney" is "segment the kidney";
-- "break X up" is "split X"; "just A, hide the rest" is "only A"; "minus 40" is "-40".
+- "break X up" is "split X"; "just A, hide the rest" is "only A"; "minus 40" is "-40"; "every
+  file" is "all files".
 """
 
 from __future__ import annotations
@@ -89,6 +90,11 @@ _ALONE_AND_REST = re.compile(
     rf" (?:{_REST})$",
     re.IGNORECASE,
 )
+_EVERY = re.compile(
+    r"\b(?:every|each) (?:single )?(?P<thing>[a-z]+[^s\W])(?=$|[,;.!?]| (?:in|on|of|from|under|inside|there)\b)",
+    re.IGNORECASE,
+)
+"""'list every file in notes' is 'list all files in notes' (a lone noun: 'every light source' stays)."""
 _MINUS = re.compile(r"(?<![\w-])(?:minus|negative) (?=\d)", re.IGNORECASE)
 
 
@@ -101,7 +107,7 @@ def plain_forms(text: str, *, wished: bool = False) -> str:
     """``text`` with each form above said as its plain request, then the shared synonyms and
     other second readings of :func:`.text.rephrase`. ``wished``: the line as typed opened with a
     wish, so a thing in a done state is a request ("I'd like the scene saved to a.json")."""
-    text = _MINUS.sub("-", text)
+    text = _EVERY.sub(lambda m: f"all {m['thing']}s", _MINUS.sub("-", text))
     if wished and (done := _WISHED_DONE.match(text)) is not None:
         verb = _DONE[done["done"].casefold()]
         text = f"{verb}{done['particle'] or ''} {done['thing']}{done['rest']}"
