@@ -94,7 +94,7 @@ def read(rephraser, line):
     ("line", "expected"),
     [
         ("yeet it out as a glb", {"action": "export_final_model"}),
-        ("write up a description of Dust Wraith", {"action": "generate_description"}),
+        ("pen a description of Dust Wraith", {"action": "generate_description"}),
     ],
 )
 def test_a_free_line_is_read_through_a_canonical_phrasing(rephraser, line, expected):

@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 MAX_LINE = 1000
 _PRONOUN = re.compile(
     r"\b(?:it|them|they|those|these|that one|this one"
-    r"|(?:that|this|the same) (?:layer|one|file|image|entity))\b",
+    r"|(?:that|this|the same) (?:layer|one|file|image|entity))\b"
+    r"|(?<=\w )that(?=\s*(?:$|[,;.!?]))",  # "use that", "go with that": a bare "that" ending a request
     re.IGNORECASE,
 )
 MAX_COMMANDS = 8
@@ -397,8 +398,10 @@ class Parser:
             return False
         wire, said = left.to_wire(), right.to_wire()
         fields = self.registry.named_fields(left.action)
-        field = next((f for f in fields if isinstance(wire.get(f), str)), None)
-        return field is not None and field in type(right).model_fields and said.get(field) != wire[field]
+        field = next((f for f in fields if _said(wire.get(f)) is not None), None)
+        if field is None or field not in type(right).model_fields:
+            return False
+        return _said(said.get(field)) != _said(wire[field])
 
     def _carry_frame(self, left_text: str, left: Command, rest: str, scope: _Scope) -> list[Command] | None:
         """'GFP to 50% and actin to 20%', 'set GFP opacity to 50%, actin 20%': the rest names
@@ -630,6 +633,7 @@ _POSSESSIVE = re.compile(
 """'its opacity to 0.6', 'its contrast up': a field of the thing named before."""
 _APPOSITION = re.compile(r",\s+(?:a|an)\s+\w", re.IGNORECASE)
 """A name followed by what it is ("Cinder Oracle, a Seer"): said of a thing, never part of its name."""
+_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _COUNTED = r"(?P<noun>[A-Za-z]+) (?:number |no\.? |#)?{}(?!\w)"
 
 
@@ -644,7 +648,8 @@ def _ways_to_say(named: str, left_text: str) -> list[str]:
     the words that counted it ("segment 2", "concept #3")."""
     ways = [named]
     if named.isdigit():
-        counted = re.search(_COUNTED.format(re.escape(named)), left_text)
+        said = re.escape(named) if int(named) >= len(_SMALL) else f"(?:{named}|{_SMALL[int(named)]})"
+        counted = re.search(_COUNTED.format(said), left_text, re.IGNORECASE)
         if counted is not None:
             ways.insert(0, f"{counted['noun']} {named}")
     return ways
@@ -653,7 +658,14 @@ def _ways_to_say(named: str, left_text: str) -> list[str]:
 def _named(command: Command, fields: tuple[str, ...]) -> str | None:
     """What ``command`` names in the first of ``fields`` it fills; a pronoun after it stands for that."""
     wire = command.to_wire()
-    return next((wire[f] for f in fields if isinstance(wire.get(f), str)), None)
+    return next((_said(wire[f]) for f in fields if _said(wire.get(f)) is not None), None)
+
+
+def _said(value: Any) -> str | None:
+    """A named thing as text: a name, or a number that counts it (concept 2); not a yes/no."""
+    if isinstance(value, str):
+        return value
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _swallows_a_request(command: Command, line: str) -> bool:

@@ -91,10 +91,13 @@ _ALONE_AND_REST = re.compile(
     re.IGNORECASE,
 )
 _EVERY = re.compile(
-    r"\b(?:every|each) (?:single )?(?P<thing>[a-z]+[^s\W])(?=$|[,;.!?]| (?:in|on|of|from|under|inside|there)\b)",
+    r"\b(?:every|each) (?:single )?(?P<thing>[a-z]+[^s\W])"
+    r"(?=$|[,;.!?]| (?:in|on|of|from|under|inside|there)\b)",
     re.IGNORECASE,
 )
 """'list every file in notes' is 'list all files in notes' (a lone noun: 'every light source' stays)."""
+_ELSE = re.compile(r"\b(?P<wh>who|what|which|anyone|anything|anybody) else\b", re.IGNORECASE)
+"""'who else shares sref 88120' asks who shares it: the one asking already knows one."""
 _MINUS = re.compile(r"(?<![\w-])(?:minus|negative) (?=\d)", re.IGNORECASE)
 
 
@@ -108,6 +111,7 @@ def plain_forms(text: str, *, wished: bool = False) -> str:
     other second readings of :func:`.text.rephrase`. ``wished``: the line as typed opened with a
     wish, so a thing in a done state is a request ("I'd like the scene saved to a.json")."""
     text = _EVERY.sub(lambda m: f"all {m['thing']}s", _MINUS.sub("-", text))
+    text = _ELSE.sub(lambda m: m["wh"], text)
     if wished and (done := _WISHED_DONE.match(text)) is not None:
         verb = _DONE[done["done"].casefold()]
         text = f"{verb}{done['particle'] or ''} {done['thing']}{done['rest']}"

@@ -254,7 +254,7 @@ RULES: tuple[Rule, ...] = (
         r"(?: me| us)?(?: (?:some|a few|three|3|new|more|the|fresh|a set of|different))*"
         r" (?:concepts?|concept art|concept images?|concept sketches|design ideas|ideas|design concepts"
         r"|variations"
-        rf"|sketches)(?: (?:for|of) {THE_MODEL})?",
+        rf"|sketches)(?: (?:for|of) {THE_SUBJECT})?",
         r"concepts?(?: please)?|(?:ideate|brainstorm)(?: (?:some )?(?:designs|concepts))?",
         rf"(?:send|pass) {THE_MODEL} to comfy ?ui|run comfy ?ui"
         r"|(?:ask|use) comfy ?ui(?: for (?:some )?concepts)?",
@@ -267,12 +267,12 @@ RULES: tuple[Rule, ...] = (
         r"|i(?:'ll| will|'d)? (?:take|choose|pick|like|want|prefer|go with|go for))(?: the)?"
         r" (?:option|concept|design|choice|number|idea|variant|variation|image|picture) #?{option_id:int}",
         r"(?:option|concept|design|choice|variant) #?{option_id:int}"
-        r"(?: please| it is| looks (?:good|great))?",
+        r"(?: please| it is| looks (?:good|great|best|nicest|right|perfect))?",
         r"(?:(?:select|choose|pick|take|use|want|like|prefer|go with|go for|keep)"
         r"|i(?:'ll| will|'d)? (?:take|choose|pick|like|want|prefer|go with|go for))(?: the)?"
         r" {option_id:ordinal}(?: (?:one|option|concept|design|choice|image|picture))?",
         r"(?:the )?{option_id:ordinal} (?:one|option|concept|design)"
-        r"(?: (?:please|it is|looks (?:good|great)))?",
+        r"(?: (?:please|it is|looks (?:good|great|best|nicest|right|perfect)))?",
         r"number {option_id:int}(?: please)?",
         ordinal=ORDINALS,
         priority=24,

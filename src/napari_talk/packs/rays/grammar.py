@@ -341,7 +341,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.CheckEnergyConservation,
         r"(?:is|was) (?:the )?energy (?:conserved|preserved)"
-        r"(?: (?:in|by) the (?:simulation|trace|scene|rays))?",
+        r"(?: (?:in|by|for) (?:the|this) (?:simulation|trace|scene|rays|setup|set-up))?",
         r"(?:check|verify|test|validate|confirm)(?: the)? energy (?:conservation|balance)",
         r"(?:check|verify|test|confirm) (?:that|whether|if) (?:the )?energy is (?:conserved|preserved)",
         r"energy (?:conservation|balance)(?: check)?",
@@ -594,10 +594,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.SaveScene,
-        r"(?:save|write|export|store)(?: the| this| my)?(?: ray| optics| optical)? scene"
+        r"(?:save|write|export|store)(?: the| this| my)?(?: ray| optics| optical)? (?:scene|setup|set-up)"
         r"(?: file)? (?:as|to|in|into) {path:path}",
         r"save(?: it)? as (?:a )?(?:ray[- ]optics )?scene (?:file )?(?:at |to |in )?{path:path}",
-        requires=("scene",),
+        requires=("scene", "setup", "set-up"),
         priority=PRIORITY + 1,
     ),
     Rule(
