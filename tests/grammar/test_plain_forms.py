@@ -97,3 +97,14 @@ def test_a_name_followed_by_what_it_is_is_the_name_and_its_kind_or_not_read():
         {"action": "generate_description", "name": "Dune Walker", "class_name": "Nomad"}
     ]
     assert wire("rename GFP to Cells, a test") == []
+
+
+@pytest.mark.parametrize("text", ["fire the model out as a glb", "kick that out as a glb"])
+def test_a_thing_sent_out_as_a_format_is_exported(text):
+    assert [c["action"] for c in wire(text)] == ["export_final_model"]
+
+
+def test_readings_for_a_named_detector_are_its_readings():
+    scene = {"scene_objects": ["Slit Detector", "Lamp 1"]}
+    got = [c.to_wire() for c in parse("measurements from the Slit Detector in a table", scene)]
+    assert got == [{"action": "detector_readings", "name": "Slit Detector", "table": True}]

@@ -126,6 +126,11 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (r"gimme\b", "give me"),
         (r"(?:give|show) me (?=the )", "show "),
         (r"get rid of\b", "remove"),
+        (
+            r"(?:yeet|spit|kick|push|send|pop|churn|crank|fire) (?P<what>it|this|that|the [\w-]+)"
+            r" out (?=as\b)",
+            r"export \g<what> ",
+        ),
         (r"(?:write|type|draw) up\b", "write"),
         (
             r"(?:drop|lower|reduce|decrease|raise|increase|bump(?: up)?|crank(?: up)?|turn (?:up|down)|"
@@ -147,7 +152,8 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple(
 """Phrasings with one plain meaning, said once for every pack: "pull up" is "open", "bring back" is
 "show", "roll back" is "undo", "snap a picture of the canvas" is "take a screenshot", "gimme" is "give
 me", "lose" is "hide", "bin" is "delete"; a change said with the value it ends at ("drop the opacity
-of GFP to 20%", "raise its gamma to 2") is "set", whichever way the verb points.
+of GFP to 20%", "raise its gamma to 2") is "set", whichever way the verb points; a thing sent "out as"
+a format ("spit it out as a glb") is exported.
 A second reading of a line the rules did not understand as typed."""
 _FLAT = re.compile(r"\b(?:flat|plain|normal|regular) (?=(?:[23]|two|three)[- ]?d\b)", re.IGNORECASE)
 _TIMES = {"twice": 2, "two times": 2, "2 times": 2, "thrice": 3, "three times": 3, "3 times": 3}

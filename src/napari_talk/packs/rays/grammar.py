@@ -563,6 +563,8 @@ RULES: tuple[Rule, ...] = (
         rf"{SHOW_READING}(?:detector|irradiance) (?:readings?|reading|values|measurements?|map|plot|profile"
         rf"|data){AS_TABLE}",
         rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?{{name:scene_objects}}{AS_TABLE}",
+        rf"{SHOW_READING}(?:detector |irradiance )?(?:readings?|values|measurements?|data)"
+        rf" (?:for|of|from|on|at) (?:the )?{{name:scene_objects}}{AS_TABLE}",
         rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?detector{AS_TABLE}",
         r"what (?:does|did) (?:the )?detector (?:read|measure|see|show)",
         r"(?:the )?(?:detector|irradiance) (?:readings? )?(?:as|in) (?:a )?{table:tables}",
