@@ -381,9 +381,7 @@ class Parser:
                 context[kind] = known((*names, named))
         inner = _Scope(scope.plan, context)
         for said in _ways_to_say(named, left_text):
-            plain = _POSSESSIVE.sub(lambda m, said=said: f"the {m['what']} of {said}", first)
-            plain = _PRONOUN.sub(lambda _, said=said: said, plain)
-            found = self._line(plain + rest[len(first) :], inner, budget - 1, {})
+            found = self._line(_said_again(first, said) + rest[len(first) :], inner, budget - 1, {})
             if found is not None:
                 return found
         return None
@@ -641,6 +639,18 @@ def _first_request(text: str) -> str:
     """The text up to where a second request could begin."""
     spans = separators(text, limit=1)
     return text[: spans[0][0]] if spans else text
+
+
+def _said_again(text: str, said: str) -> str:
+    """``text`` with its pronoun as ``said`` and "its X" as "the X of" ``said``."""
+
+    def of_it(match: re.Match[str]) -> str:
+        return f"the {match['what']} of {said}"
+
+    def it(_: re.Match[str]) -> str:
+        return said
+
+    return _PRONOUN.sub(it, _POSSESSIVE.sub(of_it, text))
 
 
 def _ways_to_say(named: str, left_text: str) -> list[str]:
