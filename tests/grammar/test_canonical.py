@@ -93,7 +93,7 @@ def read(rephraser, line):
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("yeet it out as a glb", {"action": "export_final_model"}),
+        ("hurl the model out as a glb file", {"action": "export_final_model"}),
         ("pen a description of Dust Wraith", {"action": "generate_description"}),
     ],
 )
