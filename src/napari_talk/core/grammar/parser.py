@@ -20,7 +20,7 @@ from .asides import Asides
 from .lookup import KnownNames, SomeNames, known, mark
 from .plain_forms import plain_forms, says_a_wish
 from .recent import Recent
-from .text import BASE_VERBS, normalize, quoted_spans, says_just, separators
+from .text import BASE_VERBS, normalized, quoted_spans, says_just, separators
 
 if TYPE_CHECKING:
     from ..contract.commands import Command
@@ -175,12 +175,12 @@ class Parser:
             return None
 
     def _read(self, raw: str, scope: _Scope, *, pronoun_tail: bool = False) -> list[Command] | None:
-        line = normalize(raw)
+        line = normalized(raw)
         if not line:
             return None
         commands = self._line(line, scope, MAX_COMMANDS, scope.lines)
         if commands is None and says_just(raw):
-            kept = normalize(raw, drop_just=False)  # "just GFP please": only GFP
+            kept = normalized(raw, drop_just=False)  # "just GFP please": only GFP
             if kept != line:
                 commands = self._line(kept, scope, MAX_COMMANDS, scope.lines)
         if commands is None:
@@ -256,12 +256,13 @@ class Parser:
                 return (
                     f"that line is {len(raw):,} characters long; at most {MAX_LINE:,} are read: split it up"
                 )
-            line = normalize(raw)
+            line = normalized(raw)
             if not line:
                 return None
             scope = self._scope(context)
             spans = separators(line, limit=MAX_COMMANDS + 1)
-            if len(spans) >= MAX_COMMANDS and self._clause(normalize(line[: spans[0][0]]), scope) is not None:
+            first = normalized(line[: spans[0][0]]) if spans else ""
+            if len(spans) >= MAX_COMMANDS and self._clause(first, scope) is not None:
                 return (
                     f"that line asks for more than {MAX_COMMANDS} things; at most {MAX_COMMANDS} run at once"
                 )
@@ -339,13 +340,13 @@ class Parser:
         the whole line reads as one request: then the rest must be a request of its own, not
         the first one's words carried over ("apply a dark, rusty metal" is one material)."""
         for start, end in separators(line, limit=MAX_JOINS_IN_A_REQUEST + 1):
-            left = self._clause(normalize(line[:start]), scope)
+            left = self._clause(normalized(line[:start]), scope)
             if left is None:
-                shared = self._carry_tail(line[:start], normalize(line[end:]), scope, budget, memo)
+                shared = self._carry_tail(line[:start], normalized(line[end:]), scope, budget, memo)
                 if shared is not None:
                     return shared
                 continue
-            rest = normalize(line[end:])
+            rest = normalized(line[end:])
             right = self._about(left, line[:start], rest, scope, budget)
             if right and right[0] == left:
                 right = right[1:]  # "GFP is too bright, dim it": the second says the first again
@@ -424,7 +425,7 @@ class Parser:
             return None
         joined = value if _JOINED.match(value) else f"{old_value.group('join') or ''} {value}"
         said = f"{left_text[:a]}{rest[c:d]}{left_text[b : b + old_value.start()]} {joined.strip()}"
-        command = self._clause(normalize(said), scope)
+        command = self._clause(normalized(said), scope)
         return None if command is None or type(command) is not type(left) else [command]
 
     def _pronoun_tail(self, line: str, scope: _Scope) -> list[Command] | None:
@@ -434,7 +435,7 @@ class Parser:
         if not spans:
             return None
         start, end = spans[-1]
-        before, last = line[:start], normalize(line[end:])
+        before, last = line[:start], normalized(line[end:])
         if _PRONOUN.search(last) is None or len(_PRONOUN.findall(last)) != 1:
             return None
         layers = scope.context.get("layers")
@@ -459,7 +460,7 @@ class Parser:
         for size in (1, 2):
             if len(said) <= size:
                 return None
-            left = self._clause(normalize(f"{left_text} {' '.join(said[size:])}"), scope)
+            left = self._clause(normalized(f"{left_text} {' '.join(said[size:])}"), scope)
             if left is not None and left.action == right[0].action and left != right[0]:
                 return [left, *right]
         return None
@@ -494,7 +495,7 @@ class Parser:
         ends = separators(rest, limit=MAX_JOINS_IN_A_REQUEST + 1)
         whole: list[Command] | None = None
         if len(ends) <= MAX_JOINS_IN_A_REQUEST:
-            said = normalize(f"{verb} {rest}")
+            said = normalized(f"{verb} {rest}")
             first = self._clause(said, scope)
             if first is not None and first.action == left.action:
                 if not _swallows_a_request(first, said):
@@ -503,11 +504,11 @@ class Parser:
         if budget <= 2:
             return whole
         for start, end in ends:
-            said = normalize(f"{verb} {rest[:start]}")
+            said = normalized(f"{verb} {rest[:start]}")
             first = self._clause(said, scope)
             if first is None or first.action != left.action:
                 continue
-            after = normalize(rest[end:])
+            after = normalized(rest[end:])
             right = self._about(first, said, after, scope, budget - 1)
             if right is None:
                 right = self._line(after, scope, budget - 2, memo)

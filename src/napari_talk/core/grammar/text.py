@@ -92,7 +92,6 @@ def _drop_polite_tail(text: str) -> str:
     return text[:cut] + _POLITE_TAIL.sub("", text[cut:])
 
 
-@lru_cache(maxsize=4096)
 def normalize(text: str, *, drop_just: bool = True) -> str:
     """Fold typography, white space and polite wrapping, keeping the case of names.
 
@@ -107,6 +106,10 @@ def normalize(text: str, *, drop_just: bool = True) -> str:
         text = head.sub("", text)
         text = _GERUND_HEAD.sub(_base_verb, text)
     return text.strip()
+
+
+normalized = lru_cache(maxsize=4096)(normalize)
+""":func:`normalize`, remembered: the parser normalizes the same parts of a chained line often."""
 
 
 _OPENS = r"(?:^|(?<=[,;:] )|(?<=\band )|(?<=\bthen ))"
