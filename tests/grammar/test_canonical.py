@@ -93,8 +93,8 @@ def read(rephraser, line):
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("yeet it out as a glb", {"action": "export_final_model"}),
-        ("write up a description of Dust Wraith", {"action": "generate_description"}),
+        ("hurl the model out as a glb file", {"action": "export_final_model"}),
+        ("pen a description of Dust Wraith", {"action": "generate_description"}),
     ],
 )
 def test_a_free_line_is_read_through_a_canonical_phrasing(rephraser, line, expected):

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from . import tails
+from .asides import Asides
 from .lookup import KnownNames, SomeNames, known, mark
+from .plain_forms import plain_forms, says_a_wish
 from .recent import Recent
-from .text import BASE_VERBS, normalize, quoted_spans, rephrase, says_just, separators
+from .text import BASE_VERBS, normalized, quoted_spans, says_just, separators
 
 if TYPE_CHECKING:
     from ..contract.commands import Command
@@ -30,7 +32,8 @@ log = logging.getLogger(__name__)
 MAX_LINE = 1000
 _PRONOUN = re.compile(
     r"\b(?:it|them|they|those|these|that one|this one"
-    r"|(?:that|this|the same) (?:layer|one|file|image|entity))\b",
+    r"|(?:that|this|the same) (?:layer|one|file|image|entity))\b"
+    r"|(?<=\w )that(?=\s*(?:$|[,;.!?]))",  # "use that", "go with that": a bare "that" ending a request
     re.IGNORECASE,
 )
 MAX_COMMANDS = 8
@@ -114,6 +117,11 @@ class _Scope:
 
     plan: _Plan
     context: Mapping[str, KnownNames]
+    clauses: dict[str, Command | None] = field(default_factory=dict)
+    """Each clause's reading, once per line: a chained line's search meets the same clause often."""
+    lines: dict[str, list[Command] | None] = field(default_factory=dict)
+    """Each part of the line read as requests, once per line (its first reading, read again with
+    slips corrected or in plain words, shares most parts)."""
 
 
 class Parser:
@@ -167,18 +175,18 @@ class Parser:
             return None
 
     def _read(self, raw: str, scope: _Scope, *, pronoun_tail: bool = False) -> list[Command] | None:
-        line = normalize(raw)
+        line = normalized(raw)
         if not line:
             return None
-        commands = self._line(line, scope, MAX_COMMANDS, {})
+        commands = self._line(line, scope, MAX_COMMANDS, scope.lines)
         if commands is None and says_just(raw):
-            kept = normalize(raw, drop_just=False)  # "just GFP please": only GFP
+            kept = normalized(raw, drop_just=False)  # "just GFP please": only GFP
             if kept != line:
-                commands = self._line(kept, scope, MAX_COMMANDS, {})
+                commands = self._line(kept, scope, MAX_COMMANDS, scope.lines)
         if commands is None:
-            plain = rephrase(line)  # "pull up the console": open the console
+            plain = plain_forms(line, wished=says_a_wish(raw))  # "pull up the console": open the console
             if plain != line:
-                commands = self._line(plain, scope, MAX_COMMANDS, {})
+                commands = self._line(plain, scope, MAX_COMMANDS, scope.lines)
                 line = plain if commands is None else line
         if commands is None and pronoun_tail:
             commands = self._pronoun_tail(line, scope)
@@ -191,7 +199,8 @@ class Parser:
 
         fixed, changes = correct(raw, self.vocabulary(), scope.context)
         tries = [(fixed, changes)] if changes else []
-        if len(changes) > 1:  # the fewest changes first: "aply gold" is "apply gold", not "apply good"
+        if len(changes) > 1 and len(raw) <= MAX_LINE_FOR_OTHER_WORDS:
+            # the fewest changes first: "aply gold" is "apply gold", not "apply good"
             singles = [(correct(raw, self.vocabulary(), scope.context, only=c[0]), c) for c in changes]
             tries = [(text, [change]) for (text, _), change in singles[:MAX_SINGLE_FIXES]] + tries
         tries += self._other_words(raw, scope, {text for text, _ in tries})
@@ -247,12 +256,13 @@ class Parser:
                 return (
                     f"that line is {len(raw):,} characters long; at most {MAX_LINE:,} are read: split it up"
                 )
-            line = normalize(raw)
+            line = normalized(raw)
             if not line:
                 return None
             scope = self._scope(context)
             spans = separators(line, limit=MAX_COMMANDS + 1)
-            if len(spans) >= MAX_COMMANDS and self._clause(normalize(line[: spans[0][0]]), scope) is not None:
+            first = normalized(line[: spans[0][0]]) if spans else ""
+            if len(spans) >= MAX_COMMANDS and self._clause(first, scope) is not None:
                 return (
                     f"that line asks for more than {MAX_COMMANDS} things; at most {MAX_COMMANDS} run at once"
                 )
@@ -284,6 +294,7 @@ class Parser:
         line (safe from another thread: the dock calls it in the background when layers come and
         go)."""
         mark("", self._scope(context).context)  # builds every kind's index
+        self.vocabulary()  # what slips are corrected towards, ahead of the first line with one
 
     def prepared(self, context: Mapping[str, Sequence[str]] | None = None) -> bool:
         """Whether the rules for these kinds of names are compiled already."""
@@ -310,7 +321,8 @@ class Parser:
         if line in memo:
             return memo[line]
         memo[line] = None
-        whole = self._clause(line, scope)
+        joins = len(separators(line, limit=MAX_JOINS_IN_A_REQUEST + 1))
+        whole = self._clause(line, scope) if joins <= MAX_JOINS_IN_A_REQUEST else None
         if whole is not None and not _swallows_a_request(whole, line):
             memo[line] = [whole]
             return memo[line]
@@ -327,19 +339,21 @@ class Parser:
         then hide it") stands for what the first request named last (B). ``carry=False`` when
         the whole line reads as one request: then the rest must be a request of its own, not
         the first one's words carried over ("apply a dark, rusty metal" is one material)."""
-        for start, end in separators(line):
-            left = self._clause(normalize(line[:start]), scope)
+        for start, end in separators(line, limit=MAX_JOINS_IN_A_REQUEST + 1):
+            left = self._clause(normalized(line[:start]), scope)
             if left is None:
-                shared = self._carry_tail(line[:start], normalize(line[end:]), scope, budget, memo)
+                shared = self._carry_tail(line[:start], normalized(line[end:]), scope, budget, memo)
                 if shared is not None:
                     return shared
                 continue
-            rest = normalize(line[end:])
-            right = self._about(left, rest, scope, budget)
+            rest = normalized(line[end:])
+            right = self._about(left, line[:start], rest, scope, budget)
             if right and right[0] == left:
                 right = right[1:]  # "GFP is too bright, dim it": the second says the first again
             if right is None:
                 right = self._line(rest, scope, budget - 1, memo)
+                if right and self._loses_referent(left, rest, right[0]):
+                    continue  # "... segment 2 then isolate it" is segment 2 or not read, never another
             if right is None and carry:
                 right = self._carry_verb(line[:start], left, rest, scope, budget, memo)
             if right is None and carry:
@@ -348,10 +362,15 @@ class Parser:
                 return [left, *right]
         return None
 
-    def _about(self, left: Command, rest: str, scope: _Scope, budget: int) -> list[Command] | None:
-        """The rest with its pronoun replaced by the thing ``left`` named last, which counts as a
-        live name of the kinds its old name had (a layer renamed is still a layer)."""
-        if len(_PRONOUN.findall(rest)) != 1:
+    def _about(
+        self, left: Command, left_text: str, rest: str, scope: _Scope, budget: int
+    ) -> list[Command] | None:
+        """The rest with the pronoun of its first request replaced by the thing ``left`` named
+        last, which counts as a live name of the kinds its old name had (a layer renamed is still
+        a layer). A thing counted ("segment 2") is said again as ``left_text`` said it; "its
+        opacity" is "the opacity of" the thing."""
+        first = _first_request(rest)
+        if len(_PRONOUN.findall(first)) + len(_POSSESSIVE.findall(first)) != 1:
             return None
         named = _named(left, self.registry.named_fields(left.action))
         if named is None:
@@ -361,8 +380,27 @@ class Parser:
         for kind, names in scope.context.items():
             if old in names and named not in names:
                 context[kind] = known((*names, named))
-        said = _PRONOUN.sub(lambda _: named, rest)
-        return self._line(said, _Scope(scope.plan, context), budget - 1, {})
+        inner = _Scope(scope.plan, context)
+        for said in _ways_to_say(named, left_text):
+            found = self._line(_said_again(first, said) + rest[len(first) :], inner, budget - 1, {})
+            if found is not None:
+                return found
+        return None
+
+    def _loses_referent(self, left: Command, rest: str, right: Command) -> bool:
+        """Whether the rest's first request says "it" (or "its") of the thing ``left`` named in a
+        field that ``right``, its reading, has too but fills with something else ("paint segment 2
+        gold then isolate it" read as isolating the selected segment). A reading without such a
+        field takes "it" as the current thing ("import a.glb and segment it"), which stands."""
+        first = _first_request(rest)
+        if _PRONOUN.search(first) is None and _POSSESSIVE.search(first) is None:
+            return False
+        wire, said = left.to_wire(), right.to_wire()
+        fields = self.registry.named_fields(left.action)
+        field = next((f for f in fields if _said(wire.get(f)) is not None), None)
+        if field is None or field not in type(right).model_fields:
+            return False
+        return _said(said.get(field)) != _said(wire[field])
 
     def _carry_frame(self, left_text: str, left: Command, rest: str, scope: _Scope) -> list[Command] | None:
         """'GFP to 50% and actin to 20%', 'set GFP opacity to 50%, actin 20%': the rest names
@@ -387,7 +425,7 @@ class Parser:
             return None
         joined = value if _JOINED.match(value) else f"{old_value.group('join') or ''} {value}"
         said = f"{left_text[:a]}{rest[c:d]}{left_text[b : b + old_value.start()]} {joined.strip()}"
-        command = self._clause(normalize(said), scope)
+        command = self._clause(normalized(said), scope)
         return None if command is None or type(command) is not type(left) else [command]
 
     def _pronoun_tail(self, line: str, scope: _Scope) -> list[Command] | None:
@@ -397,7 +435,7 @@ class Parser:
         if not spans:
             return None
         start, end = spans[-1]
-        before, last = line[:start], normalize(line[end:])
+        before, last = line[:start], normalized(line[end:])
         if _PRONOUN.search(last) is None or len(_PRONOUN.findall(last)) != 1:
             return None
         layers = scope.context.get("layers")
@@ -422,7 +460,7 @@ class Parser:
         for size in (1, 2):
             if len(said) <= size:
                 return None
-            left = self._clause(normalize(f"{left_text} {' '.join(said[size:])}"), scope)
+            left = self._clause(normalized(f"{left_text} {' '.join(said[size:])}"), scope)
             if left is not None and left.action == right[0].action and left != right[0]:
                 return [left, *right]
         return None
@@ -431,7 +469,9 @@ class Parser:
         self, left_text: str, left: Command, rest: str, scope: _Scope, budget: int, memo: dict
     ) -> list[Command] | None:
         """'hide nuclei and actin' means 'hide nuclei' and 'hide actin' ('turn on' carries two
-        words): the same request again, never another one made of the first's words."""
+        words): the same request again, never another one made of the first's words. The verb is
+        carried onto the rest's first part only (a part of one to a few joined pieces), and what
+        follows is read as after any request, so a long chained line costs one reading per part."""
         joined_as = type(left).joined_as
         if joined_as is not None:  # "all but A and B": B is shown, whatever verb the line began with
             return self._line(f"{joined_as} {rest}", scope, budget - 1, memo)
@@ -440,10 +480,45 @@ class Parser:
             verb = " ".join(words[:size])
             if len(words) <= size or rest.casefold().startswith(verb.casefold()):
                 return None
-            carried = self._line(f"{verb} {rest}", scope, budget - 1, memo)
-            if carried is not None and carried[0].action == left.action:
+            carried = self._carried(verb, left, rest, scope, budget, memo)
+            if carried is not None:
                 return carried
         return None
+
+    def _carried(
+        self, verb: str, left: Command, rest: str, scope: _Scope, budget: int, memo: dict
+    ) -> list[Command] | None:
+        """``verb`` said again before the rest's first part, which must then be ``left``'s kind of
+        request; the part after it is read as what follows a request (again with ``verb`` carried:
+        "hide A, B and C"). The whole rest as one request comes first, as for any line, unless a
+        free-text value of it swallows a second request."""
+        ends = separators(rest, limit=MAX_JOINS_IN_A_REQUEST + 1)
+        whole: list[Command] | None = None
+        if len(ends) <= MAX_JOINS_IN_A_REQUEST:
+            said = normalized(f"{verb} {rest}")
+            first = self._clause(said, scope)
+            if first is not None and first.action == left.action:
+                if not _swallows_a_request(first, said):
+                    return [first]
+                whole = None if _asks_again(first, said) else [first]  # "... salt and pepper"
+        if budget <= 2:
+            return whole
+        for start, end in ends:
+            said = normalized(f"{verb} {rest[:start]}")
+            first = self._clause(said, scope)
+            if first is None or first.action != left.action:
+                continue
+            after = normalized(rest[end:])
+            right = self._about(first, said, after, scope, budget - 1)
+            if right is None:
+                right = self._line(after, scope, budget - 2, memo)
+                if right and self._loses_referent(first, after, right[0]):
+                    continue
+            if right is None and whole is None:  # else the rest is a request of its own
+                right = self._carried(verb, first, after, scope, budget - 1, memo)
+            if right is not None:
+                return [first, *right]
+        return whole
 
     def _tries(self, clause: str, scope: _Scope) -> Iterator[tuple[str, Callable, Rule, Pass]]:
         """The (text, full match, rule, pass) to try on a clause, in the plan's order: a reading of
@@ -460,6 +535,35 @@ class Parser:
         """One request, options said after it included (:mod:`.tails`)."""
         if not clause:
             return None
+        if clause not in scope.clauses:
+            scope.clauses[clause] = self._tailed(clause, scope) or self._aside(clause, scope)
+        return scope.clauses[clause]
+
+    def _aside(self, clause: str, scope: _Scope) -> Command | None:
+        """A clause with a yes/no option said as an aside ("find 'TODO', case sensitive, in
+        scripts"): the rest read, the option given to its field (:mod:`.asides`)."""
+        lifted = self._asides().lift(clause)
+        if lifted is None:
+            return None
+        rest, field, value = lifted
+        command = self._tailed(rest, scope)
+        if command is None or field not in type(command).model_fields:
+            return None
+        wire = command.to_wire()
+        if field in wire and wire[field] != value:
+            return None
+        return self._validate({**wire, field: value})
+
+    def _asides(self) -> Asides:
+        rules = self.registry.rules
+        cached = self._aside_words
+        if cached is None or cached[0] is not rules:
+            cached = self._aside_words = (rules, Asides.of(rules))
+        return cached[1]
+
+    _aside_words: tuple[tuple[Rule, ...], Asides] | None = None
+
+    def _tailed(self, clause: str, scope: _Scope) -> Command | None:
         for rest, said in tails.peel(clause, self._labels()):
             command = self._ruled(rest, scope)
             if command is None:
@@ -486,9 +590,18 @@ class Parser:
                 continue
             wire = rule.complete(text, found, compiled, scope.context)
             command = self._validate(wire) if wire is not None else None
-            if command is not None:
+            if command is not None and not self._names_with_a_description(command):
                 return command
         return None
+
+    def _names_with_a_description(self, command: Command) -> bool:
+        """Whether a name it was given goes on to describe the thing ("Cinder Oracle, a Seer"):
+        the words after the comma are no part of the name, so the reading is not made."""
+        wire = command.to_wire()
+        return any(
+            isinstance(wire.get(f), str) and _APPOSITION.search(wire[f]) is not None
+            for f in self.registry.named_fields(command.action)
+        )
 
     def _plan(self, context: Mapping[str, Sequence[str]]) -> _Plan:
         rules, key = self.registry.rules, _shape(context)
@@ -506,14 +619,64 @@ class Parser:
 
 MAX_SHARED_WORDS = 4
 """At most this many words before "and" may share the rest of the line ("critical and brewster ...")."""
+MAX_JOINS_IN_A_REQUEST = 4
+"""One request spans at most this many joining words or commas ("rename GFP to salt and pepper" spans
+one): a long chained line is then read in time linear in its length, not quadratic."""
 _VALUE_AT_END = re.compile(r"(?:\s+(?P<join>to|at|as|in|=|:))?\s+\S+(?:\s*(?:%|percent))?\s*$", re.IGNORECASE)
 _JOINED = re.compile(r"(?:to|at|as|in|=|:)\s", re.IGNORECASE)
+
+
+_POSSESSIVE = re.compile(
+    r"\bits (?P<what>[a-z]+(?: [a-z]+)?)\b(?= (?:to|by|at|up|down|in|out)\b|$)", re.IGNORECASE
+)
+"""'its opacity to 0.6', 'its contrast up': a field of the thing named before."""
+_APPOSITION = re.compile(r",\s+(?:a|an)\s+\w", re.IGNORECASE)
+"""A name followed by what it is ("Cinder Oracle, a Seer"): said of a thing, never part of its name."""
+_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_COUNTED = r"(?P<noun>[A-Za-z]+) (?:number |no\.? |#)?{}(?!\w)"
+
+
+def _first_request(text: str) -> str:
+    """The text up to where a second request could begin."""
+    spans = separators(text, limit=1)
+    return text[: spans[0][0]] if spans else text
+
+
+def _said_again(text: str, said: str) -> str:
+    """``text`` with its pronoun as ``said`` and "its X" as "the X of" ``said``."""
+
+    def of_it(match: re.Match[str]) -> str:
+        return f"the {match['what']} of {said}"
+
+    def it(_: re.Match[str]) -> str:
+        return said
+
+    return _PRONOUN.sub(it, _POSSESSIVE.sub(of_it, text))
+
+
+def _ways_to_say(named: str, left_text: str) -> list[str]:
+    """How a pronoun's thing may be said again: as its value, and a thing counted by number as
+    the words that counted it ("segment 2", "concept #3")."""
+    ways = [named]
+    if named.isdigit():
+        said = re.escape(named) if int(named) >= len(_SMALL) else f"(?:{named}|{_SMALL[int(named)]})"
+        counted = re.search(_COUNTED.format(said), left_text, re.IGNORECASE)
+        if counted is not None:
+            ways.insert(0, f"{counted['noun']} {named}")
+    return ways
 
 
 def _named(command: Command, fields: tuple[str, ...]) -> str | None:
     """What ``command`` names in the first of ``fields`` it fills; a pronoun after it stands for that."""
     wire = command.to_wire()
-    return next((wire[f] for f in fields if isinstance(wire.get(f), str)), None)
+    return next((_said(wire[f]) for f in fields if _said(wire.get(f)) is not None), None)
+
+
+def _said(value: Any) -> str | None:
+    """A named thing as text: a name, or a number that counts it (concept 2); not a yes/no."""
+    if isinstance(value, str):
+        return value
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _swallows_a_request(command: Command, line: str) -> bool:

@@ -31,6 +31,8 @@ HAVING = (
 """What comes after the things in a question: "are there", "have I got", "do we have"."""
 STATE = r"(?:loaded|open|opened|available|in play|shown|here|there|in here)"
 WHEN = r"(?:right now|now|at the moment|currently|so far|at present|as of now)"
+MADE_OF = ("made", "consist", "composed", "built", "makes up")
+"""Words of a question about what a holder is made of: the rule is tried on lines with one."""
 LIST_OF = r"(?:show|give|get|tell|send)(?: (?:me|us))?(?: (?:a|the))? list of(?: (?:the|all the|all|my))?"
 
 
@@ -72,6 +74,11 @@ def asked_about(
         templates.append(
             rf"what(?:'s| is| are)(?: (?:there|loaded|open))? (?:in|on|inside) {holder}(?: {WHEN})?"
         )
+        templates.append(  # what it is made of: "what's the model made of right now?"
+            rf"(?:what(?:'s| is| are) {holder}(?: {WHEN})?"
+            r" (?:made (?:up )?of|composed of|built from|built of)"
+            rf"|what does {holder} consist of|what makes up {holder})(?: {WHEN})?"
+        )
     templates += [
         rf"{ASKING} {many}{tail}{where}(?: {STATE})?(?: {WHEN})?",
         rf"{HOW_MANY} {many}{tail}{where}(?: {STATE})?(?: {WHEN})?",
@@ -92,6 +99,6 @@ def asked_about(
         command,
         *templates,
         priority=priority,
-        requires=tuple(sorted({*things, *(_singular(t) for t in things)})),
+        requires=tuple(sorted({*things, *(_singular(t) for t in things), *(MADE_OF if holder else ())})),
         **parameters,
     )

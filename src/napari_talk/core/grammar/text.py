@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _TRANSLATE = str.maketrans(
     {"‘": "'", "’": "'", "“": '"', "”": '"', "×": "x", "–": "-", "—": "-", "→": "->", "\u00a0": " "}
@@ -65,7 +66,8 @@ def _base_verb(match: re.Match) -> str:
 _JUST = re.compile(r"\bjust\b", re.IGNORECASE)
 _POLITE_TAIL = re.compile(
     r"(?:[\s,]*\b(?:please|pls|for me|now|thanks|thank you|thx|right now|again|instead|for a (?:sec|second|"
-    r"moment|bit|minute)|for now|if possible|if you (?:can|could|would|don't mind)|real quick|quickly|"
+    r"moment|bit|minute)|for now|if possible|too|as well|also|while you'?re at it|"
+    r"if you (?:can|could|would|don't mind)|real quick|quickly|"
     r"from now on|for good|going forward|from here on|when you (?:can|get a chance)|asap|at once)\b)+"
     r"[\s.!?]*$"
     r"|[\s.!?]+$",
@@ -78,6 +80,18 @@ _SEPARATORS = re.compile(
 _QUOTED = re.compile(r"""'[^']*'|"[^"]*\"""")
 
 
+TAIL_WINDOW = 100
+"""A polite closing is looked for in a line's last this many characters (and again, should it run
+on): the pattern tried at every place of a long line costs as much as the rest of its reading."""
+
+
+def _drop_polite_tail(text: str) -> str:
+    cut = text.rfind(" ", 0, len(text) - TAIL_WINDOW) if len(text) > 2 * TAIL_WINDOW else -1
+    if cut <= 0:
+        return _POLITE_TAIL.sub("", text)
+    return text[:cut] + _POLITE_TAIL.sub("", text[cut:])
+
+
 def normalize(text: str, *, drop_just: bool = True) -> str:
     """Fold typography, white space and polite wrapping, keeping the case of names.
 
@@ -88,10 +102,14 @@ def normalize(text: str, *, drop_just: bool = True) -> str:
     previous = None
     while previous != text:
         previous = text
-        text = _POLITE_TAIL.sub("", text)
+        text = _drop_polite_tail(text)
         text = head.sub("", text)
         text = _GERUND_HEAD.sub(_base_verb, text)
     return text.strip()
+
+
+normalized = lru_cache(maxsize=4096)(normalize)
+""":func:`normalize`, remembered: the parser normalizes the same parts of a chained line often."""
 
 
 _OPENS = r"(?:^|(?<=[,;:] )|(?<=\band )|(?<=\bthen ))"
@@ -111,6 +129,18 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple(
         (r"gimme\b", "give me"),
         (r"(?:give|show) me (?=the )", "show "),
         (r"get rid of\b", "remove"),
+        (
+            r"(?:yeet|spit|kick|push|send|pop|churn|crank|fire) (?P<what>it|this|that|the [\w-]+)"
+            r" out (?=as\b)",
+            r"export \g<what> ",
+        ),
+        (r"(?:write|type|draw) up\b", "write"),
+        (
+            r"(?:drop|lower|reduce|decrease|raise|increase|bump(?: up)?|crank(?: up)?|turn (?:up|down)|"
+            r"push|pull down)(?= (?:the |its )[^,;]*? to -?\d[\d.]*\s*(?:%|percent)?"
+            r"(?:$|[,;.!?]| and\b| then\b))",
+            "set",
+        ),
         (r"lose\b", "hide"),
         (r"(?:bin|ditch|trash|chuck|nuke|scrap|toss)\b", "delete"),
         (_PICTURE, "take a screenshot"),
@@ -124,8 +154,10 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple(
 )
 """Phrasings with one plain meaning, said once for every pack: "pull up" is "open", "bring back" is
 "show", "roll back" is "undo", "snap a picture of the canvas" is "take a screenshot", "gimme" is "give
-me", "lose" is "hide", "bin" is "delete". A second reading of a line the rules did not understand as
-typed."""
+me", "lose" is "hide", "bin" is "delete"; a change said with the value it ends at ("drop the opacity
+of GFP to 20%", "raise its gamma to 2") is "set", whichever way the verb points; a thing sent "out as"
+a format ("spit it out as a glb") is exported.
+A second reading of a line the rules did not understand as typed."""
 _FLAT = re.compile(r"\b(?:flat|plain|normal|regular) (?=(?:[23]|two|three)[- ]?d\b)", re.IGNORECASE)
 _TIMES = {"twice": 2, "two times": 2, "2 times": 2, "thrice": 3, "three times": 3, "3 times": 3}
 _REPEATED = re.compile(

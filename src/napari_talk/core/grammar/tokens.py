@@ -82,7 +82,17 @@ FRACTIONS: dict[str, float] = {
     "two thirds": round(2 / 3, 6),
     **dict.fromkeys(("fully", "completely", "totally", "entirely", "all the way", "full"), 1.0),
 }
-"""Shares said in words: "to a half", "by half the screen", "fully opaque"."""
+_PARTS = {"fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10}
+_HOW_MANY_PARTS = {"two": 2, "three": 3, "four": 4}
+FRACTIONS |= {f"{a} {part}": round(1 / n, 6) for part, n in _PARTS.items() for a in ("a", "one")}
+FRACTIONS |= {
+    f"{word} {part}s": round(k / n, 6)
+    for part, n in _PARTS.items()
+    for word, k in _HOW_MANY_PARTS.items()
+    if k < n
+}
+"""Shares said in words: "to a half", "by half the screen", "fully opaque", "a tenth of the view",
+"three fifths"."""
 _FRACTION = rf"\b{trie_pattern(list(FRACTIONS))}\b"
 MULTIPLES = {"twice": 2.0, "thrice": 3.0, "double": 2.0, "triple": 3.0, "half": 0.5}
 """How many times as much, in one word: "twice as bright", "half as bright"."""

@@ -176,7 +176,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.GenerateDescription,
         rf"{WRITE} (?:a |an |the )?(?:new |short |fresh )?{DESCRIPTION} (?:for|of|about) {{name:text}}"
-        r"(?: (?:in|from) {domain:text})?",
+        r"(?:, (?:a|an|the) {class_name:text})?(?: (?:in|from) {domain:text})?",
         r"describe {name:text},? (?:a|an|the) {class_name:text} (?:in|from|of) {domain:text}",
         r"describe {name:entities} (?:in|from) {domain:text}",
         r"describe {name:entities}",

@@ -279,6 +279,9 @@ RULES: tuple[Rule, ...] = (
         r"(?:what|which) tasks (?:are there|have been (?:assigned|delegated)|are (?:open|pending|assigned))",
         rf"(?:what|which) tasks (?:does|has) {ROLE} (?:have|got|been (?:given|assigned))",
         rf"what (?:is|are) {ROLE}(?:'s)? (?:working on|doing|assigned|tasks)",
+        rf"(?:has|have|is|are|was|were) (?:anything|something|any tasks?|any work|work) (?:been )?"
+        rf"(?:assigned|given|delegated|handed) to {ROLE}",
+        rf"what(?:'s| has| have)(?: been)? (?:assigned|given|delegated|handed) to {ROLE}",
         rf"tasks(?: (?:for|of) {ROLE})?|{ROLE}(?:'s)? tasks",
         role=ROLE_WORDS,
         priority=1,

@@ -74,6 +74,7 @@ PACK = MeshPack(
     settings=MeshSettings,
     settings_title="Mesh import limits",
     nouns={"segments": "part"},
+    named_fields=("segment_id", "option_id"),
     data_words=("mesh", "segment", "segments", "part", "parts"),
     order=4,
 )

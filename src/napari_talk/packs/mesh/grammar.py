@@ -45,6 +45,8 @@ SHAPE_WORD = r"(?: (?:primitive|mesh|shape|object|model|please))?"
 THE_MODEL = (
     r"(?:it|this|that|the (?:model|mesh|object|shape|thing|body|head|figure|character|creation)|my model)"
 )
+THE_SUBJECT = rf"(?:{THE_MODEL}|(?:the|this|my) [a-z]+)"
+"""The one model said by what it shows ("the rover", "the kidney"), where only the model fits."""
 PART = r"(?:segment|part|piece|region|section|component)"
 NUMBER = r"(?:number |no\.? |#)?"
 
@@ -141,13 +143,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.RequestSegmentation,
-        rf"segment(?: {THE_MODEL})?(?: (?:into|in) (?:its )?(?:parts|segments|pieces|regions))?",
-        rf"(?:split|divide|break|cut|chop|slice|separate|partition|decompose|carve)(?: up)?(?: {THE_MODEL})?"
-        r"(?: up)? (?:into|in|to) (?:its |their |some |a few )?"
+        rf"segment(?: {THE_SUBJECT})?(?: (?:into|in) (?:its )?(?:parts|segments|pieces|regions))?",
+        r"(?:split|divide|break|cut|chop|slice|separate|partition|decompose|carve)(?: up)?"
+        rf"(?: {THE_SUBJECT})?(?: up)? (?:into|in|to) (?:its |their |some |a few )?"
         r"(?:parts|segments|pieces|regions|components|bits)",
-        rf"(?:split|partition|decompose) {THE_MODEL}(?: up)?",
+        rf"(?:split|partition|decompose) {THE_SUBJECT}(?: up)?",
         rf"(?:run|do|start|request|perform|compute|apply)(?: a| the)?(?: mesh)? segmentation"
-        rf"(?: (?:on|of) {THE_MODEL})?",
+        rf"(?: (?:on|of) {THE_SUBJECT})?",
         rf"(?:find|show|identify|detect|get|compute)(?: me)? (?:the |its )?(?:parts|segments)"
         rf"(?: of {THE_MODEL})?",
         r"(?:mesh )?segmentation(?: please)?|segment the mesh into parts",
@@ -252,7 +254,7 @@ RULES: tuple[Rule, ...] = (
         r"(?: me| us)?(?: (?:some|a few|three|3|new|more|the|fresh|a set of|different))*"
         r" (?:concepts?|concept art|concept images?|concept sketches|design ideas|ideas|design concepts"
         r"|variations"
-        rf"|sketches)(?: (?:for|of) {THE_MODEL})?",
+        rf"|sketches)(?: (?:for|of) {THE_SUBJECT})?",
         r"concepts?(?: please)?|(?:ideate|brainstorm)(?: (?:some )?(?:designs|concepts))?",
         rf"(?:send|pass) {THE_MODEL} to comfy ?ui|run comfy ?ui"
         r"|(?:ask|use) comfy ?ui(?: for (?:some )?concepts)?",
@@ -265,12 +267,12 @@ RULES: tuple[Rule, ...] = (
         r"|i(?:'ll| will|'d)? (?:take|choose|pick|like|want|prefer|go with|go for))(?: the)?"
         r" (?:option|concept|design|choice|number|idea|variant|variation|image|picture) #?{option_id:int}",
         r"(?:option|concept|design|choice|variant) #?{option_id:int}"
-        r"(?: please| it is| looks (?:good|great))?",
+        r"(?: please| it is| looks (?:good|great|best|nicest|right|perfect))?",
         r"(?:(?:select|choose|pick|take|use|want|like|prefer|go with|go for|keep)"
         r"|i(?:'ll| will|'d)? (?:take|choose|pick|like|want|prefer|go with|go for))(?: the)?"
         r" {option_id:ordinal}(?: (?:one|option|concept|design|choice|image|picture))?",
         r"(?:the )?{option_id:ordinal} (?:one|option|concept|design)"
-        r"(?: (?:please|it is|looks (?:good|great)))?",
+        r"(?: (?:please|it is|looks (?:good|great|best|nicest|right|perfect)))?",
         r"number {option_id:int}(?: please)?",
         ordinal=ORDINALS,
         priority=24,

@@ -341,7 +341,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.CheckEnergyConservation,
         r"(?:is|was) (?:the )?energy (?:conserved|preserved)"
-        r"(?: (?:in|by) the (?:simulation|trace|scene|rays))?",
+        r"(?: (?:in|by|for) (?:the|this) (?:simulation|trace|scene|rays|setup|set-up))?",
         r"(?:check|verify|test|validate|confirm)(?: the)? energy (?:conservation|balance)",
         r"(?:check|verify|test|confirm) (?:that|whether|if) (?:the )?energy is (?:conserved|preserved)",
         r"energy (?:conservation|balance)(?: check)?",
@@ -563,6 +563,8 @@ RULES: tuple[Rule, ...] = (
         rf"{SHOW_READING}(?:detector|irradiance) (?:readings?|reading|values|measurements?|map|plot|profile"
         rf"|data){AS_TABLE}",
         rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?{{name:scene_objects}}{AS_TABLE}",
+        rf"{SHOW_READING}(?:detector |irradiance )?(?:readings?|values|measurements?|data)"
+        rf" (?:for|of|from|on|at) (?:the )?{{name:scene_objects}}{AS_TABLE}",
         rf"{SHOW_READING}irradiance (?:on|at|along|across) (?:the )?detector{AS_TABLE}",
         r"what (?:does|did) (?:the )?detector (?:read|measure|see|show)",
         r"(?:the )?(?:detector|irradiance) (?:readings? )?(?:as|in) (?:a )?{table:tables}",
@@ -594,10 +596,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.SaveScene,
-        r"(?:save|write|export|store)(?: the| this| my)?(?: ray| optics| optical)? scene"
+        r"(?:save|write|export|store)(?: the| this| my)?(?: ray| optics| optical)? (?:scene|setup|set-up)"
         r"(?: file)? (?:as|to|in|into) {path:path}",
         r"save(?: it)? as (?:a )?(?:ray[- ]optics )?scene (?:file )?(?:at |to |in )?{path:path}",
-        requires=("scene",),
+        requires=("scene", "setup", "set-up"),
         priority=PRIORITY + 1,
     ),
     Rule(

@@ -27,6 +27,7 @@ RULES: tuple[Rule, ...] = (
         r"help(?: me)? (?:with|on|about|for) {topic:text}",
         r"help ?[:-]? {topic:text}",
         r"how (?:do|can) i (?:use )?{topic:text}",
+        r"what (?:can|do|should) (?:i|you) (?:say|type|do|ask) (?:about|with|for|in|regarding) {topic:text}",
         priority=29,
     ),
     Rule(
