@@ -27,8 +27,8 @@ from ..limits import (
 from . import registry
 from .base import SceneError, SceneObj, Settings
 from .expr import FormulaError
-from .modules import ExpansionBudget, ExpansionTooLarge, ModuleError, expand_module
 from .rng import SeededRandom
+from .scene_objs.special.module_obj import ExpansionBudget, ExpansionTooLarge, ModuleError, expand_module
 
 DECORATIONS = {"TextLabel", "Ruler", "Protractor", "Drawing", "LineArrow", "CropBox", "Handle"}
 SCENE_KEYS = {

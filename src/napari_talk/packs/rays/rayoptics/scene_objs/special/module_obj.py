@@ -29,9 +29,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..limits import MAX_LOOP as DEFAULT_MAX_LOOP
-from ..limits import MAX_LOOP_CEILING, MAX_MODULE_VALUES
-from .expr import Formula, FormulaError, Node, compile_tree, free_variables, parse
+from ....limits import MAX_LOOP as DEFAULT_MAX_LOOP
+from ....limits import MAX_LOOP_CEILING, MAX_MODULE_VALUES
+from ...expr import Formula, FormulaError, Node, compile_tree, free_variables, parse
 
 _FUNC_DEF = re.compile(r"^\s*(\w+)\s*\(\s*([^)]+)\s*\)\s*=\s*(.+)$")
 _ASSIGN = re.compile(r"^\s*([A-Za-z]\w*)\s*=(?!=)\s*(.+)$")
