@@ -23,7 +23,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..base import GREEN_WAVELENGTH, Incident, Point, Ray, SceneError, SceneObj
-from ..expr import Formula, FormulaError, compile_tree, free_variables, parse
+from ..formula import Formula, FormulaError, compile_tree, free_variables, parse
+from ..formula.nodes import Num
 
 MAX_OUT_RAYS = 32
 
@@ -42,7 +43,7 @@ def _compile_out_ray(eqn: Any, count: int, what: str) -> tuple[Callable[[dict[st
     elif isinstance(eqn, str):
         tree = parse(eqn, latex=True, known=frozenset(names)).tree
     elif isinstance(eqn, (int, float)) and not isinstance(eqn, bool):
-        tree = ("num", float(eqn))
+        tree = Num(float(eqn))
     else:
         raise SceneError(f"{what} should be a formula, not {str(eqn)[:40]!r}")
     used = free_variables(tree)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..base import GREEN_WAVELENGTH, Incident, Point, Ray, SceneError, SceneObj, dist_sq, js_sqrt
-from ..expr import Formula, FormulaError, compile_tree, derivative, parse
+from ..formula import Formula, FormulaError, compile_tree, derivative, parse
 from .base_glass import BaseGlass
 
 Fn = Callable[[float, float, float], float]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import SceneError
-from ..expr import Formula, compile_tree, parse
+from ..formula import Formula, compile_tree, parse
 
 MAX_CURVE_POINTS = 200_000
 

@@ -33,7 +33,7 @@ from ..base import (
     segment_crossings,
 )
 from ..bezier import CubicBezier
-from ..expr import Formula, FormulaError, compile_tree, derivative, parse
+from ..formula import Formula, FormulaError, compile_tree, derivative, parse
 from .equation import latex_function
 
 MAX_SAMPLES = 200_000

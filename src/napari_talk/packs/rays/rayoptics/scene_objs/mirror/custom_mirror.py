@@ -28,7 +28,7 @@ from ...base import (
     on_ray,
     on_segment,
 )
-from ...expr import FormulaError
+from ...formula import FormulaError
 from ..base_filter import FILTER_DEFAULTS, BaseFilter
 from ..equation import MAX_CURVE_POINTS, latex_function
 
