@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from napari_talk.packs.rays.rayoptics.expr import MAX_CHARS, FormulaError, compile_tree, derivative, parse
-from napari_talk.packs.rays.rayoptics.modules import ModuleError, expand_module
+from napari_talk.packs.rays.rayoptics.formula import MAX_CHARS, FormulaError, compile_tree, derivative, parse
 from napari_talk.packs.rays.rayoptics.rng import SeededRandom
+from napari_talk.packs.rays.rayoptics.scene_objs.special.module_obj import ModuleError, expand_module
 
 
 @pytest.mark.parametrize(

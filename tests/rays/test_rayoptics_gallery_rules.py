@@ -9,7 +9,7 @@ import math
 import pytest
 from simulated import simulated
 
-from napari_talk.packs.rays.rayoptics.expr import FormulaError, compile_tree, parse
+from napari_talk.packs.rays.rayoptics.formula import FormulaError, compile_tree, parse
 from napari_talk.packs.rays.rayoptics.rng import SeededRandom
 from napari_talk.packs.rays.rayoptics.simulator import Recorder, simulate
 

@@ -1,9 +1,22 @@
-"""What the simulator asks of a scene object, written down as a typing Protocol.
+"""What the simulator asks of a scene object, written down as typing Protocols.
 
 Every object the simulator traces (glasses, mirrors, blockers, sources, detectors, the light
 sources of the pack's own model) is handed to :func:`.simulator.simulate` in a list and used only
-through the members below; :class:`.base.SceneObj` is the implementation every class of this
-package derives from, and the check at the end of this module makes mypy hold it to the contract.
+through :class:`SceneObject`'s members. The classes live in :mod:`.scene_objs`, one ray-optics type
+per module, grouped by family as ray-optics groups them; all derive from :class:`.base.SceneObj`
+(ray-optics' ``BaseSceneObj``), and the checks at the end of this module make mypy hold the shared
+bases to the contracts' signatures (``SceneObj`` reads the JSON properties through
+``__getattr__``, so mypy takes any member as present: ``tests/rays/test_rayoptics_contract.py``
+checks that every class of :mod:`.registry` defines each member):
+
+- :class:`SceneObject`: every object (``SceneObj``).
+- :class:`MergingGlass`: a body of refractive index (``scene_objs/base_glass.BaseGlass``, and so
+  every glass and GRIN glass), as the objects met at the same point use it: a glass refracting
+  there (``BaseGlass.refract``) or a custom surface (``BaseCustomSurface.out_rays``) multiplies or
+  divides by its index where the ray leaves or enters it, and tells it so.
+- :class:`LightSource`: a source (``scene_objs/light_source/base_light_source.BaseLightSource``),
+  whose emission the loader estimates before tracing (:func:`.loader.check_emission`).
+
 The vector stage (``vector.py``) and the compiled kernels read a few classes' own geometry
 (a glass's ``edges``, ``refIndex``...) beside it: those classes are named where it does.
 """
@@ -13,6 +26,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol
 
 from .base import Emitted, Incident, Point, Ray, SceneObj, Settings, Shape
+from .scene_objs.base_glass import BaseGlass
+from .scene_objs.light_source.base_light_source import BaseLightSource
 
 
 class SceneObject(Protocol):
@@ -56,6 +71,46 @@ class SceneObject(Protocol):
         ...
 
 
+class MergingGlass(SceneObject, Protocol):
+    """A body of refractive index, as the other objects met at the same point use it."""
+
+    def incident_type(self, ray: Ray) -> float:
+        """Where ``ray`` meets its surface: leaving it (1), entering it (-1), along a doubled
+        surface (0), or NaN when that is undefined (a corner)."""
+        ...
+
+    def ref_index_at(self, point: Point, ray: Ray) -> float:
+        """Its refractive index at ``point`` for ``ray``'s wavelength (Cauchy's dispersion when the
+        scene simulates colours; a GRIN glass's formula)."""
+        ...
+
+    def on_enter(self, ray: Ray) -> None:
+        """A merged surface let ``ray`` into this body (a GRIN glass adds itself to the ray's)."""
+        ...
+
+    def on_exit(self, ray: Ray) -> None:
+        """A merged surface let ``ray`` out of this body."""
+        ...
+
+
+class LightSource(SceneObject, Protocol):
+    """A source: it emits rays when the simulation starts (:meth:`SceneObject.start`)."""
+
+    def ray_estimate(self) -> float:
+        """About how many rays it emits, checked against the limit before any is emitted."""
+        ...
+
+
 def _implements(obj: SceneObj) -> SceneObject:
     """Never called: mypy checks here that :class:`.base.SceneObj` keeps the contract."""
     return obj
+
+
+def _implements_glass(glass: BaseGlass) -> MergingGlass:
+    """Never called: mypy checks here that every glass keeps the merging contract."""
+    return glass
+
+
+def _implements_source(source: BaseLightSource) -> LightSource:
+    """Never called: mypy checks here that every light source keeps the source contract."""
+    return source

@@ -4,7 +4,7 @@ object of the scene that owns it (:func:`add_objects`). The scene file itself is
 the pack's reader (``scene_json``); the checks of a document every reader makes are here.
 
 Scene files are untrusted: sizes and counts are checked before anything is built, formulas go
-through :mod:`.expr`, numbers written as strings (``"refIndex": "1.5"``) are read as numbers, and
+through :mod:`.formula`, numbers written as strings (``"refIndex": "1.5"``) are read as numbers, and
 an object type this simulator does not trace is reported by name rather than dropped in silence.
 Decorations that do not touch light (rulers, labels, drawings, crop boxes, handles) are skipped.
 """
@@ -26,9 +26,9 @@ from ..limits import (
 )
 from . import registry
 from .base import SceneError, SceneObj, Settings
-from .expr import FormulaError
-from .modules import ExpansionBudget, ExpansionTooLarge, ModuleError, expand_module
+from .formula import FormulaError
 from .rng import SeededRandom
+from .scene_objs.special.module_obj import ExpansionBudget, ExpansionTooLarge, ModuleError, expand_module
 
 DECORATIONS = {"TextLabel", "Ruler", "Protractor", "Drawing", "LineArrow", "CropBox", "Handle"}
 SCENE_KEYS = {

@@ -3,26 +3,38 @@
 from __future__ import annotations
 
 from .base import SceneObj
-from .curve_glasses import CurveGlass, CurveGrinGlass
-from .curves import CustomGlass, CustomMirror, ParabolicMirror
-from .custom_surfaces import CustomArcSurface, CustomSurface
-from .glasses import CircleGlass, Glass, PlaneGlass, SphericalLens
-from .grin import CircleGrinGlass, GrinGlass
-from .param import CustomParamSurface, ParamGlass, ParamGrinGlass, ParamMirror
-from .sources import AngleSource, Beam, PointSource, SingleRay
-from .surfaces import (
-    Aperture,
-    ArcMirror,
-    BeamSplitter,
-    Blocker,
-    CircleBlocker,
-    ConcaveDiffractionGrating,
-    Detector,
-    DiffractionGrating,
-    IdealLens,
-    IdealMirror,
-    Mirror,
-)
+from .scene_objs.blocker.aperture import Aperture
+from .scene_objs.blocker.blocker import Blocker
+from .scene_objs.blocker.circle_blocker import CircleBlocker
+from .scene_objs.blocker.diffraction_grating import DiffractionGrating
+from .scene_objs.glass.circle_glass import CircleGlass
+from .scene_objs.glass.circle_grin_glass import CircleGrinGlass
+from .scene_objs.glass.curve_glass import CurveGlass
+from .scene_objs.glass.curve_grin_glass import CurveGrinGlass
+from .scene_objs.glass.custom_glass import CustomGlass
+from .scene_objs.glass.glass import Glass
+from .scene_objs.glass.grin_glass import GrinGlass
+from .scene_objs.glass.ideal_lens import IdealLens
+from .scene_objs.glass.param_glass import ParamGlass
+from .scene_objs.glass.param_grin_glass import ParamGrinGlass
+from .scene_objs.glass.plane_glass import PlaneGlass
+from .scene_objs.glass.spherical_lens import SphericalLens
+from .scene_objs.light_source.angle_source import AngleSource
+from .scene_objs.light_source.beam import Beam
+from .scene_objs.light_source.point_source import PointSource
+from .scene_objs.light_source.single_ray import SingleRay
+from .scene_objs.mirror.arc_mirror import ArcMirror
+from .scene_objs.mirror.beam_splitter import BeamSplitter
+from .scene_objs.mirror.concave_diffraction_grating import ConcaveDiffractionGrating
+from .scene_objs.mirror.custom_mirror import CustomMirror
+from .scene_objs.mirror.ideal_mirror import IdealMirror
+from .scene_objs.mirror.mirror import Mirror
+from .scene_objs.mirror.parabolic_mirror import ParabolicMirror
+from .scene_objs.mirror.param_mirror import ParamMirror
+from .scene_objs.other.custom_arc_surface import CustomArcSurface
+from .scene_objs.other.custom_param_surface import CustomParamSurface
+from .scene_objs.other.custom_surface import CustomSurface
+from .scene_objs.other.detector import Detector
 
 TYPES: dict[str, type[SceneObj]] = {
     cls.type: cls

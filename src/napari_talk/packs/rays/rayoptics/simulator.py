@@ -33,10 +33,10 @@ import numpy as np
 from ..limits import MAX_SEGMENTS as DEFAULT_SEGMENT_BUDGET
 from ..limits import MAX_TRACE_SECONDS
 from .base import Emitted, Point, Ray, SceneObj, Settings, dist_sq
-from .glasses import BaseGlass
-from .grin import GrinMixin
 from .layout import AMP, BP, BS, COLUMNS, DEPTH, GAP, NEW, PARENT, SOURCE, WL, X1, X2, Y1, Y2
 from .nearest import NearestIndex
+from .scene_objs.base_glass import BaseGlass
+from .scene_objs.base_grin_glass import GrinMixin
 from .vector import VectorStage
 
 UNDEFINED_THRESHOLD = 0.001

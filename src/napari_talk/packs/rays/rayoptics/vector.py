@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from .base import Ray, SceneObj, Settings
-from .glasses import CircleGlass, OutlineGlass, classify_with
 from .grid import Grid
 from .layout import (
     ARC,
@@ -37,7 +36,12 @@ from .layout import (
     Y2,
 )
 from .nearest import GROUP_SIZE, NearestIndex, morton
-from .surfaces import Blocker, Detector, Mirror
+from .scene_objs.base_glass import classify_with
+from .scene_objs.blocker.blocker import Blocker
+from .scene_objs.glass.circle_glass import CircleGlass
+from .scene_objs.glass.glass import OutlineGlass
+from .scene_objs.mirror.mirror import Mirror
+from .scene_objs.other.detector import Detector
 
 CLEAR_SEGMENTS = 4.0
 """Hits this many minimum segments apart cannot be merged or coincident."""

@@ -3,9 +3,7 @@
 # SPDX-FileCopyrightText: 2026 napari-talk contributors
 #
 # Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
-# src/core/sceneObjs/ParamCurveObjMixin.js, src/core/sceneObjs/glass/ParamGlass.js,
-# src/core/sceneObjs/glass/ParamGrinGlass.js, src/core/sceneObjs/mirror/ParamMirror.js,
-# src/core/sceneObjs/other/CustomParamSurface.js.
+# src/core/sceneObjs/ParamCurveObjMixin.js.
 # Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
 # Python and changed for napari-talk (2026).
 """Objects shaped by parametric curves: ``pieces`` of (x(t), y(t)) for t from ``tMin`` to ``tMax`` in
@@ -23,8 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import (
-    Incident,
+from ..base import (
     Point,
     Ray,
     SceneError,
@@ -35,15 +32,13 @@ from .base import (
     on_segment,
     segment_crossings,
 )
-from .bezier import CubicBezier
-from .curves import latex_function
-from .custom_surfaces import DEFAULT_OUT_RAYS, CustomSurfaceBase
-from .expr import Formula, FormulaError, compile_tree, derivative, parse
-from .glasses import GLASS_DEFAULTS, BaseGlass
-from .grin import GRIN_DEFAULTS, GrinMixin
-from .surfaces import FILTER_DEFAULTS, Filtered
+from ..bezier import CubicBezier
+from ..formula import Formula, FormulaError, compile_tree, derivative, parse
+from .equation import latex_function
 
 MAX_SAMPLES = 200_000
+
+
 DEFAULT_PIECES = [
     {
         "eqnX": "50\\cdot\\cos\\left(t\\right)",
@@ -308,185 +303,3 @@ def _hermite(
     p1 = (p0[0] + da[0] * dt / 3, p0[1] + da[1] * dt / 3)
     p2 = (p3[0] - db[0] * dt / 3, p3[1] - db[1] * dt / 3)
     return CubicBezier([p0, p1, p2, p3])
-
-
-class ParamGlass(ParamCurve, BaseGlass):
-    type = "ParamGlass"
-    defaults = {
-        "origin": {"x": 0, "y": 0},
-        "pieces": DEFAULT_PIECES,
-        "curveType": "smoothNormal",
-        **GLASS_DEFAULTS,
-    }
-    point_keys = ()
-
-    def setup(self) -> None:
-        self.setup_curve()
-
-    def _data(self, ray: Ray) -> tuple[Point | None, Point, float]:
-        found = sorted(self.crossings(ray), key=lambda c: dist_sq(ray.p1, c.point))
-        min_sq = self.settings.min_len_sq
-        for i, c in enumerate(found):
-            if math.isnan(c.kind):
-                return c.point, c.normal, math.nan
-            overlapping = [o for j, o in enumerate(found) if j != i and dist_sq(c.point, o.point) < min_sq]
-            if not overlapping:
-                return c.point, c.normal, c.kind
-            if len(overlapping) == 1 and {c.kind, overlapping[0].kind} == {1.0, -1.0}:
-                continue
-            return c.point, c.normal, math.nan
-        return None, (math.nan, math.nan), 0.0
-
-    def intersect(self, ray: Ray) -> Point | None:
-        return self._data(ray)[0]
-
-    def incident_type(self, ray: Ray) -> float:
-        return self._data(ray)[2]
-
-    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident | None:
-        _, normal, kind = self._data(ray)
-        if kind == 1:
-            n1 = self.ref_index_at(point, ray)
-        elif kind == -1:
-            n1 = 1 / self.ref_index_at(point, ray)
-        elif kind == 0:
-            n1 = 1.0
-        else:
-            return Incident(absorbed=True, undefined=True)
-        return self.refract(ray, index, point, normal, n1, merging, ray.body)
-
-
-class ParamGrinGlass(ParamCurve, GrinMixin):
-    type = "ParamGrinGlass"
-    defaults = {
-        "origin": {"x": 0, "y": 0},
-        "pieces": DEFAULT_PIECES,
-        "curveType": "smoothNormal",
-        "refIndexFn": "1+e^{-\\frac{x^2+y^2}{50^2}}",
-        **{k: v for k, v in GRIN_DEFAULTS.items() if k != "origin"},
-    }
-    point_keys = ()
-
-    def setup(self) -> None:
-        self.setup_curve()
-        self.setup_grin()
-
-    def on_boundary(self, p: Point) -> bool:
-        return self.on_curve(p)
-
-    def inside(self, p: Point) -> bool:
-        return not self.on_curve(p) and self.winding_crossings(p) % 2 == 1
-
-    def outside(self, p: Point) -> bool:
-        return not self.on_curve(p) and self.winding_crossings(p) % 2 == 0
-
-    def _data(self, ray: Ray) -> tuple[Point | None, Point, float]:
-        best: Crossing | None = None
-        best_d = math.inf
-        for c in self.crossings(ray):
-            if math.isnan(c.kind):
-                return c.point, c.normal, math.nan
-            d = dist_sq(ray.p1, c.point)
-            if d < best_d:
-                best, best_d = c, d
-        if best is None:
-            return None, (math.nan, math.nan), 0.0
-        return best.point, best.normal, best.kind
-
-    def intersect(self, ray: Ray) -> Point | None:
-        stepped = self._step_hit(ray)
-        if stepped is not None:
-            return stepped
-        point, _, kind = self._data(ray)
-        return None if math.isnan(kind) else point
-
-    def incident_type(self, ray: Ray) -> float:
-        return self._data(ray)[2]
-
-    def boundary_data(self, ray: Ray, point: Point) -> tuple[Point, Point, float]:
-        _, normal, kind = self._data(ray)
-        return point, normal, kind if kind in (1.0, -1.0) else math.nan
-
-
-class ParamMirror(ParamCurve, Filtered):
-    type = "ParamMirror"
-    defaults = {
-        "origin": {"x": 0, "y": 0},
-        "pieces": DEFAULT_PIECES,
-        "curveType": "smoothNormal",
-        **FILTER_DEFAULTS,
-    }
-    point_keys = ()
-    merges_with_glass = True
-
-    def setup(self) -> None:
-        self.setup_curve()
-
-    def intersect(self, ray: Ray) -> Point | None:
-        if not self.passes_filter(ray):
-            return None
-        best: Point | None = None
-        best_d = math.inf
-        for c in self.crossings(ray):
-            if math.isnan(c.kind):
-                return None
-            d = dist_sq(ray.p1, c.point)
-            if d < best_d:
-                best, best_d = c.point, d
-        return best
-
-    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> None:
-        c = self.matching(ray, point)
-        if c is None or math.isnan(c.kind) or math.isnan(c.normal[0]) or math.isnan(c.normal[1]):
-            return
-        rx, ry = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
-        nx, ny = c.normal
-        nl = math.sqrt(nx * nx + ny * ny)
-        if nl < 1e-10:
-            return
-        nx, ny = nx / nl, ny / nl
-        dot = rx * nx + ry * ny
-        ray.p1 = point
-        ray.p2 = (point[0] + rx - 2 * dot * nx, point[1] + ry - 2 * dot * ny)
-
-
-class CustomParamSurface(ParamCurve, CustomSurfaceBase):
-    type = "CustomParamSurface"
-    defaults = {
-        "origin": {"x": 0, "y": 0},
-        "pieces": DEFAULT_PIECES,
-        "curveType": "smoothNormal",
-        "outRays": DEFAULT_OUT_RAYS,
-        "twoSided": False,
-    }
-    point_keys = ()
-
-    def setup(self) -> None:
-        self.setup_curve()
-        self.setup_out_rays()
-
-    def intersect(self, ray: Ray) -> Point | None:
-        found = []
-        for c in self.crossings(ray):
-            if math.isnan(c.kind):
-                return None
-            if not self.twoSided and c.kind == -1:
-                continue
-            found.append((dist_sq(ray.p1, c.point), c))
-        if not found:
-            return None
-        if not self.twoSided and any(c.kind == 1 for _, c in found):
-            found = [f for f in found if f[1].kind == 1]
-        return min(found, key=lambda f: f[0])[1].point
-
-    def incident_type(self, ray: Ray) -> float:
-        best = min(self.crossings(ray), key=lambda c: dist_sq(ray.p1, c.point), default=None)
-        return math.nan if best is None else best.kind
-
-    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident:
-        c = self.matching(ray, point)
-        if c is None:
-            return Incident(absorbed=True)
-        if math.isnan(c.kind) or math.isnan(c.normal[0]) or math.isnan(c.normal[1]):
-            return Incident(absorbed=True, undefined=True)
-        return self.out_rays(ray, point, c.normal, c.position, merging)

@@ -29,9 +29,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..limits import MAX_LOOP as DEFAULT_MAX_LOOP
-from ..limits import MAX_LOOP_CEILING, MAX_MODULE_VALUES
-from .expr import Formula, FormulaError, Node, compile_tree, free_variables, parse
+from ....limits import MAX_LOOP as DEFAULT_MAX_LOOP
+from ....limits import MAX_LOOP_CEILING, MAX_MODULE_VALUES
+from ...formula import Formula, FormulaError, Node, UserFunction, compile_tree, free_variables, parse
+from ...formula.nodes import Num, Var, with_operands
 
 _FUNC_DEF = re.compile(r"^\s*(\w+)\s*\(\s*([^)]+)\s*\)\s*=\s*(.+)$")
 _ASSIGN = re.compile(r"^\s*([A-Za-z]\w*)\s*=(?!=)\s*(.+)$")
@@ -78,7 +79,7 @@ class _Scope:
     def __init__(
         self,
         values: dict[str, float],
-        functions: dict[str, tuple[tuple[str, ...], Node]],
+        functions: dict[str, UserFunction],
         random: Callable[[], float] | None = None,
         budget: ExpansionBudget | None = None,
     ) -> None:
@@ -101,18 +102,9 @@ class _Scope:
         formula = parse(text, functions=self.functions)
 
         def fill(node: Node) -> Node:
-            kind = node[0]
-            if kind == "var" and node[1] in values and isinstance(values[node[1]], float):
-                return ("num", values[node[1]])
-            if kind in ("neg", "not"):
-                return (kind, fill(node[1]))
-            if kind == "bin":
-                return ("bin", node[1], fill(node[2]), fill(node[3]))
-            if kind == "if":
-                return ("if", fill(node[1]), fill(node[2]), fill(node[3]))
-            if kind == "call":
-                return ("call", node[1], tuple(fill(a) for a in node[2]))
-            return node
+            if isinstance(node, Var) and node.name in values and isinstance(values[node.name], float):
+                return Num(values[node.name])
+            return with_operands(node, fill)
 
         tree = fill(formula.tree)
         return Formula(text, tree, tuple(sorted(free_variables(tree))))

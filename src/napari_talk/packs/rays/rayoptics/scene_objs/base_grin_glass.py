@@ -3,8 +3,7 @@
 # SPDX-FileCopyrightText: 2026 napari-talk contributors
 #
 # Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
-# src/core/sceneObjs/BaseGrinGlass.js, src/core/sceneObjs/glass/GrinGlass.js,
-# src/core/sceneObjs/glass/CircleGrinGlass.js.
+# src/core/sceneObjs/BaseGrinGlass.js.
 # Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
 # Python and changed for napari-talk (2026).
 """Gradient-index (GRIN) glasses: the index n(x, y, λ) and absorption α(x, y, λ) are formulas (LaTeX,
@@ -19,24 +18,13 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .base import (
-    GREEN_WAVELENGTH,
-    Incident,
-    Point,
-    Ray,
-    SceneError,
-    SceneObj,
-    circle_hit,
-    dist_sq,
-    js_sqrt,
-    lines_intersection,
-    on_ray,
-    on_segment,
-)
-from .expr import Formula, FormulaError, compile_tree, derivative, parse
-from .glasses import BaseGlass, Edge, classify
+from ..base import GREEN_WAVELENGTH, Incident, Point, Ray, SceneError, SceneObj, dist_sq, js_sqrt
+from ..formula import Formula, FormulaError, compile_tree, derivative, parse
+from .base_glass import BaseGlass
 
 Fn = Callable[[float, float, float], float]
+
+
 GRIN_DEFAULTS: dict[str, Any] = {
     "absorptionFn": "0",
     "plotFns": False,
@@ -45,6 +33,8 @@ GRIN_DEFAULTS: dict[str, Any] = {
     "intersectTol": 1e-3,
     "partialReflect": True,
 }
+
+
 MIN_STEP = 1e-4
 
 
@@ -210,131 +200,3 @@ class GrinMixin(BaseGlass):
         except (ZeroDivisionError, OverflowError, ValueError):
             return Incident(absorbed=True)
         return None
-
-
-class GrinGlass(GrinMixin):
-    type = "GrinGlass"
-    defaults = {
-        "path": [],
-        "notDone": False,
-        "refIndexFn": "1.1+0.1\\cdot\\cos\\left(0.1\\cdot y\\right)",
-        **GRIN_DEFAULTS,
-    }
-    point_keys = ()
-
-    def setup(self) -> None:
-        self.setup_grin()
-        pts = [(float(p["x"]), float(p["y"])) for p in self.path]
-        self.points = pts
-        self.sides = [(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))]
-        self.edges = [Edge(a, b) for a, b in self.sides]
-
-    def on_boundary(self, p: Point) -> bool:
-        tol = self.intersectTol
-        for a, b in self.sides:
-            ux, uy = b[0] - a[0], b[1] - a[1]
-            vx, vy = p[0] - a[0], p[1] - a[1]
-            cross = ux * vy - uy * vx
-            if cross - tol < 0 and cross + tol > 0:
-                dot = ux * vx + uy * vy
-                if dist_sq(a, b) - dot + tol >= 0 and dot + tol >= 0:
-                    return True
-        return False
-
-    def _crossings(self, p: Point) -> int:
-        tol = self.intersectTol
-        count = 0
-        for a, b in self.sides:
-            y_max, y_min = max(a[1], b[1]), min(a[1], b[1])
-            if (
-                y_max - p[1] - tol > 0
-                and y_max - p[1] + tol > 0
-                and y_min - p[1] - tol < 0
-                and y_min - p[1] + tol < 0
-            ):
-                if a[0] == b[0] and a[0] - p[0] + tol > 0 and a[0] - p[0] - tol > 0:
-                    count += 1
-                else:
-                    x = a[0] + ((p[1] - a[1]) / (b[1] - a[1])) * (b[0] - a[0]) if b[1] != a[1] else math.nan
-                    if x - p[0] - tol > 0 and x - p[0] + tol > 0:
-                        count += 1
-        return count
-
-    def inside(self, p: Point) -> bool:
-        return not self.on_boundary(p) and self._crossings(p) % 2 == 1
-
-    def outside(self, p: Point) -> bool:
-        return not self.on_boundary(p) and self._crossings(p) % 2 == 0
-
-    def intersect(self, ray: Ray) -> Point | None:
-        if self.notDone:
-            return None
-        stepped = self._step_hit(ray)
-        if stepped is not None:
-            return stepped
-        min_sq = self.settings.min_len_sq
-        best: Point | None = None
-        best_len = math.inf
-        for a, b in self.sides:
-            p = lines_intersection(ray.p1, ray.p2, a, b)
-            if on_segment(p, a, b) and on_ray(p, ray.p1, ray.p2):
-                d = dist_sq(ray.p1, p)
-                if min_sq < d < best_len:
-                    best, best_len = p, d
-        return best
-
-    def incident_type(self, ray: Ray) -> float:
-        return self._incident_data(ray)[2]
-
-    def boundary_data(self, ray: Ray, point: Point) -> tuple[Point, Point, float]:
-        hit, normal, kind = self._incident_data(ray)
-        return (hit if hit is not None else point), normal, kind
-
-    def _incident_data(self, ray: Ray) -> tuple[Point | None, Point, float]:
-        return classify(self.edges, self.settings, ray)
-
-
-class CircleGrinGlass(GrinMixin):
-    type = "CircleGrinGlass"
-    defaults = {"p1": None, "p2": None, "refIndexFn": "1+e^{-\\frac{x^2+y^2}{50^2}}", **GRIN_DEFAULTS}
-
-    def setup(self) -> None:
-        self.setup_grin()
-        self.r_sq = dist_sq(self.p1, self.p2)
-
-    def _d(self, p: Point) -> float:
-        return dist_sq(self.p1, p) - self.r_sq
-
-    def outside(self, p: Point) -> bool:
-        d, tol = self._d(p), self.intersectTol
-        return d - tol > 0 and d + tol > 0
-
-    def inside(self, p: Point) -> bool:
-        d, tol = self._d(p), self.intersectTol
-        return d - tol < 0 and d + tol < 0
-
-    def on_boundary(self, p: Point) -> bool:
-        d, tol = self._d(p), self.intersectTol
-        return d - tol < 0 and d + tol > 0
-
-    def intersect(self, ray: Ray) -> Point | None:
-        stepped = self._step_hit(ray)
-        if stepped is not None:
-            return stepped
-        return circle_hit(ray, self.p1, self.r_sq, self.settings.min_len_sq)
-
-    def _side(self, ray: Ray, point: Point) -> float:
-        mid = ((ray.p1[0] + point[0]) * 0.5, (ray.p1[1] + point[1]) * 0.5)
-        d = self.r_sq - dist_sq(self.p1, mid)
-        return 1.0 if d > 0 else -1.0 if d < 0 else math.nan
-
-    def incident_type(self, ray: Ray) -> float:
-        hit = circle_hit(ray, self.p1, self.r_sq, self.settings.min_len_sq)
-        return math.nan if hit is None else self._side(ray, hit)
-
-    def boundary_data(self, ray: Ray, point: Point) -> tuple[Point, Point, float]:
-        kind = self._side(ray, point)
-        c = self.p1
-        if kind == 1:
-            return point, (c[0] - point[0], c[1] - point[1]), kind
-        return point, (point[0] - c[0], point[1] - c[1]), kind

@@ -3,31 +3,27 @@
 # SPDX-FileCopyrightText: 2026 napari-talk contributors
 #
 # Translated from ray-optics (https://github.com/ricktu288/ray-optics, by Yi-Ting Tu and contributors):
-# src/core/sceneObjs/BaseGlass.js, src/core/sceneObjs/glass/Glass.js,
-# src/core/sceneObjs/glass/CircleGlass.js, src/core/sceneObjs/glass/PlaneGlass.js,
-# src/core/sceneObjs/glass/SphericalLens.js.
+# src/core/sceneObjs/BaseGlass.js, src/core/sceneObjs/glass/Glass.js.
 # Licensed under the Apache License, Version 2.0 (see LICENSES/Apache-2.0.txt); modified: translated to
 # Python and changed for napari-talk (2026).
-"""Glasses: refraction with Fresnel partial reflection, and the shapes ray-optics builds them from.
-
-A ray meeting a glass is classified as leaving (1), entering (-1), passing a doubled surface (0)
-or hitting a corner (undefined). ``Glass`` decides by the parity of a slightly perturbed test
-ray's crossings, so holes, self-crossing outlines and overlapping pieces behave as ray-optics
-makes them behave. Coincident surfaces of several glasses are merged: the indices multiply.
-"""
+"""What every glass shares (ray-optics' ``BaseGlass``): the refractive index (with Cauchy's
+dispersion when colours are simulated), refraction with Fresnel partial reflection and total
+reflection, and the merging of coincident surfaces (the indices multiply). Beside it, the outline
+geometry glasses and arcs are built from: sides and arcs (``Edge``) and ray-optics' classification
+of a ray meeting an outline as leaving (1), entering (-1), passing a doubled surface (0) or hitting a
+corner (NaN), by the parity of a slightly perturbed test ray's crossings."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from .base import (
+from ..base import (
     Incident,
     Point,
     Ray,
     SceneObj,
     Shape,
-    circle_hit,
     circumcenter,
     dist_sq,
     line_circle_intersections,
@@ -126,7 +122,7 @@ class BaseGlass(SceneObj):
         return Incident(absorbed=True, new_rays=new_rays, truncation=truncation + ray.brightness)
 
 
-def _n1_for(kind: float, glass: BaseGlass, point: Point, ray: Ray) -> float | None:
+def n1_for(kind: float, glass: BaseGlass, point: Point, ray: Ray) -> float | None:
     if kind == 1:
         return glass.ref_index_at(point, ray)
     if kind == -1:
@@ -282,220 +278,3 @@ def classify_with(
     else:
         kind = -1.0
     return best, normal, kind
-
-
-class OutlineGlass(BaseGlass):
-    """A glass bounded by straight sides and circular arcs, inside/outside decided by parity."""
-
-    def outline_edges(self) -> list[Edge]:
-        raise NotImplementedError
-
-    def setup(self) -> None:
-        self.edges = self.outline_edges()
-
-    def intersect(self, ray: Ray) -> Point | None:
-        if self.props.get("notDone"):
-            return None
-        min_sq = self.settings.min_len_sq
-        best: Point | None = None
-        best_len = math.inf
-        for edge in self.edges:
-            hit = edge.hit(ray, min_sq)
-            if hit is not None and hit[1] < best_len:
-                best, best_len = hit
-        return best
-
-    def hit_shape(self) -> Shape:
-        return edge_shape(self.edges)
-
-    def incident_data(self, ray: Ray) -> tuple[Point | None, Point, float]:
-        return classify(self.edges, self.settings, ray)
-
-    def incident_type(self, ray: Ray) -> float:
-        return self.incident_data(ray)[2]
-
-    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident | None:
-        if self.props.get("notDone"):
-            return None
-        _, normal, kind = self.incident_data(ray)
-        n1 = _n1_for(kind, self, point, ray)
-        if n1 is None:
-            return Incident(absorbed=True, undefined=True)
-        return self.refract(ray, index, point, normal, n1, merging, ray.body)
-
-
-class Glass(OutlineGlass):
-    type = "Glass"
-    defaults = {"path": [], "notDone": False, **GLASS_DEFAULTS}
-    point_keys = ()
-
-    def outline_edges(self) -> list[Edge]:
-        return path_edges(self.path)
-
-
-class CircleGlass(BaseGlass):
-    type = "CircleGlass"
-    defaults = {"p1": None, "p2": None, **GLASS_DEFAULTS}
-
-    def intersect(self, ray: Ray) -> Point | None:
-        return circle_hit(ray, self.p1, dist_sq(self.p1, self.p2), self.settings.min_len_sq)
-
-    def hit_shape(self) -> Shape:
-        return [], [(self.p1, dist_sq(self.p1, self.p2))]
-
-    def _side(self, ray: Ray, point: Point) -> float:
-        mid = ((ray.p1[0] + point[0]) * 0.5, (ray.p1[1] + point[1]) * 0.5)
-        d = dist_sq(self.p1, self.p2) - dist_sq(self.p1, mid)
-        return 1.0 if d > 0 else -1.0 if d < 0 else math.nan
-
-    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident | None:
-        kind = self._side(ray, point)
-        c = self.p1
-        if kind == 1:
-            n1 = self.ref_index_at(point, ray)
-            normal = (c[0] - point[0], c[1] - point[1])
-        elif kind == -1:
-            n1 = 1 / self.ref_index_at(point, ray)
-            normal = (point[0] - c[0], point[1] - c[1])
-        else:
-            return Incident(absorbed=True, undefined=True)
-        return self.refract(ray, index, point, normal, n1, merging, ray.body)
-
-    def incident_type(self, ray: Ray) -> float:
-        hit = self.intersect(ray)
-        if hit is None:
-            return math.nan
-        return self._side(ray, hit)
-
-
-class PlaneGlass(BaseGlass):
-    type = "PlaneGlass"
-    defaults = {"p1": None, "p2": None, **GLASS_DEFAULTS}
-
-    def intersect(self, ray: Ray) -> Point | None:
-        p = lines_intersection(ray.p1, ray.p2, self.p1, self.p2)
-        return p if on_ray(p, ray.p1, ray.p2) else None
-
-    def incident_type(self, ray: Ray) -> float:
-        (ax, ay), (bx, by) = self.p1, self.p2
-        cross = (ray.p2[0] - ray.p1[0]) * (by - ay) - (ray.p2[1] - ray.p1[1]) * (bx - ax)
-        return 1.0 if cross > 0 else -1.0 if cross < 0 else math.nan
-
-    def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident | None:
-        (ax, ay), (bx, by) = self.p1, self.p2
-        rdx, rdy = ray.p2[0] - ray.p1[0], ray.p2[1] - ray.p1[1]
-        sx, sy = bx - ax, by - ay
-        rdots = rdx * sx + rdy * sy
-        ssq = sx * sx + sy * sy
-        normal = (rdots * sx - ssq * rdx, rdots * sy - ssq * rdy)
-        kind = self.incident_type(ray)
-        if kind not in (1.0, -1.0):
-            return Incident(absorbed=True, undefined=True)
-        n1 = _n1_for(kind, self, point, ray)
-        assert n1 is not None
-        return self.refract(ray, index, point, normal, n1, merging, ray.body)
-
-
-class SphericalLens(OutlineGlass):
-    """A lens saved with its ``path`` (read as that glass), or by ``p1``, ``p2`` (the ends of its
-    axis-perpendicular diameter) and ``params``: ``d``, ``r1``, ``r2`` (``defBy`` "DR1R2") or
-    ``d``, ``ffd``, ``bfd`` (``defBy`` "DFfdBfd", the radii solved as ray-optics solves them)."""
-
-    type = "SphericalLens"
-    defaults = {"path": None, "defBy": "DR1R2", "p1": None, "p2": None, "params": None, **GLASS_DEFAULTS}
-    point_keys = ()
-
-    def outline_edges(self) -> list[Edge]:
-        path = self.path
-        if not path:
-            path = self._path_from_params()
-        if not path:
-            raise ValueError("a spherical lens whose parameters give no lens shape")
-        return path_edges(path)
-
-    def _path_from_params(self) -> list[dict[str, Any]] | None:
-        from .base import to_point
-
-        params = self.params if isinstance(self.params, dict) else {}
-        p1 = to_point(self.p1, "SphericalLens.p1")
-        p2 = to_point(self.p2, "SphericalLens.p2")
-
-        def num(key: str) -> float:
-            value = params.get(key)
-            if value is None:
-                return math.inf
-            return float(value)
-
-        d = num("d")
-        if self.defBy == "DFfdBfd":
-            radii = self._radii_from_focal(d, num("ffd"), num("bfd"))
-            if radii is None:
-                return None
-            for r1, r2 in radii:
-                path = lens_path(p1, p2, d, r1, r2)
-                if path:
-                    return path
-            return None
-        return lens_path(p1, p2, d, num("r1"), num("r2"))
-
-    def _radii_from_focal(self, d: float, ffd: float, bfd: float) -> list[tuple[float, float]] | None:
-        n = (
-            self.refIndex + self.cauchyB / (546 * 546 * 0.000001)
-            if self.settings.simulate_colors
-            else self.refIndex
-        )
-        root = d**2 + 4 * bfd * ffd * n**2
-        sq = math.sqrt(root) if root >= 0 else math.nan
-
-        def solve(sign: float) -> tuple[float, float]:
-            den1 = 2 * n * (d + (-bfd + ffd) * n)
-            den2 = 2 * n * (d + (bfd - ffd) * n)
-            r1 = (d * (-1 + n) * (d + 2 * ffd * n + sign * sq)) / den1 if den1 else math.nan
-            r2 = -(d * (-1 + n) * (d + 2 * bfd * n + sign * sq)) / den2 if den2 else math.nan
-            return r1, r2
-
-        first, second = solve(-1), solve(1)
-        ok1 = not math.isnan(first[0]) and not math.isnan(first[1])
-        ok2 = not math.isnan(second[0]) and not math.isnan(second[1])
-        if ok1 and not ok2:
-            return [first]
-        if ok2 and not ok1:
-            return [second]
-        if ok1 and ok2:
-            if abs(first[0]) + abs(first[1]) < abs(second[0]) + abs(second[1]):
-                return [first, second]
-            return [second, first]
-        return None
-
-
-def lens_path(p1: Point, p2: Point, d: float, r1: float, r2: float) -> list[dict[str, Any]] | None:
-    """The six-point outline ray-optics builds for a lens of thickness ``d`` and radii ``r1``, ``r2``."""
-    length = math.hypot(p1[0] - p2[0], p1[1] - p2[1])
-    if length == 0:
-        return None
-    dx = (p2[0] - p1[0]) / length
-    dy = (p2[1] - p1[1]) / length
-    dpx, dpy = dy, -dx
-    cx, cy = (p1[0] + p2[0]) * 0.5, (p1[1] + p2[1]) * 0.5
-
-    def shift(r: float) -> float:
-        if not math.isfinite(r):
-            return 0.0
-        under = r * r - length * length / 4
-        if under < 0:
-            return math.nan
-        return r - math.sqrt(under) * ((r > 0) - (r < 0))
-
-    s1, s2 = shift(r1), shift(r2)
-    if math.isnan(s1) or math.isnan(s2):
-        return None
-    e1 = d / 2 - s1
-    e2 = d / 2 + s2
-    return [
-        {"x": p1[0] - dpx * e1, "y": p1[1] - dpy * e1, "arc": False},
-        {"x": p1[0] + dpx * e2, "y": p1[1] + dpy * e2, "arc": False},
-        {"x": cx + dpx * (d / 2), "y": cy + dpy * (d / 2), "arc": True},
-        {"x": p2[0] + dpx * e2, "y": p2[1] + dpy * e2, "arc": False},
-        {"x": p2[0] - dpx * e1, "y": p2[1] - dpy * e1, "arc": False},
-        {"x": cx - dpx * (d / 2), "y": cy - dpy * (d / 2), "arc": True},
-    ]

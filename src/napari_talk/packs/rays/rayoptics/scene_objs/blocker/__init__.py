@@ -1,0 +1,1 @@
+"""Blockers: segments, discs and apertures that absorb light, and the transmission grating."""

@@ -1,0 +1,1 @@
+"""Glasses: bodies of refractive index, plain or gradient-index (GRIN), and the ideal lens."""

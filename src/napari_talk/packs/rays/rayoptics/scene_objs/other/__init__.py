@@ -1,0 +1,1 @@
+"""Other optical objects: the detector and the custom surfaces."""

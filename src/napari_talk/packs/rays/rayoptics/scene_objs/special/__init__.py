@@ -1,0 +1,1 @@
+"""Special objects: the module (a parametrised group of objects a scene defines)."""
