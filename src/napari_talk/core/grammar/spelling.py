@@ -39,6 +39,10 @@ REGIONAL = (
 """British and American endings, both ways: "colour"/"color", "centre"/"center", "tumour"/"tumor"."""
 
 
+INFORMAL = {"thru": "through", "tho": "though", "pls": "please", "plz": "please", "thx": "thanks"}
+"""Words spelt as they are said in a chat, read as spelt in full."""
+
+
 def grammar_words(rules: Iterable) -> frozenset[str]:
     """The words the rules are written in: literal words of their templates (both readings of an
     optional letter, "colou?r" → colour, color) and the words of their word maps."""
@@ -158,7 +162,7 @@ def _kept(names: frozenset[str]) -> tuple[Callable[[str, str], bool], ...]:
 @lru_cache(maxsize=4096)
 def _ranked(word: str, known: tuple[frozenset[str], ...]) -> tuple[str, ...]:
     """The words in play ``word`` may be a slip of, the likeliest first; () for none."""
-    for other in regional(word):
+    for other in (*INFORMAL.get(word, "").split(), *regional(word)):
         if any(other in words for words in known):
             return (other,)
     if word.endswith("ys") and any(word[:-2] + "ies" in words for words in known):

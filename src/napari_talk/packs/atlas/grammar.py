@@ -21,7 +21,7 @@ PRIORITY = 14
 CATALOGUE = r"(?:the |my |our )?(?:catalogue|catalog|atlas)"
 THINGS = (
     r"(?:entities|entity|things|ones|items|beings|characters|creatures|images|pictures|photos|pics|matches"
-    r"|results)"
+    r"|results|something|anything|stuff)"
 )
 SIMILAR = r"(?:similar|closest|nearest|related|close|most similar|semantically similar)"
 TO = r"(?:to|with)"
@@ -142,7 +142,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.FindSimilar,
-        r"(?:search|look|hunt)(?: (?:for|through))? (?!['\"]){query:text}",
+        r"(?:search|look(?! up\b)|hunt)(?: (?:for|through))? (?!['\"]){query:text}",
         when=("entities",),
         post=_plain_query,
         priority=PRIORITY,
@@ -185,7 +185,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         cmd.FindBySref,
-        rf"{SREF} {{sref_code:text}}",
+        rf"(?:{FIND} (?:the )?)?{SREF} {{sref_code:text}}",
         rf"(?:{FIND} |which |who |what )?(?:{THINGS} )?(?:share|shares|sharing|use|uses|using|with|have|has"
         rf"|having|by|for|in|of) (?:the )?(?:same )?{SREF} {{sref_code:text}}",
         rf"(?:{FIND} )?(?:the )?(?:visual )?family of {SREF} {{sref_code:text}}",

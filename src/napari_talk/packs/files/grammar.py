@@ -144,7 +144,11 @@ VERB_OPEN = r"(?:open|show|view|display|load|bring up|pull up)(?: up)?(?: me)?(?
 CONTENTS = r"(?:show|display|view|open|give|get|print|list)(?: me)? (?:the )?(?:contents?|text) of"
 TO_FILE = r"(?:to|in|into|as|at)(?: (?:the )?file)?"
 IN_FILE = r"(?:in|inside|within)(?: (?:the )?file)?"
-CHANGE = r"(?:replace|change|substitute|swap|correct|fix)"
+CHANGE = (
+    r"(?:replace|change|substitute|swap|correct|fix)"
+    r"(?: the (?:typo|misspelling|misspelt word|spelling|word|phrase|string))?"
+)
+"""A verb of changing text, and what the person calls the text ("fix the typo teh -> the")."""
 WITH = r"(?:with|by|to|into|->|=>)"
 CASE = r"(?:,? {case_sensitive:sensitive})?"
 WHERE = f"(?: {IN_FOLDER})?"
@@ -229,7 +233,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         cmd.ListFiles,
         r"(?:list|show|display|get|give me|print|enumerate)(?: me)?"
-        rf"(?: (?:all|the|all the|all of the|every|my))? {FILES}{WHERE}{DEEP}",
+        rf"(?: (?:all|the|all the|all of the|every|my|all my|all of my|our|all our))? {FILES}{WHERE}{DEEP}",
         rf"(?:list|show me) everything {IN_FOLDER}{DEEP}",
         rf"(?:what|which) files (?:are there|do (?:i|we) have|exist|are (?:there )?{IN_FOLDER}){DEEP}",
         r"what(?:'s| is) in (?:the )?{directory:path} (?:folder|directory|dir)",

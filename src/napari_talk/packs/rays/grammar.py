@@ -65,7 +65,10 @@ CROSS = (
     r"(?:cross(?:es|ed|ing)?|hit(?:s|ting)?|touch(?:es|ed|ing)?|intersect(?:s|ed|ing)?|meet(?:s|ing)?"
     r"|reach(?:es|ed|ing)?|(?:pass(?:es|ed|ing)?|go(?:es|ing)?|went) (?:through|across|over)|on)"
 )
-STAY = r"(?: (?:lie|lies|lying|travel(?:s|l?ing)?|go(?:es|ing)?|propagat(?:e|es|ing)|stay(?:s|ing)?))?"
+STAY = (
+    r"(?: (?:lie|lies|lying|travel(?:s|l?ing)?|go(?:es|ing)?|pass(?:es|ing)?|propagat(?:e|es|ing)"
+    r"|stay(?:s|ing)?))?"
+)
 AT_ANGLE = r"(?: (?:at|with|making|make|hitting|arriving))?(?: (?:an? )?angles?(?: of)?)?"
 FRESNEL = (
     r"fresnel(?: (?:coefficients?|transmittances?|reflectances?|transmission|reflection|equations|numbers"
@@ -273,7 +276,7 @@ def _with_edges(*templates: str) -> tuple[str, ...]:
 RULES: tuple[Rule, ...] = (
     Rule(
         cmd.FindRaysInsideGlass,
-        ASK + RAYS + BE + STAY + r" (?:inside|within|in|in the interior of|in the body of) " + GLASS,
+        ASK + RAYS + BE + STAY + r" (?:inside|within|in|through|in the interior of|in the body of) " + GLASS,
         requires=RAY_WORDS,
         priority=PRIORITY,
     ),
