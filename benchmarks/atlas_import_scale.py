@@ -135,7 +135,7 @@ def main() -> None:
     from napari_talk.core.recipes import cluster
     from napari_talk.packs.atlas import cluster_import
 
-    cluster_import.LOCAL_FROM = 1  # every import here goes to the local cluster when asked to
+    cluster_import.LOCAL_FROM = 1  # every import asked to run on the local cluster goes there
     folder = Path(tempfile.mkdtemp(prefix="atlas-scale-"))
     source = folder / "big.jsonl"
     write_entities(source, args.count)

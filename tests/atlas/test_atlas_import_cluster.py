@@ -174,8 +174,10 @@ def _stored(root: Path) -> int:
 
 
 def test_a_worker_killed_half_way_loses_no_entity(cluster, tmp_path):
+    """Three parts of the size the command line uses; the worker holding one is killed."""
     address, workers = cluster
-    records = entities_file(tmp_path / "big.jsonl")
+    count = 2 * cluster_import.PART + COUNT
+    records = entities_file(tmp_path / "big.jsonl", count)
     with EmbeddingServer(dim=384) as server:
         server.delay = 0.4  # each request of a part's texts: the parts are under way long enough
         importer = _slow_server_import(tmp_path, address, server)
@@ -183,16 +185,17 @@ def test_a_worker_killed_half_way_loses_no_entity(cluster, tmp_path):
 
         try:
             with Client(address, timeout="30s") as client:
-                doomed = next(
-                    a for a, w in client.scheduler_info()["workers"].items() if w["name"] == "worker-0"
-                )
+                names = {a: w["name"] for a, w in client.scheduler_info()["workers"].items()}
                 held: list[str] = []
                 deadline = time.monotonic() + 300
                 while not held and time.monotonic() < deadline and importer.poll() is None:
-                    held = [str(key) for key in client.processing(workers=[doomed]).get(doomed, [])]
+                    busy = {a: [str(k) for k in keys] for a, keys in client.processing().items() if keys}
+                    doomed, held = next(iter(busy.items()), (None, []))
                     time.sleep(0.02)
-                workers[0].send_signal(signal.SIGKILL)  # while it embeds a part of the import
-                workers[0].wait(10)
+                assert doomed is not None, "no worker ever held a part"
+                victim = workers[int(names[doomed].rsplit("-", 1)[1])]
+                victim.send_signal(signal.SIGKILL)  # while it embeds a part of the import
+                victim.wait(10)
             out, err = importer.communicate(timeout=600)
         finally:
             if importer.poll() is None:
@@ -200,8 +203,8 @@ def test_a_worker_killed_half_way_loses_no_entity(cluster, tmp_path):
         asked = [text for request in server.requests for text in request["input"]]
     assert held and held[0].startswith("atlas-import-"), "the worker was killed before it had a part"
     assert importer.returncode == 0, err
-    assert f"imported {COUNT} entities from big.jsonl ({COUNT} new" in out, out
-    assert _stored(tmp_path) == COUNT
+    assert f"imported {count} entities from big.jsonl ({count} new" in out, out
+    assert _stored(tmp_path) == count
     from napari_talk.packs.atlas.catalogue import Catalogue
 
     catalogue = Catalogue(tmp_path / CATALOGUE_FILE)
@@ -210,7 +213,7 @@ def test_a_worker_killed_half_way_loses_no_entity(cluster, tmp_path):
     finally:
         catalogue.close()
     assert set(asked) >= {_text(r) for r in records}  # every text was asked for at least once
-    assert "of 480 entities" in err  # the terminal's progress line
+    assert f"of {count:,} entities" in err  # the terminal's progress line
 
 
 def _text(record: dict[str, str]) -> str:

@@ -53,8 +53,9 @@ def test_a_folder_without_jsonl_files_is_one_sentence(workspace):
     assert not result.ok and result.message == "the folder empty holds no .jsonl file to import"
 
 
-def test_a_small_import_embeds_here_and_a_named_cluster_always_gets_it():
+def test_an_import_embeds_here_unless_a_cluster_is_asked_for_and_a_named_one_always_gets_it():
     local_from = cluster_import.LOCAL_FROM
+    assert cluster_import.where(10 * local_from, None) is None
     assert cluster_import.where(local_from - 1, "local") is None
     assert cluster_import.where(local_from, "local") == "local"
     assert cluster_import.where(5, "tcp://10.0.0.9:8786") == "tcp://10.0.0.9:8786"

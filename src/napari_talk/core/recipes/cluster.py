@@ -30,9 +30,9 @@ Arrived = Callable[[int, Any], None]
 """``arrived(index, value)``: the task of ``payloads[index]`` ended with ``value`` (or its exception)."""
 
 
-def scheduler_setting() -> str:
-    """The scheduler the person set (``$NAPARI_TALK_SCHEDULER``), else ``local``."""
-    return os.environ.get(SCHEDULER_ENV, "").strip() or LOCAL
+def scheduler_chosen() -> str | None:
+    """The scheduler the person set (``$NAPARI_TALK_SCHEDULER``, ``run --scheduler``), or None."""
+    return os.environ.get(SCHEDULER_ENV, "").strip() or None
 
 
 def is_address(scheduler: str) -> bool:

@@ -29,8 +29,8 @@ from .limits import EMBED_BATCH
 PART = 4 * EMBED_BATCH
 """Entities in one task: seconds of a sentence model's work, a few hundred KB each way."""
 LOCAL_FROM = 20_000
-"""On the default local cluster, an import with fewer entities to embed runs here instead: a
-cluster's start and each worker's loading of the model cost more than they save below it."""
+"""On a local cluster the person asked for, an import with fewer entities to embed runs here
+instead: a cluster's start and each worker's loading of the model cost more than they save below it."""
 AHEAD_PER_WORKER = 3
 """Parts submitted and not yet back, per worker (the rest wait here, not in the scheduler)."""
 
@@ -38,11 +38,12 @@ Told = Callable[[int, int], None]
 """``told(done, total)``: entities embedded and written so far."""
 
 
-def where(count: int, scheduler: str) -> str | None:
+def where(count: int, scheduler: str | None) -> str | None:
     """The scheduler an import of ``count`` entities to embed runs on, or None: here, in turn.
-    An address always (the person set the cluster up for this); the local cluster from
-    :data:`LOCAL_FROM` entities; ``in-process`` never."""
-    if scheduler == cluster.IN_PROCESS or count == 0:
+    An address always (the person set that cluster up); ``local`` from :data:`LOCAL_FROM`
+    entities; none chosen, or ``in-process``, never: on one machine a process already runs the
+    model on every core (``benchmarks/atlas_import_scale.py``: a local cluster did not beat it)."""
+    if scheduler is None or scheduler == cluster.IN_PROCESS or count == 0:
         return None
     if cluster.is_address(scheduler):
         return scheduler

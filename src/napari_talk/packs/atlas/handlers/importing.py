@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ....core.contract.pack import Context
 from ....core.contract.result import CommandError, Result
-from ....core.recipes.cluster import scheduler_setting
+from ....core.recipes.cluster import scheduler_chosen
 from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress
 from .. import cluster_import, jsonl
@@ -54,7 +54,7 @@ def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
         # here, with its vector, is neither embedded nor written again
         kept = catalogue.unchanged(read.entities, embedder.name)
         entities = [e for i, e in enumerate(read.entities) if i not in kept]
-        on = cluster_import.where(len(entities), scheduler_setting())
+        on = cluster_import.where(len(entities), scheduler_chosen())
         if on is None:
             return Read(read, len(kept), prepare(ctx, embedder, entities, [None] * len(entities), progress))
         progress.report(f"embedding {len(entities):,} entities on {on}", 0.0)
