@@ -32,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from napari_talk.core.recipes.batch import IN_PROCESS, LOCAL, _kept, run_batch
+from napari_talk.core.recipes.batch import IN_PROCESS, LOCAL, run_batch
+from napari_talk.core.recipes.cluster import kept as kept_clusters
 from napari_talk.core.recipes.item import Item, Options
 from napari_talk.core.recipes.sweep import steps
 
@@ -118,7 +119,7 @@ def measure(name: str, recipe: str, items: list[Item], root: Path, runs: list[tu
                     flush=True,
                 )
         finally:
-            kept = _kept.pop(workers, None)
+            kept = kept_clusters.pop(workers, None)
             if kept is not None:
                 started, cpu_before = time.perf_counter(), _cpu()
                 kept.close()

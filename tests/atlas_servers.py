@@ -98,6 +98,8 @@ class EmbeddingServer(_Server):
         self.requests: list[dict[str, Any]] = []
         self.auth: list[str] = []
         self.fail_with: int | None = None
+        self.delay = 0.0
+        """Seconds each answer waits (a slow server, or a large model)."""
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -108,6 +110,8 @@ class EmbeddingServer(_Server):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 server.requests.append(body)
                 server.auth.append(self.headers.get("Authorization", ""))
+                if server.delay:
+                    time.sleep(server.delay)
                 if server.fail_with is not None or not self.path.endswith("/embeddings"):
                     status = server.fail_with or 404
                     payload: dict[str, Any] = {"error": {"message": "scripted failure", "type": "x"}}

@@ -6,10 +6,11 @@ HTTP), ``commands`` (the reference), and what each pack adds (``Pack(..., cli="m
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .exit_codes import (
     EXIT_CODES,
@@ -119,7 +120,8 @@ def _run_command(args: argparse.Namespace) -> int:
             ) from exc
     if not lines and not args.screenshot:
         raise UsageError("give lines to run, or --script FILE")
-    status = run_lines(lines, sample=args.sample, screenshot=args.screenshot, ask=_approver(args.yes))
+    with _cluster_of(args):
+        status = run_lines(lines, sample=args.sample, screenshot=args.screenshot, ask=_approver(args.yes))
     if status == EXIT_NOT_APPROVED:
         how = "you said no" if sys.stdin.isatty() and not args.yes else "nobody could be asked"
         fail(
@@ -129,6 +131,24 @@ def _run_command(args: argparse.Namespace) -> int:
     elif status != EXIT_OK:
         fail("a line was not understood or did not run (marked ✗ above)")
     return status
+
+
+@contextlib.contextmanager
+def _cluster_of(args: argparse.Namespace) -> Iterator[None]:
+    """``--scheduler`` and ``--workers`` for the lines run: where a large import embeds."""
+    from .core.recipes.cluster import SCHEDULER_ENV, WORKERS_ENV
+
+    given = {SCHEDULER_ENV: args.scheduler, WORKERS_ENV: str(args.workers) if args.workers else None}
+    before = {name: os.environ.get(name) for name in given}
+    os.environ.update({name: value for name, value in given.items() if value})
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _recipe_command(args: argparse.Namespace) -> int:
@@ -352,10 +372,11 @@ def _add_recipe_options(r: argparse.ArgumentParser) -> None:
                    "e.g. 'data/*.tif'; a results table goes to batches/NAME/results.csv")  # fmt: skip
     r.add_argument("--sweep", action="append", metavar="NAME=START:STOP:STEP",
                    help="run the recipe once per value of {NAME} (or NAME=a,b,c); repeat it")  # fmt: skip
-    r.add_argument("--scheduler", help="where a batch runs: 'local' (a Dask cluster on this machine's "
-                   "cores, the default), 'in-process', or an existing scheduler's tcp://host:8786 "
-                   "(default from $NAPARI_TALK_SCHEDULER)")  # fmt: skip
-    r.add_argument("--workers", type=int, help="the local cluster's worker processes (default: one per core)")
+    r.add_argument("--scheduler", help="where a batch, or a large atlas import, runs: 'local' (a Dask "
+                   "cluster on this machine's cores, the default), 'in-process', or an existing scheduler's "
+                   "tcp://host:8786 (default from $NAPARI_TALK_SCHEDULER)")  # fmt: skip
+    r.add_argument("--workers", type=int, help="the local cluster's worker processes (default: "
+                   "$NAPARI_TALK_WORKERS, else one per core)")  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import os
 import signal
 import subprocess
 import sys
@@ -18,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from dask_cluster import dask_cluster, quiet_env
 from recipe_inputs import small_tiffs
 
 RECIPE = """# napari-talk recipe: look
@@ -33,61 +32,11 @@ write seen to notes/{stem}.txt
 IMAGES = 20
 
 
-def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    return {**env, "PYTHONWARNINGS": "ignore", **extra}
-
-
-def _dask(*args: str, log: Path) -> subprocess.Popen:
-    dask = Path(sys.executable).with_name("dask")
-    return subprocess.Popen([str(dask), *args], stdout=subprocess.DEVNULL, stderr=log.open("wb"), env=_env())
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    """The scheduler's address and the two worker processes (each one thread, no nanny: a killed
-    worker stays dead)."""
-    folder = tmp_path_factory.mktemp("cluster")
-    found = folder / "scheduler.json"
-    scheduler = _dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                      "--scheduler-file", str(found), log=folder / "scheduler.log")  # fmt: skip
-    workers: list[subprocess.Popen] = []
-    try:
-        deadline = time.monotonic() + 60
-        while not (found.exists() and found.stat().st_size) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        address = json.loads(found.read_text())["address"]
-        assert address.startswith("tcp://127.0.0.1:")
-        workers = [
-            _dask(
-                "worker",
-                address,
-                "--nthreads",
-                "1",
-                "--no-nanny",
-                "--host",
-                "127.0.0.1",
-                "--no-dashboard",
-                "--name",
-                f"worker-{n}",
-                log=folder / f"worker-{n}.log",
-            )
-            for n in range(2)
-        ]
-        from distributed import Client
-
-        with Client(address, timeout="30s") as client:
-            client.wait_for_workers(2, timeout=90)
-        yield address, workers
-    finally:
-        for process in [*workers, scheduler]:
-            if process.poll() is None:
-                process.terminate()
-        for process in [*workers, scheduler]:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    """The scheduler's address and the two worker processes."""
+    with dask_cluster(tmp_path_factory.mktemp("cluster")) as found:
+        yield found
 
 
 def _workspace(root: Path) -> Path:
@@ -100,7 +49,7 @@ def _workspace(root: Path) -> Path:
 def _batch(root: Path, scheduler: str) -> subprocess.CompletedProcess:
     args = ["run", "--recipe", "look", "--each", "data/*.tif", "--yes", "--scheduler", scheduler]
     return subprocess.run([sys.executable, "-m", "napari_talk", *args], capture_output=True, text=True,
-                          timeout=600, env=_env(NAPARI_TALK_WORKSPACE=str(root)))  # fmt: skip
+                          timeout=600, env=quiet_env(NAPARI_TALK_WORKSPACE=str(root)))  # fmt: skip
 
 
 def _table_without_seconds(root: Path) -> list[dict[str, str]]:
@@ -141,7 +90,7 @@ def test_a_worker_killed_half_way_loses_no_input(cluster, tmp_path):
     address, workers = cluster
     root = _workspace(tmp_path / "ws")
     args = ["run", "--recipe", "look", "--each", "data/*.tif", "--yes", "--scheduler", address]
-    env = _env(NAPARI_TALK_WORKSPACE=str(root))
+    env = quiet_env(NAPARI_TALK_WORKSPACE=str(root))
     batch = subprocess.Popen([sys.executable, "-m", "napari_talk", *args], stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, text=True, env=env)  # fmt: skip
     from distributed import Client

@@ -8,6 +8,7 @@ import os
 from recipe_inputs import small_tiffs
 
 from napari_talk.core.recipes import batch as batches
+from napari_talk.core.recipes import cluster as clusters
 from napari_talk.core.recipes.item import Item, Options
 
 RECIPE = "auto contrast {layer1}\nset the colormap of {layer1} to magma\n"
@@ -27,16 +28,16 @@ def test_a_kept_cluster_serves_the_next_batch_on_the_same_workers(workspace):
         first = batches.run_batch(
             RECIPE, items, Options(str(workspace), "batches/a"), workers=1, keep_cluster=True
         )
-        cluster = batches._kept[1]
+        cluster = clusters.kept[1]
         pids = _worker_pids(cluster)
         second = batches.run_batch(
             RECIPE, items, Options(str(workspace), "batches/b"), workers=1, keep_cluster=True
         )
-        assert batches._kept[1] is cluster and _worker_pids(cluster) == pids
+        assert clusters.kept[1] is cluster and _worker_pids(cluster) == pids
         assert [r.status for r in first.rows + second.rows] == ["ok"] * 6
         assert os.getpid() not in pids, "the rows ran on the cluster's worker, not here"
     finally:
-        kept = batches._kept.pop(1, None)
+        kept = clusters.kept.pop(1, None)
         if kept is not None:
             kept.close()
 
@@ -47,4 +48,4 @@ def test_a_batch_that_does_not_keep_its_cluster_closes_it(workspace):
         RECIPE, [Item(input="data/img00.tif")], Options(str(workspace), "batches/c"), workers=1
     )
     assert done.rows[0].status == "ok"
-    assert 1 not in batches._kept
+    assert 1 not in clusters.kept

@@ -13,17 +13,14 @@ all there are kept, not run.
 
 from __future__ import annotations
 
-import logging
-import os
-import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from . import table
+from .cluster import IN_PROCESS, LOCAL, fan_out
 from .item import Item, Options, Row, run_item
 from .recipe import Recipe, bind, parse_recipe
 
@@ -35,8 +32,6 @@ Stop = Callable[[], bool]
 """``stop()``: True once the person asked to stop (rows under way finish; the rest are not run)."""
 OnRow = Callable[[Row, int, int], None]
 """``on_row(row, done, total)``: a row has come in (progress)."""
-LOCAL = "local"
-IN_PROCESS = "in-process"
 TABLE_NAME = "results.csv"
 TABLE_EVERY_SECONDS = 2.0
 """The table is rewritten as rows come in at most this often, and once at the end."""
@@ -174,65 +169,12 @@ def _in_process(text: str, items: Iterable[Item], options: Options, arrived: Cal
 
 def _on_dask(text: str, items: Sequence[Item], options: Options, scheduler: str, workers: int | None,
              arrived: Callable[[Row], None], stop: Stop, keep_cluster: bool = False) -> None:  # fmt: skip
-    from distributed import as_completed
+    def row_of(index: int, value: Any) -> None:
+        if isinstance(value, BaseException):  # the task itself died (its workers killed more than once)
+            why = f"its task failed on the cluster: {type(value).__name__}: {value}"
+            value = Row(items[index].key, error=why[:300])
+        arrived(value)
 
-    client, cluster = _client(scheduler, workers, keep_cluster)
-    try:
-        batch = uuid.uuid4().hex[:8]
-        futures = {
-            client.submit(
-                run_item, text, item, options, key=f"recipe-{batch}-{n}", pure=False, retries=1
-            ): item
-            for n, item in enumerate(items)
-        }
-        for future in as_completed(futures):
-            item = futures[future]
-            try:
-                row = future.result()
-            except Exception as exc:  # the task itself died (its workers killed more than once)
-                row = Row(
-                    item.key, error=f"its task failed on the cluster: {type(exc).__name__}: {exc}"[:300]
-                )
-            arrived(row)
-            if stop():
-                client.cancel(list(futures))
-                return
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-_kept: dict[int, Any] = {}
-"""Local clusters kept up between batches, by their number of workers (``keep_cluster``)."""
-_kept_lock = threading.Lock()
-
-
-def _client(scheduler: str, workers: int | None, keep: bool = False) -> tuple[Any, Any]:
-    """A client, and the cluster to close after the batch (None: not this batch's to close)."""
-    from distributed import Client
-
-    if scheduler != LOCAL:
-        return Client(scheduler, timeout="10s"), None
-    count = workers or max(os.cpu_count() or 1, 1)
-    if not keep:
-        cluster = _local_cluster(count)
-        return Client(cluster), cluster
-    with _kept_lock:
-        cluster = _kept.get(count)
-        if cluster is None or getattr(cluster.status, "name", "") != "running":
-            cluster = _kept[count] = _local_cluster(count)
-    return Client(cluster), None
-
-
-def _local_cluster(workers: int) -> Any:
-    from distributed import LocalCluster
-
-    return LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        host="127.0.0.1",
-        silence_logs=logging.ERROR,  # its warnings (a worker slow to stop) are not the person's
-    )
+    payloads = [(text, item, options) for item in items]
+    fan_out(run_item, payloads, row_of, scheduler=scheduler, workers=workers, stop=stop,
+            keep_cluster=keep_cluster, name="recipe")  # fmt: skip

@@ -14,6 +14,12 @@ ExistingEntity = Annotated[EntityName, Field(json_schema_extra=names("entities")
 WorkspacePath = Annotated[
     NonBlank, Field(max_length=1000, description="A .jsonl file, relative to the workspace folder.")
 ]
+ImportPath = Annotated[
+    NonBlank,
+    Field(
+        max_length=1000, description="A .jsonl file, or a folder of them, relative to the workspace folder."
+    ),
+]
 Text = Annotated[NonBlank, Field(max_length=1000)]
 
 
@@ -116,12 +122,17 @@ class OpenResult(Command, action="open_result"):
 
 
 class ImportCatalogue(Command, action="import_catalogue"):
-    """Import entities from a JSON Lines file (one entity per line); same names are replaced."""
+    """Import entities from a JSON Lines file (one entity per line), or from every .jsonl file in a
+    folder; same names are replaced, entities stored as they are skipped."""
 
     risk: ClassVar[Risk] = "data"
 
-    path: WorkspacePath
-    examples: ClassVar = ("import entities.jsonl", "import the catalogue from backup/atlas.jsonl")
+    path: ImportPath
+    examples: ClassVar = (
+        "import entities.jsonl",
+        "import the catalogue from backup/atlas.jsonl",
+        "import every jsonl file in data/parts",
+    )
 
 
 class ExportCatalogue(Command, action="export_catalogue"):

@@ -88,6 +88,25 @@ def _jsonl(values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+def _folder_slash(values: dict[str, Any]) -> dict[str, Any]:
+    """A bare path is a folder to import only when it says so, ending in ``/``."""
+    path = values["path"].rstrip(".,;")
+    if not path.endswith("/") or not path.strip("/"):
+        raise ValueError("not a folder")
+    values["path"] = path.rstrip("/")
+    return values
+
+
+def _jsonl_or_folder(values: dict[str, Any]) -> dict[str, Any]:
+    """A JSON Lines file, or a folder of them (a path ending in ``/``, or one without a suffix)."""
+    path = values["path"].rstrip(".,;")
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if path.endswith("/") or (last and "." not in last):
+        values["path"] = path.rstrip("/") or path
+        return values
+    return _jsonl(values)
+
+
 def _sref(values: dict[str, Any]) -> dict[str, Any]:
     code = values["sref_code"].strip()
     if not re.search(r"[0-9]", code) and not re.match(r"https?://|random\b", code, re.IGNORECASE):
@@ -244,6 +263,24 @@ RULES: tuple[Rule, ...] = (
         post=_jsonl,
         priority=PRIORITY,
         requires=("import", "load", "read"),
+    ),
+    Rule(  # a folder of .jsonl files: named as such, or by a path ending in "/"
+        cmd.ImportCatalogue,
+        rf"(?:import|load|read)(?: the)? (?:entities|records|catalogue|catalog|atlas)(?: entries)?"
+        rf" from (?:the )?(?:folder |directory )?{{path:path}}(?: (?:in)?to {CATALOGUE})?",
+        rf"import (?:every|each|all(?: the)?) (?:jsonl |\.jsonl )?files? (?:in|from|of) (?:the )?(?:folder )?"
+        rf"{{path:path}}(?: (?:in)?to {CATALOGUE})?",
+        rf"import (?:the )?(?:folder|directory) {{path:path}}(?: (?:in)?to {CATALOGUE})?",
+        post=_jsonl_or_folder,
+        priority=PRIORITY - 1,
+        requires=("import", "load", "read"),
+    ),
+    Rule(
+        cmd.ImportCatalogue,
+        rf"import {{path:path}}(?: (?:in)?to {CATALOGUE})?",
+        post=_folder_slash,
+        priority=PRIORITY - 1,
+        requires=("import",),
     ),
     Rule(
         cmd.ExportCatalogue,

@@ -92,10 +92,16 @@ def read_records(lines: Iterable[str | UnicodeDecodeError]) -> ReadResult:
             result.entities.append(Entity(**_record(text).model_dump()))
         except ValueError as exc:
             result.skip(number, str(exc))
-    last = {name_key(entity.name): entity for entity in result.entities}  # a name twice: the last
+    last = last_of_each(result.entities)
     result.repeated = len(result.entities) - len(last)
-    result.entities = list(last.values()) if result.repeated else result.entities
+    result.entities = last
     return result
+
+
+def last_of_each(entities: list[Entity]) -> list[Entity]:
+    """A name given twice: its last record (in the place of its first)."""
+    last = {name_key(entity.name): entity for entity in entities}
+    return list(last.values()) if len(last) < len(entities) else entities
 
 
 def _record(text: str) -> Record:

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 HANDLERS = Handlers[Atlas]()
 
 
-IMPORT_MAX_BYTES = 512 * 1024 * 1024
 SAMPLE_IMAGES = "atlas/images/sample"
 NAMES_FOR_PARSER = 500
 """Beyond this many entities the parser reads names as free words (the handlers still resolve them)."""

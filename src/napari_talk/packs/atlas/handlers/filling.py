@@ -1,4 +1,5 @@
-"""Filling and changing the catalogue: imports, exports, the sample, removal, the embedding model."""
+"""Filling and changing the catalogue: exports, the sample, removal, the embedding model (imports:
+:mod:`.importing`)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,9 @@ from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import jsonl
 from ..embeddings import Embedder, EmbeddingError
-from ..entities import ImportReport
 from ..store import Atlas
 from .common import (
     HANDLERS,
-    IMPORT_MAX_BYTES,
     Prepared,
     atlas_of,
     catalogue_of,
@@ -25,7 +24,6 @@ from .common import (
     embedder_of,
     fill_vectors,
     filled,
-    prepare,
     resolve_entity,
     sample_prepared,
     store_prepared,
@@ -33,56 +31,6 @@ from .common import (
 
 if TYPE_CHECKING:
     from ....core.safety.workspace import Workspace
-
-
-@HANDLERS.on(cmd.ImportCatalogue)
-def import_catalogue(command: cmd.ImportCatalogue, ctx: Context[Atlas]) -> Job:
-    if not ctx.workspace.exists(command.path):
-        raise CommandError(f"no file {command.path!r} in the workspace")
-    workspace, catalogue = ctx.workspace, catalogue_of(ctx)
-    started = time.perf_counter()
-
-    def work(progress: Progress) -> tuple[Prepared, jsonl.ReadResult, int]:
-        data = workspace.read_bytes(command.path, limit=IMPORT_MAX_BYTES, what="catalogue imports")
-        read = jsonl.read_bytes(data)
-        if not read.entities:
-            why = (
-                f"; {jsonl.summarize_errors(read.errors, read.skipped)}"
-                if read.skipped
-                else ": the file is empty"
-            )
-            raise CommandError(f"no entity imported from {command.path}{why}")
-        embedder = embedder_of(ctx, progress)
-        # what an earlier import (stopped, or of the same file before it grew) stored as it is
-        # here, with its vector, is neither embedded nor written again
-        kept = catalogue.unchanged(read.entities, embedder.name)
-        entities = [e for i, e in enumerate(read.entities) if i not in kept]
-        return prepare(ctx, embedder, entities, [None] * len(entities), progress), read, len(kept)
-
-    def finish(done: tuple[Prepared, jsonl.ReadResult, int]) -> Result:
-        prepared, read, unchanged = done
-        report, changes = store_prepared(catalogue, prepared) if prepared[0] else (ImportReport(), Changes())
-        skipped = f"; {jsonl.summarize_errors(read.errors, read.skipped)}" if read.skipped else ""
-        repeated = f"; {read.repeated:,} gave way to a later line of the same name" if read.repeated else ""
-        same = f", {unchanged:,} already there as they are" if unchanged else ""
-        seconds = time.perf_counter() - started
-        message = (
-            f"imported {len(prepared[0]) + unchanged} entities from {command.path} ({len(report.added)} new, "
-            f"{len(report.replaced)} replaced{same}{repeated}) in {seconds:.1f} s{skipped}."
-        )
-        data: dict[str, object] = {
-            "imported": len(prepared[0]) + unchanged,
-            "repeated": read.repeated,
-            "added": len(report.added),
-            "replaced": len(report.replaced),
-            "skipped": read.errors,
-            "skipped_count": read.skipped,
-        }
-        if unchanged:
-            data["unchanged"] = unchanged
-        return Result.success(message, data, undo=changes)
-
-    return Job(f"importing {command.path}", work, finish)
 
 
 @HANDLERS.on(cmd.ExportCatalogue)
