@@ -27,6 +27,8 @@ def test_spoken_names_fold_to_one_key():
     assert spoken("Chapter 1") == spoken("ch01.md") == spoken("ch-1") == spoken("chapter 01") == "ch1"
     assert spoken("the plan") == spoken("plan.md") == "plan"
     assert spoken("chapter 10") != spoken("chapter 1")
+    assert spoken("chapter one") == spoken("ch01.md") and spoken("Chapter Twelve") == spoken("ch12.md")
+    assert spoken("someone.md") == "someone"  # a number word inside a word stays a word
 
 
 def test_a_delete_waits_for_the_person_whoever_asks():
@@ -47,8 +49,16 @@ def test_an_agents_delete_is_a_structured_refusal_and_nothing_goes(files, worksp
 
 def test_the_parser_is_offered_the_trees_names(files):
     names = spoken_names(files.context(PACK))
-    assert {"plan", "plan.md", "notes/plan.md", "chapter 1", "The Castle"} <= set(names["files"])
+    said = {"plan", "plan.md", "notes/plan.md", "chapter 1", "chapter one", "The Castle"}
+    assert said <= set(names["files"])
     assert {"notes", "chapters"} <= set(names["folders"])
+
+
+def test_a_chapter_said_in_words_is_edited_and_undone(files, workspace):
+    assert files.run("in chapter one, change 'stood' to 'fell'").results[-1].ok
+    assert (workspace / "chapters" / "ch01.md").read_text() == "# The Castle\n\nIt fell.\n"
+    assert files.run("undo").results[-1].ok
+    assert (workspace / "chapters" / "ch01.md").read_text() == "# The Castle\n\nIt stood.\n"
 
 
 def test_a_title_finds_its_file(files, workspace):

@@ -17,6 +17,7 @@ from typing import Literal
 
 from ...core.contract.pack import Context
 from ...core.contract.result import CommandError
+from ...core.grammar.tokens import WORD_VALUES
 from ...core.safety import tree
 from ...core.safety.workspace import check_spelling
 from .errors import FilesError
@@ -44,6 +45,8 @@ _KIND_WORD = re.compile(r" (?:file|folder|directory|dir|document|note|notes file
 _EXTENSION = re.compile(r"\.[A-Za-z0-9_-]{1,10}$")
 _NUMBER = re.compile(r"\d+")
 _CHAPTER = re.compile(r"\b(?:chapter|chap|chpt|ch)\b\.?", re.IGNORECASE)
+_SMALL_NUMBERS = {word: n for word, n in WORD_VALUES.items() if " " not in word and n < 100}
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(sorted(_SMALL_NUMBERS, key=len, reverse=True))})\b")
 
 
 def spoken(name: str) -> str:
@@ -51,6 +54,7 @@ def spoken(name: str) -> str:
     text = _EXTENSION.sub("", name.strip()).casefold()
     text = _ARTICLE.sub("", text)
     text = _CHAPTER.sub("ch", text)
+    text = _NUMBER_WORD.sub(lambda m: str(_SMALL_NUMBERS[m.group()]), text)  # "chapter one"
     text = re.sub(r"[\W_]+", "", text)
     return _NUMBER.sub(lambda m: str(int(m.group())), text)
 
@@ -208,5 +212,6 @@ def _spoken_names(ctx: Context[FilesState]) -> dict[str, list[str]]:
             key = spoken(stem)
             if re.fullmatch(r"ch\d+", key):
                 files.add(f"chapter {key[2:]}")
+                files |= {f"chapter {w}" for w, n in _SMALL_NUMBERS.items() if n == int(key[2:])}
     files |= {title for _, title in titles(ctx, entries, OFFERED_TITLE_FILES) if 0 < len(title) <= 80}
     return {"files": sorted(files), "folders": sorted(folders)}
