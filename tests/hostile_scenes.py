@@ -185,7 +185,7 @@ HOSTILE: dict[str, tuple[Any, str]] = {
     "overlapping_glasses": (overlapping_glasses, "edge pairs"),
     "facing_custom_surfaces": (facing_custom_surfaces, "2,000,000 ray segments"),
     "trapped_grin": (trapped_grin, "ray segments"),
-    "thin_grin_slabs": (thin_grin_slabs, "GRIN"),
+    "thin_grin_slabs": (thin_grin_slabs, "1401 segments traced"),
     "comb_glass": (comb_glass, "100,000"),
     "deep_operators": (deep_operators, "4000"),
     "deep_json": (deep_json, "nests deeper than 64"),
