@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import HIGH_WATER
-from hostile_scenes import write
+from hostile_scenes import many_glasses, write
 from qtpy.QtCore import QTimer
 
 PEAK_MIB = 700
@@ -331,3 +331,31 @@ def test_a_ray_through_hundreds_of_thin_grin_slabs_tests_the_slabs_near_it(tmp_p
     assert segments >= 1400  # through every slab, in and out
     assert tests["intersect"] <= 4 * segments, tests
     assert tests["formula"] <= 4 * 4 * 700, tests  # n, ∂n/∂x, ∂n/∂y, α: once a slab
+
+
+def test_thousands_of_glasses_are_triangulated_off_the_gui_thread(
+    qtbot, make_napari_viewer_proxy, workspace, monkeypatch
+):
+    """A scene of 1,200 glasses loaded in the dock: napari makes the glasses layer (triangulating
+    every glass, seconds for thousands) in the job, and the GUI thread only adds it."""
+    from door import open_door
+    from napari.layers import Shapes
+
+    path = workspace / "many.json"
+    path.write_text(json.dumps(many_glasses(1200)))
+    made: list[tuple[int, bool]] = []
+    make = Shapes.__init__
+
+    def noted(self, data=None, *args, **kwargs):
+        made.append(
+            (len(data) if data is not None else 0, threading.current_thread() is threading.main_thread())
+        )
+        make(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(Shapes, "__init__", noted)
+    dock = open_door(make_napari_viewer_proxy, workspace)
+    dock.send("load scene many.json")
+    assert "1,200 glasses" in dock.transcript.entries[-1].text, dock.transcript.entries[-1].text
+    glasses = [layer for layer in dock.viewer.layers if isinstance(layer, Shapes) and len(layer.data) == 1200]
+    assert len(glasses) == 1
+    assert (1200, False) in made and (1200, True) not in made, made
