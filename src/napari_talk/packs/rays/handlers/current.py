@@ -27,6 +27,7 @@ from ..engine import trace
 from ..scene import Scene
 from ..simulation import Segments, SimulationResult
 from ..state import RaysPackState, RaysState
+from .names import remember
 
 Ctx = Context[RaysPackState]
 HANDLERS = Handlers[RaysPackState]()
@@ -128,6 +129,8 @@ def show(
         layers.physics_up(viewer, changes)
         if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
             layer_data, layer = made if made is not None else (display.glass_layer(state.scene), None)
+            if layer is not None:
+                remember(layer, state.scene)
             layer = layers.put(viewer, layer_data, "glasses", changes, made=layer)
             state = replace(state, glass_layer=cast("ShapesLayer", layer))
         else:
