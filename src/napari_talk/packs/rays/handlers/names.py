@@ -27,11 +27,13 @@ each layer is added (four times as a scene is drawn), and reading a layer of tho
 as a scene takes seconds on the GUI thread."""
 
 
-def names_in_layer(layer: ShapesLayer) -> dict[str, list[str]]:
+def names_in_layer(layer: ShapesLayer | None) -> dict[str, list[str]]:
     """The names of the scene ``layer`` holds (glass names depend on the shapes' names and types
     and the scene stored with the layer, not on where the vertices are)."""
     from .. import layers
 
+    if layer is None:
+        return names_of(layers.scene_of(layer))  # says there is no glasses layer
     key = _key(layer)
     if key not in _LAST_READ:
         _LAST_READ.clear()
