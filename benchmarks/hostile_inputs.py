@@ -421,7 +421,7 @@ for _name, _limit, _seconds in (
     ("overlapping_glasses", "overlap test 20,000,000 edge pairs", None),
     ("facing_custom_surfaces", "segments 2,000,000 incl. waiting", None),
     ("trapped_grin", "an MCP call's work 25 s", 25.0),
-    ("thin_grin_slabs", "an MCP call's work 25 s", 25.0),
+    ("thin_grin_slabs", "traced: each step tests the slabs near it", 25.0),
     ("comb_glass", "points 100,000 a path", None),
     ("deep_operators", "formula nesting 60", None),
     ("deep_json", "JSON nesting 64", None),

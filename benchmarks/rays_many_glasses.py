@@ -2,6 +2,12 @@
 
     xvfb-run -a python benchmarks/rays_many_glasses.py            # 100, 1,000 and 5,000 glasses
     xvfb-run -a python benchmarks/rays_many_glasses.py 5000
+    xvfb-run -a python benchmarks/rays_many_glasses.py --dock 5000   # the event loop's longest hold
+
+With ``--dock``, each size is typed as ``load scene many.json`` into the dock on a shown viewer,
+twice: with the glasses layer made on the GUI thread (the baseline, as before) and made in the job
+(``layers.MADE_OFF_THREAD``); printed: the event loop's longest hold and napari-talk's own work in
+it (:class:`dock_stalls.Meter`).
 
 Each size is loaded through the session as a typed ``load_scene`` would be, into a napari viewer
 whose window is laid out but not shown, then drawn once. Printed per size: the whole command, the
@@ -68,10 +74,55 @@ def load(glasses: int) -> None:
     viewer.close()
 
 
+def dock_stall(sizes: list[int]) -> None:
+    import sys
+
+    import napari
+    from napari.utils._proxies import PublicOnlyProxy
+    from qtpy.QtWidgets import QApplication
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from dock_stalls import Meter
+
+    from napari_talk._qt.dock import ChatDock
+    from napari_talk.packs.rays import layers
+
+    folder = Path(tempfile.mkdtemp())
+    viewer = napari.Viewer()
+    app = QApplication.instance()
+
+    def pump() -> None:
+        app.processEvents()
+        time.sleep(0.001)
+
+    dock = ChatDock(PublicOnlyProxy(viewer))
+    viewer.window.add_dock_widget(dock, name="Chat")
+    dock.session.workspace = folder
+    idle = lambda: dock.job is None and dock.task is None  # noqa: E731
+    (folder / "small.json").write_text(json.dumps(scene(20)))
+    meter = Meter().start()
+    meter.run(lambda: dock.send("load scene small.json"), idle, pump)  # napari's and the kernels' warm-up
+    off_thread = layers.MADE_OFF_THREAD
+    for size in sizes:
+        (folder / "many.json").write_text(json.dumps(scene(size)))
+        for label, threshold in (("on the GUI thread (baseline)", 10**9), ("made in the job", off_thread)):
+            viewer.layers.clear()
+            layers.MADE_OFF_THREAD = threshold
+            stall = meter.run(lambda: dock.send("load scene many.json"), idle, pump)
+            print(f"{size:>6,} glasses, the layer {label:30s} {stall}", flush=True)
+    meter.stop()
+    viewer.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[100, 1000, 5000])
-    for size in parser.parse_args().sizes:
+    parser.add_argument("--dock", action="store_true", help="the event loop's longest hold in the dock")
+    args = parser.parse_args()
+    if args.dock:
+        dock_stall(args.sizes)
+        return
+    for size in args.sizes:
         load(size)
 
 

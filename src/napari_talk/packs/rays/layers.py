@@ -64,18 +64,44 @@ PER_ITEM = ("edge_color", "face_color", "border_color")
 """Colours given one per item: not set for no items (napari would reset them to white)."""
 
 
-def put(viewer: Viewer, layer_data: display.LayerData, role: str, changes: Changes | None = None) -> Layer:
+MADE_OFF_THREAD = 1000
+"""A glasses layer of this many glasses or more is made in the job that traced its scene (napari
+triangulates every glass as it makes a Shapes layer: seconds for thousands), and only added on
+the GUI thread."""
+
+
+def made_off_thread(layer_data: display.LayerData) -> Layer:
+    """The napari layer of ``layer_data``, made without a viewer: napari's layers hold nothing of
+    Qt until added, so this may run in a job's thread."""
+    from napari.layers import Layer as NapariLayer
+
+    data, kwargs, kind = layer_data
+    return cast("Layer", NapariLayer.create(data, kwargs, kind))
+
+
+def put(
+    viewer: Viewer,
+    layer_data: display.LayerData,
+    role: str,
+    changes: Changes | None = None,
+    made: Layer | None = None,
+) -> Layer:
     """The layer with this role, updated in place when there is one of the same type (its
     position, visibility and name kept), else added (in place of one of another type); ``changes``
-    gets the steps that take it back (the old data, or the old layer itself, returns)."""
+    gets the steps that take it back (the old data, or the old layer itself, returns). ``made``:
+    the layer of ``layer_data`` already made (:func:`made_off_thread`), added in place of the old
+    one rather than updating it (which would triangulate on this thread again)."""
     data, kwargs, kind = layer_data
     active = viewer.layers.selection.active
     existing = layers_with(viewer, role)
     old = existing[-1] if existing else None
-    if old is not None and updatable(old, layer_data):
+    if old is not None and made is None and updatable(old, layer_data):
         update(old, layer_data, changes)
         return old
-    new = added(viewer, getattr(viewer, f"add_{kind}")(data, **kwargs), changes)
+    if made is not None:
+        new = added(viewer, cast(Any, viewer).add_layer(made), changes)
+    else:
+        new = added(viewer, getattr(viewer, f"add_{kind}")(data, **kwargs), changes)
     if old is not None:
         new.visible = old.visible
         index = index_of(viewer.layers, old)

@@ -11,33 +11,26 @@ from ..edges import get_side_descriptions
 from ..state import RaysPackState
 from . import appearance, edits, queries, questions, scene_io  # noqa: F401  (each binds its handlers)
 from .current import HANDLERS, edited, summary_line
+from .names import names_in_layer, names_of
 
 __all__ = ["HANDLERS", "describe_context", "known_names"]
 
 
 def known_names(ctx: Context[RaysPackState]) -> dict[str, list[str]]:
     """Glass and object names, without tracing: from the session's scene or a glasses layer not read yet."""
-    from .. import editing, layers
     from .current import _untaken_layer
 
     layer = _untaken_layer(ctx)
     state = ctx.state.current
     if layer is not None:
         try:
-            scene = layers.scene_of(layer)
+            return names_in_layer(layer)
         except Exception:
             names = layer.features.get("name", [])
             return {"glasses": [str(n) for n in names if isinstance(n, str) and n]}
-    elif state is not None:
-        scene = state.scene if not edited(ctx, state) else layers.scene_of(state.glass_layer)
-    else:
+    if state is None:
         return {}
-    listed = editing.objects(scene)
-    return {
-        "glasses": scene.names,
-        "scene_objects": [found.name for found in listed],
-        "scene_object_words": editing.name_words(listed),
-    }
+    return names_in_layer(state.glass_layer) if edited(ctx, state) else names_of(state.scene)
 
 
 def describe_context(ctx: Context[RaysPackState]) -> list[str]:

@@ -21,12 +21,13 @@ from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
 from ....core.running.jobs import Job, Progress, Stopped
 from ....core.viewer.layers import has_layer, same_layer, set_attributes
-from ....core.viewer.protocols import ShapesLayer, Viewer
+from ....core.viewer.protocols import Layer, ShapesLayer, Viewer
 from .. import display, layers
 from ..engine import trace
 from ..scene import Scene
 from ..simulation import Segments, SimulationResult
 from ..state import RaysPackState, RaysState
+from .names import remember
 
 Ctx = Context[RaysPackState]
 HANDLERS = Handlers[RaysPackState]()
@@ -109,17 +110,28 @@ def _clear_highlight(ctx: Ctx, viewer: Viewer) -> None:
         layers.empty(viewer, "selection")
 
 
-def show(ctx: Ctx, state: RaysState, changes: Changes, *, glasses: bool) -> RaysState:
+def show(
+    ctx: Ctx,
+    state: RaysState,
+    changes: Changes,
+    *,
+    glasses: bool,
+    made: tuple[display.LayerData, Layer] | None = None,
+) -> RaysState:
     """Keep the state and draw it: all of it when ``glasses`` (a new or edited scene); else the
     rays, edge labels and sources, leaving the glasses layer as the person edited it (it is told
-    the scene it now holds). Every step goes into ``changes``."""
+    the scene it now holds). Every step goes into ``changes``. ``made``: the glasses layer
+    already made off the GUI thread, with its data."""
     viewer = ctx.viewer
     if viewer is not None:
         layers.empty(viewer, "selection", changes)
         changes.add(lambda: _clear_highlight(ctx, viewer))  # undone: a later query's highlight goes too
         layers.physics_up(viewer, changes)
         if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
-            layer = layers.put(viewer, display.glass_layer(state.scene), "glasses", changes)
+            layer_data, layer = made if made is not None else (display.glass_layer(state.scene), None)
+            if layer is not None:
+                remember(layer, state.scene)
+            layer = layers.put(viewer, layer_data, "glasses", changes, made=layer)
             state = replace(state, glass_layer=cast("ShapesLayer", layer))
         else:
             layers.sync_glass_layer(state.glass_layer, state.scene, changes)
@@ -146,20 +158,27 @@ def retrace(
     of thousands of glasses takes seconds to check): it is called off the GUI thread too."""
     color_by = ctx.state.current.color_by if ctx.state.current is not None else "brightness"
     read: list[Scene] = [scene] if isinstance(scene, Scene) else []
+    made: list[tuple[display.LayerData, Layer]] = []
+    drawn = glasses and ctx.viewer is not None
 
     def work(progress: Progress) -> SimulationResult:
         if not read:
             progress.report("reading the scene")
             read.append(cast(Callable[[], Scene], scene)())
         progress.report(f"tracing {read[0].name}")
-        return traced(read[0], progress)
+        result = traced(read[0], progress)
+        if drawn and len(read[0].glasses) >= layers.MADE_OFF_THREAD:
+            progress.report(f"drawing {len(read[0].glasses):,} glasses")
+            layer_data = display.glass_layer(read[0])
+            made.append((layer_data, layers.made_off_thread(layer_data)))
+        return result
 
     def finish(result: SimulationResult) -> Result:
         state = RaysState(read[0], result, glass_layer, color_by)
         with Changes() as changes:  # all of it, or nothing
             if before is not None:
                 before(changes)
-            state = show(ctx, state, changes, glasses=glasses)
+            state = show(ctx, state, changes, glasses=glasses, made=made[0] if made else None)
             if frame and ctx.viewer is not None:
                 from ....core.viewer.access import camera
 

@@ -293,6 +293,11 @@ class SceneObj:
         whole circle), for the simulator's vectorized search; None: test every ray exactly."""
         return None
 
+    def hit_box(self) -> tuple[float, float, float, float] | None:
+        """(x0, y0, x1, y1): a box every point :meth:`intersect` can return lies in, for an object
+        without a :meth:`hit_shape` (a GRIN glass stops a ray inside it too); None: no such box."""
+        return None
+
     def incident(self, ray: Ray, index: int, point: Point, merging: list[SceneObj]) -> Incident | None:
         return None
 

@@ -46,10 +46,16 @@ def _searchable(obj: SceneObj) -> bool:
     return _owner(type(obj), "intersect") is not SceneObj
 
 
-def _shape_applies(obj: SceneObj) -> bool:
-    """The shape describes the ``intersect`` the object uses (not one a subclass replaced)."""
-    shape_owner = _owner(type(obj), "hit_shape")
+def _shape_applies(obj: SceneObj, method: str = "hit_shape") -> bool:
+    """The shape (or box) describes the ``intersect`` the object uses (not one a subclass replaced)."""
+    shape_owner = _owner(type(obj), method)
     return shape_owner is not SceneObj and issubclass(shape_owner, _owner(type(obj), "intersect"))
+
+
+def _box_of(obj: SceneObj) -> tuple[float, float, float, float] | None:
+    """The finite box every hit of an object without a shape lies in (a GRIN glass), if it has one."""
+    box = obj.hit_box() if _shape_applies(obj, "hit_box") else None
+    return box if box is not None and all(math.isfinite(v) for v in box) else None
 
 
 class NearestIndex:
@@ -63,6 +69,8 @@ class NearestIndex:
         self.objs = objs
         self.min_len = min_len
         self.always: list[int] = []
+        boxed: list[int] = []
+        box_rows: list[tuple[float, float, float, float]] = []
         seg_rows: list[tuple[float, float, float, float]] = []
         seg_obj: list[int] = []
         circ_rows: list[tuple[float, float, float]] = []
@@ -72,6 +80,12 @@ class NearestIndex:
             if not _searchable(obj):
                 continue
             shape = obj.hit_shape() if _shape_applies(obj) and not exhaustive else None
+            box = _box_of(obj) if shape is None and not exhaustive else None
+            if box is not None:
+                boxed.append(i)
+                box_rows.append(box)
+                coords.extend(abs(v) for v in box)
+                continue
             if shape is None:
                 self.always.append(i)
                 continue
@@ -116,15 +130,22 @@ class NearestIndex:
         if len(order) >= GRID_PRIMITIVES and not whole.any():
             grid = Grid(low, high, pad)
             self.grid = grid if grid.worth else None
+        # objects whose hits lie in a box but on no fixed outline (a GRIN glass also stops a ray
+        # inside it, a step on): the distance to where a ray enters the box bounds its hit
+        self.boxed = boxed
+        self.box_owner = np.array(boxed, dtype=np.int64)
+        corners = np.array(box_rows, dtype=float).reshape(-1, 4)
+        self.hit_box_low, self.hit_box_high = corners[:, :2] - pad, corners[:, 2:] + pad
 
     @property
     def primitives(self) -> int:
         return len(self.table)
 
     def bounds(self, rays: list[Ray]) -> list[tuple[list[int], list[float]]]:
-        """Per ray: the shaped objects its line meets ahead, nearest bound first, and the bounds."""
+        """Per ray: the shaped and boxed objects its line meets ahead, nearest bound first, and the
+        bounds."""
         out: list[tuple[list[int], list[float]]] = []
-        if not self.primitives:
+        if not self.primitives and not self.boxed:
             return [([], []) for _ in rays]
         step = self._rays_per_chunk()
         for lo in range(0, len(rays), step):
@@ -137,6 +158,9 @@ class NearestIndex:
         t = self._pair_bounds(xy, ray, prim)
         keep = np.isfinite(t)
         ray, obj, t = ray[keep], self.owner[prim[keep]], t[keep]
+        if self.boxed:
+            box_ray, box, box_t = self._box_bounds(xy)
+            ray, obj, t = np.r_[ray, box_ray], np.r_[obj, self.box_owner[box]], np.r_[t, box_t]
         order = np.lexsort((t, obj, ray))
         ray, obj, t = ray[order], obj[order], t[order]
         first = np.r_[True, (ray[1:] != ray[:-1]) | (obj[1:] != obj[:-1])] if len(ray) else keep[:0]
@@ -149,8 +173,24 @@ class NearestIndex:
             (objs_list[cuts[k] : cuts[k + 1]], values_list[cuts[k] : cuts[k + 1]]) for k in range(len(rays))
         ]
 
+    def _box_bounds(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ray, box, distance) for each box a ray's half-line enters: the distance to where it
+        enters (0 from inside), a lower bound on where the box's object can stop the ray."""
+        p1 = xy[:, None, :2]
+        d = xy[:, None, 2:] - p1
+        d = np.where(d == 0, 1e-300, d)
+        with np.errstate(all="ignore"):
+            t1 = (self.hit_box_low[None] - p1) / d
+            t2 = (self.hit_box_high[None] - p1) / d
+            enter = np.minimum(t1, t2).max(axis=2)
+            leave = np.maximum(t1, t2).min(axis=2)
+            ray, box = np.nonzero((enter <= leave) & (leave >= 0))
+            length = np.hypot(xy[:, 2] - xy[:, 0], xy[:, 3] - xy[:, 1])
+            t = np.maximum(enter[ray, box], 0.0) * length[ray] * (1 - 1e-9) - 1e-9 * self.extent
+        return ray, box, t
+
     def _rays_per_chunk(self) -> int:
-        across = len(self.group_start)
+        across = len(self.group_start) + len(self.boxed)
         if self.grid is not None:
             across = max(across, sum(self.grid.shape))
         return max(1, PAIRS_PER_CHUNK // across)
@@ -227,7 +267,7 @@ class NearestIndex:
             for i in objs[k:]:
                 test(i)
             tested = set(self.always).union(objs)
-            for i in self.shaped:
+            for i in self.shaped + self.boxed:
                 if i not in tested:
                     test(i)
         found.sort(key=lambda hit: hit[0])

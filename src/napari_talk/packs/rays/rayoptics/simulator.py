@@ -153,7 +153,8 @@ def simulate(
     ``max_seconds``, or needing more than ``budget`` segments counting the rays still waiting, is
     refused (:class:`BudgetExceeded`) as soon as it is known."""
     out = Outcome()
-    check = _checker(stop, max_seconds, budget)
+    allowed = math.inf if math.isinf(ray_limit) else max(0, math.floor(ray_limit) + 1)
+    check = _checker(stop, max_seconds, budget, out, fan_out=allowed > budget)
     settings.objs = objs
     if not compiled and settings.rng is not None:
         settings.rng.compiled = False  # the sources draw as they emit, below
@@ -181,7 +182,7 @@ def simulate(
     use_stage = vector and compiled and not exhaustive and not sequential
     chunk_rays = 1 if sequential else CHUNK_RAYS
     run = _Run(objs, settings, table, index, use_stage, out, record, 0 if max_depth < 0 else max_depth)
-    allowed = math.inf if math.isinf(ray_limit) else max(0, math.floor(ray_limit) + 1)
+    run.check = check
     processed = 0
     while True:
         run.left = 0
@@ -198,6 +199,7 @@ def simulate(
                 processed += len(slots)
                 check(processed, table.next_id)
                 if compiled and (len(slots) > FEW_RAYS or run.stage is not None):
+                    run.before = processed - len(slots)
                     run.chunk(int(slots[0]), int(slots[-1]) + 1)  # the queue's rows are consecutive
                 else:
                     for at in slots.tolist():
@@ -215,9 +217,10 @@ def simulate(
 
 
 def _checker(
-    stop: Callable[[], None] | None, max_seconds: float, budget: int
+    stop: Callable[[], None] | None, max_seconds: float, budget: int, out: Outcome, *, fan_out: bool = True
 ) -> Callable[[int, int], None]:
-    """``check(processed, made)``: raises when the trace must end (stopped, too long, too many)."""
+    """``check(processed, made)``: raises when the trace must end (stopped, too long, too many).
+    ``fan_out``: also refuse rays multiplying faster than they are traced (see :data:`FAN_OUT`)."""
     deadline = time.monotonic() + max_seconds
 
     def check(processed: int, made: int) -> None:
@@ -228,6 +231,13 @@ def _checker(
                 f"the scene needs more than {budget:,} ray segments, counting the rays still waiting "
                 "(a trapped ray, or too many rays); raise the budget to trace it"
             )
+        spawned = made - max(processed, out.emitted)  # the objects' rays still waiting
+        if fan_out and spawned > budget // FAN_OUT and spawned > FAN_OUT * processed:
+            raise BudgetExceeded(
+                f"the scene's rays multiply faster than they are traced ({spawned:,} made by its objects "
+                f"wait after {processed:,} traced), on the way past {budget:,} ray segments, counting "
+                "the rays still waiting; raise the budget to trace it"
+            )
         if time.monotonic() > deadline:
             raise BudgetExceeded(
                 f"the trace took longer than {max_seconds:g} s (after {processed:,} ray segments; "
@@ -237,6 +247,10 @@ def _checker(
     return check
 
 
+FAN_OUT = 16
+"""Rays the objects made that wait at once, past a 16th of the budget and more than 16 for each ray
+traced so far, are multiplying (two facing surfaces each sending a ray back as 32): the trace is
+refused then, in seconds, rather than once the waiting rays have filled the budget's memory."""
 FEW_RAYS = 64
 """Chunks of at most this many rays go ray by ray until a larger chunk has built the vector
 stage: a scene of few rays is traced without it (the compiled kernels' first load costs more)."""
@@ -369,6 +383,14 @@ class _Run:
         self.draws = np.array([isinstance(o, BaseGlass) for o in objs] + [False], dtype=bool)
         self.step: Any = None
         """The compiled bookkeeping of a chunk's step, imported by the first chunk."""
+        self.check: Callable[[int, int], None] = lambda processed, made: None
+        """The trace's check (:func:`_checker`), also run after each ray a chunk hands to its object."""
+        self.before = 0
+        """Rays processed before the current chunk."""
+        self.done = 0
+        self.pending = 0
+        """Rays of the current chunk handed to their objects, and the rays they made (not yet in the
+        table)."""
 
     def one(self, at: int) -> None:
         """The ray at row ``at`` takes its step, by the objects' own methods."""
@@ -425,6 +447,7 @@ class _Run:
         table, out, objs = self.table, self.out, self.objs
         rows = table.rows[lo:hi]
         slots = table.ids[lo:hi]
+        self.done = self.pending = 0
         if self.use_stage and self.stage is None:
             self.stage = VectorStage(objs, self.settings, math.sqrt(self.min_sq))
         m = len(slots)
@@ -523,6 +546,10 @@ class _Run:
         hit_obj.intersect(ray)
         result = hit_obj.incident(ray, slot, (float(hx[k]), float(hy[k])), merging.get(k, []))
         self.table.keep(slot, rows[k], ray)
+        self.done += 1
+        if result is not None:
+            self.pending += len(result.new_rays)
+        self.check(self.before + self.done, self.table.next_id + self.pending)
         if result is None:
             return
         if result.undefined:

@@ -187,7 +187,7 @@ class VectorStage:
             self.grid = grid if grid.worth else None
         self.grid_tables = _grid_tables(self.grid)
         self.other = NearestIndex(other, min_len, exhaustive=False)
-        self.other_always = bool(self.other.always)
+        self.other_always = bool(self.other.always or self.other.boxed)
         self.extent = extent
         self.reach = CLEAR_SEGMENTS * min_len + 1e-9 * extent
         """Hits this much farther than a ray's nearest cannot change its outcome (rounding aside)."""

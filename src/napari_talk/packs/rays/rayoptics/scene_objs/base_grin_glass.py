@@ -49,12 +49,19 @@ def _safe_call(fn: Callable[[dict[str, float]], float]) -> Callable[[dict[str, f
 
 
 class Body:
-    """The merged index of the GRIN bodies a ray is inside: n, ∂n/∂x, ∂n/∂y and α at a point."""
+    """The merged index of the GRIN bodies a ray is inside: n, ∂n/∂x, ∂n/∂y and α at a point.
 
-    __slots__ = ("alpha", "dx", "dy", "p")
+    A ray crossing many bodies carries their product and quotients as a chain of functions, each
+    evaluating the ones before it (ray-optics' arithmetic, kept to the last bit). When no body of
+    the chain depends on x or y (``uniform``), each link remembers its values by wavelength: a
+    step evaluates one link, not the whole chain."""
 
-    def __init__(self, p: Fn, dx: Fn, dy: Fn, alpha: Fn) -> None:
-        self.p, self.dx, self.dy, self.alpha = p, dx, dy, alpha
+    __slots__ = ("alpha", "dx", "dy", "p", "uniform")
+
+    def __init__(self, p: Fn, dx: Fn, dy: Fn, alpha: Fn, uniform: bool = False) -> None:
+        if uniform:
+            p, dx, dy, alpha = (_by_wavelength(f) for f in (p, dx, dy, alpha))
+        self.p, self.dx, self.dy, self.alpha, self.uniform = p, dx, dy, alpha, uniform
 
     def times(self, other: Body) -> Body:
         a, b = other, self
@@ -63,6 +70,7 @@ class Body:
             lambda x, y, z: a.p(x, y, z) * b.dx(x, y, z) + a.dx(x, y, z) * b.p(x, y, z),
             lambda x, y, z: a.p(x, y, z) * b.dy(x, y, z) + a.dy(x, y, z) * b.p(x, y, z),
             lambda x, y, z: a.alpha(x, y, z) + b.alpha(x, y, z),
+            a.uniform and b.uniform,
         )
 
     def divided_by(self, other: Body) -> Body:
@@ -77,10 +85,24 @@ class Body:
             lambda x, y, z: a.dx(x, y, z) / b.p(x, y, z) - a.p(x, y, z) * b.dx(x, y, z) / b.p(x, y, z) ** 2,
             lambda x, y, z: a.dy(x, y, z) / b.p(x, y, z) - a.p(x, y, z) * b.dy(x, y, z) / b.p(x, y, z) ** 2,
             lambda x, y, z: a.alpha(x, y, z) - b.alpha(x, y, z),
+            a.uniform and b.uniform,
         )
 
 
-VACUUM = Body(lambda x, y, z: 1.0, lambda x, y, z: 0.0, lambda x, y, z: 0.0, lambda x, y, z: 0.0)
+def _by_wavelength(fn: Fn) -> Fn:
+    """``fn`` that does not depend on x or y, evaluated once per wavelength."""
+    seen: dict[float, float] = {}
+
+    def call(x: float, y: float, z: float) -> float:
+        value = seen.get(z)
+        if value is None:
+            value = seen[z] = fn(x, y, z)
+        return value
+
+    return call
+
+
+VACUUM = Body(lambda x, y, z: 1.0, lambda x, y, z: 0.0, lambda x, y, z: 0.0, lambda x, y, z: 0.0, True)
 
 
 def _formula(text: Any, what: str) -> Formula:
@@ -114,7 +136,9 @@ class GrinMixin(BaseGlass):
         def shifted(fn: Callable[[dict[str, float]], float]) -> Fn:
             return lambda x, y, z: fn({"x": x - ox, "y": y - oy, "z": z})
 
-        self.own = Body(*(shifted(f) for f in compiled))
+        uniform = not {"x", "y"} & (set(index.variables) | set(absorption.variables))
+        p, dx, dy, alpha = (shifted(f) for f in compiled)
+        self.own = Body(p, dx, dy, alpha, uniform)
 
     def ref_index_at(self, point: Point, ray: Ray) -> float:
         return self.own.p(point[0], point[1], ray.wl or GREEN_WAVELENGTH)

@@ -45,6 +45,12 @@ class CircleGrinGlass(GrinMixin):
             return stepped
         return circle_hit(ray, self.p1, self.r_sq, self.settings.min_len_sq)
 
+    def hit_box(self) -> tuple[float, float, float, float] | None:
+        """The circle's box, widened by the tolerance its inside and boundary tests allow."""
+        r = math.sqrt(self.r_sq + abs(self.intersectTol)) * (1 + 1e-9)
+        (cx, cy), pad = self.p1, 2 * abs(self.intersectTol)
+        return cx - r - pad, cy - r - pad, cx + r + pad, cy + r + pad
+
     def _side(self, ray: Ray, point: Point) -> float:
         mid = ((ray.p1[0] + point[0]) * 0.5, (ray.p1[1] + point[1]) * 0.5)
         d = self.r_sq - dist_sq(self.p1, mid)

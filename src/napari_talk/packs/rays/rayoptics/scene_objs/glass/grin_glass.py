@@ -69,6 +69,14 @@ class GrinGlass(GrinMixin):
     def inside(self, p: Point) -> bool:
         return not self.on_boundary(p) and self._crossings(p) % 2 == 1
 
+    def hit_box(self) -> tuple[float, float, float, float] | None:
+        """The path's box, widened by the tolerance its inside and boundary tests allow."""
+        if not self.points:
+            return None
+        xs, ys = [p[0] for p in self.points], [p[1] for p in self.points]
+        pad = 2 * abs(self.intersectTol)
+        return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
     def outside(self, p: Point) -> bool:
         return not self.on_boundary(p) and self._crossings(p) % 2 == 0
 
