@@ -1,62 +1,53 @@
-"""The Chat Completions client (the openai SDK, imported on first use) and errors that say
-what went wrong and how to fix it, without ever repeating the key.
+"""The Chat Completions client (the openai SDK, imported on first use): sending a request, waiting
+and retrying within the turn's deadline, and streaming the reply's body.
 
 Replies are streamed: the body is read piece by piece, so the cap on its size applies while
 reading (a server cannot make us hold 600 MB), the turn's one deadline is checked between pieces
 (a server trickling a byte a second is cut off when the turn's time is up), and giving up closes
 the connection, which is how a local server learns to stop generating for a line nobody waits for.
+
+The body is parsed in :mod:`.reply_body`, the reply's shape requested with :mod:`.reply_format`,
+and errors said by :mod:`.errors`; their names are importable from here as before.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..safety.secrets import redact as redact  # the core's one redaction, importable here as before
-from .settings import LLMSettings, MissingKeyError, SchemaForm, resolve_key
+from .errors import Cancelled, DeadlineError, LLMError, explain, mentions_reply_format
+from .reply_body import MAX_REPLY_CHARS, ChatReply, read_completion, read_events
+from .reply_format import constrained_reply, json_reply, strict_legal
+from .settings import LLMSettings, MissingKeyError, resolve_key
 
-
-class LLMError(Exception):
-    """One line for the person: the cause and the fix."""
-
-    def __init__(self, message: str, *, status: int | None = None, detail: str = "") -> None:
-        super().__init__(message)
-        self.status = status
-        """The HTTP status the server answered with, when it answered with an error."""
-        self.detail = detail
-        """The server's own words about the error (redacted), for deciding what to try next."""
-
-
-class DeadlineError(LLMError):
-    """The turn's total time ran out."""
-
-
-class Cancelled(LLMError):
-    """The person stopped the line."""
-
-
-@dataclass
-class ChatReply:
-    content: str | None
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
-    model: str = ""
-    prompt_tokens: int | None = None
-    """What the server says it read (``usage.prompt_tokens``), when it says."""
-    completion_tokens: int | None = None
-
-    def as_message(self) -> dict[str, Any]:
-        message: dict[str, Any] = {"role": "assistant", "content": self.content or ""}
-        if self.tool_calls:
-            message["tool_calls"] = self.tool_calls
-        return message
-
+__all__ = [
+    "LOCAL_REPLY_TOKENS",
+    "MAX_REPLY_CHARS",
+    "Cancelled",
+    "ChatClient",
+    "ChatReply",
+    "DeadlineError",
+    "LLMError",
+    "constrained_reply",
+    "explain",
+    "json_reply",
+    "mentions_reply_format",
+    "read_completion",
+    "read_events",
+    "read_stream",
+    "redact",
+    "retry_after",
+    "strict_legal",
+]
 
 RETRYABLE = (408, 409, 429, 500, 502, 503, 504)
-MAX_REPLY_CHARS = 2_000_000
-"""A reply body larger than this is refused as it arrives (a model's answer is a few kB)."""
+
+LOCAL_REPLY_TOKENS = 384
+"""A reply's length at most on a server on this machine (each step may ask for less): a small model
+held to a schema can run on to its context limit (thousands of tokens, minutes of CPU). Hosted
+servers are not capped: OpenAI's reasoning models refuse ``max_tokens``."""
 
 
 class ChatClient:
@@ -214,141 +205,6 @@ def read_stream(
     return received.decode("utf-8", errors="replace")
 
 
-def mentions_reply_format(detail: str) -> bool:
-    """Whether a server's error names the reply's shape: the request form it cannot take."""
-    folded = detail.casefold()
-    return any(word in folded for word in ("response_format", "json_schema", "json_object", "schema"))
-
-
-def read_events(text: str, settings: LLMSettings) -> ChatReply:
-    """A streamed reply (server-sent events of ``chat.completion.chunk``) put back together."""
-    content: list[str] = []
-    calls: dict[int, dict[str, Any]] = {}
-    model = ""
-    usage: dict[str, Any] = {}
-    seen = False
-    for line in text.splitlines():
-        line = line.strip()
-        if not line.startswith("data:"):
-            continue
-        data = line[5:].strip()
-        if data == "[DONE]":
-            break
-        try:
-            event = json.loads(data)
-        except (ValueError, RecursionError):
-            continue
-        if not isinstance(event, dict):
-            continue
-        if isinstance(event.get("error"), dict | str):
-            error = event["error"]
-            detail = error.get("message") if isinstance(error, dict) else error
-            raise LLMError(f"{settings.base_url} answered without a reply: {str(detail)[:200]}")
-        seen = True
-        if isinstance(event.get("model"), str):
-            model = event["model"]
-        if isinstance(event.get("usage"), dict):
-            usage = event["usage"]
-        for choice in event.get("choices") or []:
-            delta = choice.get("delta") if isinstance(choice, dict) else None
-            if not isinstance(delta, dict):
-                continue
-            if isinstance(delta.get("content"), str):
-                content.append(delta["content"])
-            for part in delta.get("tool_calls") or []:
-                if not isinstance(part, dict):
-                    continue
-                index: int = part["index"] if isinstance(part.get("index"), int) else len(calls)
-                call = calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
-                call["id"] = part.get("id") or call["id"]
-                function = part.get("function") or {}
-                if isinstance(function.get("name"), str):
-                    call["name"] += function["name"]
-                arguments = function.get("arguments")
-                if isinstance(arguments, str):
-                    call["arguments"] += arguments
-                elif arguments is not None:
-                    call["arguments"] += json.dumps(arguments)
-    if not seen:
-        shown = " ".join(text[:80].split())
-        raise LLMError(f"{settings.base_url} sent a stream with no reply in it ({shown!r}…)")
-    message = {
-        "content": "".join(content) if content else None,
-        "tool_calls": [
-            {"id": c["id"], "function": {"name": c["name"], "arguments": c["arguments"] or "{}"}}
-            for _, c in sorted(calls.items())
-            if c["name"]
-        ],
-    }
-    body = {"model": model, "choices": [{"message": message}], "usage": usage}
-    return read_completion(json.dumps(body), settings)
-
-
-LOCAL_REPLY_TOKENS = 384
-"""A reply's length at most on a server on this machine (each step may ask for less): a small model
-held to a schema can run on to its context limit (thousands of tokens, minutes of CPU). Hosted
-servers are not capped: OpenAI's reasoning models refuse ``max_tokens``."""
-
-
-def json_reply() -> dict[str, Any]:
-    """JSON mode: any JSON object."""
-    return {"response_format": {"type": "json_object"}}
-
-
-def constrained_reply(schema: dict[str, Any], form: SchemaForm) -> dict[str, Any]:
-    """A reply held to ``schema``, in the form each server documents on its Chat Completions
-    endpoint: ``response_format`` ``json_schema`` (OpenAI, vLLM, Ollama's /v1, LM Studio), with
-    ``strict`` where OpenAI's strict mode accepts the schema (:func:`strict_legal`); or a ``schema``
-    on ``json_object`` (llama.cpp's server, llama-cpp-python)."""
-    if form == "json_schema":
-        shape: dict[str, Any] = {"name": "reply", "schema": schema}
-        if strict_legal(schema):
-            shape["strict"] = True
-        return {"response_format": {"type": "json_schema", "json_schema": shape}}
-    return {"response_format": {"type": "json_object", "schema": schema}}
-
-
-STRICT_KEYWORDS = frozenset(
-    {
-        "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const",
-        "description", "$ref", "$defs", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
-        "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
-    }
-)  # fmt: skip
-"""The JSON Schema keywords OpenAI's strict mode accepts (``default``, ``minLength``, ``title``, ...
-make it refuse the request)."""
-STRICT_LIMITS = {"properties": 5000, "enum_values": 1000, "depth": 10}
-
-
-def strict_legal(schema: dict[str, Any]) -> bool:
-    """Whether OpenAI's strict mode accepts ``schema``: an object at the root (not an ``anyOf``),
-    every object closed (``additionalProperties: false``) with every property required, only the
-    keywords it supports, and within its limits (properties, enum values, nesting)."""
-    if schema.get("type") != "object" or "anyOf" in schema:
-        return False
-    counts = {"properties": 0, "enum_values": 0}
-
-    def legal(node: Any, depth: int) -> bool:
-        if not isinstance(node, dict) or depth > STRICT_LIMITS["depth"] or not set(node) <= STRICT_KEYWORDS:
-            return False
-        counts["enum_values"] += len(node.get("enum", ()))
-        properties = node.get("properties")
-        kinds = node.get("type")
-        if properties is not None or kinds == "object" or (isinstance(kinds, list) and "object" in kinds):
-            properties = properties or {}
-            if node.get("additionalProperties") is not False or set(node.get("required", ())) != set(
-                properties
-            ):
-                return False
-            counts["properties"] += len(properties)
-        children = [*(properties or {}).values(), *node.get("anyOf", ()), *node.get("$defs", {}).values()]
-        if "items" in node:
-            children.append(node["items"])
-        return all(legal(child, depth + 1) for child in children)
-
-    return legal(schema, 1) and all(counts[k] <= STRICT_LIMITS[k] for k in counts)
-
-
 def retry_after(headers: Any) -> float | None:
     """Seconds a server asks to wait (``Retry-After``: seconds or an HTTP date, or ``retry-after-ms``)."""
     try:
@@ -365,97 +221,3 @@ def retry_after(headers: Any) -> float | None:
             return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
     except (TypeError, ValueError, OverflowError):
         return None
-
-
-def read_completion(text: str, settings: LLMSettings) -> ChatReply:
-    """A Chat Completions body, whatever the server put in it, as a reply or one clear error."""
-    url = settings.base_url
-    if len(text) > MAX_REPLY_CHARS:
-        raise LLMError(f"{url} sent a reply of {len(text):,} characters; that is not a model's answer")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        shown = " ".join(text[:80].split())
-        raise LLMError(
-            f"{url} did not answer in JSON ({shown!r}…): is the base URL the server's /v1 endpoint?"
-        ) from None
-    choices = data.get("choices") if isinstance(data, dict) else None
-    first = choices[0] if isinstance(choices, list) and choices else None
-    message = first.get("message") if isinstance(first, dict) else None
-    if not isinstance(message, dict):
-        error = data.get("error") if isinstance(data, dict) else None
-        detail = error.get("message") if isinstance(error, dict) else error
-        why = f": {str(detail)[:200]}" if detail else " (no message in its choices)"
-        raise LLMError(f"{url} answered without a reply{why}")
-    content = message.get("content")
-    if isinstance(content, list):  # content parts
-        content = "".join(
-            p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
-        )
-    calls: list[dict[str, Any]] = []
-    for call in message.get("tool_calls") or []:
-        function = call.get("function") if isinstance(call, dict) else None
-        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-            continue
-        arguments = function.get("arguments")
-        if not isinstance(arguments, str):
-            arguments = json.dumps(arguments if arguments is not None else {})
-        calls.append(
-            {
-                "id": str(call.get("id") or f"call_{len(calls)}"),
-                "type": "function",
-                "function": {"name": function["name"], "arguments": arguments},
-            }
-        )
-    model = data.get("model") if isinstance(data.get("model"), str) else ""
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-    counts = [
-        usage.get(k) if isinstance(usage.get(k), int) else None
-        for k in ("prompt_tokens", "completion_tokens")
-    ]
-    reply = ChatReply(content if isinstance(content, str) else None, calls, model or settings.model)
-    reply.prompt_tokens, reply.completion_tokens = counts
-    return reply
-
-
-def explain(exc: Exception, settings: LLMSettings) -> str:
-    """The openai SDK's exceptions as one line with the cause and the fix."""
-    import openai
-
-    url, model = settings.base_url, settings.model
-    if isinstance(exc, openai.APITimeoutError):
-        return (
-            f"the model did not answer within {settings.timeout:g} s ({url}); try again, raise the "
-            "timeout in the LLM settings, or choose a smaller model"
-        )
-    if isinstance(exc, openai.APIConnectionError):
-        return (
-            f"cannot reach {url}: is the server running and the base URL right? "
-            "(Ollama: `ollama serve`, then http://localhost:11434/v1)"
-        )
-    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-        return (
-            f"{url} refused the API key ({exc.status_code}): check {settings.api_key_env} "
-            "or the key typed for this session"
-        )
-    if isinstance(exc, openai.NotFoundError):
-        return f"{url} has no model {model!r} (404): check the model name in the LLM settings"
-    if isinstance(exc, openai.RateLimitError):
-        return (
-            f"{url} is rate limiting (429), and waiting as it asks would outlast the {settings.timeout:g} s "
-            "timeout or the retries: wait a moment and try again, or check the plan's limits"
-        )
-    if isinstance(exc, openai.BadRequestError) and not mentions_reply_format(str(exc)):
-        detail = str(getattr(exc, "message", "") or exc)
-        return (
-            f"{url} rejected the request (400: {detail}); if this server has no tool calling, "
-            "set the mode to JSON in the LLM settings"
-        )
-    if isinstance(exc, openai.APIStatusError):
-        if mentions_reply_format(str(getattr(exc, "message", "") or "")):
-            return (
-                f"{url} cannot hold a reply to a schema in the form asked ({exc.status_code}); "
-                "choose another schema form or the JSON mode in the LLM settings"
-            )
-        return f"{url} failed ({exc.status_code}); try again later"
-    return f"the request to {url} failed: {type(exc).__name__}"
