@@ -66,6 +66,23 @@ def test_the_contract_imports_neither_the_registry_nor_the_llm_road():
         assert not _reaches(graph, low, high), f"{low} reaches {high}"
 
 
+def _folder(module: str) -> str:
+    """The core's folder a module is in (``errors`` for ``core/errors.py``)."""
+    return module.split(".")[2] if module.count(".") >= 2 else module
+
+
+def test_the_lowest_floors_import_nothing_above_them():
+    """``basics/`` (commands, results, changes, jobs, the viewer's protocols) and ``chat/`` (the
+    model server's client) are what every other folder shares: each imports only the floors below."""
+    graph = _core_imports()
+    below = {"basics": {"errors", "safety"}, "chat": {"safety"}}
+    for name, targets in graph.items():
+        folder = _folder(name)
+        if folder in below:
+            above = {_folder(t) for t in targets} - below[folder] - {folder}
+            assert not above, f"{name} imports from {sorted(above)}"
+
+
 def test_pack_state_is_found_by_the_packs_class(tmp_path):
     session = Session(workspace=tmp_path)
     state = session.state(FilesPack)

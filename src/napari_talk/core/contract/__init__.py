@@ -1,3 +1,4 @@
-"""The contract a pack implements: typed commands, results and errors, the pack and its hooks,
-and the registry that checks every part of it when a pack registers.
+"""The contract a pack implements: the pack and its hooks (``pack.py``), and the registry that
+checks every part of it when a pack registers (``registry.py``). The types they speak in (commands,
+results, changes, jobs, the viewer's protocols) live a floor below, in ``basics/``.
 """

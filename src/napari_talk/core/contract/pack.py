@@ -16,8 +16,9 @@ for a pack whose table is already at hand, on first use (the dock's warm-up, or 
 command) for one that imports it. A test loads every installed pack's table, so a missing
 handler fails there, not in front of the person.
 
-This module is the bottom of the core: it imports no registry, help or LLM road (the Context's
-``llm`` is typed by the small :class:`LanguageModel` protocol).
+It imports no registry, help or LLM road (the Context's ``llm`` is typed by the small
+:class:`LanguageModel` protocol); the types it names live on the floors below it (``basics/``,
+``chat/``, ``safety/``), except the grammar's ``Rule``.
 """
 
 from __future__ import annotations
@@ -32,17 +33,17 @@ from ..errors import ContractError
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from ..basics.commands import Command
+    from ..basics.jobs import Job, Jobs
+    from ..basics.result import Result
+    from ..basics.viewer_protocols import Layer, Viewer
+    from ..basics.window import Window
+    from ..chat.client import ChatClient
+    from ..chat.settings import LLMSettings
     from ..grammar.rules import Rule
-    from ..llm.client import ChatClient
-    from ..llm.settings import LLMSettings
-    from ..running.jobs import Job, Jobs
     from ..safety.net import NetPolicy
     from ..safety.risk import Consent, Effect, Risk
     from ..safety.workspace import Workspace
-    from ..viewer.protocols import Layer, Viewer
-    from ..viewer.window import Window
-    from .commands import Command
-    from .result import Result
 
 S = TypeVar("S")
 C = TypeVar("C", bound="Command")

@@ -27,8 +27,8 @@ from ..errors import ContractError as ContractError
 from .pack import part_of
 
 if TYPE_CHECKING:
+    from ..basics.commands import Command
     from ..grammar.rules import Rule
-    from .commands import Command
     from .pack import Handler, Pack
 
 log = logging.getLogger(__name__)

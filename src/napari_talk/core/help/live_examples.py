@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..contract.commands import NAMES_KEY
+from ..basics.commands import NAMES_KEY
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry

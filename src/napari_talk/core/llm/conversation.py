@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .prompt import Names
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
+    from ..basics.commands import Command
+    from ..basics.result import Result
+    from ..chat.settings import LLMSettings, SchemaForm
     from ..contract.registry import Registry
-    from ..contract.result import Result
     from .router import Route
-    from .settings import LLMSettings, SchemaForm
 
 REPLY_TOKENS = {"choose": 40, "fill": 200, "reply": 320, "words": 120, "pick": 100}
 """A reply's length at most per step on a local server: enough for what the step asks, and a

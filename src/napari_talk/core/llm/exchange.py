@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from ..chat.client import Cancelled, ChatClient, LLMError, mentions_reply_format
+from ..chat.settings import SchemaForm
 from ..help.topics import not_understood_line, suggest
-from .client import Cancelled, ChatClient, LLMError, mentions_reply_format
 from .conversation import Conversation, Execute, LLMOutcome, Request, Road
 from .grounding import invented, left_out, ungrounded
 from .prompt import NO_COMMAND, results_message
 from .replies import Reading, as_command, read_reply
-from .settings import SchemaForm
 from .words import is_question
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
-    from ..contract.result import Result
+    from ..basics.commands import Command
+    from ..basics.result import Result
 
 MAX_READ_CALLS = 3
 """Read-only tool calls run for the model in one turn before it must answer (the seed's limit)."""

@@ -7,8 +7,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .client import ChatClient, LLMError, constrained_reply
-from .settings import SCHEMA_FORMS, LLMSettings, SchemaForm
+from ..chat.client import ChatClient, LLMError, constrained_reply
+from ..chat.settings import SCHEMA_FORMS, LLMSettings, SchemaForm
 
 TOKEN = "x7q2"
 """A word no model writes unasked: a reply holding it came from the schema, not from the prompt."""

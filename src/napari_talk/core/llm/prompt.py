@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..contract.commands import NAMES_KEY
+from ..basics.commands import NAMES_KEY
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry

@@ -23,14 +23,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..chat.client import Cancelled, ChatClient, LLMError, constrained_reply, json_reply
+from ..chat.settings import LLMSettings, SchemaForm
 from ..help.topics import not_understood_line, remark_line, suggest
-from .client import Cancelled, ChatClient, LLMError, constrained_reply, json_reply
 from .conversation import REPLY_TOKENS, Conversation, Execute, LLMOutcome, Request
 from .exchange import FORMS, MAX_COMMANDS_PER_REPLY, MAX_READ_CALLS
 from .modes import STRATEGIES, Strategy
 from .prompt import HINT_OPENING, Names, tool_schemas
 from .router import Route, Router
-from .settings import LLMSettings, SchemaForm
 from .shortlist import Shortlist
 from .words import asks_about_the_data, claims_action, is_question, is_remark
 

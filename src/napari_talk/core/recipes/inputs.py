@@ -9,7 +9,7 @@ import math
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..contract.result import CommandError
+from ..basics.result import CommandError
 
 if TYPE_CHECKING:
     from ..safety.workspace import Workspace

@@ -18,7 +18,7 @@ import sys
 import threading
 from typing import Any
 
-from ..contract.result import CommandError
+from ..basics.result import CommandError
 
 DEFAULT_SIZE = (600, 800)
 """Height and width of a batch screenshot when the viewer has no canvas size of its own."""

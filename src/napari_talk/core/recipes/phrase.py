@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..grammar.canonical import Phrasing, phrasings
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
+    from ..basics.commands import Command
     from ..contract.registry import Registry
     from ..grammar.parser import Parser
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .phrase import phrase
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
+    from ..basics.commands import Command
     from ..contract.registry import Registry
     from ..grammar.parser import Parser
     from ..running.recipe_log import Done, InputLayers
@@ -178,7 +178,7 @@ def _step(
 def _layer_fields(command: type[Command]) -> set[str]:
     """The command's fields that name layers (marked in its schema): only their values become
     {layer1}..., so a colormap that shares a layer's name stays a colormap."""
-    from ..contract.commands import NAMES_KEY
+    from ..basics.commands import NAMES_KEY
 
     def names_layers(spec: Any) -> bool:
         if isinstance(spec, dict):

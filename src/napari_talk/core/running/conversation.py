@@ -13,8 +13,8 @@ from ..llm.road import LLMRoad
 from .turns import Done, Pending, Step, Turn, TurnMachine
 
 if TYPE_CHECKING:
+    from ..chat.settings import LLMSettings
     from ..llm.road import LLMOutcome
-    from ..llm.settings import LLMSettings
     from .session import Session
     from .settings import Settings
 

@@ -15,10 +15,10 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..contract.changes import ENTRY_OVERHEAD, Changes, require_changes
+from ..basics.changes import ENTRY_OVERHEAD, Changes, require_changes
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
+    from ..basics.commands import Command
     from ..safety.risk import Risk
 
 MIB = 1024 * 1024

@@ -10,10 +10,10 @@ from ..safety.net import NetPolicy
 from .session import Session
 
 if TYPE_CHECKING:
+    from ..basics.viewer_protocols import Viewer
+    from ..basics.window import Window
     from ..contract.registry import Registry
     from ..llm.road import LLMRoad
-    from ..viewer.protocols import Viewer
-    from ..viewer.window import Window
     from .settings import Settings
 
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
-    from ..contract.result import Result
+    from ..basics.commands import Command
+    from ..basics.result import Result
 
 
 @dataclass

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from .turns import Ask, Done, Pending, Road, SessionTurns, Turn, TurnMachine, Within
 
 if TYPE_CHECKING:
+    from ..basics.viewer_protocols import Viewer
+    from ..basics.window import Window
     from ..contract.registry import Registry
     from ..llm.road import LLMRoad
-    from ..viewer.protocols import Viewer
-    from ..viewer.window import Window
 
 __all__ = ["Ask", "Done", "Pending", "Road", "Session", "Turn", "TurnMachine", "Within"]
 

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from ..contract.commands import Command
+from ..basics.commands import Command
 from ..safety.risk import Approval, Consent, Effect, NeedsApproval, Origin, at_least, destination, urls_in
 from .history import Entry, History
 from .session_packs import SessionPacks

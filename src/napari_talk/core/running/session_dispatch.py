@@ -11,12 +11,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..contract.commands import Command
-from ..contract.result import CommandError, Result
+from ..basics.commands import Command
+from ..basics.jobs import Job, Jobs
+from ..basics.result import CommandError, Result
 from ..errors import ContractError
 from ..safety.risk import Consent, NeedsApproval, Origin
 from ..safety.workspace import human_size
-from .jobs import Job, Jobs
 from .recipe_log import RecipeLog
 from .session_consent import SessionConsent, undo_effects
 

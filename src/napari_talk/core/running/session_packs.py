@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
-from ..contract.commands import MAX_NAME_CHARS, Command, shown_name
+from ..basics.commands import MAX_NAME_CHARS, Command, shown_name
 from ..contract.pack import Context, Pack
 from ..contract.registry import Registry, default_registry
 from ..grammar.parser import Parser
@@ -22,10 +22,10 @@ from .rephrasing import Rephrasing
 from .settings import Settings
 
 if TYPE_CHECKING:
+    from ..basics.jobs import Jobs
+    from ..basics.viewer_protocols import Layer, Viewer
+    from ..basics.window import Window
     from ..llm.road import LLMRoad
-    from ..viewer.protocols import Layer, Viewer
-    from ..viewer.window import Window
-    from .jobs import Jobs
 
 S = TypeVar("S")
 

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ..chat.settings import LLMSettings
 from ..contract.registry import installed_packs
-from ..llm.settings import LLMSettings
 from ..safety.workspace import default_workspace
 
 PLUGIN_NAME = "napari-talk"

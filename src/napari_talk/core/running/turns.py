@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..contract.commands import Command
+from ..basics.commands import Command
+from ..basics.result import Result
 from ..contract.pack import Pack
-from ..contract.result import Result
 from ..help.live_examples import in_live_names
 from ..help.topics import not_understood_line, suggest, unknown_verb
 from ..safety.risk import Approval, NeedsApproval, Origin

@@ -16,7 +16,10 @@ import os
 import posixpath
 import stat
 
-from .workspace import Workspace, WorkspaceError, _hard_linked, _refuse, check_spelling, special_kind
+from .paths import special_kind
+from .refusals import WorkspaceError, hard_linked, refuse
+from .spelling import check_spelling
+from .workspace import Workspace
 
 
 def parent_and_name(relative: str) -> tuple[str, str]:
@@ -38,13 +41,13 @@ def entry_kind(workspace: Workspace, relative: str) -> str:
 
 def _movable(info: os.stat_result, relative: str) -> str:
     if stat.S_ISLNK(info.st_mode):
-        raise _refuse(relative, "it is a symlink; the workspace follows none")
+        raise refuse(relative, "it is a symlink; the workspace follows none")
     if stat.S_ISDIR(info.st_mode):
         return "folder"
     if not stat.S_ISREG(info.st_mode):
-        raise _refuse(relative, f"it is a {special_kind(info.st_mode)}, not a regular file")
+        raise refuse(relative, f"it is a {special_kind(info.st_mode)}, not a regular file")
     if info.st_nlink > 1:
-        raise _hard_linked(relative, info.st_nlink, "move")
+        raise hard_linked(relative, info.st_nlink, "move")
     return "file"
 
 

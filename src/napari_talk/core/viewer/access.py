@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from ..contract.commands import shown_name
-from ..contract.result import CommandError
+from ..basics.commands import shown_name
+from ..basics.result import CommandError
 from ..grammar.names import describe_miss, resolve_name
 
 if TYPE_CHECKING:
-    from .protocols import Camera, Grid, Layer, Overlay, TextOverlay, Viewer
+    from ..basics.viewer_protocols import Camera, Grid, Layer, Overlay, TextOverlay, Viewer
 
 
 def camera(viewer: Viewer) -> Camera:

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from ..contract.changes import Changes
+    from ..basics.changes import Changes
+    from ..basics.viewer_protocols import Layer, Viewer
     from ..safety.risk import Effect
-    from .protocols import Layer, Viewer
 
 L = TypeVar("L", bound="Layer")
 

@@ -43,8 +43,7 @@ PACK = ViewerPack(
     "viewer",
     COMMANDS,
     RULES,
-    handlers=f"{__name__}.handlers:HANDLERS",
-    handler_modules=(f"{__name__}.adjust",),  # binds the relative commands to the same table
+    handlers=f"{__name__}.handlers:HANDLERS",  # the package binds every family's handlers to it
     context_defaults={"panels": BUILTIN_PANELS},
     order=1,
 )

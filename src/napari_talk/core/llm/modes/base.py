@@ -11,7 +11,7 @@ from ..exchange import converse
 from ..prompt import Names, system_prompt
 
 if TYPE_CHECKING:
-    from ..client import ChatClient
+    from ...chat.client import ChatClient
 
 
 class Strategy:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..client import json_reply
+from ...chat.client import json_reply
 from ..conversation import Request, Road
 from ..prompt import Names
 from .base import OneRequest

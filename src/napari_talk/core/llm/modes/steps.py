@@ -24,7 +24,7 @@ from ..prompt import (
 from .base import Strategy
 
 if TYPE_CHECKING:
-    from ..client import ChatClient
+    from ...chat.client import ChatClient
 
 
 class StepsMode(Strategy):

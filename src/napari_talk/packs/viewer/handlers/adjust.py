@@ -11,14 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from ...core.contract.pack import Context
-from ...core.contract.result import CommandError, Result
-from ...core.running.history import Changes
-from ...core.viewer.access import camera, camera_state, canvas_size, restore_camera
-from ...core.viewer.layers import set_attributes
-from ...core.viewer.protocols import ImageLayer, Viewer
-from . import commands as cmd
-from .handlers import HANDLERS, image_layer, viewer_of
+from ....core.contract.pack import Context
+from ....core.contract.result import CommandError, Result
+from ....core.running.history import Changes
+from ....core.viewer.access import camera, camera_state, canvas_size, restore_camera
+from ....core.viewer.layers import set_attributes
+from ....core.viewer.protocols import ImageLayer, Viewer
+from .. import commands as cmd
+from .common import HANDLERS, image_layer, viewer_of
 
 SIDES = {
     # side: (view direction, up direction) in napari's (z, y, x) world order; the top view looks
