@@ -312,8 +312,8 @@ def llm_flood(folder: Path) -> str:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from chat_server import ChatServer, Scripted
 
+    from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.llm.road import LLMRoad
-    from napari_talk.core.llm.settings import LLMSettings
     from napari_talk.core.running.session import Session
 
     with ChatServer() as server:
@@ -401,7 +401,7 @@ def _scene_row(name: str, call_seconds: float | None = None) -> Row:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
         from hostile_scenes import write
 
-        from napari_talk.core.running.jobs import call_limits
+        from napari_talk.core.basics.jobs import call_limits
         from napari_talk.core.running.session import Session
 
         path = write(folder, name)

@@ -58,8 +58,8 @@ def sent(session, server, line: str, mode: str, shortlist: int) -> bytes:
     """The largest request body the openai client sends for ``line`` in a new conversation (steps
     mode sends two), byte for byte as ``server`` (on 127.0.0.1) received it; the server answers
     as one that honours tools and schemas would."""
+    from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.llm.road import LLMRoad
-    from napari_talk.core.llm.settings import LLMSettings
 
     settings = LLMSettings(model="bench", base_url=server.url, mode=mode, shortlist=shortlist, max_retries=0)
     session.llm = LLMRoad(session.registry, settings)
@@ -118,8 +118,8 @@ def gui_and_overhead() -> None:
     from qtpy.QtWidgets import QApplication
 
     from napari_talk._qt.dock import ChatDock
+    from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.llm.road import LLMRoad
-    from napari_talk.core.llm.settings import LLMSettings
     from napari_talk.core.running.settings import FileStore, Settings
     from napari_talk.samples import cells
 

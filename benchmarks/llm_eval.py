@@ -146,8 +146,8 @@ class Spy:
 
 
 def road_for(session, url: str, model: str, mode: str, form: str, timeout: float):
+    from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.llm.road import LLMRoad
-    from napari_talk.core.llm.settings import LLMSettings
 
     base, _, extra = mode.partition("+")
     settings = LLMSettings(
@@ -192,8 +192,8 @@ def evaluate(scenes: Scenes, cases, mode: str, args, count) -> dict[str, Any]:
                 primed.append(time.perf_counter() - began)
         start = time.perf_counter()
         if mode == "router":
+            from napari_talk.core.chat.settings import LLMSettings
             from napari_talk.core.llm.road import LLMRoad
-            from napari_talk.core.llm.settings import LLMSettings
 
             road = roads.setdefault(0, LLMRoad(session.registry, LLMSettings()))
             pool = [c.action_name() for p in session.registry.packs if p.name in packs for c in p.commands]

@@ -30,8 +30,8 @@ def main() -> None:
     import napari
     import trimesh
 
-    from napari_talk.core.contract.result import Result
-    from napari_talk.core.running.jobs import Job, Progress
+    from napari_talk.core.basics.jobs import Job, Progress
+    from napari_talk.core.basics.result import Result
     from napari_talk.core.running.session import Session
 
     subdivisions = int(sys.argv[sys.argv.index("--subdivisions") + 1]) if "--subdivisions" in sys.argv else 7

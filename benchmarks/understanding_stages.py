@@ -119,12 +119,12 @@ def serving(url: str) -> bool:
 
 def llm_stage(registry: Any, parser: Any, url: str, first: Read | None = None) -> Read:
     """The model stage (see the module's docstring); ``first``: a stage asked before the model."""
+    from napari_talk.core.chat.client import ChatClient, constrained_reply
+    from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.grammar.canonical import phrasings
     from napari_talk.core.grammar.rephrase import COMMON, bare_phrasing, values_of
     from napari_talk.core.llm.canonical_pick import Picker, unfounded
-    from napari_talk.core.llm.client import ChatClient, constrained_reply
     from napari_talk.core.llm.conversation import REPLY_TOKENS
-    from napari_talk.core.llm.settings import LLMSettings
     from napari_talk.core.llm.words import is_question, is_remark
 
     if not serving(url):

@@ -89,7 +89,7 @@ def chat_server():
 
 @pytest.fixture
 def llm_settings(chat_server, monkeypatch):
-    from napari_talk.core.llm.settings import LLMSettings
+    from napari_talk.core.chat.settings import LLMSettings
 
     monkeypatch.setenv("NAPARI_TALK_TEST_KEY", SECRET_KEY)
     return LLMSettings(

@@ -12,19 +12,19 @@ from .__about__ import __version__
 
 if TYPE_CHECKING:
     from .agents import get_agentic_tools
-    from .core.contract.commands import Command
+    from .core.basics.commands import Command
+    from .core.basics.result import Result
     from .core.contract.registry import Registry, default_registry
-    from .core.contract.result import Result
     from .core.grammar.parser import parse
     from .core.running.session import Session
 
 _LAZY = {
     "get_agentic_tools": ".agents",
-    "Command": ".core.contract.commands",
+    "Command": ".core.basics.commands",
     "parse": ".core.grammar.parser",
     "Registry": ".core.contract.registry",
     "default_registry": ".core.contract.registry",
-    "Result": ".core.contract.result",
+    "Result": ".core.basics.result",
     "Session": ".core.running.session",
 }
 

@@ -13,8 +13,8 @@ from .exit_codes import EXIT_FAILED, EXIT_NOT_APPROVED, EXIT_OK
 from .headless import Unavailable, has_display, model_viewer, open_sample
 
 if TYPE_CHECKING:
-    from .core.contract.result import Result
-    from .core.running.jobs import Job
+    from .core.basics.jobs import Job
+    from .core.basics.result import Result
     from .core.running.session import Session, Turn
     from .core.safety.risk import Approval
 
@@ -88,7 +88,7 @@ def _run_line(session: Session, line: str, ask: Callable[[Approval], bool] | Non
 
 def _with_a_progress_line(job: Job) -> Result:
     """A waited job run here, what it reports shown on stderr (a download's progress)."""
-    from .core.running.jobs import Progress
+    from .core.basics.jobs import Progress
     from .progress_line import ProgressLine
 
     line = ProgressLine(job.label)

@@ -280,8 +280,8 @@ def test_the_sample_never_overwrites_a_persons_file_of_the_same_name(workspace):
 def test_stop_ends_an_import_between_two_batches(workspace):
     """The person presses Stop while an import embeds: the work ends after the batch in hand,
     saying how far it got, and the catalogue is left as it was."""
-    from napari_talk.core.contract.result import CommandError
-    from napari_talk.core.running.jobs import Progress
+    from napari_talk.core.basics.jobs import Progress
+    from napari_talk.core.basics.result import CommandError
     from napari_talk.packs.atlas import commands as cmd
     from napari_talk.packs.atlas.handlers import HANDLERS
 

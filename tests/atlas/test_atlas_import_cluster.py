@@ -147,7 +147,7 @@ def test_the_import_says_where_it_ran_and_undo_takes_it_back_whole(cluster, tmp_
 
 def listening(heard: list[tuple[str, float | None]]):
     """A job's progress that keeps what it is told, as the dock's busy bar shows it."""
-    from napari_talk.core.running.jobs import Progress
+    from napari_talk.core.basics.jobs import Progress
 
     return Progress(lambda status, fraction: heard.append((status, fraction)))
 

@@ -15,7 +15,7 @@ from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 from atlas_servers import FileServer, Route
 
 from napari_talk.core import sentences
-from napari_talk.core.running.jobs import Progress
+from napari_talk.core.basics.jobs import Progress
 from napari_talk.core.running.session import Session
 from napari_talk.core.running.settings import Settings
 from napari_talk.core.sentences import minilm_files, onnx_minilm

@@ -92,8 +92,8 @@ def test_gibberish_finds_nothing_rather_than_noise(atlas_session):
 
 def test_an_openai_compatible_endpoint_embeds_with_progress(atlas_session, embedding_server, monkeypatch):
     """The person's configured server gets the person's key (bound to that server only)."""
+    from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.llm.road import LLMRoad
-    from napari_talk.core.llm.settings import LLMSettings
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-embeddings-test")
     configured = LLMSettings(model="chat", base_url=embedding_server.url, api_key_env="OPENAI_API_KEY")

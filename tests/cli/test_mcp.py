@@ -11,10 +11,10 @@ import pytest
 from mcp_client import run_client
 from qtpy.QtCore import Qt
 
-from napari_talk.core.contract.commands import Command, Risk
+from napari_talk.core.basics.commands import Command, Risk
+from napari_talk.core.basics.result import Result
 from napari_talk.core.contract.pack import Handlers, Pack
 from napari_talk.core.contract.registry import Registry, default_registry
-from napari_talk.core.contract.result import Result
 
 
 def finish(qtbot, box, timeout=20_000):

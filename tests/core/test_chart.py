@@ -8,7 +8,7 @@ import zlib
 
 import numpy as np
 
-from napari_talk.core.contract import chart
+from napari_talk.core.basics import chart
 
 
 def pixels(url: str) -> np.ndarray:

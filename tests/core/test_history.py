@@ -10,8 +10,8 @@ import textwrap
 import pytest
 from conftest import HIGH_WATER
 
-from napari_talk.core.contract.commands import Command
-from napari_talk.core.contract.result import Result
+from napari_talk.core.basics.commands import Command
+from napari_talk.core.basics.result import Result
 from napari_talk.core.running.history import Changes, History
 from napari_talk.core.running.session import Session
 

@@ -11,12 +11,12 @@ from chat_server import tool_call
 
 from napari_talk.agents import get_agentic_tools
 from napari_talk.agents.mcp_server import Bridge
-from napari_talk.core.contract.commands import Command
+from napari_talk.core.basics.commands import Command
+from napari_talk.core.basics.result import Result
+from napari_talk.core.chat.settings import LLMSettings
 from napari_talk.core.contract.pack import Handlers, Pack
 from napari_talk.core.contract.registry import Registry, default_registry
-from napari_talk.core.contract.result import Result
 from napari_talk.core.llm.road import LLMRoad
-from napari_talk.core.llm.settings import LLMSettings
 from napari_talk.core.running.history import Changes
 from napari_talk.core.running.session import Session
 from napari_talk.core.safety.net import NetPolicy

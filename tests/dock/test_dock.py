@@ -102,7 +102,7 @@ def test_a_result_table_is_drawn_with_thumbnails(dock):
 
     from PIL import Image
 
-    from napari_talk.core.contract.result import Result
+    from napari_talk.core.basics.result import Result
     from napari_talk.core.running.session import Turn
 
     buffer = io.BytesIO()

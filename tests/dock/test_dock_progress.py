@@ -11,8 +11,8 @@ from qtpy.QtCore import Qt, QTimer
 
 
 def test_a_jobs_progress_shows_in_the_dock_while_it_works(qtbot, make_napari_viewer_proxy, workspace):
-    from napari_talk.core.contract.result import Result
-    from napari_talk.core.running.jobs import Job
+    from napari_talk.core.basics.jobs import Job
+    from napari_talk.core.basics.result import Result
 
     dock = open_door(make_napari_viewer_proxy, workspace)
     proceed, seen = threading.Event(), {}

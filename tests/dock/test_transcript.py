@@ -55,7 +55,7 @@ def test_a_word_wider_than_the_dock_wraps_inside_itself(qtbot, door):
 
 
 def test_code_and_tables_get_blocks_of_their_own(qtbot, door):
-    from napari_talk.core.contract.result import Result
+    from napari_talk.core.basics.result import Result
     from napari_talk.core.running.session import Turn
 
     code = "```\n" + "def f():\n    return " + "1 + " * 80 + "1\n```"
@@ -94,7 +94,7 @@ def test_the_screenshot_reply_links_the_file_and_undo_says_it_is_deleted(qtbot, 
 
 
 def test_colour_swatches_in_a_table(qtbot, door):
-    from napari_talk.core.contract.result import Result
+    from napari_talk.core.basics.result import Result
     from napari_talk.core.running.session import Turn
 
     table = {"columns": ["segment", "share"], "rows": [["1 torso", 0.4], ["2 head", 0.1]],
@@ -106,8 +106,8 @@ def test_colour_swatches_in_a_table(qtbot, door):
 
 
 def test_a_chart_is_shown_inline_with_its_caption(qtbot, door):
-    from napari_talk.core.contract.chart import chart
-    from napari_talk.core.contract.result import Result
+    from napari_talk.core.basics.chart import chart
+    from napari_talk.core.basics.result import Result
     from napari_talk.core.running.session import Turn
 
     shown = chart([0.4, 0.2, 0.1], "energy of each path")
@@ -122,7 +122,7 @@ def test_a_chart_is_shown_inline_with_its_caption(qtbot, door):
 
 
 def test_a_relative_path_in_data_is_not_linked(qtbot, door):
-    from napari_talk.core.contract.result import Result
+    from napari_talk.core.basics.result import Result
     from napari_talk.core.running.session import Turn
 
     door.transcript.add_turn(

@@ -108,8 +108,8 @@ def test_a_model_may_name_a_file_by_its_path_when_the_line_says_its_stem(workspa
     way of saying the file, not a name the model's reply must repeat."""
     from chat_server import tool_call
 
+    from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.llm.road import LLMRoad
-    from napari_talk.core.llm.settings import LLMSettings
 
     (workspace / "notes").mkdir()
     (workspace / "notes" / "plan.md").write_text("# Plan\n\nimage the series\n")

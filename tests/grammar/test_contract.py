@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-from napari_talk.core.contract.commands import Command
+from napari_talk.core.basics.commands import Command
+from napari_talk.core.basics.result import Result
 from napari_talk.core.contract.pack import Handlers, Pack
 from napari_talk.core.contract.registry import ContractError, Registry, check_contract, installed_packs
-from napari_talk.core.contract.result import Result
 from napari_talk.core.grammar.rules import Rule
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from napari_talk.core.contract.commands import Command
+from napari_talk.core.basics.commands import Command
+from napari_talk.core.basics.result import Result
 from napari_talk.core.contract.pack import Handlers, Pack
 from napari_talk.core.contract.registry import Registry, default_registry
-from napari_talk.core.contract.result import Result
 from napari_talk.core.help.topics import render_help
 
 VIEWER_ACTIONS = {

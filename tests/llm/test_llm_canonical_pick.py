@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from chat_server import instance
 
+from napari_talk.core.chat.client import ChatClient, LLMError, constrained_reply
 from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.grammar.canonical import phrasings
 from napari_talk.core.grammar.parser import Parser
 from napari_talk.core.grammar.rephrase import COMMON, bare_phrasing, values_of
 from napari_talk.core.llm.canonical_pick import CHOICES, Picker, spans, unfounded
-from napari_talk.core.llm.client import ChatClient, LLMError, constrained_reply
 
 NAMES = {"layers": ["nuclei", "actin", "Atrium mask"]}
 LINE = "please hide nuclei"

@@ -10,11 +10,11 @@ import jsonschema
 import pytest
 from chat_server import Honours
 
+from napari_talk.core.chat.client import constrained_reply, strict_legal
+from napari_talk.core.chat.settings import LLMSettings
 from napari_talk.core.contract.registry import default_registry
-from napari_talk.core.llm.client import constrained_reply, strict_legal
 from napari_talk.core.llm.probe import TOKEN, probe
 from napari_talk.core.llm.road import LLMRoad
-from napari_talk.core.llm.settings import LLMSettings
 from napari_talk.core.llm.shortlist import Shortlist
 
 

@@ -8,9 +8,9 @@ import json
 import pytest
 from chat_server import ChatServer
 
+from napari_talk.core.chat.settings import LLMSettings
 from napari_talk.core.llm.grounding import named, ungrounded
 from napari_talk.core.llm.road import LLMRoad
-from napari_talk.core.llm.settings import LLMSettings
 from napari_talk.core.llm.words import is_remark
 from napari_talk.core.running.session import Session
 

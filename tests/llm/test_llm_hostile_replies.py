@@ -12,7 +12,7 @@ import pytest
 from chat_server import tool_call
 from conftest import SECRET_KEY
 
-from napari_talk.core.llm.client import redact
+from napari_talk.core.chat.client import redact
 from napari_talk.core.llm.road import MAX_COMMANDS_PER_REPLY
 
 

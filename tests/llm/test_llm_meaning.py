@@ -11,13 +11,13 @@ from typing import ClassVar
 import pytest
 from chat_server import ChatServer, tool_call
 
-from napari_talk.core.contract.commands import Command, Risk
+from napari_talk.core.basics.commands import Command, Risk
+from napari_talk.core.basics.result import Result
+from napari_talk.core.chat.settings import LLMSettings
 from napari_talk.core.contract.pack import Handlers, Pack
 from napari_talk.core.contract.registry import Registry, installed_packs
-from napari_talk.core.contract.result import Result
 from napari_talk.core.llm.road import LLMRoad
 from napari_talk.core.llm.router import Router
-from napari_talk.core.llm.settings import LLMSettings
 from napari_talk.core.running.session import Session
 from napari_talk.core.safety.risk import Effect
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import get_args
 
+from napari_talk.core.chat.settings import LLMSettings, Mode
 from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.llm.modes import STRATEGIES
 from napari_talk.core.llm.road import LLMRoad
-from napari_talk.core.llm.settings import LLMSettings, Mode
 
 
 def test_every_mode_of_the_settings_has_a_strategy_named_as_it():

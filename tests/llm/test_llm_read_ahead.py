@@ -8,10 +8,10 @@ import pytest
 from door import cells_with_model
 from qtpy.QtCore import Qt
 
+from napari_talk.core.chat.settings import LLMSettings
 from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.llm.prompt import CHOOSE_OPENING
 from napari_talk.core.llm.road import LLMRoad
-from napari_talk.core.llm.settings import LLMSettings
 
 
 def reads_ahead(body: dict) -> bool:

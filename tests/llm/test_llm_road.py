@@ -10,7 +10,7 @@ import pytest
 from chat_server import tool_call
 from conftest import SECRET_KEY
 
-from napari_talk.core.llm.client import LOCAL_REPLY_TOKENS
+from napari_talk.core.chat.client import LOCAL_REPLY_TOKENS
 from napari_talk.core.llm.road import REPLY_TOKENS, LLMRoad
 from napari_talk.core.viewer.access import camera
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from napari_talk.core.llm.settings import LLMSettings, MissingKeyError, resolve_key
+from napari_talk.core.chat.settings import LLMSettings, MissingKeyError, resolve_key
 from napari_talk.core.running.settings import FileStore, Settings, WorkspaceSettings
 
 

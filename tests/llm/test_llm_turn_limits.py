@@ -11,9 +11,9 @@ import time
 import pytest
 from chat_server import ChatServer, Honours, Scripted, tool_call
 
-from napari_talk.core.llm.client import MAX_REPLY_CHARS
+from napari_talk.core.chat.client import MAX_REPLY_CHARS
+from napari_talk.core.chat.settings import LLMSettings
 from napari_talk.core.llm.road import REPLY_TOKENS, LLMRoad
-from napari_talk.core.llm.settings import LLMSettings
 from napari_talk.core.running.session import Session
 
 

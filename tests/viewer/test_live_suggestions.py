@@ -23,7 +23,7 @@ def own_session(make_napari_viewer_proxy):
 
 def _layer_names_in(example: str) -> set[str]:
     """The values an example gives to fields that take layer names (by the command's schema)."""
-    from napari_talk.core.contract.commands import NAMES_KEY
+    from napari_talk.core.basics.commands import NAMES_KEY
     from napari_talk.core.contract.registry import default_registry
 
     registry, named = default_registry(), set()

@@ -1,5 +1,5 @@
 """napari's viewer, and the proxy a plugin's dock receives, answer every protocol packs are typed
-against (core/viewer/protocols.py): each attribute and method named there exists on both."""
+against (core/basics/viewer_protocols.py): each attribute and method named there exists on both."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Protocol
 import numpy as np
 import pytest
 
-from napari_talk.core.viewer import protocols as p
+from napari_talk.core.basics import viewer_protocols as p
 from napari_talk.core.viewer.access import camera, grid, scale_bar, text_overlay
 
 

@@ -27,12 +27,12 @@ from qtpy.QtWidgets import (
     QWidget,
 )
 
-from ..core.contract.commands import Command
+from ..core.basics.commands import Command
+from ..core.basics.jobs import Job, Outcome, Progress, guarded
+from ..core.basics.result import Result
+from ..core.chat.settings import LLMSettings
 from ..core.contract.registry import Registry
-from ..core.contract.result import Result
-from ..core.llm.settings import LLMSettings
 from ..core.running.conversation import Answer, Conversation
-from ..core.running.jobs import Job, Outcome, Progress, guarded
 from ..core.running.opening import open_session
 from ..core.running.settings import SettingsStore, default_store
 from ..core.running.turns import Turn
@@ -257,7 +257,7 @@ class ChatDock(QWidget):
     # -- slow work -----------------------------------------------------------------------------
 
     def run_job(self, job: Job) -> Result:
-        """A waited job (:mod:`napari_talk.core.running.jobs`): its work in a thread of its own while the
+        """A waited job (:mod:`napari_talk.core.basics.jobs`): its work in a thread of its own while the
         GUI keeps turning, its finish here; Stop abandons it."""
         loop = QEventLoop()
         relay = _Relay()

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from qtpy.QtCore import QObject, Signal
 
-from ..core.contract.result import Result
+from ..core.basics.result import Result
 
 if TYPE_CHECKING:
     from ..agents.mcp_server import Abandoned
-    from ..core.contract.commands import Command
+    from ..core.basics.commands import Command
     from ..core.running.session import Session
     from ..core.safety.risk import Approval
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.running.jobs import Done, Work
+from ..core.basics.jobs import Done, Work
 
 
 def qt_runner(work: Work, done: Done) -> Any:
-    """A :data:`~napari_talk.core.running.jobs.Runner`: ``work`` in a worker, ``done`` on the GUI thread."""
+    """A :data:`~napari_talk.core.basics.jobs.Runner`: ``work`` in a worker, ``done`` on the GUI thread."""
     from napari.qt.threading import create_worker
 
     worker = create_worker(work, _start_thread=False)

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from qtpy.QtCore import QObject, Signal
 
-from ..core.contract.result import Result
-from ..core.running.jobs import Job, Progress
+from ..core.basics.jobs import Job, Progress
+from ..core.basics.result import Result
 from .giving_way import GiveWay
 from .warm_up import WarmUp
 

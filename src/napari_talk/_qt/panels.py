@@ -1,4 +1,4 @@
-"""The viewer window's panels for the core's :class:`~napari_talk.core.viewer.window.Window`: napari's
+"""The viewer window's panels for the core's :class:`~napari_talk.core.basics.window.Window`: napari's
 own ("layer list", "layer controls", "console") and every dock widget, found by their titles on
 the Qt main window."""
 
@@ -27,7 +27,7 @@ def main_window(viewer: Any, hint: QWidget | None = None) -> QMainWindow | None:
 
 
 class DockPanel:
-    """A QDockWidget as a :class:`~napari_talk.core.viewer.window.Panel`."""
+    """A QDockWidget as a :class:`~napari_talk.core.basics.window.Panel`."""
 
     def __init__(self, dock: QDockWidget) -> None:
         self.dock = dock

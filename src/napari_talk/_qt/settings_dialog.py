@@ -23,9 +23,9 @@ from qtpy.QtWidgets import (
     QVBoxLayout,
 )
 
-from ..core.llm.client import LLMError
+from ..core.chat.client import LLMError
+from ..core.chat.settings import SCHEMA_FORMS, LLMSettings, Mode
 from ..core.llm.probe import Abilities, probe
-from ..core.llm.settings import SCHEMA_FORMS, LLMSettings, Mode
 from ..core.running.settings import NetworkSettings, Settings, WorkspaceSettings, pack_sections
 
 PRESETS = {

@@ -15,7 +15,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..core.contract.commands import Command
+    from ..core.basics.commands import Command
     from ..core.contract.registry import Registry
 
 _STRICT_DROPPED = {"default", "title", "minLength", "maxLength"}

@@ -20,8 +20,8 @@ from pydantic import ValidationError
 from .exports import from_tool_arguments
 
 if TYPE_CHECKING:
-    from ..core.contract.commands import Command
-    from ..core.contract.result import Result
+    from ..core.basics.commands import Command
+    from ..core.basics.result import Result
     from ..core.running.session import Session
     from ..core.safety.risk import Approval
 
@@ -77,7 +77,7 @@ def _tool_function(session: Session, cls: type[Command], pack: Any, within, ask)
     action = cls.action_name()
 
     def tool(**arguments: Any) -> str:
-        from ..core.contract.result import Result
+        from ..core.basics.result import Result
 
         try:
             command = from_tool_arguments(session.registry, action, arguments)

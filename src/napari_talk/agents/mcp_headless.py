@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ..headless import model_viewer, open_sample
 
 if TYPE_CHECKING:
-    from ..core.contract.result import Result
+    from ..core.basics.result import Result
     from .mcp_server import Bridge
 
 
@@ -22,7 +22,7 @@ def one_at_a_time() -> Callable[[Callable[[], Result], str, float], Result]:
     lock = threading.Lock()
 
     def within(work: Callable[[], Result], action: str, timeout: float) -> Result:
-        from ..core.contract.result import Result
+        from ..core.basics.result import Result
 
         if not lock.acquire(timeout=timeout):
             return Result.error(f"{action} waited {timeout:g} s for the calls before it; nothing ran")

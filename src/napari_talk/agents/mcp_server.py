@@ -27,15 +27,15 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..__about__ import __version__
-from ..core.running.jobs import call_limits
+from ..core.basics.jobs import call_limits
 from ..core.safety.risk import RiskPolicy
 from .exports import from_tool_arguments
 from .functions import result_text
 from .http_limits import HttpLimits
 
 if TYPE_CHECKING:
+    from ..core.basics.result import Result
     from ..core.contract.registry import Registry
-    from ..core.contract.result import Result
     from ..core.running.session import Session
     from ..core.safety.risk import Approval
 
@@ -113,7 +113,7 @@ class Bridge:
     ) -> tuple[str, dict[str, Any], bool]:
         """(text, structured result, is_error) for one tool call; blocking, never raises. Once
         ``abandoned`` is set, nothing of the call waits for the person: it is refused."""
-        from ..core.contract.result import Result
+        from ..core.basics.result import Result
 
         if name not in self.registry.commands:
             result = Result.error(f"no tool {name!r}; tools are the napari-talk commands")

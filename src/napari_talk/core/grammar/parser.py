@@ -23,7 +23,7 @@ from .recent import Recent
 from .text import BASE_VERBS, normalized, quoted_spans, says_just, separators
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
+    from ..basics.commands import Command
     from ..contract.registry import Registry
     from .rules import Pass, Rule
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .rules import Rule
 
 if TYPE_CHECKING:
-    from ..contract.commands import Command
+    from ..basics.commands import Command
 
 ASKING = r"(?:what|which)(?: (?:are|were))?(?: (?:the|all the|all|my|our|its|any))?"
 HOW_MANY = r"how many"

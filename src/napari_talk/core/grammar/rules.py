@@ -73,7 +73,7 @@ more to compile."""
 MAX_RUN = 16
 """At most this many templates in one factored branch: when it fits, they are tried alone in order."""
 if TYPE_CHECKING:
-    from ..contract.commands import Command
+    from ..basics.commands import Command
 
 Context = Mapping[str, Sequence[str]]
 Post = Callable[[dict[str, Any]], dict[str, Any]]

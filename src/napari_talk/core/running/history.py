@@ -1,6 +1,6 @@
 """One undo/redo history for every pack (napari itself has none beyond Labels painting).
 
-A command records what it changed as :class:`~napari_talk.core.contract.changes.Changes`, the one
+A command records what it changed as :class:`~napari_talk.core.basics.changes.Changes`, the one
 way to make a change undoable (packs have always imported it from here too).
 
 The history keeps entries within a memory budget in bytes, not a count. View changes (a zoom, a

@@ -52,7 +52,7 @@ class SessionPacks:
         self.parser = Parser(self.registry)
         self._workspace = Workspace(workspace if workspace is not None else default_workspace())
         self.window = window
-        """The window's panels (:mod:`napari_talk.core.viewer.window`), when the caller has a window."""
+        """The window's panels (:mod:`napari_talk.core.basics.window`), when the caller has a window."""
         self.llm = llm
         """The LLM road, when a model is set up; None keeps the session offline."""
         self.net = NetPolicy()

@@ -17,8 +17,8 @@ from .grammar import RULES
 from .settings import AtlasSettings
 
 if TYPE_CHECKING:
+    from ...core.basics.viewer_protocols import Layer
     from ...core.safety.workspace import Workspace
-    from ...core.viewer.protocols import Layer
     from .store import Atlas
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.contract.result import CommandError
+from ...core.basics.result import CommandError
 from ...core.recipes import cluster
 from .catalogue_store import CatalogueStore
 from .embed_tasks import EmbedSpec, embed_part

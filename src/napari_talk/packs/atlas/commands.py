@@ -6,7 +6,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from ...core.contract.commands import Command, NonBlank, Risk, names
+from ...core.basics.commands import Command, NonBlank, Risk, names
 
 MAX_SIMILAR = 10
 EntityName = Annotated[NonBlank, Field(max_length=200, description="Entity name, as in the catalogue.")]

@@ -309,8 +309,8 @@ class OpenAIEmbedder:
 
     def _explain(self, exc: Exception) -> str:
         """The SDK's error in one line, the key hidden (a server may echo the header it got)."""
-        from ...core.llm.client import explain
-        from ...core.llm.settings import LLMSettings
+        from ...core.chat.client import explain
+        from ...core.chat.settings import LLMSettings
         from ...core.safety.secrets import redact
 
         settings = LLMSettings(
@@ -324,7 +324,7 @@ class OpenAIEmbedder:
 
 
 def remote_embedder(config: RemoteConfig) -> OpenAIEmbedder:
-    from ...core.llm.settings import LLMSettings, MissingKeyError, resolve_key
+    from ...core.chat.settings import LLMSettings, MissingKeyError, resolve_key
 
     if not config.send_key:
         return OpenAIEmbedder(config, "not-needed")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 
-from ...core.contract.result import CommandError
+from ...core.basics.result import CommandError
 from . import sref as srefs
 from .limits import MAX_ENTITIES
 

@@ -8,7 +8,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-from ...core.contract.result import CommandError
+from ...core.basics.result import CommandError
 from . import jsonl
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """What the atlas pack does with napari: pictures from layers, files from pictures.
 
 Only the viewer's and layers' public attributes are used. Slow work reports its progress through
-its job's :class:`~napari_talk.core.running.jobs.Progress`; the dock shows it, on the GUI thread.
+its job's :class:`~napari_talk.core.basics.jobs.Progress`; the dock shows it, on the GUI thread.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ...core.contract.result import CommandError
-from ...core.viewer.protocols import ImageLayer, Layer, Viewer
+from ...core.basics.result import CommandError
+from ...core.basics.viewer_protocols import ImageLayer, Layer, Viewer
 from .samples import SAMPLE_ROLE
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.contract.result import CommandError
+from ...core.basics.result import CommandError
 from .catalogue import Entity
 from .store import slug
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...core.contract.result import CommandError
+from ...core.basics.result import CommandError
 from ...core.grammar.names import resolve_name
 from . import fetch, layers
 

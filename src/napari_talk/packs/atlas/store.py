@@ -15,7 +15,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from ...core.llm.settings import OPENAI_BASE_URL, LLMSettings
+from ...core.chat.settings import OPENAI_BASE_URL, LLMSettings
 from ...core.sentences import minilm_files
 from .catalogue import Catalogue
 from .catalogue_store import CatalogueStore, checked

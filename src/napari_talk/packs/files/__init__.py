@@ -13,8 +13,8 @@ from .grammar_verbs import VERB_RULES
 from .state import FilesState
 
 if TYPE_CHECKING:
-    from ...core.contract.commands import Command
-    from ...core.contract.result import Result
+    from ...core.basics.commands import Command
+    from ...core.basics.result import Result
     from ...core.safety.risk import Effect
     from ...core.safety.workspace import Workspace
 

@@ -12,7 +12,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from ...core.contract.commands import Command, Risk
+from ...core.basics.commands import Command, Risk
 from .limits import SEARCH_DEFAULT_RESULTS, SEARCH_MAX_RESULTS
 
 FilePath = Annotated[

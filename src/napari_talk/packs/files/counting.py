@@ -5,8 +5,8 @@ from __future__ import annotations
 import stat
 from typing import Any
 
+from ...core.basics.result import Result
 from ...core.contract.pack import Context
-from ...core.contract.result import Result
 from ...core.safety.workspace import WorkspaceError
 from . import commands as cmd
 from .handlers import HANDLERS, _read_text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.contract.result import Result
+from ...core.basics.result import Result
 
 
 def envelope(result: Result) -> dict[str, Any]:

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ...core.basics.jobs import Job, Progress
+from ...core.basics.result import Result
 from ...core.contract.pack import Context, Handlers
-from ...core.contract.result import Result
 from ...core.running.history import Changes
-from ...core.running.jobs import Job, Progress
 from ...core.safety import tree
 from ...core.safety.workspace import Workspace, WorkspaceError, human_size, relative_to_root
 from . import commands as cmd

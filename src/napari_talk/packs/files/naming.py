@@ -15,8 +15,8 @@ import time
 from contextlib import closing
 from typing import Literal
 
+from ...core.basics.result import CommandError
 from ...core.contract.pack import Context
-from ...core.contract.result import CommandError
 from ...core.grammar.tokens import WORD_VALUES
 from ...core.safety import tree
 from ...core.safety.workspace import check_spelling

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import posixpath
 
+from ...core.basics.result import Result
 from ...core.contract.pack import Context
-from ...core.contract.result import Result
 from . import commands as cmd
 from .errors import FilesError
 from .handlers import HANDLERS

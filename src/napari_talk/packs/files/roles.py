@@ -16,9 +16,9 @@ from .envelope import envelope
 from .errors import FilesError
 
 if TYPE_CHECKING:
-    from ...core.contract.commands import Command
+    from ...core.basics.commands import Command
+    from ...core.basics.result import Result
     from ...core.contract.registry import Registry
-    from ...core.contract.result import Result
     from ...core.running.session import Session
 
 ROLES: dict[str, frozenset[str]] = {
@@ -88,7 +88,7 @@ class RoleGate:
 
     def execute(self, session: Session, command: Command | Mapping[str, Any]) -> Result:
         """Run the command for this role through ``session``; never raises."""
-        from ...core.contract.result import Result
+        from ...core.basics.result import Result
 
         try:
             permitted = self.permit(command)

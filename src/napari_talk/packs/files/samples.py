@@ -44,7 +44,7 @@ def sample_folder(workspace: Workspace) -> str:
 
 
 def _free_or_ours(workspace: Workspace, name: str) -> bool:
-    from ...core.contract.result import CommandError
+    from ...core.basics.result import CommandError
 
     try:
         return not workspace.exists(name) or workspace.exists(f"{name}/{MARK}")

@@ -9,8 +9,8 @@ import posixpath
 import stat
 from collections.abc import Callable
 
+from ...core.basics.result import Result
 from ...core.contract.pack import Context
-from ...core.contract.result import Result
 from ...core.running.history import Changes
 from ...core.safety.moving import entry_kind, move
 from ...core.safety.risk import Effect

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.basics.viewer_protocols import Layer
 from ...core.contract.pack import Context, Pack, Sections
-from ...core.viewer.protocols import Layer
 from .commands import COMMANDS
 from .grammar import RULES
 from .settings import MeshSettings
 
 if TYPE_CHECKING:
-    from ...core.contract.commands import Command
+    from ...core.basics.commands import Command
     from ...core.safety.risk import Effect
     from ...core.safety.workspace import Workspace
     from .state import MeshPackState

@@ -10,7 +10,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, StringConstraints, field_validator
 
-from ...core.contract.commands import Command, Risk
+from ...core.basics.commands import Command, Risk
 
 PRIMITIVES = ("Sphere", "Cube", "Cone", "Cylinder", "Disk", "Torus", "Head", "Body")
 PrimitiveType = Literal["Sphere", "Cube", "Cone", "Cylinder", "Disk", "Torus", "Head", "Body"]

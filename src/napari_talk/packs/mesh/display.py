@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...core.basics.viewer_protocols import Layer, SurfaceLayer, Viewer
 from ...core.viewer.access import camera, camera_state, canvas_size, restore_camera
 from ...core.viewer.layers import added, has_layer, remove_layer, same_layer, set_attributes
-from ...core.viewer.protocols import Layer, SurfaceLayer, Viewer
 from .appearance import display_rgba, segment_materials, segment_rgba
 from .mesh import TriMesh, crease_groups, split_by_groups
 from .state import MeshPackState, ModelState

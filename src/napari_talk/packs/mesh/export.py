@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.contract.png import encode_png
+from ...core.basics.png import encode_png
 from .appearance import segment_materials
 from .gltf import Primitive, encode_glb
 from .mesh import TriMesh, crease_groups, split_by_groups, vertex_normals

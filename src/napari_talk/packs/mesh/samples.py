@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...core.viewer.protocols import Layer, Viewer
+    from ...core.basics.viewer_protocols import Layer, Viewer
 
 SAMPLE_PRIMITIVE = "Body"
 SAMPLE_KEY = "napari_talk_mesh_sample"

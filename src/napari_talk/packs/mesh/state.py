@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.contract.result import CommandError
+from ...core.basics.result import CommandError
 from .materials import Material
 from .mesh import TriMesh
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.basics.viewer_protocols import Layer
 from ...core.contract.pack import Context, Pack, Sections
-from ...core.viewer.protocols import Layer
 from .commands import COMMANDS
 from .grammar import RULES
 from .grammar_elements import ELEMENTS
@@ -23,8 +23,8 @@ from .grammar_questions import QUESTIONS
 from .state import RaysPackState
 
 if TYPE_CHECKING:
-    from ...core.contract.commands import Command
-    from ...core.contract.result import Result
+    from ...core.basics.commands import Command
+    from ...core.basics.result import Result
     from ...core.safety.risk import Risk
     from ...core.safety.workspace import Workspace
 

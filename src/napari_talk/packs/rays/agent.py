@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.contract.commands import Command
+from ...core.basics.commands import Command
 from ...core.grammar.names import resolve_name
 from . import analysis, lineage
 from . import commands as cmd

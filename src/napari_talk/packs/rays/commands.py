@@ -11,7 +11,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from ...core.contract.commands import Command, NonBlank, Risk, names
+from ...core.basics.commands import Command, NonBlank, Risk, names
 
 GlassName = Annotated[
     NonBlank,

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ...core.contract.result import CommandError
+from ...core.basics.result import CommandError
+from ...core.basics.viewer_protocols import Layer, ShapesLayer, Viewer
 from ...core.viewer.layers import (
     added,
     has_layer,
@@ -18,7 +19,6 @@ from ...core.viewer.layers import (
     set_attributes,
     set_data_watch,
 )
-from ...core.viewer.protocols import Layer, ShapesLayer, Viewer
 from . import display
 from .scene import Scene
 from .scene_json import SceneFormatError

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...core.viewer.protocols import ShapesLayer
+    from ...core.basics.viewer_protocols import ShapesLayer
     from .scene import Scene
     from .simulation import SimulationResult
 

@@ -9,9 +9,9 @@ from .commands import COMMANDS, RedoLastAction, UndoLastAction
 from .grammar import RULES
 
 if TYPE_CHECKING:
-    from ...core.contract.commands import Command
+    from ...core.basics.commands import Command
+    from ...core.basics.result import Result
     from ...core.contract.registry import Registry
-    from ...core.contract.result import Result
     from ...core.grammar.parser import Parser
     from ...core.running.recipe_log import RecipeLog
     from ...core.safety.risk import Consent, Effect

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import Field, field_validator
 
-from ...core.contract.commands import Command, Risk
+from ...core.basics.commands import Command, Risk
 
 
 class Help(Command, action="help"):

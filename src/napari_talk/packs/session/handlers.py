@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.basics.jobs import Job, Progress
+from ...core.basics.result import Result
 from ...core.contract.pack import Context, Handlers
-from ...core.contract.result import Result
 from ...core.help.topics import render_help
 from ...core.recipes.recipe import recipe_path, record
 from ...core.running.history import Changes
-from ...core.running.jobs import Job, Progress
 from . import commands as cmd
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from .commands import COMMANDS
 from .grammar import BUILTIN_PANELS, RULES
 
 if TYPE_CHECKING:
-    from ...core.contract.commands import Command
+    from ...core.basics.commands import Command
     from ...core.safety.risk import Effect
 
 

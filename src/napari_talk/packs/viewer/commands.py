@@ -10,7 +10,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from ...core.contract.commands import MAX_NAME_CHARS, Command, NonBlank, Risk, names
+from ...core.basics.commands import MAX_NAME_CHARS, Command, NonBlank, Risk, names
 
 LayerName = Annotated[
     NonBlank, Field(max_length=MAX_NAME_CHARS, description="Layer name.", json_schema_extra=names("layers"))

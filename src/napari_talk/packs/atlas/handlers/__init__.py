@@ -5,7 +5,7 @@ catalogue, :mod:`.importing` imports JSON Lines (a large import on a Dask cluste
 
 Results carry the seed's shapes in ``data``; ``meta["table"]`` holds the rows (with PNG
 thumbnails as data URLs) for a dock that draws tables. Slow work is handed back as a
-:class:`~napari_talk.core.running.jobs.Job`: embedding, downloads, reading image files, measuring, and
+:class:`~napari_talk.core.basics.jobs.Job`: embedding, downloads, reading image files, measuring, and
 calls to a language model run off the GUI thread (Stop abandons them); layers are read before
 and added after, on the GUI thread, and the catalogue is written in ``finish`` so an abandoned
 job changes nothing. Every change is recorded for undo through the core's ``Changes``.

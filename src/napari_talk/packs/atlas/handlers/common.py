@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context, Handlers
-from ....core.contract.result import CommandError, Result
 from ....core.grammar.names import describe_miss, resolve_name
 from ....core.running.history import Changes
-from ....core.running.jobs import Job, Progress
 from ....core.sentences.minilm_files import Watch
 from .. import layers, samples
 from ..catalogue_store import CatalogueStore

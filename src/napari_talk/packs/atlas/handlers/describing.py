@@ -5,10 +5,10 @@ from __future__ import annotations
 import contextlib
 import time
 
+from ....core.basics.jobs import Job
+from ....core.basics.result import CommandError, Result
+from ....core.chat.client import LLMError
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
-from ....core.llm.client import LLMError
-from ....core.running.jobs import Job
 from .. import analysis, describe, fetch
 from .. import commands as cmd
 from ..store import Atlas

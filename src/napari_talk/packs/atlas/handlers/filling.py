@@ -7,10 +7,10 @@ import io
 import time
 from typing import TYPE_CHECKING
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
-from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import jsonl
 from ..embeddings import Embedder, EmbeddingError

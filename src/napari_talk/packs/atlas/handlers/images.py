@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.result import CommandError, Result
+from ....core.chat.client import LLMError
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
-from ....core.llm.client import LLMError
 from ....core.running.history import Changes
-from ....core.running.jobs import Job, Progress
 from ....core.viewer.layers import added
 from .. import analysis, describe, fetch, layers, sources
 from .. import commands as cmd

@@ -7,11 +7,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from ....core.recipes.cluster import scheduler_chosen
 from ....core.running.history import Changes
-from ....core.running.jobs import Job, Progress
 from .. import cluster_import, jsonl
 from .. import commands as cmd
 from ..embed_tasks import EmbedSpec

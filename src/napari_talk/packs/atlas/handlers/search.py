@@ -6,9 +6,9 @@ import functools
 
 import numpy as np
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
-from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import samples, tables
 from .. import sref as srefs

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context, Handlers
-from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
 from .. import commands as cmd
 from .. import display, primitives, samples

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.png import encode_png
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.contract.png import encode_png
-from ....core.contract.result import CommandError, Result
-from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import display, flows
 from ..comfyui import Cancelled, ComfyClient, ComfyError, server_url

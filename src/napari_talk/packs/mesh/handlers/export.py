@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.result import Result
 from ....core.contract.pack import Context
-from ....core.contract.result import Result
-from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import display
 from ..state import MeshPackState

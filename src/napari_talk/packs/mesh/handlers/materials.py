@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from .. import commands as cmd
 from .. import materials
 from ..state import MeshPackState, ModelState

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
-from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .. import display
 from ..mesh import TriMesh

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ....core.contract.chart import chart
-from ....core.contract.result import CommandError, Result
+from ....core.basics.chart import chart
+from ....core.basics.result import CommandError, Result
 from ....core.running.history import Changes
 from ....core.viewer.layers import remove_layer
 from .. import analysis, display, editing, layers

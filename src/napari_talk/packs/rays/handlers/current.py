@@ -16,12 +16,12 @@ from typing import cast
 
 import numpy as np
 
+from ....core.basics.jobs import Job, Progress, Stopped
+from ....core.basics.result import CommandError, Result
+from ....core.basics.viewer_protocols import Layer, ShapesLayer, Viewer
 from ....core.contract.pack import Context, Handlers
-from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
-from ....core.running.jobs import Job, Progress, Stopped
 from ....core.viewer.layers import has_layer, same_layer, set_attributes
-from ....core.viewer.protocols import Layer, ShapesLayer, Viewer
 from .. import display, layers
 from ..engine import trace
 from ..scene import Scene

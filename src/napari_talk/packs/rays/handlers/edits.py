@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
-from ....core.contract.result import CommandError
-from ....core.running.jobs import Job
+from ....core.basics.jobs import Job
+from ....core.basics.result import CommandError
 from .. import commands as cmd
 from .. import editing
 from ..scene import IdealLens, Scene

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....core.viewer.protocols import ShapesLayer
+from ....core.basics.viewer_protocols import ShapesLayer
 from ..display import ROLE_KEY
 from ..scene import Scene
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ....core.contract.chart import chart
-from ....core.contract.result import CommandError, Result
+from ....core.basics.chart import chart
+from ....core.basics.result import CommandError, Result
 from .. import analysis, editing, lineage
 from .. import commands as cmd
 from ..edges import get_side_descriptions

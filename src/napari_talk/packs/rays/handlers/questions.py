@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ....core.contract.result import CommandError, Result
+from ....core.basics.result import CommandError, Result
 from .. import commands as cmd
 from .. import editing
 from ..state import RaysState

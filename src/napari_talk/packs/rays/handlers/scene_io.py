@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ....core.contract.result import CommandError, Result
+from ....core.basics.jobs import Job
+from ....core.basics.result import CommandError, Result
 from ....core.running.history import Changes
-from ....core.running.jobs import Job
 from .. import commands as cmd
 from .. import editing
 from ..limits import MAX_FILE_BYTES

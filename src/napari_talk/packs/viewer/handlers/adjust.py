@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 
+from ....core.basics.result import CommandError, Result
+from ....core.basics.viewer_protocols import ImageLayer, Viewer
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
 from ....core.viewer.access import camera, camera_state, canvas_size, restore_camera
 from ....core.viewer.layers import set_attributes
-from ....core.viewer.protocols import ImageLayer, Viewer
 from .. import commands as cmd
 from .common import HANDLERS, image_layer, viewer_of
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 import functools
 
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from ....core.grammar.names import resolve_name
 from ....core.running.history import Changes
 from ....core.viewer.access import find_layer

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ....core.basics.result import Result
+from ....core.basics.viewer_protocols import Viewer
 from ....core.contract.pack import Context
-from ....core.contract.result import Result
 from ....core.running.history import Changes
 from ....core.viewer.access import (
     camera,
@@ -16,7 +17,6 @@ from ....core.viewer.access import (
     restore_camera,
     set_center,
 )
-from ....core.viewer.protocols import Viewer
 from .. import commands as cmd
 from .common import HANDLERS, layer_kind, viewer_of
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from ....core.basics.result import CommandError
+from ....core.basics.viewer_protocols import ImageLayer, Layer, Viewer
 from ....core.contract.pack import Context, Handlers
-from ....core.contract.result import CommandError
 from ....core.running.history import Changes
 from ....core.viewer.access import find_layer
 from ....core.viewer.layers import set_attributes
-from ....core.viewer.protocols import ImageLayer, Layer, Viewer
 
 HANDLERS = Handlers[None]()
 """The viewer pack's handler table; each family's module binds its handlers to it."""

@@ -3,9 +3,9 @@ panels) and a few lines describing its state."""
 
 from __future__ import annotations
 
+from ....core.basics.window import panels_of
 from ....core.contract.pack import Context
 from ....core.viewer.access import camera_facts, layer_facts
-from ....core.viewer.window import panels_of
 
 
 def known_names(ctx: Context[None]) -> dict[str, list[str]]:

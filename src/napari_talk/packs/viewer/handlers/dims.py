@@ -6,13 +6,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from ....core.basics.result import CommandError, Result
+from ....core.basics.viewer_protocols import Viewer
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from ....core.grammar.names import describe_miss, resolve_name
 from ....core.running.history import Changes
 from ....core.viewer.access import camera_state, restore_camera
 from ....core.viewer.layers import set_attributes
-from ....core.viewer.protocols import Viewer
 from .. import commands as cmd
 from .common import HANDLERS, viewer_of
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ....core.contract.commands import shown_name
+from ....core.basics.commands import shown_name
+from ....core.basics.result import CommandError, Result
+from ....core.basics.viewer_protocols import Layer, Viewer
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
 from ....core.viewer.access import find_layer
 from ....core.viewer.layers import has_layer, set_attributes
-from ....core.viewer.protocols import Layer, Viewer
 from .. import commands as cmd
 from .common import HANDLERS, layer_kind, set_one, viewer_of
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ....core.basics.result import CommandError, Result
+from ....core.basics.window import panels_of
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from ....core.grammar.names import describe_miss, resolve_name
 from ....core.running.history import Changes
 from ....core.viewer.access import grid, scale_bar
 from ....core.viewer.layers import set_attributes
-from ....core.viewer.window import panels_of
 from .. import commands as cmd
 from .common import HANDLERS, viewer_of
 

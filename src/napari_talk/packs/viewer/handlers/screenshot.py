@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import time
 
+from ....core.basics.jobs import Job, Progress
+from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.contract.result import CommandError, Result
 from ....core.running.history import Changes
-from ....core.running.jobs import Job, Progress
 from .. import commands as cmd
 from .common import HANDLERS, viewer_of
 
