@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.basics.native_work import native_work
 from .analysis import DetectorReading
 from .limits import MAX_SEGMENTS
 from .rayoptics.base import Emitted, SceneError, SceneObj, Settings
@@ -64,9 +65,12 @@ def kernels_loaded() -> bool:
 
 
 def load_kernels(scene: Scene) -> None:
-    """Compile the kernels (or load them from numba's disk cache) by tracing ``scene`` with them."""
+    """Compile the kernels (or load them from numba's disk cache) by tracing ``scene`` with them;
+    a process that ends meanwhile waits for it (numba compiling as the interpreter shuts down
+    crashes it)."""
     global _kernels_loaded
-    trace(scene, compiled=True)
+    with native_work():
+        trace(scene, compiled=True)
     _kernels_loaded = True
 
 
