@@ -8,15 +8,13 @@ its files once into the user's cache when no installed package carries them.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import threading
 from collections.abc import Iterator
 
+from ..basics.native_work import native_work
 from . import onnx_minilm
 
-EXIT_WAIT = 60.0
-"""How long a process that ends waits for the model's work in a thread to finish."""
 _BUSY = threading.RLock()
 _LOADING = threading.Lock()
 """Held while a model loads: one load at a time, and a thread that asks meanwhile waits for that
@@ -27,16 +25,9 @@ load only (not for embedding that holds :func:`in_use`), then shares its model."
 def in_use() -> Iterator[None]:
     """Hold while the model loads or embeds in a background thread: ONNX Runtime's threads must not
     be running native code as the interpreter shuts down ("terminate called without an active
-    exception", the process aborted), so a process that ends waits for this first."""
-    with _BUSY:
+    exception", the process aborted), so this is native work a process that ends waits for."""
+    with _BUSY, native_work():
         yield
-
-
-@atexit.register
-def _wait_for_the_model() -> None:
-    for lock in (_BUSY, _LOADING):  # in the order a thread in use that asks for the model takes them
-        if lock.acquire(timeout=EXIT_WAIT):
-            lock.release()
 
 
 class _Loaded:
@@ -55,7 +46,7 @@ class _Loaded:
         model = self._models.get(quantized)
         if model is not None:
             return model
-        with _LOADING:  # whoever waited here finds the model made
+        with _LOADING, native_work():  # whoever waited here finds the model made
             model = self._models.get(quantized)
             if model is None:
                 model = self._models[quantized] = onnx_minilm.OnnxMiniLM(quantized=quantized)
