@@ -14,34 +14,15 @@ a turn for scripts and tests. Doors that must not block (the dock) drive :meth:`
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
 from .turns import Ask, Done, Pending, Road, SessionTurns, Turn, TurnMachine, Within
-
-if TYPE_CHECKING:
-    from ..basics.viewer_protocols import Viewer
-    from ..basics.window import Window
-    from ..contract.registry import Registry
-    from ..llm.road import LLMRoad
 
 __all__ = ["Ask", "Done", "Pending", "Road", "Session", "Turn", "TurnMachine", "Within"]
 
 
 class Session(SessionTurns):
-    def __init__(
-        self,
-        viewer: Viewer | None = None,
-        *,
-        registry: Registry | None = None,
-        workspace: Path | str | None = None,
-        window: Window | None = None,
-        llm: LLMRoad | None = None,
-    ) -> None:
-        super().__init__(viewer, registry=registry, workspace=workspace, window=window, llm=llm)
-        self.layer_watch: object | None = None
-        """What tells the packs of the viewer's layers, when the session was opened with one
-        (:func:`.opening.open_session`)."""
+    layer_watch: object | None = None
+    """What tells the packs of the viewer's layers, when the session was opened with one
+    (:func:`.opening.open_session`)."""
 
     def run(self, text: str, *, ask: Ask | None = None) -> Turn:
         """Run a line by the parser road, else (blocking) the LLM road; stop at the first error.
