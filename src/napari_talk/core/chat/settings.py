@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
 SchemaForm = Literal["json_schema", "json_object"]
-Mode = Literal["tools", "json", "schema", "steps"]
+Mode = Literal["tools", "json", "schema", "steps", "canonical"]
 SCHEMA_FORMS: tuple[SchemaForm, ...] = get_args(SchemaForm)
 
 
@@ -44,8 +44,9 @@ class LLMSettings(BaseModel):
         title="Mode",
         description="Function tools; JSON mode for servers without tool calling; schema: the reply held "
         "to the commands' JSON schema; or steps: two small schema-held questions, first which command "
-        "(or none), then its parameters (best for small local models; 'Test connection' tells what a "
-        "server honours).",
+        "(or none), then its parameters; or canonical: the model picks and fills the grammar's own phrasings "
+        "nearest to the line, and the parser reads them (for small local models; 'Test connection' "
+        "tells what a server honours).",
     )
     schema_form: SchemaForm = Field(
         "json_schema",

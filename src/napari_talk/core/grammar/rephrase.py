@@ -221,7 +221,7 @@ class Rephraser:
             words = self._choices.setdefault(rule.action, {})
             for field_name, choices in rule.choices.items():
                 words.update({phrase: (field_name, value) for phrase, value in choices.items()})
-        self._embed = embed
+        self.embed = embed
         self._nouns = {**CORE_NOUNS, **registry.nouns}
         self._fillers = registry.slot_fillers
         self.vectors = embed([bare_phrasing(p, self._nouns) for p in self.phrasings])
@@ -252,7 +252,7 @@ class Rephraser:
         candidates = self._by_signature.get(said)
         if not candidates:
             return None
-        scores = self.vectors[candidates] @ self._embed([values.bare])[0]
+        scores = self.vectors[candidates] @ self.embed([values.bare])[0]
         best: tuple[float, Phrasing, str] | None = None
         for at in np.argsort(-scores):
             phrasing, score = self.phrasings[candidates[at]], float(scores[at])

@@ -24,7 +24,6 @@ import numpy as np
 from ..grammar.rephrase import _COUNTS, _NUMERIC, CORE_NOUNS
 from ..grammar.text import quoted_spans, separators
 from .canonical_templates import Template, templates
-from .grounding import ungrounded
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry
@@ -274,18 +273,3 @@ def _clauses(text: str) -> list[str]:
         at = end
     parts.append(text[at:].strip())
     return [p for p in parts if p]
-
-
-def unfounded(
-    commands: Sequence[Any], line: str, names: Mapping[str, Sequence[str]], spellings: frozenset[str]
-) -> str | None:
-    """Why the commands the parser read in a model's paraphrase say what ``line`` does not (a live
-    name it never names, a number it never gives), as for any model's commands; None when they may
-    be offered. ``spellings``: the name kinds that are ways of writing, not things (see the packs)."""
-    live = [n for kind, found in names.items() if kind not in spellings for n in found]
-    for command in commands:
-        wire = {"action": command.action, **command.model_dump(exclude={"action"}, exclude_defaults=True)}
-        why = ungrounded(wire, line, live)
-        if why is not None:
-            return why
-    return None

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from ..basics.result import Result
     from ..chat.settings import LLMSettings, SchemaForm
     from ..contract.registry import Registry
+    from ..grammar.parser import Parser
+    from ..grammar.rephrase import Rephraser
+    from .canonical_pick import Picker
     from .router import Route
 
 REPLY_TOKENS = {"choose": 40, "fill": 200, "reply": 320, "words": 120, "pick": 100}
@@ -73,6 +76,9 @@ class Conversation:
     deadline: float
     cancelled: threading.Event
     names: Names = field(default_factory=dict)
+    phrasings: Rephraser | None = None
+    """The grammar's canonical phrasings, embedded (the session's, once ready): what the
+    canonical mode offers a line."""
 
 
 class Road(Protocol):
@@ -95,3 +101,6 @@ class Road(Protocol):
     def worked_examples(self, text: str, actions: Sequence[str], names: Names) -> list[tuple[str, str]]: ...
     def route(self, text: str, names: Names, pool: Sequence[str] | None = None) -> Route: ...
     def routable(self, text: str, route: Route) -> bool: ...
+    @property
+    def parser(self) -> Parser: ...
+    def picker(self, phrasings: Rephraser) -> Picker: ...

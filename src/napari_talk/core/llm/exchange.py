@@ -160,14 +160,16 @@ def refusal(road: Road, commands: Sequence[Command], talk: Conversation) -> str 
         if why is None and question and command.risk != "read":
             why = "a question changes nothing"
         if why is not None:
-            return _refused(road, talk.text, f"{command.summary()} ({why})")
+            return refused_line(road, talk.text, f"{command.summary()} ({why})")
     missing = left_out(wires, talk.text, live)
     if missing is not None:
-        return _refused(road, talk.text, f"{'; '.join(c.summary() for c in commands)} ({missing})")
+        return refused_line(road, talk.text, f"{'; '.join(c.summary() for c in commands)} ({missing})")
     return None
 
 
-def _refused(road: Road, text: str, said: str) -> str:
+def refused_line(road: Road, text: str, said: str) -> str:
+    """What the person reads when a model's reading (``said``) is refused: not understood, with
+    the nearest commands, and the reading shown as the model's suggestion, never as done."""
     return not_understood_line(text, suggest(road.registry, text), offer_model=False, suggestion=said)
 
 

@@ -36,6 +36,9 @@ from .words import asks_about_the_data, claims_action, is_question, is_remark
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry
+    from ..grammar.parser import Parser
+    from ..grammar.rephrase import Rephraser
+    from .canonical_pick import Picker
 
 __all__ = [
     "FORMS",
@@ -73,7 +76,8 @@ class LLMRoad:
         self._tool_lists: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         self._shortlist: Shortlist | None = None
         self._router: Router | None = None
-        self._parser: Any = None
+        self._parser: Parser | None = None
+        self._picker: tuple[Rephraser, Picker] | None = None
         self._names_seen: Names | None = None
         self.form: SchemaForm | None = settings.schema_form
         """The schema form this server takes, as learned (None: plain JSON mode)."""
@@ -103,12 +107,14 @@ class LLMRoad:
         packs: Sequence[str] | None = None,
         scene: Sequence[str] | None = None,
         names: Names | None = None,
+        phrasings: Rephraser | None = None,
     ) -> LLMOutcome:
         """``packs`` limits the commands the model is offered (default: every pack's), and the
         shortlist setting keeps the likeliest of those; ``scene``: the packs in play whatever the
         line says, whose commands the steps prompt lists (default: ``packs``), so that prompt
         stays the same from line to line; ``names`` are the live names (layers, glasses, ...) that
-        a constrained reply may use."""
+        a constrained reply may use; ``phrasings``: the session's embedded canonical phrasings,
+        when ready (the canonical mode offers the nearest of them)."""
         outcome = LLMOutcome(model=self.settings.model)
         self._names_seen = self._names_seen or names
         if is_remark(text):
@@ -119,7 +125,9 @@ class LLMRoad:
             client = self.client()
             # the line's time with the model starts at its first request
             deadline = time.monotonic() + self.settings.timeout
-            talk = Conversation(text, outcome, deadline, cancelled or threading.Event(), names or {})
+            talk = Conversation(
+                text, outcome, deadline, cancelled or threading.Event(), names or {}, phrasings
+            )
             self.strategy.run(self, client, talk, context, packs, scene, execute)
         except Cancelled:
             outcome.error = "stopped"
@@ -186,16 +194,12 @@ class LLMRoad:
         command the parser reads in each (``settings.examples`` of them)."""
         if self.settings.examples <= 0:
             return []
-        if self._parser is None:
-            from ..grammar.parser import Parser
-
-            self._parser = Parser(self.registry)
         shown: list[tuple[str, str]] = []
         live = [n for found in names.values() for n in found]
         for action, _, _ in self.router.nearest(text, live, actions, keep=len(actions)):
             for example in self.registry.commands[action].examples:
                 with contextlib.suppress(Exception):
-                    commands = self._parser.parse(example, names)
+                    commands = self.parser.parse(example, names)
                     if commands:
                         wires = [c.to_wire() for c in commands]
                         shown.append((example, json.dumps({"commands": wires}, separators=(",", ":"))))
@@ -203,6 +207,26 @@ class LLMRoad:
             if len(shown) >= self.settings.examples:
                 break
         return shown
+
+    @property
+    def parser(self) -> Parser:
+        """The grammar's parser, made on first use: it reads worked examples and a model's
+        canonical paraphrases."""
+        if self._parser is None:
+            from ..grammar.parser import Parser
+
+            self._parser = Parser(self.registry)
+        return self._parser
+
+    def picker(self, phrasings: Rephraser) -> Picker:
+        """The canonical phrasings as a model is offered them, over the session's embedded
+        phrasings (made once per set of them)."""
+        if self._picker is None or self._picker[0] is not phrasings:
+            from .canonical_pick import Picker
+
+            picker = Picker(self.registry, phrasings.phrasings, phrasings.vectors, phrasings.embed)
+            self._picker = (phrasings, picker)
+        return self._picker[1]
 
     def held(self, schema: dict[str, Any]) -> dict[str, Any]:
         """The reply format holding a reply to ``schema`` in the form this server takes."""

@@ -56,6 +56,11 @@ class Rephrasing:
     def ready(self) -> bool:
         return self._reader is not None
 
+    @property
+    def reader(self) -> Rephraser | None:
+        """The embedded canonical phrasings once ready (a model's canonical mode offers them too)."""
+        return self._reader
+
     def prepare(self, give_way: Callable[[], bool] | None = None) -> None:
         """Make the stage ready (blocking: a GUI calls it in a thread); nothing when the sentence
         model is not here, or the stage is ready already. ``give_way()`` is called between the

@@ -310,6 +310,7 @@ class SessionTurns(SessionDispatch):
             packs=packs,
             scene=scene,
             names=self.known_names(),
+            phrasings=self.rephrasing.reader,
         )
 
     def prime_llm(self) -> bool:

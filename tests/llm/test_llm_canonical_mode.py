@@ -1,0 +1,128 @@
+"""Canonical mode in a session: the model, a real openai client against the project's scripted
+server, picks among the grammar's phrasings nearest to a line; the parser reads the pick, which
+runs only when the line says it (its names, its words, its limits); until the phrasings are
+embedded the line goes to steps mode."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from napari.components import ViewerModel
+
+from napari_talk import Session
+from napari_talk.core import sentences
+from napari_talk.core.chat.settings import LLMSettings
+from napari_talk.core.grammar.rephrase import COMMON, values_of
+from napari_talk.core.llm.road import LLMRoad
+from napari_talk.samples import cells
+
+pytestmark = pytest.mark.skipif(not sentences.ready(), reason="the MiniLM sentence model is not here")
+
+
+@pytest.fixture
+def session(llm_settings: LLMSettings) -> Session:
+    viewer = ViewerModel()
+    for data, kwargs, kind in cells():
+        getattr(viewer, f"add_{kind}")(data, **kwargs)
+    session = Session(viewer)
+    session.llm = LLMRoad(session.registry, llm_settings.model_copy(update={"mode": "canonical"}))
+    return session
+
+
+def pick(session: Session, line: str, action: str, word: str, name: str) -> str:
+    """The reply choosing a phrasing of ``action`` the line is offered that, filled with ``name``
+    and a word of its map, the parser reads as ``action`` saying ``word`` (hide: ``op="hide"``)."""
+    road = session.llm
+    assert road is not None and session.rephrasing.reader is not None
+    names = session.known_names()
+    offer = road.picker(session.rephrasing.reader).offer(line, values_of(line, names, COMMON).bare, names)
+    for choice, template in enumerate(offer.templates, 1):
+        if template.action != action:
+            continue
+        for said in itertools.product(*[words or (name,) for _, _, words in template.slots]):
+            slots = {key: value for (key, _, _), value in zip(template.slots, said, strict=True)}
+            reply = json.dumps({"commands": [{"choice": choice, "slots": slots}]})
+            canonical = offer.canonical(reply)
+            read = session.parse(canonical) if canonical else []
+            if [c.action for c in read] == [action] and word in read[0].model_dump().values():
+                return reply
+    raise AssertionError(f"no phrasing of {action} offered: {[t.shown() for t in offer.templates]}")
+
+
+def nuclei(session: Session):
+    return session.viewer.layers["nuclei"]
+
+
+def test_a_pick_the_line_says_is_read_by_the_parser_and_runs(session, chat_server):
+    line = "nuclei out of sight, then switch the scale bar on"
+    session.rephrasing.prepare()
+    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
+    outcome = session.ask_llm(line)
+    assert [c.action for c in outcome.commands] == ["layer_visibility"]
+    assert outcome.commands[0].name == "nuclei" and outcome.commands[0].op == "hide"
+    sent = chat_server.requests[-1]
+    assert "none of these" in sent["messages"][-1]["content"]  # one request: the numbered offer
+    assert len(chat_server.requests) == 1
+
+
+def test_a_line_said_as_a_request_may_use_words_the_grammar_lacks(session, chat_server):
+    line = "get the nuclei out of view"
+    session.rephrasing.prepare()
+    assert session.parse(line) == []
+    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
+    turn = session.run(line)
+    assert [c.action for c in turn.commands] == ["layer_visibility"] and not nuclei(session).visible
+
+
+def test_a_pick_naming_what_the_line_does_not_is_refused(session, chat_server):
+    line = "get the nuclei out of view"
+    session.rephrasing.prepare()
+    chat_server.say(pick(session, line, "layer_visibility", "hide", "actin"))  # a live name, never said
+    turn = session.run(line)
+    assert turn.commands == [] and session.viewer.layers["actin"].visible and nuclei(session).visible
+
+
+def test_a_pick_the_line_never_asks_for_is_refused_and_nothing_changes(session, chat_server):
+    line = "nuclei: the view of them is too much"
+    session.rephrasing.prepare()
+    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
+    turn = session.run(line)
+    assert turn.commands == [] and nuclei(session).visible
+    assert "says none of its words" in turn.message and "nothing was done" in turn.message
+
+
+def test_a_pick_that_drops_the_lines_limit_is_refused(session, chat_server):
+    line = "make every layer vanish except nuclei for a sec"
+    session.rephrasing.prepare()
+    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
+    turn = session.run(line)
+    assert turn.commands == [] and nuclei(session).visible
+    assert "limit" in turn.message
+
+
+def test_a_pick_opening_with_another_verb_than_the_lines_is_refused(session, chat_server):
+    line = "add a point in the nuclei please, and hide nothing"
+    session.rephrasing.prepare()
+    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
+    turn = session.run(line)
+    assert turn.commands == [] and nuclei(session).visible
+    assert "'add'" in turn.message
+
+
+def test_a_question_is_never_answered_by_a_change(session, chat_server):
+    line = "is nuclei hidden right now?"
+    session.rephrasing.prepare()
+    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
+    turn = session.run(line)
+    assert turn.commands == [] and nuclei(session).visible
+
+
+def test_before_the_phrasings_are_embedded_the_line_goes_to_steps_mode(session, chat_server):
+    assert session.rephrasing.reader is None
+    chat_server.say(json.dumps({"commands": ["no_command"]}))
+    outcome = session.ask_llm("nuclei out of sight, then switch the scale bar on")
+    assert not outcome.understood and outcome.commands == []
+    first = chat_server.requests[0]["messages"]
+    assert "none of these" not in first[-1]["content"]  # steps' first question, not an offer
