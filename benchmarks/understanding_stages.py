@@ -56,6 +56,7 @@ SETS = {
     "dev": ROOT / "benchmarks/data/understanding_fresh_dev.jsonl",
     "fresh": ROOT / "benchmarks/data/understanding_fresh.jsonl",
     "blind3": ROOT / "benchmarks/data/understanding_blind3.jsonl",
+    "blind4": ROOT / "benchmarks/data/understanding_blind4.jsonl",
     "holdout": ROOT / "tests/data/phrasings_holdout.jsonl",
     "holdout2": ROOT / "tests/data/phrasings_holdout2.jsonl",
     "remarks": ROOT / "benchmarks/data/chat_holdout.jsonl",
@@ -96,7 +97,7 @@ def minilm() -> Callable[[Sequence[str]], np.ndarray]:
     return embed
 
 
-Read = Callable[[str, dict[str, Any]], "str | None"]
+Read = Callable[[str, dict[str, Any]], "str | list[Any] | None"]
 """A stage: a line the parser did not read, and the scene's names, to a canonical line, or None."""
 
 LLM_URL = os.environ.get("NAPARI_TALK_BENCH_LLM", "http://127.0.0.1:8092/v1")
@@ -117,45 +118,34 @@ def serving(url: str) -> bool:
         return False
 
 
-def llm_stage(registry: Any, parser: Any, url: str, first: Read | None = None) -> Read:
-    """The model stage (see the module's docstring); ``first``: a stage asked before the model."""
-    from napari_talk.core.chat.client import ChatClient, constrained_reply
+def llm_stage(registry: Any, url: str, first: Read | None = None) -> Read:
+    """The model stage as a session runs it: the road in canonical mode over the session's
+    embedded phrasings (see the module's docstring); ``first``: a stage asked before the model."""
     from napari_talk.core.chat.settings import LLMSettings
-    from napari_talk.core.grammar.canonical import phrasings
-    from napari_talk.core.grammar.rephrase import COMMON, bare_phrasing, values_of
-    from napari_talk.core.llm.canonical_pick import Picker, unfounded
-    from napari_talk.core.llm.conversation import REPLY_TOKENS
-    from napari_talk.core.llm.words import is_question, is_remark
+    from napari_talk.core.llm.road import LLMRoad
+    from napari_talk.core.llm.words import is_remark
+    from napari_talk.core.running.rephrasing import Rephrasing
 
     if not serving(url):
         raise Skipped(f"no server answers at {url}")
-    embed = minilm()
-    bank = phrasings(registry)
-    picker = Picker(registry, bank, embed([bare_phrasing(p) for p in bank]), embed)
-    client = ChatClient(LLMSettings(model="local", base_url=url, timeout=120, max_retries=0))
-    spellings = frozenset(kind for pack in registry.packs for kind in pack.spelling_kinds)
+    phrasings = Rephrasing(registry)
+    phrasings.prepare()
+    if phrasings.reader is None:
+        raise Skipped("the sentence model is not here")
+    settings = LLMSettings(model="local", base_url=url, mode="canonical", timeout=120, max_retries=0)
+    road = LLMRoad(registry, settings)
 
-    def read(text: str, context: dict[str, Any]) -> str | None:
+    def never(command: Any, _timeout: float) -> Any:
+        raise AssertionError(f"canonical mode runs nothing itself ({command.action})")
+
+    def read(text: str, context: dict[str, Any]) -> str | list[Any] | None:
         if first is not None and (canonical := first(text, context)) is not None:
             return canonical
-        if is_remark(text):
-            return None
-        offer = picker.offer(text, values_of(text, context, COMMON).bare, context)
         began = time.perf_counter()
-        reply = client.complete(
-            offer.messages(),
-            None,
-            constrained_reply(offer.schema(), "json_schema"),
-            max_tokens=REPLY_TOKENS["pick"],
-        )
-        MODEL_TIMES.append(time.perf_counter() - began)
-        canonical = offer.canonical(reply.content)
-        if canonical is None:
-            return None
-        commands = parser.parse(canonical, context)
-        if not commands or (is_question(text) and any(c.risk != "read" for c in commands)):
-            return None
-        return None if unfounded(commands, text, context, spellings) else canonical
+        outcome = road.interpret(text, [], never, names=context, phrasings=phrasings.reader)
+        if not is_remark(text):  # a remark never reaches the model
+            MODEL_TIMES.append(time.perf_counter() - began)
+        return outcome.commands or None
 
     return read
 
@@ -196,8 +186,8 @@ def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
         "parser": lambda: None,
         "canonical+minilm": as_the_session_reads,
         "canonical+ngrams": with_ngrams,
-        "canonical+llm": lambda: llm_stage(registry, parser, url),
-        "canonical+minilm+llm": lambda: llm_stage(registry, parser, url, as_the_session_reads()),
+        "canonical+llm": lambda: llm_stage(registry, url),
+        "canonical+minilm+llm": lambda: llm_stage(registry, url, as_the_session_reads()),
     }
 
 
@@ -212,9 +202,12 @@ def run(cases: list[dict[str, Any]], read: Read | None) -> tuple[list[str], list
             start = time.perf_counter()
             canonical = read(case["text"], context)
             times.append(time.perf_counter() - start)
-            if canonical is not None:
+            if isinstance(canonical, str):
                 got = [c.to_wire() for c in parse(canonical, context)]
                 changes.append((case, canonical, got))
+            elif canonical:  # the model's commands, as the parser read its paraphrase
+                got = [c.to_wire() for c in canonical]
+                changes.append((case, "; ".join(c.summary() for c in canonical), got))
         verdicts.append(judge(case["expect"], got))
     return verdicts, times, changes
 
