@@ -95,6 +95,8 @@ def test_a_question_changes_nothing(talk, server):
         "we should spawn more seedlings next week",
         "thanks, that's perfect",
         "lol",
+        "ugh the slide tray jammed again",
+        "the red channel always fades first",
     ],
 )
 def test_a_remark_is_never_sent_to_the_model(talk, server, line):
@@ -112,6 +114,8 @@ def test_a_remark_is_never_sent_to_the_model(talk, server, line):
         "I'll take concept 2",
         "the three brightest paths",
         "Lens 2 up by 20",
+        "ok the nuclei in magma",
+        "never mind the scale bar, hide the spots",
     ],
 )
 def test_requests_worded_as_statements_are_not_remarks(line):

@@ -116,7 +116,8 @@ _SOCIAL = frozenset(_SOCIAL_WORDS.split())
 """Words of a line that only greets, thanks or reacts."""
 _SUBJECT = re.compile(
     r"^\s*(?:(?:and|but|also|honestly|anyway|btw|fyi|ugh|sorry|[a-z]+)[,!.]+\s+|"
-    r"(?:ok|okay|so|hmm|well|oh|ah|and|but|also|honestly|anyway)\s+)*"
+    r"(?:ok|okay|so|hmm|well|oh|ah|and|but|also|honestly|anyway|lol|argh|ugh|oops|meh|wow|haha|omg|"
+    r"yikes|sigh|welp|phew)\s+)*"
     r"(?:(?P<person>i|i'm|im|i've|i'll|i'd|we|we're|we've|we'll|we'd|you|you're|he|she|they|they're|"
     r"he's|she's)|(?P<thing>it's|it|its|this|that's|that|these|those|there's|there|my|our|your|his|her|"
     r"their|the|a|an|some|nobody|everyone|everybody)|(?P<name>[A-Z][a-z]+))\b"
@@ -135,12 +136,13 @@ _TELLING = re.compile(
     r"yesterday|today|tonight|tomorrow|earlier|later|ago|last\s+(?:week|month|year|night|time)|"
     r"next\s+(?:week|month|year|time)|this\s+(?:morning|afternoon|evening|week|month)|"
     r"(?:on|by|until|since)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"always|usually|often|sometimes|rarely|seldom|never|already|"
     r"ran|took|went|got|made|said|says|sent|spent|grew|came|left|saw|told|thought|felt|kept|broke|"
     r"fell|found|gave|knew|lost|met|paid|wrote|drove|ate|drank|slept|woke|"
     r"[a-z]{3,}ed)\b",
     re.IGNORECASE,
 )
-"""What makes a clause tell something: a tense, a modal, a time, a verb in the past."""
+"""What makes a clause tell something: a tense, a modal, a time, how often, a verb in the past."""
 
 
 _NAME_DID = re.compile(r"\s+(?:[a-z]+s|[a-z]{3,}ed|is|was|has|had|will|would)\b")
