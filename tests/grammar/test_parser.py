@@ -351,7 +351,11 @@ def test_chat_around_synonyms_and_pronouns_stays_unparsed(text, context):
 
 @pytest.mark.parametrize(
     ("text", "action"),
-    [("make the picture fit", "fit_to_layer"), ("take a picture", "screenshot"), ("go to slice 3", "set_slice")],
+    [
+        ("make the picture fit", "fit_to_layer"),
+        ("take a picture", "screenshot"),
+        ("go to slice 3", "set_slice"),
+    ],
 )
 def test_rules_of_one_priority_keep_the_viewer_grammars_order(text, action):
     """Fitting the view to a layer named "picture" and a screenshot read the same words at the same
