@@ -31,7 +31,7 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data" / "understanding_eval.jsonl"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from corpus import same  # noqa: E402  the judgement the corpus tests use
+from support.corpus import same  # noqa: E402  the judgement the corpus tests use
 
 VERDICTS = ("covered", "unknown", "wrong")
 
