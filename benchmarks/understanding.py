@@ -102,7 +102,7 @@ def speed(cases: list[dict[str, Any]], repeat: int = 3) -> dict[str, float]:
     from run import best_of  # benchmarks/run.py, beside this script
 
     from napari_talk.core.grammar.parser import parse
-    from napari_talk.core.grammar.text import normalize
+    from napari_talk.core.rules.text import normalize
 
     lines = [(c["text"], c.get("context") or {}) for c in cases]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .text import separators
+from ..rules.text import separators
 
 if TYPE_CHECKING:
     from ..basics.commands import Command

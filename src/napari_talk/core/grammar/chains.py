@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ..rules.lookup import known
+from ..rules.text import BASE_VERBS, normalized, separators
 from .anaphora import POSSESSIVE, PRONOUN, as_said, first_request, named_by, said_again, ways_to_say
 from .clauses import ClauseReader
-from .lookup import known
 from .plan import Scope
-from .text import BASE_VERBS, normalized, separators
 
 if TYPE_CHECKING:
     from ..basics.commands import Command

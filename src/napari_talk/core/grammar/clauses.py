@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from ..rules.lookup import mark
+from ..rules.text import quoted_spans
 from . import tails
 from .asides import Asides
-from .lookup import mark
 from .plan import Scope
-from .text import quoted_spans
 
 if TYPE_CHECKING:
     from ..basics.commands import Command
     from ..contract.registry import Registry
-    from .rules import Pass, Rule
+    from ..rules.rule import Pass, Rule
 
 _APPOSITION = re.compile(r",\s+(?:a|an)\s+\w", re.IGNORECASE)
 """A name followed by what it is ("Cinder Oracle, a Seer"): said of a thing, never part of its name."""

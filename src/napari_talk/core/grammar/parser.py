@@ -17,17 +17,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..rules.lookup import KnownNames, SomeNames, known, mark
+from ..rules.recent import Recent
+from ..rules.text import normalized, says_just, separators
 from .chains import ChainReader, drop_repeated
-from .lookup import KnownNames, SomeNames, known, mark
 from .plain_forms import plain_forms, says_a_wish
 from .plan import Plan, Scope, shape
-from .recent import Recent
-from .text import normalized, says_just, separators
 
 if TYPE_CHECKING:
     from ..basics.commands import Command
     from ..contract.registry import Registry
-    from .rules import Rule
+    from ..rules.rule import Rule
 
 log = logging.getLogger(__name__)
 

@@ -7,12 +7,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .lookup import KnownNames
-from .recent import Recent
+from ..rules.lookup import KnownNames
+from ..rules.recent import Recent
 
 if TYPE_CHECKING:
     from ..basics.commands import Command
-    from .rules import Pass, Rule
+    from ..rules.rule import Pass, Rule
 
 MAX_CACHED_TOKENS = 20_000
 

@@ -1,4 +1,4 @@
-"""How people ask for the files pack's commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
+"""How people ask for the files pack's commands, as grammar rules (see :mod:`napari_talk.core.rules.rule`).
 
 Verbs that only mean files ("read", "write", "replace ... in", "search", "list files") come at
 priority 1, after the viewer's specific phrasings. Verbs the viewer shares ("open", "show",
@@ -18,7 +18,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from ...core.grammar.questions import asked_about
-from ...core.grammar.rules import Rule
+from ...core.rules.rule import Rule
 from . import commands as cmd
 
 NOT_TEXT = frozenset(

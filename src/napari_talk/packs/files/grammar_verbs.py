@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...core.grammar.rules import Rule
+from ...core.rules.rule import Rule
 from . import commands as cmd
 from .grammar import (
     _EXTENSION,

@@ -4,7 +4,7 @@ them after the rules of :mod:`.grammar`, whose phrases they share."""
 
 from __future__ import annotations
 
-from ...core.grammar.rules import Rule
+from ...core.rules.rule import Rule
 from . import commands as cmd
 from .grammar import ANGLE_ASK, ANGLE_KINDS, AT, FRESNEL, INTO, MEDIA, N1_ANY, N2_ANY, PRIORITY, THETA
 

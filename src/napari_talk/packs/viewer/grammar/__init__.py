@@ -1,4 +1,4 @@
-"""How people ask for viewer commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
+"""How people ask for viewer commands, as grammar rules (see :mod:`napari_talk.core.rules.rule`).
 
 One module per family of commands, named as the module of :mod:`..handlers` that runs them
 (:mod:`.layers`, :mod:`.panels`, :mod:`.camera`, :mod:`.dims`, :mod:`.appearance`, :mod:`.adjust`,
@@ -10,7 +10,7 @@ spots", "show all layers" and "show layers" never read as showing a layer of tha
 
 from __future__ import annotations
 
-from ....core.grammar.rules import Rule
+from ....core.rules.rule import Rule
 from . import adjust, appearance, camera, dims, layers, panels, screenshot
 from .words import BUILTIN_PANELS
 

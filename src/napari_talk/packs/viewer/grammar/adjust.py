@@ -3,7 +3,7 @@ rotated, seen from a side."""
 
 from __future__ import annotations
 
-from ....core.grammar.rules import Rule
+from ....core.rules.rule import Rule
 from .. import commands as cmd
 from .words import A_BIT, IS, OF, SET
 

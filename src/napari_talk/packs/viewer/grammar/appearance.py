@@ -5,8 +5,8 @@ from __future__ import annotations
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
-from ....core.grammar.rules import Rule
-from ....core.grammar.tokens import FRACTIONS, NoMatch
+from ....core.rules.rule import Rule
+from ....core.rules.tokens import FRACTIONS, NoMatch
 from .. import commands as cmd
 from .words import A_BIT, COLORMAPS, IS, OF, SET
 

@@ -3,9 +3,9 @@ selection and removal."""
 
 from __future__ import annotations
 
-from ....core.grammar.lookup import said_mark
 from ....core.grammar.questions import asked_about
-from ....core.grammar.rules import Rule
+from ....core.rules.lookup import said_mark
+from ....core.rules.rule import Rule
 from .. import commands as cmd
 from .words import HIDE, SHOW
 

@@ -3,7 +3,7 @@ camera and the window."""
 
 from __future__ import annotations
 
-from ....core.grammar.tokens import WORD_VALUES
+from ....core.rules.tokens import WORD_VALUES
 
 BUILTIN_PANELS = ("layer list", "layer controls", "console")
 SHOW = (
