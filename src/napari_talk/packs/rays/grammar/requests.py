@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...core.grammar.questions import asked_about
-from ...core.rules.rule import Rule
-from . import commands as cmd
+from ....core.grammar.questions import asked_about
+from ....core.rules.rule import Rule
+from .. import commands as cmd
 
 PRIORITY = 25
 """Above the viewer's generic "<verb> <layer>" rules, below help and undo."""

@@ -8,7 +8,7 @@ layer or panel keeps its reading. Content to save with "save"/"put" must be quot
 labels as a tiff" is not a file write.
 
 The file manager's verbs (delete, move, copy, ...) and names as people say them ("the plan")
-are read by the rules of :mod:`.grammar_verbs`.
+are read by the rules of :mod:`.verbs`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import re
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
-from ...core.grammar.questions import asked_about
-from ...core.rules.rule import Rule
-from . import commands as cmd
+from ....core.grammar.questions import asked_about
+from ....core.rules.rule import Rule
+from .. import commands as cmd
 
 NOT_TEXT = frozenset(
     {"tif", "tiff", "png", "jpg", "jpeg", "gif", "bmp", "webp", "czi", "nd2", "lif", "lsm", "ims", "oib",
