@@ -197,7 +197,7 @@ def gltf_instances(folder: Path) -> str:
     """A GLB of one 20,480-face sphere instanced 160,000 times (3.3 G faces) by accessors with a
     buffer view that holds them: about 2.4 MB on disk."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from mesh_shapes import instanced, sphere_glb
+    from support.mesh_shapes import instanced, sphere_glb
 
     from napari_talk.core.running.session import Session
 
@@ -211,10 +211,10 @@ def gltf_instances(folder: Path) -> str:
 
 
 def _import_hostile(folder: Path, name: str, builder: str) -> str:
-    """Import a file built by ``tests/hostile_meshes.py`` as a person would: its size, the time
+    """Import a file built by ``tests/support/hostile_meshes.py`` as a person would: its size, the time
     and the reply."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    import hostile_meshes
+    from support import hostile_meshes
 
     from napari_talk.core.running.session import Session
 
@@ -310,7 +310,7 @@ def jsonl_deep(folder: Path) -> str:
 def llm_flood(folder: Path) -> str:
     """A real Chat Completions server on 127.0.0.1 answering with a 600 MB body."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from chat_server import ChatServer, Scripted
+    from support.chat_server import ChatServer, Scripted
 
     from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.llm.road import LLMRoad
@@ -335,7 +335,7 @@ def half_open(folder: Path) -> str:
     import socket
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from mcp_client import run_client
+    from support.mcp_client import run_client
 
     def nofile() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
@@ -393,13 +393,13 @@ def _step():
 
 
 
-# -- ray-optics scene files (built by tests/hostile_scenes.py), opened as an agent opens them ------
+# -- ray-optics scene files (built by tests/support/hostile_scenes.py), opened as an agent opens them ------
 
 
 def _scene_row(name: str, call_seconds: float | None = None) -> Row:
     def run(folder: Path) -> str:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-        from hostile_scenes import write
+        from support.hostile_scenes import write
 
         from napari_talk.core.basics.jobs import call_limits
         from napari_talk.core.running.session import Session

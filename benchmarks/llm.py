@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from chat_server import ChatServer, Honours, tool_call
+from support.chat_server import ChatServer, Honours, tool_call
 
 LINES = (
     ("viewer line", "please make the blue blobs disappear", 1500),

@@ -2,7 +2,7 @@
 
     python benchmarks/mesh.py [--spacing 0.0068]
 
-Shapes (``tests/mesh_shapes.py``): the primitives; CAD-like unions with sharp 90° edges (a table,
+Shapes (``tests/support/mesh_shapes.py``): the primitives; CAD-like unions with sharp 90° edges (a table,
 an L-bracket) and a mug; a sphere with 5 % noise; the Body with holes cut in it; the Body meshed
 finer (about 105,000 faces). Each row gives the parts expected, the parts found and the time
 (best of three for the large figure), beside a baseline run in the same process: the crease rule
@@ -27,7 +27,7 @@ from scipy.sparse.csgraph import connected_components
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import mesh_shapes  # the shapes the tests use
+from support import mesh_shapes  # the shapes the tests use
 
 from napari_talk.packs.mesh import humanoid, primitives
 from napari_talk.packs.mesh.export import glb_bytes

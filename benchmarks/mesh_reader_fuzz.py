@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from hostile_meshes import glb
+from support.hostile_meshes import glb
 
 from napari_talk.packs.mesh.importers import MeshFileError, import_bytes
 from napari_talk.packs.mesh.limits import MeshLimits

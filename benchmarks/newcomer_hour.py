@@ -42,8 +42,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 from dock_stalls import Meter  # noqa: E402  how long a line holds the loop, as the stall benchmark meters it
-from door import open_door, type_line  # noqa: E402  a line typed into the dock as a person types it
 from newcomer_judge import Effects  # noqa: E402  a command judged by what it does, not its spelling
+from support.door import open_door, type_line  # noqa: E402  a line typed into the dock as a person types it
 from understanding import load  # noqa: E402
 
 DATA = HERE / "data" / "newcomer_lines2.jsonl"

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from corpus import same  # tests/corpus.py: the loose equality every understanding set uses
+from support.corpus import same  # tests/support/corpus.py: the loose equality every understanding set uses
 from understanding import _default  # a field a command leaves unsaid is its default
 
 Wire = dict[str, Any]

@@ -5,7 +5,7 @@ them keeps another thread (the GUI's) from running.
     python benchmarks/parser_patterns.py --top 20 --heap 1000000
 
 Each rule compiles to one alternation per pass (known names, free words). A pass longer than
-``MAX_PATTERN`` is written with its templates' shared text factored (core/grammar/factor.py); the
+``MAX_PATTERN`` is written with its templates' shared text factored (core/rules/factor.py); the
 baseline beside each figure is the same pass as one plain alternation, compiled in this run.
 The stall figure: a thread that wakes every millisecond records its longest wait while every pass
 is compiled, beside a heap of ``--heap`` objects (about what the dock's test process holds): the
@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 
 from napari_talk.core.contract.registry import default_registry
-from napari_talk.core.grammar import rules
+from napari_talk.core.rules import rule as rules
 
 TICK_S = 0.001
 

@@ -34,7 +34,7 @@ def best_of(repeat: int, func) -> float:
 def parser_throughput() -> None:
     from napari_talk.core.contract.registry import default_registry
     from napari_talk.core.grammar.parser import Parser, parse
-    from napari_talk.core.grammar.text import normalize
+    from napari_talk.core.rules.text import normalize
 
     cases = [json.loads(line) for path in CORPORA for line in path.read_text().splitlines() if line]
     lines = [(c["text"], c.get("context", {})) for c in cases]

@@ -31,7 +31,7 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data" / "understanding_eval.jsonl"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from corpus import same  # noqa: E402  the judgement the corpus tests use
+from support.corpus import same  # noqa: E402  the judgement the corpus tests use
 
 VERDICTS = ("covered", "unknown", "wrong")
 
@@ -102,7 +102,7 @@ def speed(cases: list[dict[str, Any]], repeat: int = 3) -> dict[str, float]:
     from run import best_of  # benchmarks/run.py, beside this script
 
     from napari_talk.core.grammar.parser import parse
-    from napari_talk.core.grammar.text import normalize
+    from napari_talk.core.rules.text import normalize
 
     lines = [(c["text"], c.get("context") or {}) for c in cases]
 

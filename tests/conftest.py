@@ -81,7 +81,7 @@ SECRET_KEY = "sk-test-7f3a9c-SECRET"
 
 @pytest.fixture
 def chat_server():
-    from chat_server import ChatServer
+    from support.chat_server import ChatServer
 
     with ChatServer() as server:
         yield server
@@ -128,7 +128,7 @@ def dock(make_napari_viewer, qtbot):
 @pytest.fixture(scope="session")
 def dists(tmp_path_factory: pytest.TempPathFactory):
     """The sdist and wheel, built once per test session (tests/release)."""
-    from release_dists import build  # tests/release, on the path once its tests are collected
+    from support.release_dists import build
 
     return build(tmp_path_factory.mktemp("dist"))
 

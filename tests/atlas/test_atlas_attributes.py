@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from door import open_door, said, type_line, typed_ok
+from support.door import open_door, said, type_line, typed_ok
 
 from napari_talk.packs.atlas import facets
 from napari_talk.packs.atlas.catalogue import Entity

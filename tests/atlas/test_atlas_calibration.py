@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
 from napari_talk.packs.atlas import calibration
 from napari_talk.packs.atlas.catalogue import Catalogue, Entity
@@ -65,7 +65,7 @@ def test_minilm_targets_read_related_and_random_pairs_distant(atlas_session):
 
 def test_a_model_with_squeezed_cosines_still_gets_sensible_bands(atlas_session, monkeypatch):
     """Every cosine of this server falls in 0.8–0.9: fixed anchors read everything as very similar."""
-    from atlas_servers import EmbeddingServer
+    from support.atlas_servers import EmbeddingServer
 
     with EmbeddingServer(dim=384, squeeze=0.85) as server:
         result = atlas_session.execute(

@@ -7,7 +7,7 @@ import sqlite3
 
 import numpy as np
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
 from napari_talk.core.running.session import Session
 from napari_talk.packs.atlas.catalogue import Catalogue, CatalogueError, Entity, top_k

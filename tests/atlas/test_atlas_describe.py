@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
 from napari_talk.core.running.session import Session
 from napari_talk.packs.atlas.describe import (

@@ -8,7 +8,7 @@ import itertools
 import time
 
 import pytest
-from door import open_door, said, type_line
+from support.door import open_door, said, type_line
 
 from napari_talk.packs.atlas import samples
 

@@ -8,9 +8,9 @@ import json
 
 import numpy as np
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
-from atlas_servers import Route
 from PIL import Image
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+from support.atlas_servers import Route
 
 from napari_talk.core.running.session import Session
 from napari_talk.core.safety.net import NetPolicy

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
-from atlas_servers import EmbeddingServer
-from dask_cluster import dask_cluster, quiet_env
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+from support.atlas_servers import EmbeddingServer
+from support.dask_cluster import dask_cluster, quiet_env
 
 from napari_talk.core.running.session import Session
 from napari_talk.packs.atlas import cluster_import

@@ -11,8 +11,8 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
-from atlas_servers import FileServer, Route
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+from support.atlas_servers import FileServer, Route
 
 from napari_talk.core import sentences
 from napari_talk.core.basics.jobs import Progress

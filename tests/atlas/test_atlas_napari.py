@@ -132,7 +132,7 @@ def test_in_the_dock_a_slow_vision_model_leaves_napari_responsive(
 
 def test_the_readmes_atlas_lines_work_on_the_atlas_sample_alone(make_napari_viewer_proxy, qtbot, workspace):
     """A newcomer opens only the Atlas sample and types the README's atlas lines into the dock."""
-    from door import open_door, type_line
+    from support.door import open_door, type_line
 
     dock = open_door(make_napari_viewer_proxy, workspace)
     dock.viewer.open_sample("napari-talk", "atlas")

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
 from napari_talk.core.running.session import Session
 from napari_talk.packs.atlas.catalogue import CatalogueError, Entity

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from door import open_door, said, type_line
+from support.door import open_door, said, type_line
 
 from napari_talk.core import sentences
 from napari_talk.packs.atlas import embeddings, samples, store

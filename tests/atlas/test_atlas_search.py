@@ -6,8 +6,8 @@ import sys
 
 import numpy as np
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 from pydantic import ValidationError
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
 from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.grammar.parser import parse

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
+from support.atlas_fixtures import *  # noqa: F403  (the atlas fixtures)
 
 from napari_talk.core.running.session import Session
 from napari_talk.packs.atlas.catalogue import Catalogue, Entity

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from chat_server import ChatServer
+from support.chat_server import ChatServer
 
 from napari_talk.cli import EXIT_CODES, EXIT_NOT_APPROVED
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from chat_server import ChatServer
+from support.chat_server import ChatServer
 
 from napari_talk.terminal_text import printable
 

@@ -8,8 +8,8 @@ import time
 from typing import ClassVar, Literal
 
 import pytest
-from mcp_client import run_client
 from qtpy.QtCore import Qt
+from support.mcp_client import run_client
 
 from napari_talk.core.basics.commands import Command, Risk
 from napari_talk.core.basics.result import Result

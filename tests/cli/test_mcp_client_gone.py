@@ -12,7 +12,7 @@ import time
 from contextlib import asynccontextmanager
 
 import pytest
-from mcp_client import run_client
+from support.mcp_client import run_client
 
 needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
 

@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from hostile_scenes import write
+from support.hostile_scenes import write
 
 SECONDS = 3
 

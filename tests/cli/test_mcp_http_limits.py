@@ -11,7 +11,7 @@ import socket
 import time
 
 import pytest
-from mcp_client import run_client
+from support.mcp_client import run_client
 
 from napari_talk.agents.http_limits import HttpLimits
 

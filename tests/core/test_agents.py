@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
-from schema_strategies import from_schema
+from support.schema_strategies import from_schema
 
 from napari_talk.agents import (
     anthropic_tools,

@@ -5,9 +5,9 @@ reaches them."""
 from __future__ import annotations
 
 import pytest
-from atlas_servers import EmbeddingServer
-from chat_server import tool_call
 from conftest import SECRET_KEY
+from support.atlas_servers import EmbeddingServer
+from support.chat_server import tool_call
 
 from napari_talk.agents.mcp_server import Bridge
 from napari_talk.core.running.session import Session

@@ -15,7 +15,7 @@ from napari_talk.core.basics.jobs import Job
 from napari_talk.core.basics.result import CommandError, Result
 from napari_talk.core.contract.pack import Context, Handlers, Pack
 from napari_talk.core.contract.registry import Registry, default_registry
-from napari_talk.core.grammar.rules import Rule
+from napari_talk.core.rules.rule import Rule
 from napari_talk.core.running.history import Changes
 from napari_talk.core.viewer.layers import set_attributes
 

@@ -7,7 +7,7 @@ import json
 from typing import ClassVar
 
 import pytest
-from chat_server import tool_call
+from support.chat_server import tool_call
 
 from napari_talk.agents import get_agentic_tools
 from napari_talk.agents.mcp_server import Bridge
@@ -168,7 +168,7 @@ def test_mcp_hints_and_confirmation_come_from_the_same_policy(session, tmp_path)
 def image_host():
     """A real server on 127.0.0.1 serving a picture; the person allowed 127.0.0.1 in the settings,
     but a URL spelled ``localhost:<port>`` is a host they did not configure."""
-    from atlas_servers import FileServer, Route
+    from support.atlas_servers import FileServer, Route
 
     with FileServer() as server:
         server.routes["/a.png?notes=SECRET"] = Route(_png())
@@ -270,7 +270,7 @@ def model_session(session, llm_settings):
 
 
 def _two_undos(chat_server):
-    from chat_server import tool_call
+    from support.chat_server import tool_call
 
     chat_server.say(
         tool_calls=[tool_call("undo_last_action", {}, "c1"), tool_call("undo_last_action", {}, "c2")]

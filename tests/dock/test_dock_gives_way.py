@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from door import open_door, said, type_line
+from support.door import open_door, said, type_line
 
 from napari_talk._qt.giving_way import GiveWay
 from napari_talk.core import sentences

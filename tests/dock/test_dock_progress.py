@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import threading
 
-from door import open_door
 from qtpy.QtCore import Qt, QTimer
+from support.door import open_door
 
 
 def test_a_jobs_progress_shows_in_the_dock_while_it_works(qtbot, make_napari_viewer_proxy, workspace):

@@ -5,7 +5,7 @@ access to a layer makes a new object, so nothing may compare layers by identity.
 from __future__ import annotations
 
 import pytest
-from door import at_default_width, open_door, said, type_line
+from support.door import at_default_width, open_door, said, type_line
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from door import open_door, said, type_line
+from support.door import open_door, said, type_line
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SAMPLES = {

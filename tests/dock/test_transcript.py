@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from door import at_default_width, open_door, type_line, wider_than_the_dock
+from support.door import at_default_width, open_door, type_line, wider_than_the_dock
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 

@@ -14,7 +14,7 @@ that reason and fails on any other block that fails. ``continues`` runs a block 
 ones before it in the same file. A ``print(...)`` line's trailing comment is the output it promises
 (`` / `` between lines), and it is checked.
 
-Why a runner of our own (tests/docs/fences.py, about 100 lines) rather than a plugin from the
+Why a runner of our own (tests/support/fences.py, about 100 lines) rather than a plugin from the
 package index: pytest-markdown-docs and phmdoctest run only Python fences; pytest-codeblocks runs
 shell too but takes its skip marks from HTML comments beside the fence, which a reader of the
 rendered page never sees; sybil would need a parser of our own for the fence convention anyway.
@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fences import NOT_CODE, PYTHON, SHELL, Block, blocks, console_commands, expected_outputs
+from support.fences import NOT_CODE, PYTHON, SHELL, Block, blocks, console_commands, expected_outputs
 
 ROOT = Path(__file__).parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

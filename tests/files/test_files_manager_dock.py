@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from door import open_door, said, type_line
 from qtpy.QtCore import Qt
+from support.door import open_door, said, type_line
 
 from napari_talk.packs.files.samples import FILES
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from mcp_client import run_client
+from support.mcp_client import run_client
 
 UNPRINTABLE = {
     "C1 control": "report\x9b31m.txt",

@@ -106,7 +106,7 @@ def test_a_name_not_in_the_tree_is_the_usual_not_found(files):
 def test_a_model_may_name_a_file_by_its_path_when_the_line_says_its_stem(workspace, chat_server):
     """ "summarize the plan" answered with read_file notes/plan.md: the stem the parser knows is a
     way of saying the file, not a name the model's reply must repeat."""
-    from chat_server import tool_call
+    from support.chat_server import tool_call
 
     from napari_talk.core.chat.settings import LLMSettings
     from napari_talk.core.llm.road import LLMRoad

@@ -6,7 +6,7 @@ import copy
 import gc
 import re
 
-from napari_talk.core.grammar import rules
+from napari_talk.core.rules import rule as rules
 from napari_talk.packs.rays.grammar import RULES as RAY_RULES
 
 

@@ -12,7 +12,7 @@ from napari_talk.core.basics.commands import Command
 from napari_talk.core.basics.result import Result
 from napari_talk.core.contract.pack import Handlers, Pack
 from napari_talk.core.contract.registry import ContractError, Registry, check_contract, installed_packs
-from napari_talk.core.grammar.rules import Rule
+from napari_talk.core.rules.rule import Rule
 
 
 def test_every_installed_pack_registers_and_keeps_its_whole_contract():

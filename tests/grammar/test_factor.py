@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from napari_talk.core.contract.registry import default_registry
-from napari_talk.core.grammar import factor, rules
-from napari_talk.core.grammar.lookup import known
+from napari_talk.core.rules import factor
+from napari_talk.core.rules import rule as rules
+from napari_talk.core.rules.lookup import known
 from napari_talk.packs.rays.grammar import RULES as RAY_RULES
 
 

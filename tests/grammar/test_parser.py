@@ -347,3 +347,17 @@ def test_a_pronoun_in_the_last_request_names_the_one_layer_said_before(text, exp
 )
 def test_chat_around_synonyms_and_pronouns_stays_unparsed(text, context):
     assert wire(text, context) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("make the picture fit", "fit_to_layer"),
+        ("take a picture", "screenshot"),
+        ("go to slice 3", "set_slice"),
+    ],
+)
+def test_rules_of_one_priority_keep_the_viewer_grammars_order(text, action):
+    """Fitting the view to a layer named "picture" and a screenshot read the same words at the same
+    priority: the viewer grammar's modules are joined so that the fit is tried first."""
+    assert [w["action"] for w in wire(text, {"layers": ["picture"]})] == [action]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import DATA, SHARED_CORPUS
-from corpus import load, score
+from support.corpus import load, score
 
 from napari_talk.core.contract.registry import default_registry
 from napari_talk.core.grammar.parser import parse

@@ -1,4 +1,4 @@
-"""A line the rules do not read as typed is read once more in plain words (core/grammar/text.py's
+"""A line the rules do not read as typed is read once more in plain words (core/rules/text.py's
 rephrase): slang verbs, things named by their place, a request said with how many times."""
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def test_chat_is_not_made_into_a_command():
 
 
 def test_a_slip_with_several_neighbours_is_the_one_the_grammar_reads():
-    """"reed" is one letter from "read" and from "red", a colour in play: the grammar decides."""
+    """ "reed" is one letter from "read" and from "red", a colour in play: the grammar decides."""
     files = {**LAYERS, "files": ["notes/plan.md"]}
     reading = read("reed notes/plan.md", files)
     assert [c.to_wire() for c in reading.commands] == [{"action": "read_file", "path": "notes/plan.md"}]

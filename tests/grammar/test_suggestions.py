@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from door import open_door, type_line
+from support.door import open_door, type_line
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import zlib
 
 import numpy as np
 import pytest
-from chat_server import instance
+from support.chat_server import instance
 
 from napari_talk.core.chat.client import ChatClient, LLMError, constrained_reply
 from napari_talk.core.contract.registry import default_registry

@@ -8,7 +8,7 @@ import json
 
 import jsonschema
 import pytest
-from chat_server import Honours
+from support.chat_server import Honours
 
 from napari_talk.core.chat.client import constrained_reply, strict_legal
 from napari_talk.core.chat.settings import LLMSettings

@@ -6,10 +6,10 @@ import itertools
 import time
 
 import pytest
-from chat_server import Honours, tool_call
 from conftest import SECRET_KEY
-from door import cells_with_model
 from qtpy.QtCore import Qt, QTimer
+from support.chat_server import Honours, tool_call
+from support.door import cells_with_model
 
 from napari_talk.core.running.settings import FileStore, Settings
 

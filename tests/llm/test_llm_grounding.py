@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from chat_server import ChatServer
+from support.chat_server import ChatServer
 
 from napari_talk.core.chat.settings import LLMSettings
 from napari_talk.core.llm.grounding import named, ungrounded

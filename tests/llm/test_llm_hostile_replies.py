@@ -9,8 +9,8 @@ import json
 import time
 
 import pytest
-from chat_server import tool_call
 from conftest import SECRET_KEY
+from support.chat_server import tool_call
 
 from napari_talk.core.chat.client import redact
 from napari_talk.core.llm.road import MAX_COMMANDS_PER_REPLY

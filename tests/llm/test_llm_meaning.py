@@ -9,7 +9,7 @@ import json
 from typing import ClassVar
 
 import pytest
-from chat_server import ChatServer, tool_call
+from support.chat_server import ChatServer, tool_call
 
 from napari_talk.core.basics.commands import Command, Risk
 from napari_talk.core.basics.result import Result

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from door import cells_with_model
 from qtpy.QtCore import Qt
+from support.door import cells_with_model
 
 from napari_talk.core.chat.settings import LLMSettings
 from napari_talk.core.contract.registry import default_registry

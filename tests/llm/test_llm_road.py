@@ -7,8 +7,8 @@ import json
 import logging
 
 import pytest
-from chat_server import tool_call
 from conftest import SECRET_KEY
+from support.chat_server import tool_call
 
 from napari_talk.core.chat.client import LOCAL_REPLY_TOKENS
 from napari_talk.core.llm.road import REPLY_TOKENS, LLMRoad

@@ -9,7 +9,7 @@ import json
 import time
 
 import pytest
-from chat_server import ChatServer, Honours, Scripted, tool_call
+from support.chat_server import ChatServer, Honours, Scripted, tool_call
 
 from napari_talk.core.chat.client import MAX_REPLY_CHARS
 from napari_talk.core.chat.settings import LLMSettings

@@ -6,8 +6,8 @@ segment is isolated), and undo walks back through exactly what was seen."""
 from __future__ import annotations
 
 import pytest
-from door import open_door, type_line
 from qtpy.QtCore import Qt
+from support.door import open_door, type_line
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 

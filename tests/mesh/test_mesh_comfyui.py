@@ -18,7 +18,7 @@ PROMPT = "a knight in ornate armour, concept art"
 
 @pytest.fixture
 def comfy(monkeypatch):
-    from comfyui_server import ComfyStandIn
+    from support.comfyui_server import ComfyStandIn
 
     with ComfyStandIn(polls_before_done=2) as server:
         monkeypatch.setenv("NAPARI_TALK_COMFYUI_URL", server.url)

@@ -13,11 +13,11 @@ import textwrap
 import time
 from pathlib import Path
 
-import hostile_meshes as hostile
 import numpy as np
 import pytest
 from conftest import HIGH_WATER
-from door import open_door, type_line
+from support import hostile_meshes as hostile
+from support.door import open_door, type_line
 
 from napari_talk.packs.mesh.declared import check
 from napari_talk.packs.mesh.importers import import_bytes

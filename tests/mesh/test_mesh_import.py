@@ -12,7 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 from conftest import HIGH_WATER
-from mesh_shapes import instanced, sphere_glb
+from support.mesh_shapes import instanced, sphere_glb
 
 from napari_talk.core.running.session import Session
 from napari_talk.packs.mesh.importers import MeshFileError, import_bytes

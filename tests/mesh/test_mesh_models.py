@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from door import open_door, type_line
+from support.door import open_door, type_line
 
 from napari_talk.core.running.session import Session
 from napari_talk.packs.mesh import primitives
@@ -22,7 +22,7 @@ def spool_stl() -> bytes:
 
 
 def table_stl() -> bytes:
-    from mesh_shapes import table
+    from support.mesh_shapes import table
 
     mesh = table()
     return trimesh.Trimesh(mesh.vertices, mesh.faces, process=False).export(file_type="stl")

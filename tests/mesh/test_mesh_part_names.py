@@ -5,8 +5,8 @@ with the effect checked on the model and in the viewer, and undo of each."""
 from __future__ import annotations
 
 import pytest
-from door import open_door, said, type_line
 from qtpy.QtCore import Qt
+from support.door import open_door, said, type_line
 
 pytestmark = pytest.mark.filterwarnings("error:Private attribute access:FutureWarning")
 

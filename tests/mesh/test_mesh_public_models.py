@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from door import open_door, type_line
+from support.door import open_door, type_line
 
 from napari_talk.core.running.session import Session
 

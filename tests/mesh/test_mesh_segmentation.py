@@ -4,11 +4,11 @@ its top, a cube, a sphere (noisy or not) and a cylinder whole, open meshes as cl
 
 from __future__ import annotations
 
-import mesh_shapes
 import numpy as np
 import pytest
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
+from support import mesh_shapes
 
 from napari_talk.packs.mesh import humanoid, primitives, thickness
 from napari_talk.packs.mesh.mesh import TriMesh, pick_face

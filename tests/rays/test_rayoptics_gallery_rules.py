@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from simulated import simulated
+from support.simulated import simulated
 
 from napari_talk.packs.rays.rayoptics.formula import FormulaError, compile_tree, parse
 from napari_talk.packs.rays.rayoptics.rng import SeededRandom

@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 import numpy as np
-from simulated import simulated
+from support.simulated import simulated
 
 from napari_talk.packs.rays import engine
 from napari_talk.packs.rays.rayoptics.base import line_crossings

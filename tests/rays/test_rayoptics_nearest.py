@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from simulated import simulated, simulated_file
+from support.simulated import simulated, simulated_file
 
 from napari_talk.packs.rays.rayoptics.simulator import Recorder, simulate
 

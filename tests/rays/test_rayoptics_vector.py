@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from simulated import simulated
+from support.simulated import simulated
 
 from napari_talk.packs.rays.rayoptics.rng import SeededRandom
 from napari_talk.packs.rays.rayoptics.simulator import Recorder, simulate

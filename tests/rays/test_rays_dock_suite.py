@@ -9,8 +9,8 @@ import shutil
 
 import numpy as np
 import pytest
-from door import open_door, typed_ok
-from simulated import simulated_file
+from support.door import open_door, typed_ok
+from support.simulated import simulated_file
 from test_rayoptics_suite import SUITE, mismatch
 
 from napari_talk.packs.rays import display

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from door import open_door, said, type_line, typed_ok
+from support.door import open_door, said, type_line, typed_ok
 
 from napari_talk.packs.rays import agent, display, editing
 from napari_talk.packs.rays.analysis import find_rays_inside_glass

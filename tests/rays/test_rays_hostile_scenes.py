@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 from conftest import HIGH_WATER
-from hostile_scenes import many_glasses, write
 from qtpy.QtCore import QTimer
+from support.hostile_scenes import many_glasses, write
 
 PEAK_MIB = 700
 """What a refused scene may cost at most, the interpreter, numpy and numba included."""
@@ -125,7 +125,7 @@ def test_rays_multiplying_are_refused_after_a_few_thousand_traced(tmp_path):
 
 def test_loops_in_loops_within_the_budget_still_expand(tmp_path):
     """The same module with loops of 5 runs (125 values a blocker) expands whole."""
-    from hostile_scenes import loops_in_loops
+    from support.hostile_scenes import loops_in_loops
 
     path = tmp_path / "small.json"
     path.write_text(json.dumps(loops_in_loops(runs=5)))
@@ -228,7 +228,7 @@ def test_over_mcp_hostile_scenes_are_refused_and_a_long_trace_does_not_wedge_the
 
 
 def test_stop_in_the_dock_ends_the_trace_within_a_second(qtbot, make_napari_viewer_proxy, workspace):
-    from door import open_door
+    from support.door import open_door
 
     write(workspace, "trapped_grin")
     dock = open_door(make_napari_viewer_proxy, workspace)
@@ -263,7 +263,7 @@ def test_stop_in_the_dock_ends_the_trace_within_a_second(qtbot, make_napari_view
 def test_an_mcp_client_going_away_ends_the_trace_within_a_second(workspace):
     """Over HTTP, a client that gives up on a load whose GRIN trace would run for hours: the call's
     work (its thread) ends, not only the wait for it."""
-    from mcp_client import run_client
+    from support.mcp_client import run_client
 
     from napari_talk.agents.mcp_server import Bridge, HttpService
     from napari_talk.core.running.session import Session
@@ -341,8 +341,8 @@ def test_thousands_of_glasses_are_triangulated_off_the_gui_thread(
     every glass, seconds for thousands) in the job, and the GUI thread only adds it; the names the
     parser is told as each layer is added are the scene's, not the layer read back as a scene
     (seconds each time, four times)."""
-    from door import open_door
     from napari.layers import Shapes
+    from support.door import open_door
 
     from napari_talk.packs.rays import layers
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from door import open_door, typed_ok
+from support.door import open_door, typed_ok
 
 from napari_talk.packs.rays import agent, display
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from door import open_door, type_line
+from support.door import open_door, type_line
 from test_rayoptics_cli import CROP_BOX_OF_30_RAYS, trapped_ray
 
 

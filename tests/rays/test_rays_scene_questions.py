@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from door import open_door, type_line, typed_ok
+from support.door import open_door, type_line, typed_ok
 
 from napari_talk.core.grammar.parser import parse
 from napari_talk.packs.rays import agent

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from recipe_inputs import huge_tiff, small_tiffs
+from support.recipe_inputs import huge_tiff, small_tiffs
 
 RECIPE = """# napari-talk recipe: notes
 auto contrast {layer1}

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-from dask_cluster import dask_cluster, quiet_env
-from recipe_inputs import small_tiffs
+from support.dask_cluster import dask_cluster, quiet_env
+from support.recipe_inputs import small_tiffs
 
 RECIPE = """# napari-talk recipe: look
 auto contrast {layer1}

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import numpy as np
-from recipe_inputs import small_tiffs
+from support.recipe_inputs import small_tiffs
 
 RECIPE = """# napari-talk recipe: shots
 auto contrast {layer1}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from recipe_inputs import small_tiffs
+from support.recipe_inputs import small_tiffs
 
 from napari_talk.core.recipes import batch as batches
 from napari_talk.core.recipes import cluster as clusters

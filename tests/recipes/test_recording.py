@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import numpy as np
-from door import open_door, type_line
-from recipe_inputs import small_tiffs
+from support.door import open_door, type_line
+from support.recipe_inputs import small_tiffs
 
 
 def _one_image_door(make_napari_viewer_proxy, workspace):

@@ -10,8 +10,8 @@ import json
 import re
 
 import pytest
-from door import open_door, said, type_line, typed_ok
 from qtpy.QtCore import QTimer
+from support.door import open_door, said, type_line, typed_ok
 
 SCENE = {
     "version": 5,

@@ -11,7 +11,7 @@ from email.parser import Parser
 from pathlib import Path
 
 import yaml
-from release_dists import Dists
+from support.release_dists import Dists
 
 from napari_talk.__about__ import __version__
 

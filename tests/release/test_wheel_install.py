@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from atlas_servers import FileServer, Route
-from release_dists import ROOT, Dists
+from support.atlas_servers import FileServer, Route
+from support.release_dists import ROOT, Dists
 
 from napari_talk.__about__ import __version__
 

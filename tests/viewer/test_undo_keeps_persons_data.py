@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from chat_server import tool_call
+from support.chat_server import tool_call
 
 from napari_talk.core.llm.road import LLMRoad
 

@@ -18,7 +18,7 @@ handler fails there, not in front of the person.
 
 It imports no registry, help or LLM road (the Context's ``llm`` is typed by the small
 :class:`LanguageModel` protocol); the types it names live on the floors below it (``basics/``,
-``chat/``, ``safety/``), except the grammar's ``Rule``.
+``chat/``, ``safety/``, and ``rules/`` for the grammar's ``Rule``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ..basics.window import Window
     from ..chat.client import ChatClient
     from ..chat.settings import LLMSettings
-    from ..grammar.rules import Rule
+    from ..rules.rule import Rule
     from ..safety.net import NetPolicy
     from ..safety.risk import Consent, Effect, Risk
     from ..safety.workspace import Workspace

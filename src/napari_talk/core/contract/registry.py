@@ -28,7 +28,7 @@ from .pack import part_of
 
 if TYPE_CHECKING:
     from ..basics.commands import Command
-    from ..grammar.rules import Rule
+    from ..rules.rule import Rule
     from .pack import Handler, Pack
 
 log = logging.getLogger(__name__)

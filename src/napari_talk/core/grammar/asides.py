@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .rules import Rule
+    from ..rules.rule import Rule
 
 _SLOT = re.compile(r"\{(\w+):(\w+)\}")
 _INCLUDED = re.compile(r"\b(?P<what>[a-z-]+(?: [a-z-]+)?) included\b", re.IGNORECASE)

@@ -1,6 +1,6 @@
 """The grammar as data: the canonical phrasings every rule reads, with their slots.
 
-A rule's templates are regular expressions with ``{field:kind}`` slots (:mod:`.rules`). Walking a
+A rule's templates are regular expressions with ``{field:kind}`` slots (:mod:`..rules.rule`). Walking a
 template's parse tree and taking one branch of each alternation, one choice of each optional part,
 gives a sentence the parser reads exactly: a *canonical phrasing*. Word-map slots ("{op}" of
 hide/show/...) are filled with one of their words, so "conceal {layers}" and "hide {layers}" are
@@ -20,12 +20,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .rules import _SLOT_RE
-from .tokens import SLOTS
+from ..rules.rule import _SLOT_RE
+from ..rules.tokens import SLOTS
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry
-    from .rules import Rule
+    from ..rules.rule import Rule
 
 
 def _regex_parser() -> Any:
@@ -49,7 +49,7 @@ alternations without the bank growing past a few thousand phrasings."""
 @dataclass(frozen=True)
 class Slot:
     """A value the phrasing leaves open: its command field and its kind (a name kind such as
-    ``layers``, or a value kind of :mod:`.tokens` such as ``number`` or ``text``)."""
+    ``layers``, or a value kind of :mod:`..rules.tokens` such as ``number`` or ``text``)."""
 
     field: str
     kind: str

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .text import BASE_VERBS, rephrase
+from ..rules.text import BASE_VERBS, rephrase
 
 _IRREGULAR = {
     "hide": "hidden", "show": "shown", "make": "made", "take": "taken", "write": "written",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .rules import Rule
+from ..rules.rule import Rule
 
 if TYPE_CHECKING:
     from ..basics.commands import Command

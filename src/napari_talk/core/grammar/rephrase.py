@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 import numpy as np
 from pydantic import BaseModel
 
+from ..rules.lookup import CLOSE, OPEN, SEP, SPACE, mark
+from ..rules.text import quoted_spans, separators
+from ..rules.tokens import NUMBER
 from .canonical import Phrasing, Slot, phrasings
-from .lookup import CLOSE, OPEN, SEP, SPACE, mark
-from .text import quoted_spans, separators
-from .tokens import NUMBER
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry

@@ -22,8 +22,8 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 
-from .text import quoted_spans
-from .tokens import FRACTIONS, MULTIPLES, WORD_VALUES
+from ..rules.text import quoted_spans
+from ..rules.tokens import FRACTIONS, MULTIPLES, WORD_VALUES
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 _LITERAL_WORD = re.compile(r"[a-z]{2,}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .tokens import NUMBER, WORD_NUMBER, NoMatch, to_int
+from ..rules.tokens import NUMBER, WORD_NUMBER, NoMatch, to_int
 
 COUNT = "count"
 MAX_TAILS = 3

@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ..grammar.text import normalize
+from ..rules.text import normalize
 
 if TYPE_CHECKING:
     from ..contract.registry import Registry

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..grammar.rephrase import _COUNTS, _NUMERIC, CORE_NOUNS
-from ..grammar.text import quoted_spans, separators
+from ..rules.text import quoted_spans, separators
 from .canonical_templates import Template, templates
 
 if TYPE_CHECKING:

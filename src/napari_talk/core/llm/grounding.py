@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..grammar.tokens import every_number
+from ..rules.tokens import every_number
 from .prompt import HINT_OPENING
 
 POINTING = re.compile(

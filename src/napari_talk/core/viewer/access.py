@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..basics.commands import shown_name
 from ..basics.result import CommandError
-from ..grammar.names import describe_miss, resolve_name
+from ..rules.names import describe_miss, resolve_name
 
 if TYPE_CHECKING:
     from ..basics.viewer_protocols import Camera, Grid, Layer, Overlay, TextOverlay, Viewer

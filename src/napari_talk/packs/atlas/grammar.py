@@ -1,4 +1,4 @@
-"""How people ask for the atlas pack's commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
+"""How people ask for the atlas pack's commands, as grammar rules (see :mod:`napari_talk.core.rules.rule`).
 
 Every template names what it is about: similarity ("similar to", "like"), an image to analyze,
 a description, an sref code, the catalogue or atlas, an entity. "search 'castle'" stays the
@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ...core.grammar.questions import asked_about
-from ...core.grammar.rules import Rule
+from ...core.rules.rule import Rule
 from . import commands as cmd
 
 PRIORITY = 14

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...core.basics.result import CommandError
-from ...core.grammar.names import resolve_name
+from ...core.rules.names import resolve_name
 from . import fetch, layers
 
 if TYPE_CHECKING:

@@ -9,7 +9,6 @@ from ...core.contract.pack import Context, Pack, Sections
 from . import commands as cmd
 from .commands import COMMANDS
 from .grammar import RULES
-from .grammar_verbs import VERB_RULES
 from .state import FilesState
 
 if TYPE_CHECKING:
@@ -58,7 +57,7 @@ class FilesPack(Pack[FilesState]):
 PACK = FilesPack(
     "files",
     COMMANDS,
-    RULES + VERB_RULES,
+    RULES,
     handlers=f"{__name__}.handlers:HANDLERS",
     handler_modules=tuple(f"{__name__}.{module}" for module in ("counting", "places", "verbs")),
     named_fields=("query",),

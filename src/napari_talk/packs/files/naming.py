@@ -17,7 +17,7 @@ from typing import Literal
 
 from ...core.basics.result import CommandError
 from ...core.contract.pack import Context
-from ...core.grammar.tokens import WORD_VALUES
+from ...core.rules.tokens import WORD_VALUES
 from ...core.safety import tree
 from ...core.safety.workspace import check_spelling
 from .errors import FilesError

@@ -1,4 +1,4 @@
-"""How people ask for mesh commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
+"""How people ask for mesh commands, as grammar rules (see :mod:`napari_talk.core.rules.rule`).
 
 Every rule names the thing it works on (a primitive, a segment or part, a concept or option,
 the model), so none takes a viewer phrasing: "select Labels" stays a layer selection and
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.grammar.questions import asked_about
-from ...core.grammar.rules import Rule
-from ...core.grammar.tokens import NoMatch
+from ...core.rules.rule import Rule
+from ...core.rules.tokens import NoMatch
 from . import commands as cmd
 from .commands import ALL, SELECTED
 from .formats import MODEL_SUFFIXES

@@ -18,8 +18,6 @@ from ...core.basics.viewer_protocols import Layer
 from ...core.contract.pack import Context, Pack, Sections
 from .commands import COMMANDS
 from .grammar import RULES
-from .grammar_elements import ELEMENTS
-from .grammar_questions import QUESTIONS
 from .state import RaysPackState
 
 if TYPE_CHECKING:
@@ -92,7 +90,7 @@ class RaysPack(Pack[RaysPackState]):
 PACK = RaysPack(
     "rays",
     COMMANDS,
-    (*RULES, *ELEMENTS, *QUESTIONS),
+    RULES,
     handlers=f"{__name__}.handlers:HANDLERS",
     named_fields=("glass_name",),
     nouns={"glasses": "glass", "scene_objects": "object", "scene_object_words": "object"},

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.basics.commands import Command
-from ...core.grammar.names import resolve_name
+from ...core.rules.names import resolve_name
 from . import analysis, lineage
 from . import commands as cmd
 from .fresnel import fresnel_transmittances

@@ -106,7 +106,7 @@ def name_words(listed: list[SceneObject]) -> list[str]:
 
 def find(scene: Scene, name: str) -> SceneObject:
     """The object ``name`` means, resolved as layer names are; a ValueError lists the names."""
-    from ...core.grammar.names import describe_miss, resolve_name
+    from ...core.rules.names import describe_miss, resolve_name
 
     listed = objects(scene)
     match = resolve_name(name, [found.name for found in listed])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.grammar.rules import Rule
+from ...core.rules.rule import Rule
 from . import commands as cmd
 
 _THAT = (

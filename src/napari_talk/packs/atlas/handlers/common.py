@@ -12,7 +12,7 @@ import numpy as np
 from ....core.basics.jobs import Job, Progress
 from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context, Handlers
-from ....core.grammar.names import describe_miss, resolve_name
+from ....core.rules.names import describe_miss, resolve_name
 from ....core.running.history import Changes
 from ....core.sentences.minilm_files import Watch
 from .. import layers, samples

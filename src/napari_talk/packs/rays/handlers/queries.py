@@ -26,7 +26,7 @@ MAX_RECORDS = 500
 
 
 def glass_named(state: RaysState, name: str) -> Glass:
-    from ....core.grammar.names import describe_miss, resolve_name
+    from ....core.rules.names import describe_miss, resolve_name
 
     names = state.scene.names
     match = resolve_name(name, names)
@@ -248,7 +248,7 @@ def optics_angle(command: cmd.OpticsAngle, ctx: Ctx) -> Result:
 def describe_glass_edges(command: cmd.DescribeGlassEdges, ctx: Ctx) -> Result:
     scene, _ = scene_now(ctx)
     names = scene.names
-    from ....core.grammar.names import describe_miss, resolve_name
+    from ....core.rules.names import describe_miss, resolve_name
 
     match = resolve_name(command.glass_name, names)
     if match.found is None:

@@ -7,7 +7,7 @@ import functools
 
 from ....core.basics.result import CommandError, Result
 from ....core.contract.pack import Context
-from ....core.grammar.names import resolve_name
+from ....core.rules.names import resolve_name
 from ....core.running.history import Changes
 from ....core.viewer.access import find_layer
 from ....core.viewer.layers import set_attributes

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ....core.basics.result import CommandError, Result
 from ....core.basics.viewer_protocols import Viewer
 from ....core.contract.pack import Context
-from ....core.grammar.names import describe_miss, resolve_name
+from ....core.rules.names import describe_miss, resolve_name
 from ....core.running.history import Changes
 from ....core.viewer.access import camera_state, restore_camera
 from ....core.viewer.layers import set_attributes

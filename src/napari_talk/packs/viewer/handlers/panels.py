@@ -8,7 +8,7 @@ from typing import Any
 from ....core.basics.result import CommandError, Result
 from ....core.basics.window import panels_of
 from ....core.contract.pack import Context
-from ....core.grammar.names import describe_miss, resolve_name
+from ....core.rules.names import describe_miss, resolve_name
 from ....core.running.history import Changes
 from ....core.viewer.access import grid, scale_bar
 from ....core.viewer.layers import set_attributes

@@ -50,7 +50,7 @@ def atlas_session(sample_workspace):
 
 @pytest.fixture
 def file_server():
-    from atlas_servers import FileServer
+    from support.atlas_servers import FileServer
 
     with FileServer() as server:
         yield server
@@ -58,7 +58,7 @@ def file_server():
 
 @pytest.fixture
 def embedding_server():
-    from atlas_servers import EmbeddingServer
+    from support.atlas_servers import EmbeddingServer
 
     with EmbeddingServer() as server:
         yield server

@@ -1,4 +1,4 @@
-"""How people ask for the rays pack's commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
+"""How people ask for the rays pack's commands, as grammar rules (see :mod:`napari_talk.core.rules.rule`).
 
 Every template names what it is about (rays, edges, glass, polarization, Fresnel, energy, paths,
 a ray scene), so none takes a viewer phrasing like "show nuclei" or "select Labels". Glass names
@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...core.grammar.questions import asked_about
-from ...core.grammar.rules import Rule
-from . import commands as cmd
+from ....core.grammar.questions import asked_about
+from ....core.rules.rule import Rule
+from .. import commands as cmd
 
 PRIORITY = 25
 """Above the viewer's generic "<verb> <layer>" rules, below help and undo."""

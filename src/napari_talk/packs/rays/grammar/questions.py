@@ -1,12 +1,12 @@
 """How people ask about the ray scene in words: how many rays, one object's index, place or size,
 and angle or Fresnel questions that name a glass of the scene instead of its index. The pack reads
-them after the rules of :mod:`.grammar`, whose phrases they share."""
+them after the rules of :mod:`.requests`, whose phrases they share."""
 
 from __future__ import annotations
 
-from ...core.grammar.rules import Rule
-from . import commands as cmd
-from .grammar import ANGLE_ASK, ANGLE_KINDS, AT, FRESNEL, INTO, MEDIA, N1_ANY, N2_ANY, PRIORITY, THETA
+from ....core.rules.rule import Rule
+from .. import commands as cmd
+from .requests import ANGLE_ASK, ANGLE_KINDS, AT, FRESNEL, INTO, MEDIA, N1_ANY, N2_ANY, PRIORITY, THETA
 
 WHATS = r"(?:what is|what's|whats|what was|tell me|give me|show me|get|say)"
 SCENE = r"(?: (?:in|of) (?:the|this|my) (?:ray |optics? )?scene)?"

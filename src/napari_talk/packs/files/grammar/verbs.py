@@ -1,7 +1,7 @@
 """How people ask for the file manager's verbs: delete, move and rename, copy, make a folder,
 append, replace every occurrence, count, the current folder, and what the pack cannot do.
 
-As in :mod:`.grammar`, a spelled-out path (``notes/a.md``) is read at the pack's usual priority;
+As in :mod:`.texts`, a spelled-out path (``notes/a.md``) is read at the pack's usual priority;
 a file or folder named as people say it ("the plan", "chapter 1", "chapters") is read by the
 slots ``{path:files}`` and ``{path:folders}``, known names only (the names the pack offers for
 the workspace's tree, :func:`napari_talk.packs.files.naming.spoken_names`), below the viewer's own
@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...core.grammar.rules import Rule
-from . import commands as cmd
-from .grammar import (
+from ....core.rules.rule import Rule
+from .. import commands as cmd
+from .texts import (
     _EXTENSION,
     CHANGE,
     IN_FILE,

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ...core.grammar.rules import Rule
-from . import commands as cmd
-from .grammar import ADD, DEG, PRIORITY
+from ....core.rules.rule import Rule
+from .. import commands as cmd
+from .requests import ADD, DEG, PRIORITY
 
 ELEMENT_KINDS = {
     "mirror": "mirror",

@@ -1,4 +1,4 @@
-"""How people ask for the files pack's commands, as grammar rules (see :mod:`napari_talk.core.grammar.rules`).
+"""How people ask for the files pack's commands, as grammar rules (see :mod:`napari_talk.core.rules.rule`).
 
 Verbs that only mean files ("read", "write", "replace ... in", "search", "list files") come at
 priority 1, after the viewer's specific phrasings. Verbs the viewer shares ("open", "show",
@@ -8,7 +8,7 @@ layer or panel keeps its reading. Content to save with "save"/"put" must be quot
 labels as a tiff" is not a file write.
 
 The file manager's verbs (delete, move, copy, ...) and names as people say them ("the plan")
-are read by the rules of :mod:`.grammar_verbs`.
+are read by the rules of :mod:`.verbs`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import re
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
-from ...core.grammar.questions import asked_about
-from ...core.grammar.rules import Rule
-from . import commands as cmd
+from ....core.grammar.questions import asked_about
+from ....core.rules.rule import Rule
+from .. import commands as cmd
 
 NOT_TEXT = frozenset(
     {"tif", "tiff", "png", "jpg", "jpeg", "gif", "bmp", "webp", "czi", "nd2", "lif", "lsm", "ims", "oib",
