@@ -4,6 +4,7 @@ with the same role, and the glasses layer read back into a scene (with the polyg
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -110,7 +111,28 @@ def put(
         new.name = old.name  # napari suffixed the new one while the old one held the name
     if active is not None and not same_layer(active, old) and has_layer(viewer.layers, active):
         viewer.layers.selection.active = active
+    shown_while_filled(new)
     return new
+
+
+_HIDDEN_EMPTY: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The layers :func:`shown_while_filled` hid for having no vectors."""
+
+
+def shown_while_filled(layer: Any) -> None:
+    """Hide a 2-D Vectors layer while it holds no vectors, and show it again once it holds some.
+    napari draws an empty 2-D Vectors layer in a 3-D view with vertices of four coordinates, which
+    vispy refuses in the middle of painting, and the window aborts: an emptied selection (a scene
+    edited after a query, a query that found nothing) and the mesh sample's 3-D view meet so."""
+    if type(layer).__name__ != "Vectors" or getattr(layer, "ndim", 2) != 2:
+        return
+    if not len(layer.data):
+        if layer.visible:
+            layer.visible = False
+            _HIDDEN_EMPTY.add(layer)
+    elif layer in _HIDDEN_EMPTY:
+        _HIDDEN_EMPTY.discard(layer)
+        layer.visible = True
 
 
 def updatable(layer: Layer, layer_data: display.LayerData) -> bool:
@@ -161,6 +183,7 @@ def _current(layer: Any, key: str) -> Any:
 def _set_all(layer: Any, values: dict[str, Any]) -> None:
     for key, value in values.items():
         set_attributes(layer, None, **{key: value})
+    shown_while_filled(layer)
 
 
 def _set_changed(layer: Any, values: dict[str, Any]) -> None:
@@ -171,6 +194,7 @@ def _set_changed(layer: Any, values: dict[str, Any]) -> None:
         now = _current(layer, key) if key == "data" else getattr(layer, key)
         if not _same(now, value):
             set_attributes(layer, None, **{key: value})
+    shown_while_filled(layer)
 
 
 def _same(now: Any, value: Any) -> bool:
