@@ -21,6 +21,8 @@ from ...core.viewer.layers import (
     set_data_watch,
 )
 from . import display
+from .roles import orientation as orientation
+from .roles import physics_up as physics_up
 from .scene import Scene
 from .scene_json import SceneFormatError
 
@@ -263,21 +265,6 @@ def sync_glass_layer(layer: ShapesLayer, scene: Scene, changes: Changes | None =
         features = layer.features.copy()
         features["name"] = column
         set_attributes(layer, changes, features=features)
-
-
-def orientation(viewer: Viewer) -> Any:
-    """The 2-D camera's axis orientation, where napari has one (≥ 0.5), else None."""
-    from ...core.viewer.access import camera
-
-    return getattr(camera(viewer), "orientation2d", None)
-
-
-def physics_up(viewer: Viewer, changes: Changes | None = None) -> None:
-    """Draw +y upwards, as optics does (edge "N" on top); napari's default puts rows downwards."""
-    from ...core.viewer.access import camera
-
-    if orientation(viewer) is not None:
-        set_attributes(camera(viewer), changes, orientation2d=("up", "right"))
 
 
 def set_orientation(viewer: Viewer, value: Any) -> None:
