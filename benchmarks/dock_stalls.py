@@ -22,6 +22,9 @@ process), then a warm line of the same kind; then more lines. For every line:
   napari-talk (adding a layer) does not, nor does a job's nested event loop while it waits. CPU
   time, not wall time, so other programs on the machine do not inflate it.
 
+``--where`` says where the GUI thread was in a hold over the target; ``--lines FILE.jsonl`` types
+every line of a file of typed lines instead (see :func:`typed_lines`).
+
 Baseline: the same figures for the idle event loop, in the same window. Target: no line holds the
 loop for more than 100 ms of napari-talk's own work. ``tests/test_dock_stalls.py`` holds every
 README line to it with the same :class:`Meter`.
@@ -123,6 +126,10 @@ class Meter:
         self._clock = time.pthread_getcpuclockid(self._gui)
         self.ticks: list[float] = []
         self.samples: list[tuple[float, float, str]] = []
+        self.spots: list[str] = []
+        """Beside each sample, the innermost frame the GUI thread was in (and its caller in
+        napari-talk, if any): where a hold's wall time went, waits on a lock included."""
+        self._longest: tuple[float, float] = (0.0, 0.0)
         self._timer = QTimer()
         self._timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
         self._stop = threading.Event()
@@ -150,6 +157,7 @@ class Meter:
         while not self._stop.is_set():
             frame = frames().get(self._gui)
             self.samples.append((time.perf_counter(), time.clock_gettime(self._clock), owner(frame)))
+            self.spots.append(spot(frame))
             del frame
             time.sleep(SAMPLE_S)
 
@@ -168,6 +176,7 @@ class Meter:
         samples = self.samples[max(first - 1, 0) :]
         gaps = list(itertools.pairwise(self.ticks))
         own = [self._own(samples, a, b) for a, b in gaps]
+        self._longest = max(gaps, key=lambda gap: gap[1] - gap[0])
         return Stall(
             held_ms=1e3 * max(b - a for a, b in gaps),
             send_ms=1e3 * (sent - start),
@@ -189,6 +198,29 @@ class Meter:
         """The napari-talk functions the last line's own work was in, most sampled first."""
         counts = Counter(o.split(":", 1)[1] for _, _, o in self.samples[self._first :] if o.startswith(OWN))
         return ", ".join(f"{name} ×{n}" for name, n in counts.most_common(top))
+
+    def held_where(self, top: int = 4) -> str:
+        """Where the GUI thread was (innermost frame) during the last line's longest hold, by wall
+        time (samples): CPU work, and waits (an import lock, a join) the CPU figure misses."""
+        a, b = self._longest
+        n = min(len(self.samples), len(self.spots))  # the sampler may be between its two appends
+        held = zip(self.samples[:n], self.spots[:n], strict=True)
+        counts = Counter(spot for (t, _, _), spot in held if a <= t < b)
+        return ", ".join(f"{name} ×{n}" for name, n in counts.most_common(top))
+
+
+def spot(frame: Any) -> str:
+    """The innermost frame (file:function), with the innermost napari-talk frame that led to it."""
+    if frame is None:
+        return "-"
+    code = frame.f_code
+    inner = f"{code.co_filename.rsplit('/', 2)[-1]}:{code.co_name}"
+    while frame is not None and "/napari_talk/" not in frame.f_code.co_filename:
+        frame = frame.f_back
+    if frame is None or frame.f_code.co_name == "run_job":
+        return inner
+    ours = f"{frame.f_code.co_filename.rsplit('/napari_talk/', 1)[1]}:{frame.f_code.co_name}"
+    return inner if inner.endswith(ours.rsplit("/", 1)[-1]) else f"{inner} < {ours}"
 
 
 def main() -> None:
@@ -230,6 +262,8 @@ def main() -> None:
         print(f"{label:44s} {stall}   [{reply.kind}] {said}", flush=True)
         if "--where" in sys.argv and stall.own_ms > 20:
             print(f"{'':44s} in {meter.where()}", flush=True)
+        if "--where" in sys.argv and stall.held_ms > TARGET_MS:
+            print(f"{'':44s} held in {meter.held_where()}", flush=True)
         return stall
 
     results, pairs = [], []
@@ -263,7 +297,6 @@ def main() -> None:
     viewer.close()
 
 
-
 def record_kernels() -> list[dict[str, Any]]:
     """Every numba compile or cache load from now on: whose function (``ours``: napari-talk's), on
     which thread (``gui``: the main one), how long. numba compiles one function at a time under
@@ -291,5 +324,76 @@ def record_kernels() -> list[dict[str, Any]]:
     Dispatcher.compile = recorded
     return loads
 
+
+def typed_lines(path: Path) -> None:
+    """``--lines FILE.jsonl``: every line of a file of typed lines (``{"pack", "sample", "text"}``
+    rows, as ``benchmarks/data/newcomer_lines2.jsonl``), in its order, each row's sample opened
+    as File > Open Sample opens it before its first line: the first line of each pack is its
+    first use. Printed per line, then per pack: the longest hold of the loop, the most of
+    napari-talk's own work in one hold, and the lines that held the loop over the target."""
+    import json
+
+    import napari
+    from napari.utils._proxies import PublicOnlyProxy
+    from qtpy.QtWidgets import QApplication
+
+    from napari_talk._qt.dock import ChatDock
+
+    os.environ.setdefault("LIBGL_ALWAYS_SOFTWARE", "1")
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    workspace = Path(tempfile.mkdtemp(prefix="napari-talk-stalls-"))
+    os.environ["NAPARI_TALK_WORKSPACE"] = str(workspace)
+    viewer = napari.Viewer()
+    app = QApplication.instance()
+
+    def pump() -> None:
+        app.processEvents()
+        time.sleep(0.001)
+
+    print(f"{len(rows)} lines of {path.name}; load average at the start {_load()}", flush=True)
+    meter = Meter().start()
+    dock = ChatDock(PublicOnlyProxy(viewer))
+    viewer.window.add_dock_widget(dock, name="Chat")
+    dock.session.workspace = workspace
+    idle = lambda: dock.job is None and dock.task is None  # noqa: E731
+    opened: set[str] = set()
+    measured: list[tuple[str, str, Stall, str]] = []
+    for row in rows:
+        if row.get("sample") and row["sample"] not in opened:
+            opened.add(row["sample"])
+            viewer.open_sample("napari-talk", row["sample"])
+            for _ in range(300):
+                pump()
+        stall = meter.run(lambda row=row: dock.send(row["text"]), idle, pump)
+        where = meter.held_where() if stall.held_ms > TARGET_MS else ""
+        measured.append((row["pack"], row["text"], stall, where))
+        reply = dock.transcript.entries[-1]
+        print(f"{row['pack']:7s} {row['text'][:44]:44s} {stall}   [{reply.kind}]", flush=True)
+        if where and "--where" in sys.argv:
+            print(f"{'':52s} held in {where}", flush=True)
+    meter.stop()
+    print(f"\nload average at the end {_load()}")
+    heads = ("lines", "longest hold (ms)", "most own work (ms)", "over 100 ms")
+    print(f"{'pack':8s} {heads[0]:>5s} {heads[1]:>18s} {heads[2]:>19s} {heads[3]:>12s}")
+    for pack in dict.fromkeys(p for p, _, _, _ in measured):
+        mine = [s for p, _, s, _ in measured if p == pack]
+        over = sum(s.held_ms > TARGET_MS for s in mine)
+        longest, own = max(s.held_ms for s in mine), max(s.own_ms for s in mine)
+        print(f"{pack:8s} {len(mine):5d} {longest:18.0f} {own:19.1f} {over:12d}")
+    print("\nlines that held the loop over the target:")
+    for pack, text, stall, where in measured:
+        if stall.held_ms > TARGET_MS:
+            figures = f"held {stall.held_ms:6.0f} ms, own {stall.own_ms:5.1f} ms"
+            print(f"  {pack:7s} {text[:50]!r:54s} {figures}; {where}")
+    viewer.close()
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 if __name__ == "__main__":
-    main()
+    if "--lines" in sys.argv:
+        typed_lines(Path(sys.argv[sys.argv.index("--lines") + 1]))
+    else:
+        main()

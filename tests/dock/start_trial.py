@@ -3,6 +3,7 @@
     python tests/dock/start_trial.py open DELAY SAMPLE   # napari, the dock, then SAMPLE DELAY s later
     python tests/dock/start_trial.py imports dock|plain  # which modules come on which thread
     python tests/dock/start_trial.py close               # the window closed while the dock gets ready
+    python tests/dock/start_trial.py layers              # what the packs' layer hooks import
 
 ``open`` does what a person does who opens Plugins > Chat and then File > Open Sample: a fresh
 process each time, since what races is napari's and the dock's first use of a module. It prints
@@ -99,6 +100,27 @@ def first_importers(with_dock: bool) -> dict[str, str]:
     return {module: thread for module, thread in importers.items() if module not in before}
 
 
+def layer_hook_imports() -> dict:
+    """A session on a viewer (no dock, so no warm-up imports anything first), then a layer of
+    every kind the packs draw with, added as napari adds them: the pack modules the layer hooks
+    (``layer_added``, ``prepares_for``, run on the GUI thread) imported, and the layers' count."""
+    import napari
+    import numpy as np
+
+    from napari_talk.core.running.opening import open_session
+
+    viewer = napari.Viewer(show=False)
+    session = open_session(viewer)
+    before = set(sys.modules)
+    viewer.add_image(np.zeros((8, 8, 3), np.uint8), rgb=True)
+    viewer.add_shapes([np.array([[0, 0], [4, 4], [0, 4]])], shape_type="polygon")
+    viewer.add_vectors(np.zeros((2, 2, 2)))
+    viewer.add_surface((np.random.default_rng(0).random((4, 3)), np.array([[0, 1, 2], [1, 2, 3]])))
+    turn_the_loop(0.2)
+    imported = sorted(m for m in set(sys.modules) - before if m.startswith("napari_talk.packs."))
+    return {"imported": imported, "layers": len(viewer.layers), "session": session is not None}
+
+
 def _ours_running() -> bool:
     return any(t.name.startswith("napari-talk") for t in threading.enumerate())
 
@@ -125,5 +147,7 @@ if __name__ == "__main__":
         print(json.dumps(open_after(float(sys.argv[2]), sys.argv[3])))
     elif sys.argv[1] == "close":
         print(json.dumps(close_at_once()))
+    elif sys.argv[1] == "layers":
+        print(json.dumps(layer_hook_imports()))
     else:
         print(json.dumps(first_importers(sys.argv[2] == "dock")))

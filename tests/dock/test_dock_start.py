@@ -66,6 +66,18 @@ def test_no_thread_of_the_dock_first_imports_a_module_napari_imports_for_layers(
     assert set(handlers.values()) == {"napari-talk-warm-up"}, handlers
 
 
+def test_a_layer_that_comes_imports_no_packs_scene_or_handlers_on_the_gui_thread(workspace):
+    """The packs hear of every layer on the GUI thread (``layer_added``, ``prepares_for``): a
+    sample opened before the warm-up got to a pack once had the rays pack import its scene and
+    drawing there (half a second, or a wait on the warm-up's import of the same modules)."""
+    seen = run_trial("layers")
+    assert seen["layers"] == 4 and seen["session"]
+    handlers = [m for m in seen["imported"] if ".handlers" in m]
+    rays = [m for m in seen["imported"] if m.startswith("napari_talk.packs.rays.")]
+    assert not handlers, handlers
+    assert rays == ["napari_talk.packs.rays.roles"], rays  # not its scene, drawing or tracer
+
+
 def test_opening_a_sample_at_any_moment_after_the_dock_never_fails(workspace):
     trials = int(os.environ.get("NAPARI_TALK_START_TRIALS", "10"))
     seed = random.randrange(1 << 30)

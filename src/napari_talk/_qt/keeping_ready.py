@@ -4,11 +4,11 @@ whenever a layer comes, goes or is renamed, and each pack's own set-up (a senten
 thread, so a typed line never waits for any of it on the GUI thread.
 
 What the next line may need comes first: a pack that a layer calls for (the Atlas sample: its
-sentence model, pictures and vectors) is set up as soon as the handlers are imported, beside the
-parser's rules, which the warm-up compiles before any name is known (the names known later add a
-tenth to it). The rest (the other packs, then the canonical stage) comes after both, one step at
-a time, and gives way to the person's lines (:mod:`.giving_way`): a search typed meanwhile shares
-the machine with none of it."""
+sentence model, pictures and vectors) has its handlers imported first and is set up as soon as
+they are, beside the other packs' imports and the parser's rules, which the warm-up compiles
+before any name is known (the names known later add a tenth to it). The rest (the other packs,
+then the canonical stage) comes after both, one step at a time, and gives way to the person's
+lines (:mod:`.giving_way`): a search typed meanwhile shares the machine with none of it."""
 
 from __future__ import annotations
 
@@ -60,7 +60,9 @@ class KeepingReady(QObject):
         """The set-up of packs a layer called for, under way."""
         self._set_up_for_layers: set[str] = set()
         self._imported = threading.Event()
-        """Every pack's handlers are imported: a pack's set-up may begin."""
+        """Every pack's handlers are imported."""
+        self._imported_packs: set[str] = set()
+        """The packs whose handlers are imported: their set-up may begin."""
         self.way = GiveWay()
         """What the background set-up no line needs waits on while a line's slow work runs."""
         self.destroyed.connect(self.way.stop)
@@ -77,20 +79,30 @@ class KeepingReady(QObject):
                 return waited(job)
 
         self.session.jobs.wait = wait
+        # a sample opened before the dock (``napari-talk start --sample atlas``): its pack's
+        # set-up begins as soon as its handlers are imported, not after the parser's rules
+        self.layer_wants(self._wanted_by_layers_there())
         self.warming.start()
 
     def _warm_up(self) -> None:
         """Off the GUI thread as the dock opens (see :mod:`.warm_up`): each pack's handlers
         imported, a third of a second each that the names the parser needs (and each pack's first
-        command) would otherwise spend on the GUI thread; then the set-up of the packs a layer
-        called for meanwhile begins, without waiting for the GUI thread to turn, and the parser's
+        command) would otherwise spend on the GUI thread, a layer's packs first; the set-up of a
+        pack a layer called for begins once its handlers are, without waiting for the GUI thread
+        to turn, nor for the other packs' imports; then the parser's
         rules are compiled for no names (most of the work, whichever names come: see the parser's
         plans), all before a name is asked for."""
-        for pack in self.session.registry.packs:
+        with self._lock:
+            wanted = list(self._wanted)
+        packs = self.session.registry.packs
+        for pack in sorted(packs, key=lambda pack: pack.name not in wanted):  # a layer's packs first
             try:
                 pack.checked_handlers()
             except Exception:  # the pack's first command meets the problem and says it plainly
                 log.debug("could not import the handlers of pack %s", pack.name, exc_info=True)
+            with self._lock:
+                self._imported_packs.add(pack.name)
+            self._set_up_wanted([pack.name])  # a layer called for it: its set-up begins beside the rest
         self._imported.set()
         self._set_up_wanted()
         self.session.parser.prepare({})
@@ -124,19 +136,21 @@ class KeepingReady(QObject):
         return wanted
 
     def layer_wants(self, packs: list[str]) -> None:
-        """A layer calls for the set-up of ``packs``: begun at once, or as soon as the handlers
+        """A layer calls for the set-up of ``packs``: begun at once, or as soon as their handlers
         are imported."""
         if not packs:
             return
         with self._lock:
             self._wanted += [name for name in packs if name not in self._wanted]
-        if self._imported.is_set():  # else the warm-up begins it once they are
-            self._set_up_wanted()
+            imported = list(self._imported_packs)
+        self._set_up_wanted(imported)  # the others' begins once the warm-up imported their handlers
 
-    def _set_up_wanted(self) -> None:
-        """Begin the set-up of the packs layers called for, in a thread (from any thread)."""
+    def _set_up_wanted(self, only: list[str] | None = None) -> None:
+        """Begin the set-up of the packs layers called for (of those in ``only``), in a thread
+        (from any thread)."""
         with self._lock:
-            packs, self._wanted = self._wanted, []
+            packs = [name for name in self._wanted if only is None or name in only]
+            self._wanted = [name for name in self._wanted if name not in packs]
             if not packs:
                 return
             self._set_up_for_layers.update(packs)

@@ -46,11 +46,13 @@ class RaysPack(Pack[RaysPackState]):
 
     def layer_added(self, ctx: Context[RaysPackState], layer: Layer) -> None:
         """A scene's glasses (the Prism demo opened from File > Open Sample) are drawn +y up from
-        the start, as the pack draws every scene, not only once the first rays line takes it up."""
-        from . import display, layers
+        the start, as the pack draws every scene, not only once the first rays line takes it up.
+        On the GUI thread for every layer that comes: it imports nothing of the scene (see
+        :mod:`.roles`); the warm-up imports that in its thread."""
+        from .roles import layer_role, physics_up
 
-        if ctx.viewer is not None and display.layer_role(getattr(layer, "metadata", None)) == "glasses":
-            layers.physics_up(ctx.viewer)
+        if ctx.viewer is not None and layer_role(getattr(layer, "metadata", None)) == "glasses":
+            physics_up(ctx.viewer)
 
     def preparing(self, ctx: Context[RaysPackState]) -> tuple[str, str] | None:
         from .kernels import loaded

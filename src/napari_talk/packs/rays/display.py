@@ -19,12 +19,13 @@ import numpy as np
 
 from .edges import get_side_descriptions
 from .file_object import FileObject
+from .roles import ROLE_KEY as ROLE_KEY
+from .roles import layer_role as layer_role
 from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
 from .scene_json import scene_from_dict
 from .simulation import Segments, SimulationResult
 from .writer import scene_to_dict
 
-ROLE_KEY = "napari_talk_rays"
 LAYER_NAMES = {
     "glasses": "rays: glasses",
     "edge labels": "rays: edge labels",
@@ -322,11 +323,6 @@ def _fresh_name(taken: set[str]) -> str:
     while f"Glass {number}" in taken:
         number += 1
     return f"Glass {number}"
-
-
-def layer_role(metadata: Any) -> str | None:
-    info = metadata.get(ROLE_KEY) if isinstance(metadata, dict) else None
-    return info.get("role") if isinstance(info, dict) else None
 
 
 IRRADIANCE_COLOR = (1.0, 0.45, 0.2)

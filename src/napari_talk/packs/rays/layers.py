@@ -4,6 +4,7 @@ with the same role, and the glasses layer read back into a scene (with the polyg
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -20,6 +21,8 @@ from ...core.viewer.layers import (
     set_data_watch,
 )
 from . import display
+from .roles import orientation as orientation
+from .roles import physics_up as physics_up
 from .scene import Scene
 from .scene_json import SceneFormatError
 
@@ -110,7 +113,28 @@ def put(
         new.name = old.name  # napari suffixed the new one while the old one held the name
     if active is not None and not same_layer(active, old) and has_layer(viewer.layers, active):
         viewer.layers.selection.active = active
+    shown_while_filled(new)
     return new
+
+
+_HIDDEN_EMPTY: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The layers :func:`shown_while_filled` hid for having no vectors."""
+
+
+def shown_while_filled(layer: Any) -> None:
+    """Hide a 2-D Vectors layer while it holds no vectors, and show it again once it holds some.
+    napari draws an empty 2-D Vectors layer in a 3-D view with vertices of four coordinates, which
+    vispy refuses in the middle of painting, and the window aborts: an emptied selection (a scene
+    edited after a query, a query that found nothing) and the mesh sample's 3-D view meet so."""
+    if type(layer).__name__ != "Vectors" or getattr(layer, "ndim", 2) != 2:
+        return
+    if not len(layer.data):
+        if layer.visible:
+            layer.visible = False
+            _HIDDEN_EMPTY.add(layer)
+    elif layer in _HIDDEN_EMPTY:
+        _HIDDEN_EMPTY.discard(layer)
+        layer.visible = True
 
 
 def updatable(layer: Layer, layer_data: display.LayerData) -> bool:
@@ -161,6 +185,7 @@ def _current(layer: Any, key: str) -> Any:
 def _set_all(layer: Any, values: dict[str, Any]) -> None:
     for key, value in values.items():
         set_attributes(layer, None, **{key: value})
+    shown_while_filled(layer)
 
 
 def _set_changed(layer: Any, values: dict[str, Any]) -> None:
@@ -171,6 +196,7 @@ def _set_changed(layer: Any, values: dict[str, Any]) -> None:
         now = _current(layer, key) if key == "data" else getattr(layer, key)
         if not _same(now, value):
             set_attributes(layer, None, **{key: value})
+    shown_while_filled(layer)
 
 
 def _same(now: Any, value: Any) -> bool:
@@ -239,21 +265,6 @@ def sync_glass_layer(layer: ShapesLayer, scene: Scene, changes: Changes | None =
         features = layer.features.copy()
         features["name"] = column
         set_attributes(layer, changes, features=features)
-
-
-def orientation(viewer: Viewer) -> Any:
-    """The 2-D camera's axis orientation, where napari has one (≥ 0.5), else None."""
-    from ...core.viewer.access import camera
-
-    return getattr(camera(viewer), "orientation2d", None)
-
-
-def physics_up(viewer: Viewer, changes: Changes | None = None) -> None:
-    """Draw +y upwards, as optics does (edge "N" on top); napari's default puts rows downwards."""
-    from ...core.viewer.access import camera
-
-    if orientation(viewer) is not None:
-        set_attributes(camera(viewer), changes, orientation2d=("up", "right"))
 
 
 def set_orientation(viewer: Viewer, value: Any) -> None:

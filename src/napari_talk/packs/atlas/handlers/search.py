@@ -37,12 +37,11 @@ RERANK_POOL = 50
 
 @HANDLERS.on(cmd.FindSimilar)
 def find_similar(command: cmd.FindSimilar, ctx: Context[Atlas]) -> Job:
-    sample_first, catalogue = take_up(ctx), catalogue_of(ctx)
-
     def search(progress: Progress) -> Result:
-        if sample_first:
+        # the catalogue opened (its file and tables made, the first time) off the GUI thread too
+        if take_up(ctx):
             load_sample(ctx, progress)
-        return _similar(command, ctx, catalogue, embedder_of(ctx, progress), progress)
+        return _similar(command, ctx, catalogue_of(ctx), embedder_of(ctx, progress), progress)
 
     return job("searching the catalogue", search)
 
