@@ -429,6 +429,31 @@ for _name, _limit, _seconds in (
     row(_name, _limit)(_scene_row(_name, _seconds))
 
 
+@row("chained_xy_grin", "an MCP call's work 25 s (known open: index of x and y, chained)")
+def chained_xy_grin(folder: Path) -> str:
+    """Twenty GRIN squares in a row whose index varies with x and y, and one ray through them all."""
+    from napari_talk.core.basics.jobs import call_limits
+    from napari_talk.core.running.session import Session
+
+    index = "1.4+0.1\\cdot\\sin(x/7)\\cdot\\cos(y/5)"
+
+    def grin(x: float) -> dict:
+        corners = [(x, -20), (x + 20, -20), (x + 20, 20), (x, 20)]
+        path = [{"x": a, "y": b, "arc": False} for a, b in corners]
+        return {"type": "GrinGlass", "path": path, "refIndexFn": index, "stepSize": 1, "absorptionFn": "0"}
+
+    ray = {"type": "SingleRay", "p1": {"x": -30, "y": 0.5}, "p2": {"x": -29, "y": 0.5}}
+    scene = {"version": 5, "objs": [grin(22 * n) for n in range(20)] + [ray]}
+    (folder / "chain.json").write_text(json.dumps(scene))
+    session = Session(workspace=folder)
+    started = time.perf_counter()
+    with call_limits(25.0):
+        result = session.execute({"action": "load_scene", "path": "chain.json"}, origin="agent")
+    took = time.perf_counter() - started
+    said = result.message.splitlines()[-1] if result.ok else result.message
+    return f"{took:.2f} s; ok={result.ok}: {said[:150]}"
+
+
 # -- running -------------------------------------------------------------------------------------
 
 

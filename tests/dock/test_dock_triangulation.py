@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from door import open_door, typed_ok
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
@@ -57,7 +56,8 @@ def glasses_scene(count: int) -> dict:
     def glass(n: int) -> dict:
         x, y = 10 * (n % 10), 10 * (n // 10)
         corners = [(x, y), (x + 5, y), (x + 5, y + 5)]
-        return {"type": "Glass", "refIndex": 1.5, "path": [{"x": a, "y": b, "arc": False} for a, b in corners]}
+        path = [{"x": a, "y": b, "arc": False} for a, b in corners]
+        return {"type": "Glass", "refIndex": 1.5, "path": path}
 
     beam = {"type": "Beam", "p1": {"x": -20, "y": 0}, "p2": {"x": -20, "y": 40}, "numRays": 5}
     return {"version": 5, "objs": [beam] + [glass(n) for n in range(count)]}
