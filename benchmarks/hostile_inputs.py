@@ -306,6 +306,32 @@ def jsonl_deep(folder: Path) -> str:
     return f"exit {done.returncode} in {took:.2f} s; {answers} answers: {done.stdout[-80:]!r}"
 
 
+@row("recipe_deep_json", "recipes: JSON too deep is a failed row; a rerun reads a table of 200 KB fields")
+def recipe_deep_json(folder: Path) -> str:
+    """A recipe whose second line is a command nested 100,000 deep, run twice over two images."""
+    import numpy as np
+    import tifffile
+
+    (folder / "data").mkdir()
+    for n in range(2):
+        tifffile.imwrite(folder / "data" / f"img{n}.tif", np.zeros((16, 16), np.uint16))
+    (folder / "recipes").mkdir()
+    deep = "[" * 100_000 + "]" * 100_000
+    recipe = f'auto contrast {{layer1}}\n{{"action": "list_layers", "x": {deep}}}\n'
+    (folder / "recipes" / "deep.recipe").write_text(recipe)
+    env = {**os.environ, "NAPARI_TALK_WORKSPACE": str(folder), "PYTHONWARNINGS": "ignore"}
+    said = []
+    for _ in range(2):
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "napari_talk", "run", "--recipe", "deep", "--each", "data/*.tif",
+             "--scheduler", "in-process"], capture_output=True, text=True, env=env,
+        )  # fmt: skip
+        last = (done.stdout.strip().splitlines() or [""])[-1] if "inside" not in done.stderr else done.stderr
+        said.append(f"exit {done.returncode} in {time.perf_counter() - started:.1f} s: {last[:60]}")
+    return "; ".join(said)
+
+
 @row("llm_flood", "LLM reply: at most 2,000,000 bytes, capped while read")
 def llm_flood(folder: Path) -> str:
     """A real Chat Completions server on 127.0.0.1 answering with a 600 MB body."""
