@@ -306,6 +306,32 @@ def jsonl_deep(folder: Path) -> str:
     return f"exit {done.returncode} in {took:.2f} s; {answers} answers: {done.stdout[-80:]!r}"
 
 
+@row("recipe_deep_json", "recipes: JSON too deep is a failed row; a rerun reads a table of 200 KB fields")
+def recipe_deep_json(folder: Path) -> str:
+    """A recipe whose second line is a command nested 100,000 deep, run twice over two images."""
+    import numpy as np
+    import tifffile
+
+    (folder / "data").mkdir()
+    for n in range(2):
+        tifffile.imwrite(folder / "data" / f"img{n}.tif", np.zeros((16, 16), np.uint16))
+    (folder / "recipes").mkdir()
+    deep = "[" * 100_000 + "]" * 100_000
+    recipe = f'auto contrast {{layer1}}\n{{"action": "list_layers", "x": {deep}}}\n'
+    (folder / "recipes" / "deep.recipe").write_text(recipe)
+    env = {**os.environ, "NAPARI_TALK_WORKSPACE": str(folder), "PYTHONWARNINGS": "ignore"}
+    said = []
+    for _ in range(2):
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "napari_talk", "run", "--recipe", "deep", "--each", "data/*.tif",
+             "--scheduler", "in-process"], capture_output=True, text=True, env=env,
+        )  # fmt: skip
+        last = (done.stdout.strip().splitlines() or [""])[-1] if "inside" not in done.stderr else done.stderr
+        said.append(f"exit {done.returncode} in {time.perf_counter() - started:.1f} s: {last[:60]}")
+    return "; ".join(said)
+
+
 @row("llm_flood", "LLM reply: at most 2,000,000 bytes, capped while read")
 def llm_flood(folder: Path) -> str:
     """A real Chat Completions server on 127.0.0.1 answering with a 600 MB body."""
@@ -427,6 +453,31 @@ for _name, _limit, _seconds in (
     ("deep_json", "JSON nesting 64", None),
 ):
     row(_name, _limit)(_scene_row(_name, _seconds))
+
+
+@row("chained_xy_grin", "an MCP call's work 25 s (known open: index of x and y, chained)")
+def chained_xy_grin(folder: Path) -> str:
+    """Twenty GRIN squares in a row whose index varies with x and y, and one ray through them all."""
+    from napari_talk.core.basics.jobs import call_limits
+    from napari_talk.core.running.session import Session
+
+    index = "1.4+0.1\\cdot\\sin(x/7)\\cdot\\cos(y/5)"
+
+    def grin(x: float) -> dict:
+        corners = [(x, -20), (x + 20, -20), (x + 20, 20), (x, 20)]
+        path = [{"x": a, "y": b, "arc": False} for a, b in corners]
+        return {"type": "GrinGlass", "path": path, "refIndexFn": index, "stepSize": 1, "absorptionFn": "0"}
+
+    ray = {"type": "SingleRay", "p1": {"x": -30, "y": 0.5}, "p2": {"x": -29, "y": 0.5}}
+    scene = {"version": 5, "objs": [grin(22 * n) for n in range(20)] + [ray]}
+    (folder / "chain.json").write_text(json.dumps(scene))
+    session = Session(workspace=folder)
+    started = time.perf_counter()
+    with call_limits(25.0):
+        result = session.execute({"action": "load_scene", "path": "chain.json"}, origin="agent")
+    took = time.perf_counter() - started
+    said = result.message.splitlines()[-1] if result.ok else result.message
+    return f"{took:.2f} s; ok={result.ok}: {said[:150]}"
 
 
 # -- running -------------------------------------------------------------------------------------

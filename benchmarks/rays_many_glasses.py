@@ -3,6 +3,12 @@
     xvfb-run -a python benchmarks/rays_many_glasses.py            # 100, 1,000 and 5,000 glasses
     xvfb-run -a python benchmarks/rays_many_glasses.py 5000
     xvfb-run -a python benchmarks/rays_many_glasses.py --dock 5000   # the event loop's longest hold
+    xvfb-run -a python benchmarks/rays_many_glasses.py --backends Numba bermuda 5000
+
+With ``--backends``, each size is loaded once per named napari triangulation backend in turn (the
+first named is the baseline), in the same process: what the dock's choice of backend
+(:mod:`napari_talk._qt.triangulation`) is worth. Without it, napari's backend is whatever the
+process has (the dock names the fastest compiled one as it opens).
 
 With ``--dock``, each size is typed as ``load scene many.json`` into the dock on a shown viewer,
 twice: with the glasses layer made on the GUI thread (the baseline, as before) and made in the job
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -33,6 +40,11 @@ def glass(x: float, y: float) -> dict[str, Any]:
 def scene(glasses: int) -> dict[str, Any]:
     beam = {"type": "Beam", "p1": {"x": -20, "y": 0}, "p2": {"x": -20, "y": 40}, "numRays": 20}
     return {"version": 5, "objs": [beam] + [glass(10 * (n % 100), 10 * (n // 100)) for n in range(glasses)]}
+
+
+def load_average() -> str:
+    """The machine's load over 1, 5 and 15 minutes (others share it: read timings beside it)."""
+    return "load average " + ", ".join(f"{n:.2f}" for n in os.getloadavg())
 
 
 def load(glasses: int) -> None:
@@ -118,12 +130,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[100, 1000, 5000])
     parser.add_argument("--dock", action="store_true", help="the event loop's longest hold in the dock")
+    parser.add_argument("--backends", nargs="+", default=[], help="napari triangulation backends, in turn")
+    parser.add_argument("--rounds", type=int, default=1, help="how many times the backends take turns")
     args = parser.parse_args()
+    print(load_average(), flush=True)
     if args.dock:
         dock_stall(args.sizes)
-        return
-    for size in args.sizes:
-        load(size)
+    elif args.backends:
+        from napari.settings import get_settings
+        from napari.utils.triangulation_backend import TriangulationBackend, get_backend, set_backend
+
+        get_settings()  # made now, or napari's settings would name their backend at the first viewer
+        for size in args.sizes:
+            for _ in range(args.rounds):
+                for name in args.backends:
+                    set_backend(TriangulationBackend(name))
+                    print(f"triangulation: {name:10s}", end=" ", flush=True)
+                    load(size)
+                    assert get_backend() is TriangulationBackend(name), get_backend()
+    else:
+        for size in args.sizes:
+            load(size)
+    print(load_average(), flush=True)
 
 
 if __name__ == "__main__":

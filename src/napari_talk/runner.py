@@ -80,7 +80,7 @@ def _run_line(session: Session, line: str, ask: Callable[[Approval], bool] | Non
 
     try:
         wire = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # read as typed: the parser says what is wrong with it
         return session.run(line, ask=ask)
     result = session.execute(wire, ask=ask)
     return Turn(line, "parser", results=[result])

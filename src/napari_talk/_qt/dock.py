@@ -43,6 +43,7 @@ from .keeping_ready import KeepingReady
 from .llm_task import LLMTask
 from .panels import ViewerWindow
 from .transcript import Transcript
+from .triangulation import choose_triangulation
 
 if TYPE_CHECKING:
     import napari
@@ -80,6 +81,7 @@ class ChatDock(QWidget):
     ) -> None:
         super().__init__(parent)
         self.viewer = napari_viewer
+        self.triangulation = choose_triangulation()  # napari's compiled one, unless the person chose
         self._store = store or default_store()
         settings = self._store.load()
         self.session = open_session(

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from ..safety.risk import Approval
 
 
+QUOTED = 80
+"""How much of a failed line a row's error quotes (a recipe's JSON line may be megabytes)."""
+
+
 @dataclass(frozen=True)
 class Item:
     """One row of a batch: an input file (workspace-relative) or a sample, and a sweep's values."""
@@ -117,7 +121,8 @@ def _run(recipe_text: str, item: Item, options: Options, row: Row) -> None:
         row.replies.append(reply)
         record.append({"line": line, "ok": ok, "reply": reply, "data": data})
         if not ok:
-            row.error = f"line {number} ({line}) failed: {reply.splitlines()[0] if reply else 'no reply'}"
+            quoted = line if len(line) <= QUOTED else line[: QUOTED - 1] + "…"
+            row.error = f"line {number} ({quoted}) failed: {reply.splitlines()[0] if reply else 'no reply'}"
             break
         if step.wire is not None:
             outputs += _written(session, step.wire, values)
@@ -176,6 +181,8 @@ def _run_line(session: Session, line: str, ask: Any) -> tuple[bool, str, Any]:
             wire = json.loads(line)
         except ValueError as exc:
             return False, f"not a command in JSON: {exc}", None
+        except RecursionError:
+            return False, "not a command in JSON: it nests too deep to read", None
         result = session.execute(wire, ask=ask)
         return result.ok, result.message, result.data
     turn = session.run(line, ask=ask)

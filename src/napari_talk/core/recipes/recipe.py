@@ -80,7 +80,7 @@ def parse_recipe(text: str, name: str = "recipe") -> Recipe:
         if line.startswith(JSON_MARK.rstrip()) and recipe.steps:
             try:
                 wire = json.loads(line[len(JSON_MARK.rstrip()) :])
-            except ValueError:
+            except (ValueError, RecursionError):  # a note for readers that cannot be read: the line runs
                 continue
             last = recipe.steps[-1]
             recipe.steps[-1] = Step(last.line, wire if isinstance(wire, dict) else None)

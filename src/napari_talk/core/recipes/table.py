@@ -34,8 +34,14 @@ def read(workspace: Workspace, relative: str) -> dict[str, Row]:
     if not workspace.exists(relative):
         return {}
     text = workspace.read_text(relative, limit=MAX_TABLE_BYTES, what="results tables")
+    if csv.field_size_limit() < MAX_TABLE_BYTES:  # a reply or a recipe's line may pass csv's 128 KiB
+        csv.field_size_limit(MAX_TABLE_BYTES)
+    try:
+        records = list(csv.reader(io.StringIO(text)))
+    except csv.Error:  # not a table this batch wrote: every row runs again, and the table is rewritten
+        return {}
     rows: dict[str, Row] = {}
-    for record in csv.reader(io.StringIO(text)):
+    for record in records:
         if not record or record[0] == FIXED[0] or len(record) < len(FIXED):
             continue
         key, status, error, seconds, outputs, *replies = record

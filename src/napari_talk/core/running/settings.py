@@ -137,7 +137,7 @@ class FileStore:
     def load(self) -> Settings:
         try:
             sections = json.loads(self.path.read_text())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return Settings()
         return Settings.from_sections(sections) if isinstance(sections, dict) else Settings()
 

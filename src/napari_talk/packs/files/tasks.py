@@ -66,7 +66,7 @@ class TaskLog:
             try:
                 event = json.loads(line)
                 kind, task_id = event.pop("event"), event["id"]
-            except (ValueError, KeyError, AttributeError, TypeError):
+            except (ValueError, KeyError, AttributeError, TypeError, RecursionError):
                 continue
             if kind == "assigned":
                 tasks[task_id] = event
