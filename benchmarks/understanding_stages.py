@@ -167,6 +167,7 @@ MODEL_TIMES: list[float] = []
 def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
     from napari_talk.core.contract.registry import default_registry
     from napari_talk.core.grammar.canonical import phrasings
+    from napari_talk.core.grammar.intents.reader import IntentReader
     from napari_talk.core.grammar.parser import Parser
     from napari_talk.core.grammar.rephrase import Rephraser, bare_phrasing
     from napari_talk.core.llm.words import is_remark
@@ -175,8 +176,8 @@ def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
     registry = default_registry()
     parser = Parser(registry)
 
-    def as_the_session_reads() -> Read:  # the session's own stage, its guards included
-        stage = Rephrasing(registry)
+    def as_the_session_reads(reader: Any = Rephraser) -> Read:  # the session's own stage, its guards included
+        stage = Rephrasing(registry, reader)
         stage.prepare()
         return lambda text, context: stage.read(text, context, parser)
 
@@ -196,18 +197,23 @@ def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
         "parser": lambda: None,
         "canonical+minilm": as_the_session_reads,
         "canonical+ngrams": with_ngrams,
+        "intent+minilm": lambda: as_the_session_reads(IntentReader),
         "canonical+llm": lambda: llm_stage(registry, parser, url),
         "canonical+minilm+llm": lambda: llm_stage(registry, parser, url, as_the_session_reads()),
     }
 
 
-def run(cases: list[dict[str, Any]], read: Read | None) -> tuple[list[str], list[float], list[tuple]]:
+def run(
+    cases: list[dict[str, Any]], read: Read | None, alone: bool = False
+) -> tuple[list[str], list[float], list[tuple]]:
+    """``alone``: every line goes to the stage as if the parser had read none of them (how the
+    stage reads lines it was never shown, where the parser reads nearly all of a set)."""
     from napari_talk.core.grammar.parser import parse
 
     verdicts, times, changes = [], [], []
     for case in cases:
         context = in_play(case.get("context") or {})
-        got = [c.to_wire() for c in parse(case["text"], context)]
+        got = [] if alone and read is not None else [c.to_wire() for c in parse(case["text"], context)]
         if not got and read is not None:
             start = time.perf_counter()
             canonical = read(case["text"], context)
@@ -223,8 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", nargs="*", default=list(SETS), choices=list(SETS))
     ap.add_argument("--stages", nargs="*", default=None,
-                    help="parser, canonical+minilm, canonical+ngrams, canonical+llm, canonical+minilm+llm")
+                    help="parser, canonical+minilm, canonical+ngrams, intent+minilm, canonical+llm, "
+                    "canonical+minilm+llm")
     ap.add_argument("--llm-url", default=LLM_URL, help="the local server of the model stages")
+    ap.add_argument("--alone", action="store_true",
+                    help="every line to the stage, the parser's own reading put aside")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N lines each stage changed")
     args = ap.parse_args(argv)
 
@@ -243,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         built_ms = (time.perf_counter() - start) * 1000
         for name, cases in data.items():
             MODEL_TIMES.clear()
-            verdicts, times, changes = run(cases, read)
+            verdicts, times, changes = run(cases, read, args.alone)
             asks = [v for c, v in zip(cases, verdicts, strict=True) if c["expect"]]
             remarks = [v for c, v in zip(cases, verdicts, strict=True) if not c["expect"]]
             silent = f"{remarks.count('covered')}/{len(remarks)}" if remarks else "-"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import sentences
-from ..grammar.rephrase import Rephraser
+from ..grammar.rephrase import Embed, Rephraser
 from ..llm.words import is_question, is_remark
 
 if TYPE_CHECKING:
@@ -45,8 +45,13 @@ class _GaveUp(Exception):
 
 
 class Rephrasing:
-    def __init__(self, registry: Registry) -> None:
+    def __init__(
+        self, registry: Registry, reader: Callable[[Registry, Embed], Rephraser] = Rephraser
+    ) -> None:
+        """``reader``: what reads a line once the phrasings are embedded (the nearest phrasing, or
+        a trained classifier's command, :mod:`napari_talk.core.grammar.intents`)."""
         self._registry = registry
+        self._make_reader = reader
         self._reader: Rephraser | None = None
         self._failed = False
         """It could not get ready once: it is not tried again in this session."""
@@ -114,7 +119,7 @@ class Rephrasing:
                 _write(path, vectors)
             return vectors
 
-        return Rephraser(self._registry, embed_kept)
+        return self._make_reader(self._registry, embed_kept)
 
 
 def _in_steps(
