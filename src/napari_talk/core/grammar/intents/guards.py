@@ -12,11 +12,12 @@ from ..tokens import WORD_NUMBER
 DIRECTIONS = frozenset((
     "up", "down", "left", "right", "out", "clockwise", "counterclockwise", "anticlockwise", "forward",
     "forwards", "backward", "backwards", "back", "next", "previous", "more", "fewer", "less",
-    "increase", "decrease", "brighter", "darker", "bigger", "smaller", "larger", "on", "off",
+    "increase", "decrease", "brighter", "darker", "bigger", "smaller", "larger",
     "above", "below", "front", "behind", "top", "bottom", "upwards", "downwards", "leftwards",
     "rightwards", "upward", "downward",
 ))  # fmt: skip
-"""Words that each say one way of a request: a reading says each the line says, and no other."""
+"""Words that each say one way of a request: a reading says each the line says, and no other
+("on" and "off" are left out: as prepositions they say where, "centre the view on nuclei")."""
 _WORDS = re.compile(r"[a-z]+")
 _SPELLED = re.compile(WORD_NUMBER, re.IGNORECASE)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +66,9 @@ class IntentReader(Rephraser):
             model = train(self.vectors, actions)
         self.model = model
         self._column = {a: i for i, a in enumerate(model.actions)}
+        self._groups = {said: _Group.of(self, indices) for said, indices in self._by_signature.items()}
+        """Per signature, its phrasings grouped by command: a line's nearest phrasing of each command
+        at one product and one reduction."""
 
     def read(
         self, line: str, context: Mapping[str, Sequence[str]], parses: Callable[[str], list[dict[str, Any]]]
@@ -73,41 +77,34 @@ class IntentReader(Rephraser):
         if not values.bare or separators(line):
             return None
         said = (len(values.names), len(values.numbers), len(values.quoted), len(values.paths))
-        candidates = self._by_signature.get(said)
-        if not candidates:
+        group = self._groups.get(said)
+        if group is None or not group.actions:
             return None
         query = self._embed([values.bare])[0]
-        cosines = self.vectors[candidates] @ query
-        chances = self.model.probabilities(query)
-        by_action: dict[str, list[tuple[float, Phrasing]]] = {}
-        for at in np.argsort(-cosines):
-            phrasing = self.phrasings[candidates[at]]
-            by_action.setdefault(phrasing.action, []).append((float(cosines[at]), phrasing))
-        known = [a for a in by_action if a in self._column]
-        if not known:
-            return None
-        logits = np.array(
-            [np.log(chances[self._column[a]] + 1e-12) + NEAREST_WEIGHT * by_action[a][0][0] for a in known]
-        )
+        cosines = group.vectors @ query
+        nearest = np.maximum.reduceat(cosines, group.starts)
+        logits = np.log(self.model.probabilities(query)[group.columns] + 1e-12) + NEAREST_WEIGHT * nearest
         odds = np.exp(logits - logits.max())
-        fitting = dict(zip(known, (odds / odds.sum()).tolist(), strict=True))
-        total = 1.0
-        ranked = sorted(fitting, key=lambda a: -fitting[a])
+        chances = odds / odds.sum()
         found: list[tuple[float, str, str, float]] = []  # probability, action, canonical, cosine
-        for action in ranked:
-            chance = fitting[action] / total
-            if len(found) == 2 or (found and chance < found[0][0] - CLEAR_BY):
-                break  # no later command could come near enough the first to matter
-            reading = self._first_fitting(action, by_action[action], values, parses, first=not found)
+        for at in np.argsort(-chances):
+            chance, action = float(chances[at]), group.actions[at]
+            if not found and chance < SURE:
+                return None  # no command left is sure enough
+            if found and chance < found[0][0] - CLEAR_BY:
+                break  # no command left comes near enough the first to matter
+            reading = self._first_fitting(action, group.nearest_first(at, cosines), values, parses, not found)
             if reading is not None:
                 found.append((chance, action, *reading))
-            elif found == [] and self._fits(by_action[action], values):
+                if len(found) == 2:
+                    break
+            elif not found and self._fits(group.nearest_first(at, cosines), values):
                 return None  # the likeliest command fits the values but the parser reads it otherwise
         if not found:
             return None
         chance, action, canonical, cosine = found[0]
         runner_up = found[1][0] if len(found) > 1 else 0.0
-        if chance < SURE or chance - runner_up < CLEAR_BY or cosine < NEAR_ENOUGH:
+        if chance - runner_up < CLEAR_BY or cosine < NEAR_ENOUGH:
             return None
         return Reading(canonical, action, chance, runner_up)
 
@@ -139,3 +136,41 @@ class IntentReader(Rephraser):
                     continue
             return canonical, cosine
         return None
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The phrasings of one signature the classifier knows the commands of, grouped by command."""
+
+    phrasings: list[Phrasing]
+    vectors: np.ndarray
+    starts: np.ndarray
+    """Where each command's phrasings begin in :attr:`phrasings`."""
+    actions: list[str]
+    columns: np.ndarray
+    """Each command's column among the classifier's."""
+
+    @classmethod
+    def of(cls, reader: IntentReader, indices: Sequence[int]) -> _Group:
+        known = [i for i in indices if reader.phrasings[i].action in reader._column]
+        known.sort(key=lambda i: reader.phrasings[i].action)
+        actions: list[str] = []
+        starts: list[int] = []
+        for at, i in enumerate(known):
+            if not actions or actions[-1] != reader.phrasings[i].action:
+                actions.append(reader.phrasings[i].action)
+                starts.append(at)
+        return cls(
+            [reader.phrasings[i] for i in known],
+            reader.vectors[known] if known else np.zeros((0, reader.vectors.shape[1]), np.float32),
+            np.array(starts, dtype=np.intp),
+            actions,
+            np.array([reader._column[a] for a in actions], dtype=np.intp),
+        )
+
+    def nearest_first(self, at: int, cosines: np.ndarray) -> list[tuple[float, Phrasing]]:
+        """The ``at``-th command's phrasings, nearest the line first."""
+        begin = int(self.starts[at])
+        end = int(self.starts[at + 1]) if at + 1 < len(self.starts) else len(self.phrasings)
+        order = begin + np.argsort(-cosines[begin:end], kind="stable")
+        return [(float(cosines[i]), self.phrasings[i]) for i in order]
