@@ -6,11 +6,14 @@
 Stages, each on top of the deterministic parser (no LLM):
 
 - ``parser``: the parser alone;
-- ``canonical+minilm``: the session's own stage (``core/running/rephrasing.py``): a line the parser
-  does not read and that is no remark is mapped onto the grammar's canonical phrasings
-  (``core/grammar/canonical.py``, ``rephrase.py``) by MiniLM (int8, ONNX Runtime), and the nearest
-  fitting phrasing, filled with the line's values, is read by the parser (a question only as a
-  command that reads);
+- ``canonical+minilm``: the session's stage (``core/running/rephrasing.py``) with its
+  nearest-neighbour reader: a line the parser does not read and that is no remark is mapped onto
+  the grammar's canonical phrasings (``core/grammar/canonical.py``, ``rephrase.py``) by MiniLM (int8,
+  ONNX Runtime), and the nearest fitting phrasing, filled with the line's values, is read by the
+  parser (a question only as a command that reads);
+- ``intent+minilm``: the session's stage as it runs: the same, the command chosen by a softmax
+  regression over the MiniLM vectors trained on the phrasings and free variants of them
+  (``core/grammar/intents/``, ``benchmarks/train_intents.py``), filled by its nearest phrasing;
 - ``canonical+ngrams``: the same with the TF-IDF character n-grams of the model road's router
   instead of a sentence model (nothing to load);
 - ``canonical+llm``: a small model on a local OpenAI-compatible server paraphrases the line into
@@ -26,11 +29,12 @@ the load average beside them (the machine is shared).
 
 The session offers a stage's reading ("Did you mean …?") and never runs it: a stage's right and
 wrong here are those of its offered reading, as if the person accepted it (the parser's own
-answers included). For each set: right, unknown and wrong among the lines that ask for commands,
-remarks kept silent,
-and the stage's time on the lines that reach it (median warm; the first line's, with the phrasings
-embedded, apart). The held-out sets (``understanding_fresh.jsonl``, the earlier blind ones) are for
-reporting, never for tuning; choices are made on ``understanding_fresh_dev.jsonl``.
+answers included). ``--alone`` hands every line to the stage, the parser's own reading put aside:
+the parser reads nearly every line of the tuning sets, so this is where stages differ. For each set:
+right, unknown and wrong among the lines that ask for commands, remarks kept silent, and the stage's
+time on the lines that reach it (median warm; the first line's, with the phrasings embedded, apart).
+The held-out sets (``understanding_fresh.jsonl``, the earlier blind ones) are for reporting, never
+for tuning; choices are made on ``understanding_fresh_dev.jsonl``.
 """
 
 from __future__ import annotations
@@ -176,7 +180,7 @@ def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
     registry = default_registry()
     parser = Parser(registry)
 
-    def as_the_session_reads(reader: Any = Rephraser) -> Read:  # the session's own stage, its guards included
+    def as_the_session_reads(reader: Any) -> Read:  # the session's own stage, its guards included
         stage = Rephrasing(registry, reader)
         stage.prepare()
         return lambda text, context: stage.read(text, context, parser)
@@ -195,7 +199,7 @@ def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
 
     return {
         "parser": lambda: None,
-        "canonical+minilm": as_the_session_reads,
+        "canonical+minilm": lambda: as_the_session_reads(Rephraser),
         "canonical+ngrams": with_ngrams,
         "intent+minilm": lambda: as_the_session_reads(IntentReader),
         "canonical+llm": lambda: llm_stage(registry, parser, url),

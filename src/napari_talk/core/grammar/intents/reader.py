@@ -37,6 +37,9 @@ CLEAR_BY = 0.3
 """...and this much above the next command's that fits."""
 NEAR_ENOUGH = 0.6
 """The phrasing filled must still be this near the line (cosine): a sure class of a far line is noise."""
+FALLBACK_STEPS = 100
+"""Training steps when no shipped weights know every command (a pack added since): fewer than the
+script's, so that getting ready takes seconds."""
 NEAREST_WEIGHT = 10.0
 """How much a command's nearest phrasing adds to the classifier's log-odds for it (per unit of
 cosine): a line said almost as a phrasing is of its command ("hide layer" is no "show only
@@ -63,7 +66,7 @@ class IntentReader(Rephraser):
             model = shipped_model(actions)
         if model is None:  # weights for these phrasings, from their own vectors (a second or two)
             log.info("the intent reader trains on the phrasings' vectors: no shipped weights fit")
-            model = train(self.vectors, actions)
+            model = train(self.vectors, actions, steps=FALLBACK_STEPS)
         self.model = model
         self._column = {a: i for i, a in enumerate(model.actions)}
         self._groups = {said: _Group.of(self, indices) for said, indices in self._by_signature.items()}
