@@ -54,11 +54,14 @@ def test_variants_are_drawn_from_the_seed_and_never_misspell_what_values_become(
 
 def test_each_change_says_the_line_another_way():
     rng = random.Random(3)
-    assert augment._british("make the color gray".split(), NOUNS, rng) == "make the colour grey".split()
-    assert augment._reordered("set opacity of layer to 2".split(), NOUNS, rng)[:2] == ["set", "layer's"]
-    typo = augment._typo("remove the layer".split(), NOUNS, rng)
+    assert augment._british(["make", "the", "color", "gray"], NOUNS, rng) == ["make", "the", "colour", "grey"]
+    assert augment._reordered(["set", "opacity", "of", "layer", "to", "2"], NOUNS, rng)[:2] == [
+        "set",
+        "layer's",
+    ]
+    typo = augment._typo(["remove", "the", "layer"], NOUNS, rng)
     assert typo[1:] == ["the", "layer"] and typo[0] != "remove"
-    assert augment._plain("hide the layer".split(), NOUNS, rng) == ["hide", "layer"]
+    assert augment._plain(["hide", "the", "layer"], NOUNS, rng) == ["hide", "layer"]
 
 
 def test_every_command_gets_as_many_training_lines_and_the_same_seed_gives_the_same_lines():
