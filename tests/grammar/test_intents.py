@@ -109,6 +109,14 @@ def test_a_reading_keeps_the_lines_directions_numbers_and_names():
     assert keeps("centre the view on layer", "centre the view on nuclei", "fit the view nuclei")
 
 
+def test_a_reader_over_another_sentence_model_trains_its_own_weights_at_first_use():
+    reader = IntentReader(default_registry(), grams)  # the shipped weights are MiniLM's
+    assert reader.model.weights.shape[0] == 256
+    context = {"layers": ["nuclei"]}
+    reading = reader.read("hide nuclei", context, lambda text: [c.to_wire() for c in parse(text, context)])
+    assert reading is None or reading.action == "layer_visibility"
+
+
 @pytest.fixture(scope="module")
 def reader() -> IntentReader:
     if not sentences.ready():

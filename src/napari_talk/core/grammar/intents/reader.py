@@ -56,6 +56,19 @@ def shipped_model(actions: Sequence[str]) -> IntentModel | None:
     return model if set(actions) <= set(model.actions) else None
 
 
+READ_BACK = 0.8
+"""The share of the grammar's own phrasings that weights must read as their commands to be used:
+weights made for another sentence model read far fewer (or cannot be applied at all)."""
+
+
+def _reads_back(model: IntentModel, vectors: np.ndarray, actions: Sequence[str]) -> bool:
+    if model.weights.shape[0] != vectors.shape[1]:
+        return False
+    column = {a: i for i, a in enumerate(model.actions)}
+    guessed = np.argmax(vectors @ model.weights + model.bias, axis=1)
+    return float(np.mean(guessed == np.array([column[a] for a in actions]))) >= READ_BACK
+
+
 class IntentReader(Rephraser):
     """A :class:`Rephraser` whose choice of command is a classifier's (see the module's docstring)."""
 
@@ -64,6 +77,8 @@ class IntentReader(Rephraser):
         actions = [p.action for p in self.phrasings]
         if model is None:
             model = shipped_model(actions)
+            if model is not None and not _reads_back(model, self.vectors, actions):
+                model = None  # weights made for another sentence model
         if model is None:  # weights for these phrasings, from their own vectors (a second or two)
             log.info("the intent reader trains on the phrasings' vectors: no shipped weights fit")
             model = train(self.vectors, actions, steps=FALLBACK_STEPS)
