@@ -7,7 +7,8 @@ nearest the line. This one asks a softmax regression over the sentence model's v
 :mod:`.training`) which command the line asks for, among the commands whose phrasings take the
 values the line says, and fills that command's nearest phrasing with them; the parser reads the
 result, so validation, names and grounding stay the parser's. A command is kept only when the
-classifier is sure of it, and clearly surer than of any other that fits.
+classifier is sure of it, and clearly surer than of any other that fits, and a reading only when
+it keeps the line's directions, spelled numbers and unknown names (:mod:`.guards`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ NEAR_ENOUGH = 0.6
 FALLBACK_STEPS = 100
 """Training steps when no shipped weights know every command (a pack added since): fewer than the
 script's, so that getting ready takes seconds."""
+READ_BACK = 0.8
+"""The share of the grammar's own phrasings that weights must read as their commands to be used:
+weights made for another sentence model read far fewer (or cannot be applied at all)."""
 NEAREST_WEIGHT = 10.0
 """How much a command's nearest phrasing adds to the classifier's log-odds for it (per unit of
 cosine): a line said almost as a phrasing is of its command ("hide layer" is no "show only
@@ -54,11 +58,6 @@ def shipped_model(actions: Sequence[str]) -> IntentModel | None:
     except (OSError, ValueError, KeyError):
         return None
     return model if set(actions) <= set(model.actions) else None
-
-
-READ_BACK = 0.8
-"""The share of the grammar's own phrasings that weights must read as their commands to be used:
-weights made for another sentence model read far fewer (or cannot be applied at all)."""
 
 
 def _reads_back(model: IntentModel, vectors: np.ndarray, actions: Sequence[str]) -> bool:
@@ -79,7 +78,7 @@ class IntentReader(Rephraser):
             model = shipped_model(actions)
             if model is not None and not _reads_back(model, self.vectors, actions):
                 model = None  # weights made for another sentence model
-        if model is None:  # weights for these phrasings, from their own vectors (a second or two)
+        if model is None:  # weights for these phrasings, from their own vectors (seconds)
             log.info("the intent reader trains on the phrasings' vectors: no shipped weights fit")
             model = train(self.vectors, actions, steps=FALLBACK_STEPS)
         self.model = model
