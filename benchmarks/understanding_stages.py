@@ -6,11 +6,14 @@
 Stages, each on top of the deterministic parser (no LLM):
 
 - ``parser``: the parser alone;
-- ``canonical+minilm``: the session's own stage (``core/running/rephrasing.py``): a line the parser
-  does not read and that is no remark is mapped onto the grammar's canonical phrasings
-  (``core/grammar/canonical.py``, ``rephrase.py``) by MiniLM (int8, ONNX Runtime), and the nearest
-  fitting phrasing, filled with the line's values, is read by the parser (a question only as a
-  command that reads);
+- ``canonical+minilm``: the session's stage (``core/running/rephrasing.py``) with its
+  nearest-neighbour reader: a line the parser does not read and that is no remark is mapped onto
+  the grammar's canonical phrasings (``core/grammar/canonical.py``, ``rephrase.py``) by MiniLM (int8,
+  ONNX Runtime), and the nearest fitting phrasing, filled with the line's values, is read by the
+  parser (a question only as a command that reads);
+- ``intent+minilm``: the session's stage as it runs: the same, the command chosen by a softmax
+  regression over the MiniLM vectors trained on the phrasings and free variants of them
+  (``core/grammar/intents/``, ``benchmarks/train_intents.py``), filled by its nearest phrasing;
 - ``canonical+ngrams``: the same with the TF-IDF character n-grams of the model road's router
   instead of a sentence model (nothing to load);
 - ``canonical+llm``: a small model on a local OpenAI-compatible server paraphrases the line into
@@ -26,11 +29,12 @@ the load average beside them (the machine is shared).
 
 The session offers a stage's reading ("Did you mean …?") and never runs it: a stage's right and
 wrong here are those of its offered reading, as if the person accepted it (the parser's own
-answers included). For each set: right, unknown and wrong among the lines that ask for commands,
-remarks kept silent,
-and the stage's time on the lines that reach it (median warm; the first line's, with the phrasings
-embedded, apart). The held-out sets (``understanding_fresh.jsonl``, the earlier blind ones) are for
-reporting, never for tuning; choices are made on ``understanding_fresh_dev.jsonl``.
+answers included). ``--alone`` hands every line to the stage, the parser's own reading put aside:
+the parser reads nearly every line of the tuning sets, so this is where stages differ. For each set:
+right, unknown and wrong among the lines that ask for commands, remarks kept silent, and the stage's
+time on the lines that reach it (median warm; the first line's, with the phrasings embedded, apart).
+The held-out sets (``understanding_fresh.jsonl``, the earlier blind ones) are for reporting, never
+for tuning; choices are made on ``understanding_fresh_dev.jsonl``.
 """
 
 from __future__ import annotations
@@ -157,6 +161,7 @@ MODEL_TIMES: list[float] = []
 def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
     from napari_talk.core.contract.registry import default_registry
     from napari_talk.core.grammar.canonical import phrasings
+    from napari_talk.core.grammar.intents.reader import IntentReader
     from napari_talk.core.grammar.parser import Parser
     from napari_talk.core.grammar.rephrase import Rephraser, bare_phrasing
     from napari_talk.core.llm.words import is_remark
@@ -165,8 +170,8 @@ def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
     registry = default_registry()
     parser = Parser(registry)
 
-    def as_the_session_reads() -> Read:  # the session's own stage, its guards included
-        stage = Rephrasing(registry)
+    def as_the_session_reads(reader: Any) -> Read:  # the session's own stage, its guards included
+        stage = Rephrasing(registry, reader)
         stage.prepare()
         return lambda text, context: stage.read(text, context, parser)
 
@@ -184,20 +189,25 @@ def stages(url: str = LLM_URL) -> dict[str, Callable[[], Read | None]]:
 
     return {
         "parser": lambda: None,
-        "canonical+minilm": as_the_session_reads,
+        "canonical+minilm": lambda: as_the_session_reads(Rephraser),
         "canonical+ngrams": with_ngrams,
+        "intent+minilm": lambda: as_the_session_reads(IntentReader),
         "canonical+llm": lambda: llm_stage(registry, url),
-        "canonical+minilm+llm": lambda: llm_stage(registry, url, as_the_session_reads()),
+        "canonical+minilm+llm": lambda: llm_stage(registry, url, as_the_session_reads(IntentReader)),
     }
 
 
-def run(cases: list[dict[str, Any]], read: Read | None) -> tuple[list[str], list[float], list[tuple]]:
+def run(
+    cases: list[dict[str, Any]], read: Read | None, alone: bool = False
+) -> tuple[list[str], list[float], list[tuple]]:
+    """``alone``: every line goes to the stage as if the parser had read none of them (how the
+    stage reads lines it was never shown, where the parser reads nearly all of a set)."""
     from napari_talk.core.grammar.parser import parse
 
     verdicts, times, changes = [], [], []
     for case in cases:
         context = in_play(case.get("context") or {})
-        got = [c.to_wire() for c in parse(case["text"], context)]
+        got = [] if alone and read is not None else [c.to_wire() for c in parse(case["text"], context)]
         if not got and read is not None:
             start = time.perf_counter()
             canonical = read(case["text"], context)
@@ -216,8 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", nargs="*", default=list(SETS), choices=list(SETS))
     ap.add_argument("--stages", nargs="*", default=None,
-                    help="parser, canonical+minilm, canonical+ngrams, canonical+llm, canonical+minilm+llm")
+                    help="parser, canonical+minilm, canonical+ngrams, intent+minilm, canonical+llm, "
+                    "canonical+minilm+llm")
     ap.add_argument("--llm-url", default=LLM_URL, help="the local server of the model stages")
+    ap.add_argument("--alone", action="store_true",
+                    help="every line to the stage, the parser's own reading put aside")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N lines each stage changed")
     args = ap.parse_args(argv)
 
@@ -236,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         built_ms = (time.perf_counter() - start) * 1000
         for name, cases in data.items():
             MODEL_TIMES.clear()
-            verdicts, times, changes = run(cases, read)
+            verdicts, times, changes = run(cases, read, args.alone)
             asks = [v for c, v in zip(cases, verdicts, strict=True) if c["expect"]]
             remarks = [v for c, v in zip(cases, verdicts, strict=True) if not c["expect"]]
             silent = f"{remarks.count('covered')}/{len(remarks)}" if remarks else "-"

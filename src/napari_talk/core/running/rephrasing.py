@@ -1,6 +1,7 @@
 """The canonical stage as a session runs it: made ready once, off any GUI thread, then asked what
-a line the parser does not read may mean (:mod:`napari_talk.core.grammar.rephrase`), which the
-session offers the person and never runs unasked.
+a line the parser does not read may mean (:mod:`napari_talk.core.grammar.rephrase`, the command
+chosen by a classifier trained on the grammar's phrasings, :mod:`napari_talk.core.grammar.intents`),
+which the session offers the person and never runs unasked.
 
 Getting ready loads the shared sentence model and embeds the grammar's canonical phrasings
 (a few seconds), or reads those embeddings from the user's cache, keyed by the model and the
@@ -26,7 +27,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import sentences
-from ..grammar.rephrase import Rephraser
+from ..grammar.intents.reader import IntentReader
+from ..grammar.rephrase import Embed, Rephraser
 from ..llm.words import is_question, is_remark
 
 if TYPE_CHECKING:
@@ -45,8 +47,14 @@ class _GaveUp(Exception):
 
 
 class Rephrasing:
-    def __init__(self, registry: Registry) -> None:
+    def __init__(
+        self, registry: Registry, reader: Callable[[Registry, Embed], Rephraser] = IntentReader
+    ) -> None:
+        """``reader``: what reads a line once the phrasings are embedded: a trained classifier's
+        command filled by its nearest phrasing (:mod:`napari_talk.core.grammar.intents`), or the
+        nearest phrasing alone (:class:`Rephraser`)."""
         self._registry = registry
+        self._make_reader = reader
         self._reader: Rephraser | None = None
         self._failed = False
         """It could not get ready once: it is not tried again in this session."""
@@ -119,7 +127,7 @@ class Rephrasing:
                 _write(path, vectors)
             return vectors
 
-        return Rephraser(self._registry, embed_kept)
+        return self._make_reader(self._registry, embed_kept)
 
 
 def _in_steps(
