@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..tokens import WORD_NUMBER
+from ...rules.tokens import WORD_NUMBER
 
 DIRECTIONS = frozenset((
     "up", "down", "left", "right", "out", "clockwise", "counterclockwise", "anticlockwise", "forward",

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...rules.text import separators
 from ..rephrase import Embed, Phrasing, Reading, Rephraser, Values, fill, values_of
-from ..text import separators
 from .classifier import IntentModel, train
 from .guards import keeps
 
@@ -97,7 +97,7 @@ class IntentReader(Rephraser):
         group = self._groups.get(said)
         if group is None or not group.actions:
             return None
-        query = self._embed([values.bare])[0]
+        query = self.embed([values.bare])[0]
         cosines = group.vectors @ query
         nearest = np.maximum.reduceat(cosines, group.starts)
         logits = np.log(self.model.probabilities(query)[group.columns] + 1e-12) + NEAREST_WEIGHT * nearest
