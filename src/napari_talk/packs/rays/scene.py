@@ -520,6 +520,12 @@ class Scene:
     def names(self) -> list[str]:
         return [glass.name for glass in self.glasses]
 
+    @property
+    def objects(self) -> tuple[Glass | LightSource | Element | Detector | FileObject, ...]:
+        """Every object, glasses first, then light sources, elements, detectors and the others: a
+        trace names them by their position here (see ``SimulationResult.objects``)."""
+        return (*self.glasses, *self.sources, *self.elements, *self.detectors, *self.others)
+
     def with_glasses(self, glasses: tuple[Glass, ...]) -> Scene:
         return replace(self, glasses=tuple(glasses))
 
