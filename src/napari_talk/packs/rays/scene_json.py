@@ -36,6 +36,7 @@ import numpy as np
 from .file_object import DECORATIONS, FileObject
 from .limits import MAX_EDGE_PAIRS, MAX_EMITTED_RAYS, MAX_FILE_BYTES, MAX_NESTING
 from .outline import Outline
+from .polygons import boxes_meeting, interiors_meet
 from .rayoptics.base import SceneError
 from .rayoptics.loader import check_document, coerce_numbers
 from .rayoptics.registry import TYPES as TRACED_TYPES
@@ -52,8 +53,6 @@ from .scene import (
     PointSource,
     Scene,
     SingleRay,
-    boxes_meeting,
-    interiors_meet,
 )
 
 FORMAT_VERSION = 5
