@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from .edges import edges_table, resolve_edge
-from .scene import Glass, points_in_polygon
+from .polygons import points_in_polygon
+from .scene import Glass
 from .simulation import Segments
 
 TOUCH_TOLERANCE = 1e-9

@@ -5,9 +5,11 @@ into the simulator object(s) that trace it, which remember it as their owner, so
 simulator supports is traced as ray-optics traces it (blockers, curved mirrors, gratings, GRIN
 glass, modules...). Light sources the scene model holds emit the rays the model gives them (its
 exact ray counts); the simulator traces them. Each traced segment is recorded with its lineage,
-and turned into the :class:`Segments` the queries read: which glass edge or element a segment ends
-on, and how it was born (reflected, refracted, totally reflected), found through the owner of the
-object it ends on. Detectors answer from the simulator's own bins, keyed by the scene's detector.
+and turned into the :class:`Segments` the queries read: the scene object it ends on and the one
+whose light it carries, by object (ids into ``Scene.objects``, found through the owner of each
+simulator object, never by a position in one of the scene's lists), the glass edge it ends on, and
+how it was born (reflected, refracted, totally reflected). Detectors answer from the simulator's
+own bins, keyed by the scene's detector.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .limits import MAX_SEGMENTS
 from .rayoptics.base import Emitted, SceneError, SceneObj, Settings
 from .rayoptics.loader import LoadedScene, add_built, add_objects, check_emission, read_settings
 from .rayoptics.simulator import BudgetExceeded, Recorder, simulate
-from .scene import LightSource, Mirror, Scene
+from .scene import Glass, IdealLens, LightSource, Mirror, Scene
 from .simulation import REFLECT, REFRACT, SOURCE, TIR, Segments, SimulationResult
 from .writer import detector_to_dict, element_to_dict, glass_to_dict, scene_settings
 
@@ -127,13 +129,16 @@ def _trace(
         compiled=compiled,
         stop=stop,
     )
-    segments = _segments(scene, built.owners, record, compiled)
+    objects = scene.objects
+    ids = {id(obj): k for k, obj in enumerate(objects)}
+    owner_id = np.array([ids[id(owner)] for owner in built.owners], dtype=np.int64)  # owners: scene objects
+    segments = _segments(scene, owner_id, record, compiled)
     measured = {id(owner): obj for obj, owner in zip(built.objs, built.owners, strict=True)}
     readings = {d: _reading(measured[id(d)]) for d in scene.detectors if id(d) in measured}
     warnings = [*scene.warnings, *built.warnings, *outcome.warnings]
     summary = _summary(scene, segments, warnings, outcome.notes)
     summary["trace_seconds"] = round(time.perf_counter() - started, 6)
-    return SimulationResult(scene.name, segments, summary, readings)
+    return SimulationResult(scene.name, segments, summary, readings, objects)
 
 
 def simulator_scene(scene: Scene) -> LoadedScene:
@@ -143,7 +148,7 @@ def simulator_scene(scene: Scene) -> LoadedScene:
     A scene the simulator cannot build raises SceneError; an object it cannot build is left out and
     named in the warnings."""
     built = read_settings(scene_settings(scene), scene.name)
-    for glass in scene.glasses:
+    for glass in scene.glasses:  # the order of scene.objects
         add_objects(built, [glass_to_dict(glass)], glass)
     for source in scene.sources:
         add_built(built, _Emitted(built.settings, source), source, kind=type(source).__name__)
@@ -168,7 +173,10 @@ def _reading(detector: Any) -> DetectorReading:
     )
 
 
-def _segments(scene: Scene, owners: list[object], record: Recorder, compiled: bool) -> Segments:
+def _segments(scene: Scene, owner_id: np.ndarray, record: Recorder, compiled: bool) -> Segments:
+    """The segment table of ``record``: each segment names the scene objects it ends on and whose
+    light it carries by their ids (positions in ``scene.objects``); ``owner_id`` gives, for each
+    simulator object, the id of the scene object it was built for."""
     if compiled:
         from . import table_kernel as passes
     else:
@@ -176,40 +184,27 @@ def _segments(scene: Scene, owners: list[object], record: Recorder, compiled: bo
 
     rows = record.table()
     n = len(rows)
-    n_glass = len(scene.glasses)
-    glass_of, element_of = _positions(scene.glasses, owners), _positions(scene.elements, owners)
+    objects = scene.objects
     length = np.hypot(rows[:, 2] - rows[:, 0], rows[:, 3] - rows[:, 1])
     p2, unit = np.empty((n, 2)), np.empty((n, 2))
-    end_glass = np.empty(n, dtype=np.int32)
-    end_edge = np.empty(n, dtype=np.int64)
+    end_object = np.empty(n, dtype=np.int64)
     ints = np.empty(n, np.int64), np.empty(n, np.int64)
     columns = np.empty((n, 2)), np.empty(n), np.empty(n), np.empty(n), *ints
-    scale = float(scene.scale)
-    passes.ends(rows, length, glass_of, element_of, scale, p2, unit, end_glass, end_edge, columns)
+    passes.ends(rows, length, owner_id, float(scene.scale), p2, unit, end_object, columns)
     p1, bs, bp, wavelength, parent, depth = columns
     del length
-    normals = np.full((n, 2), np.nan)
-    if n_glass:
-        sizes = np.array([g.n_edges for g in scene.glasses], dtype=np.int64)
-        glass_edges = np.stack([np.cumsum(sizes) - sizes, sizes], axis=1)
-        edges = np.concatenate([np.c_[g.starts, g.ends] for g in scene.glasses])
-        outward = np.concatenate([g.outward_normals for g in scene.glasses])
-        hits = np.ascontiguousarray(rows[:, 4:6])
-        passes.nearest_edges(hits, end_glass, edges, glass_edges, FEW_EDGES, end_edge)
-        on = np.flatnonzero(end_glass >= 0)
-        normals[on] = outward[glass_edges[end_glass[on], 0] + end_edge[on]]
-    for e, item in enumerate(scene.elements):
-        here = np.flatnonzero((end_glass == -2) & (end_edge == e))
-        (ax, ay), (bx, by) = item.p1, item.p2
-        normals[here] = (by - ay, ax - bx)
-    # a Mirror of the model reflects every ray: its interaction is a reflection, whatever the normal
-    mirror_end = np.array([isinstance(e, Mirror) for e in scene.elements] + [False], dtype=bool)
+    end_glass, end_edge, normals = _where_segments_end(scene.glasses, objects, end_object, rows, passes)
+    for k, item in enumerate(objects):
+        if isinstance(item, (Mirror, IdealLens)):
+            (ax, ay), (bx, by) = item.p1, item.p2
+            normals[np.flatnonzero(end_object == k)] = (by - ay, ax - bx)
+    glass = np.array([isinstance(item, Glass) for item in objects], dtype=bool)
+    mirror = np.array([isinstance(item, Mirror) for item in objects], dtype=bool)
     lost, weight = np.empty(n), np.empty(n)
     interaction = np.empty(n, dtype=np.int8)
     source = np.empty(n, dtype=np.int64)
-    source_of = _positions(scene.sources, owners)
     passes.lineage(
-        rows, unit, normals, end_glass, end_edge, mirror_end, source_of, lost, weight, interaction, source
+        rows, unit, normals, end_object, owner_id, glass, mirror, lost, weight, interaction, source
     )
     return Segments(
         ids=np.arange(n, dtype=np.int64),
@@ -226,15 +221,37 @@ def _segments(scene: Scene, owners: list[object], record: Recorder, compiled: bo
         end_edge=end_edge,
         lost=lost,
         weight=weight,
+        end_object=end_object,
         run_id=uuid.uuid4(),
     )
 
 
-def _positions(part: tuple[Any, ...], owners: list[object]) -> np.ndarray:
-    """For each simulator object: the position of its owner in ``part`` of the scene (its glasses,
-    light sources or elements), -1 if another object owns it. Owners are matched by identity."""
-    where = {id(item): i for i, item in enumerate(part)}
-    return np.array([where.get(id(owner), -1) for owner in owners], dtype=np.int64)
+def _where_segments_end(
+    glasses: tuple[Glass, ...],
+    objects: tuple[Any, ...],
+    end_object: np.ndarray,
+    rows: np.ndarray,
+    passes: Any,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each segment: the glass it ends on (its position among ``glasses``; -1: it escapes, -2:
+    it ends on another object), the edge of that glass nearest its end (-1: none), and the edge's
+    outward normal (NaN: not on a glass)."""
+    n = len(end_object)
+    number = {id(glass): g for g, glass in enumerate(glasses)}
+    glass_of = np.array([number.get(id(item), -2) for item in objects] + [-1], dtype=np.int32)
+    end_glass = glass_of[end_object]  # -1, an escaped ray's id, reads the last entry
+    end_edge = np.full(n, -1, dtype=np.int64)
+    normals = np.full((n, 2), np.nan)
+    if glasses:
+        sizes = np.array([g.n_edges for g in glasses], dtype=np.int64)
+        glass_edges = np.stack([np.cumsum(sizes) - sizes, sizes], axis=1)
+        edges = np.concatenate([np.c_[g.starts, g.ends] for g in glasses])
+        outward = np.concatenate([g.outward_normals for g in glasses])
+        hits = np.ascontiguousarray(rows[:, 4:6])
+        passes.nearest_edges(hits, end_glass, edges, glass_edges, FEW_EDGES, end_edge)
+        on = np.flatnonzero(end_glass >= 0)
+        normals[on] = outward[glass_edges[end_glass[on], 0] + end_edge[on]]
+    return end_glass, end_edge, normals
 
 
 def _summary(scene: Scene, segments: Segments, warnings: list[str], notes: list[str]) -> dict[str, Any]:

@@ -36,8 +36,9 @@ import numpy as np
 from .file_object import DECORATIONS, FileObject
 from .limits import MAX_EDGE_PAIRS, MAX_EMITTED_RAYS, MAX_FILE_BYTES, MAX_NESTING
 from .outline import Outline
+from .polygons import boxes_meeting, interiors_meet
 from .rayoptics.base import SceneError
-from .rayoptics.loader import check_document, coerce_numbers
+from .rayoptics.loader import check_document, coerce_numbers, read_settings
 from .rayoptics.registry import TYPES as TRACED_TYPES
 from .scene import (
     GREEN_NM,
@@ -52,15 +53,11 @@ from .scene import (
     PointSource,
     Scene,
     SingleRay,
-    boxes_meeting,
-    interiors_meet,
 )
 
 FORMAT_VERSION = 5
 DEFAULT_DENSITY = 0.1
 """ray-optics' default ``rayModeDensity``."""
-DEFAULT_IMAGE_DENSITY = 1.0
-"""ray-optics' default ``imageModeDensity``, the density of its "images" and "observer" modes."""
 SOURCE_TYPES = ("SingleRay", "PointSource", "Beam", "AngleSource")
 GLASS_TYPES = ("Glass", "CircleGlass", "SphericalLens")
 MAX_SOURCE_RAYS = MAX_EMITTED_RAYS
@@ -119,13 +116,11 @@ def scene_from_dict(data: Any, *, name: str | None = None, max_rays: int = MAX_S
             f"scene format version {version} is not supported; open it in the ray-optics app and save it "
             f"again to get version {FORMAT_VERSION}"
         )
-    if data.get("mode") in ("images", "observer"):
-        density = _number(data.get("imageModeDensity", DEFAULT_IMAGE_DENSITY), "imageModeDensity")
-    else:
-        density = _number(data.get("rayModeDensity", DEFAULT_DENSITY), "rayModeDensity")
-    length_scale = _number(data.get("lengthScale", 1.0), "lengthScale")
-    if not (density > 0 and length_scale > 0) or not math.isfinite(density / length_scale):
-        raise SceneFormatError("the ray density and lengthScale must be finite numbers > 0")
+    try:  # the scene-wide settings, checked as the simulator reads them
+        simulated = read_settings(data, name or "the scene").settings
+    except SceneError as exc:
+        raise SceneFormatError(str(exc)) from None
+    density, length_scale = simulated.ray_density, simulated.length_scale
     glasses: list[Glass] = []
     sources: list[LightSource] = []
     elements: list[Element] = []

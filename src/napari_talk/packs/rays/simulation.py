@@ -35,18 +35,22 @@ class Segments:
     """Codes into :data:`INTERACTIONS`: how the segment was born."""
     depth: np.ndarray
     source: np.ndarray
-    """Index of the light source in the scene."""
+    """The id of the object whose light the segment carries (a light source, or the module holding
+    it): see :attr:`SimulationResult.objects`; -1: none."""
     end_glass: np.ndarray
-    """Index of the glass whose edge ends the segment; -1 when the ray escapes, -2 when it ends on
-    a mirror or an ideal lens."""
+    """The glass whose edge ends the segment, by its position among the scene's glasses; -1 when
+    the ray escapes, -2 when it ends on another object (:attr:`end_object` says which)."""
     end_edge: np.ndarray
-    """The edge's index in its glass, or the mirror's or lens's in the scene's elements."""
+    """The edge's index in its glass; -1 when the segment does not end on a glass."""
     lost: np.ndarray
     """Energy that left the trace at this segment's end: children below the brightness threshold,
     or children the ray limit stopped."""
     weight: np.ndarray | None = None
     """The share of its brightness a segment takes from its parent: 1, or 1/amp for a faint
     partial reflection ray-optics keeps one in ``amp`` of, ``amp`` times brighter (None: all 1)."""
+    end_object: np.ndarray | None = None
+    """The id of the object the segment ends on (see :attr:`SimulationResult.objects`); -1 when
+    the ray escapes (None: not known)."""
     run_id: uuidlib.UUID = field(default_factory=uuidlib.uuid4)
 
     def __len__(self) -> int:
@@ -139,13 +143,6 @@ class Segments:
             )
         return rows
 
-    @classmethod
-    def concatenate(cls, chunks: list[dict[str, np.ndarray]], run_id: uuidlib.UUID | None = None) -> Segments:
-        names = [f.name for f in fields(cls) if f.name not in ("ids", "run_id", "weight")]
-        arrays = {name: np.concatenate([chunk[name] for chunk in chunks]) for name in names}
-        ids = np.arange(len(arrays["parent"]), dtype=np.int64)
-        return cls(ids=ids, **arrays, run_id=run_id or uuidlib.uuid4())
-
 
 def _array(segments: Segments, name: str) -> bool:
     return name != "run_id" and getattr(segments, name) is not None
@@ -204,6 +201,16 @@ class SimulationResult:
     readings: dict[Any, Any] = field(default_factory=dict)
     """What each detector of the scene measured (a ``DetectorReading``), by the scene's ``Detector``
     (detectors are values: a detector moved since is not found)."""
+    objects: tuple[Any, ...] = ()
+    """The traced scene's objects (``Scene.objects``): a segment names the object it ends on and
+    the one whose light it carries by an id, the object's position here."""
+
+    def emitted(self) -> list[tuple[Any, int]]:
+        """The objects that emitted light, each with the number of rays it emitted, in order."""
+        segments = self.segments
+        roots = segments.source[segments.parent < 0]
+        counts = np.bincount(roots[roots >= 0], minlength=len(self.objects))
+        return [(item, int(count)) for item, count in zip(self.objects, counts, strict=False) if count]
 
     @cached_property
     def lineage(self) -> RayLineage:

@@ -1,5 +1,6 @@
 """The passes of the segment table the engine builds from a simulation's record: where each
-segment ends (which glass edge or element), its lineage's energy bookkeeping, and how it was born.
+segment ends (which scene object, which edge of a glass), its lineage's energy bookkeeping, and
+how it was born.
 
 Plain Python, importing no numba: :mod:`.table_kernel` compiles these very functions (IEEE
 arithmetic, no fast-math: every value is the one the same formulas give in numpy; the lengths, by
@@ -20,20 +21,17 @@ from .simulation import REFLECT, REFRACT, SOURCE, TIR
 def ends(
     rows: np.ndarray,
     length: np.ndarray,
-    glass_of: np.ndarray,
-    element_of: np.ndarray,
+    owner_id: np.ndarray,
     scale: float,
     p2: np.ndarray,
     unit: np.ndarray,
-    end_glass: np.ndarray,
-    end_edge: np.ndarray,
+    end_object: np.ndarray,
     columns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> None:
     """Per recorded row: its direction, far end (a ray that escapes is drawn ``scale`` long), and
-    what it ends on: glass ``end_glass`` (-1: nothing, -2: an element, ``end_edge`` its number);
-    ``columns``: its start, brightness (s, p), wavelength, parent and depth, copied out.
-    ``glass_of`` and ``element_of`` give, for each simulator object, the glass or element of the
-    scene that owns it (-1: none)."""
+    the scene object it ends on, by its id (``owner_id``: for each simulator object, the id of the
+    scene object that owns it; -1: the ray escapes); ``columns``: its start, brightness (s, p),
+    wavelength, parent and depth, copied out."""
     p1, bs, bp, wl, parent, depth = columns
     for i in range(len(rows)):
         p1[i, 0], p1[i, 1] = rows[i, 0], rows[i, 1]
@@ -41,9 +39,7 @@ def ends(
         depth[i], parent[i] = int(rows[i, 9]), int(rows[i, 11])
         obj = int(rows[i, 10])
         escaped = obj < 0
-        glass = -1 if escaped else glass_of[obj]
-        end_glass[i] = -1 if escaped else (glass if glass >= 0 else -2)
-        end_edge[i] = 0 if glass >= 0 else (-1 if escaped else element_of[obj])
+        end_object[i] = -1 if escaped else owner_id[obj]
         ux = (rows[i, 2] - rows[i, 0]) / length[i]
         uy = (rows[i, 3] - rows[i, 1]) / length[i]
         unit[i, 0], unit[i, 1] = ux, uy
@@ -214,10 +210,10 @@ def lineage(
     rows: np.ndarray,
     unit: np.ndarray,
     normals: np.ndarray,
-    end_glass: np.ndarray,
-    end_edge: np.ndarray,
-    mirror_end: np.ndarray,
-    source_of: np.ndarray,
+    end_object: np.ndarray,
+    owner_id: np.ndarray,
+    glass: np.ndarray,
+    mirror: np.ndarray,
     lost: np.ndarray,
     weight: np.ndarray,
     interaction: np.ndarray,
@@ -225,8 +221,9 @@ def lineage(
 ) -> None:
     """Per row: its weight (1/amp), the brightness its end lost (not passed on to the segments it
     continues in, weighted), how it was born from its parent (reflected, refracted, totally
-    reflected; a source's ray), and which light source of the model emitted it (-1: another;
-    ``source_of``: for each simulator object, the scene's light source it is, -1 if none)."""
+    reflected; a source's ray), and the id of the scene object that emitted it (``owner_id``: for
+    each simulator object, its owner's id; -1: none). ``glass`` and ``mirror`` say, by id, which
+    scene objects are the model's glasses and its mirrors (a mirror reflects every ray)."""
     n = len(rows)
     children = np.zeros(n, dtype=np.int64)
     child_sum = np.zeros(n)
@@ -240,7 +237,7 @@ def lineage(
         total = rows[i, 6] + rows[i, 7]
         lost[i] = 0.0 if rows[i, 10] < 0 else total - child_sum[i]
         s = int(rows[i, 12])
-        source[i] = source_of[s] if 0 <= s < len(source_of) else -1
+        source[i] = owner_id[s] if 0 <= s < len(owner_id) else -1
         p = int(rows[i, 11])
         if p < 0:
             interaction[i] = SOURCE
@@ -250,9 +247,10 @@ def lineage(
         dn1 = unit[i, 0] * nx + unit[i, 1] * ny
         along = unit[p, 0] * unit[i, 0] + unit[p, 1] * unit[i, 1]
         reflected = along < 0 if dn0 != dn0 else dn0 * dn1 < 0
-        if end_glass[p] == -2 and end_edge[p] >= 0 and mirror_end[end_edge[p]]:
+        ended = end_object[p]
+        if ended >= 0 and mirror[ended]:
             interaction[i] = REFLECT
-        elif reflected and end_glass[p] >= 0 and dn0 > 0 and children[p] == 1:
+        elif reflected and ended >= 0 and glass[ended] and dn0 > 0 and children[p] == 1:
             interaction[i] = TIR
         else:
             interaction[i] = REFLECT if reflected else REFRACT

@@ -82,12 +82,15 @@ def describe_scene_object(command: cmd.DescribeSceneObject, ctx: Ctx) -> Result:
 def count_rays(command: cmd.CountRays, ctx: Ctx) -> Any:
     def answer(state: RaysState) -> Result:
         segments = state.result.segments
-        emitted = segments.source[segments.parent < 0]
-        per_source = np.bincount(emitted.astype(int), minlength=len(state.scene.sources))
-        sources = [o for o in editing.objects(state.scene) if o.group == "sources"]
-        counts = {o.name: int(per_source[o.index]) for o in sources if o.index < len(per_source)}
+        emitted = {id(item): count for item, count in state.result.emitted()}
+        listed = editing.objects(state.scene)
+        counts = {
+            o.name: emitted.get(id(o.value), 0)
+            for o in listed
+            if o.group == "sources" or id(o.value) in emitted
+        }
         each = "; ".join(f"{name}: {count:,}" for name, count in counts.items())
-        total = len(emitted)
+        total = int((segments.parent < 0).sum())
         message = (
             f"{total:,} rays leave the light sources" + (f" ({each})" if each else "") + "; "
             f"the trace has {len(segments):,} segments (each reflection or refraction starts a new one)."
