@@ -101,7 +101,7 @@ def minilm() -> Callable[[Sequence[str]], np.ndarray]:
     return embed
 
 
-Read = Callable[[str, dict[str, Any]], "str | list[Any] | None"]
+Read = Callable[[str, dict[str, Any]], "str | None"]
 """A stage: a line the parser did not read, and the scene's names, to a canonical line, or None."""
 
 LLM_URL = os.environ.get("NAPARI_TALK_BENCH_LLM", "http://127.0.0.1:8092/v1")
@@ -142,14 +142,14 @@ def llm_stage(registry: Any, url: str, first: Read | None = None) -> Read:
     def never(command: Any, _timeout: float) -> Any:
         raise AssertionError(f"canonical mode runs nothing itself ({command.action})")
 
-    def read(text: str, context: dict[str, Any]) -> str | list[Any] | None:
+    def read(text: str, context: dict[str, Any]) -> str | None:
         if first is not None and (canonical := first(text, context)) is not None:
             return canonical
         began = time.perf_counter()
         outcome = road.interpret(text, [], never, names=context, phrasings=phrasings.reader)
         if not is_remark(text):  # a remark never reaches the model
             MODEL_TIMES.append(time.perf_counter() - began)
-        return outcome.commands or None
+        return outcome.meant  # the reading the session offers ("Did you mean …?")
 
     return read
 
@@ -212,12 +212,9 @@ def run(
             start = time.perf_counter()
             canonical = read(case["text"], context)
             times.append(time.perf_counter() - start)
-            if isinstance(canonical, str):
+            if canonical is not None:
                 got = [c.to_wire() for c in parse(canonical, context)]
                 changes.append((case, canonical, got))
-            elif canonical:  # the model's commands, as the parser read its paraphrase
-                got = [c.to_wire() for c in canonical]
-                changes.append((case, "; ".join(c.summary() for c in canonical), got))
         verdicts.append(judge(case["expect"], got))
     return verdicts, times, changes
 

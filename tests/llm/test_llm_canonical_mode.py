@@ -1,7 +1,7 @@
 """Canonical mode in a session: the model, a real openai client against the project's scripted
 server, picks among the grammar's phrasings nearest to a line; the parser reads the pick, which
-runs only when the line says it (its names, its words, its limits); until the phrasings are
-embedded the line goes to steps mode."""
+is offered when the line says it (its names, its words, its limits) and runs only when taken;
+until the phrasings are embedded the line goes to steps mode."""
 
 from __future__ import annotations
 
@@ -55,16 +55,21 @@ def nuclei(session: Session):
     return session.viewer.layers["nuclei"]
 
 
-def test_a_pick_the_line_says_is_read_by_the_parser_and_runs(session, chat_server):
+def test_a_pick_the_line_says_is_read_by_the_parser_and_offered_never_run(session, chat_server):
     line = "nuclei out of sight, then switch the scale bar on"
     session.rephrasing.prepare()
     chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
-    outcome = session.ask_llm(line)
-    assert [c.action for c in outcome.commands] == ["layer_visibility"]
-    assert outcome.commands[0].name == "nuclei" and outcome.commands[0].op == "hide"
+    turn = session.run(line)
+    assert turn.commands == [] and nuclei(session).visible  # offered, not run
+    meant = turn.results[-1].data["meant"]
+    assert f"Did you mean “{meant}”?" in turn.message
+    [command] = session.parse(meant)
+    assert command.action == "layer_visibility" and command.name == "nuclei" and command.op == "hide"
     sent = chat_server.requests[-1]
     assert "none of these" in sent["messages"][-1]["content"]  # one request: the numbered offer
     assert len(chat_server.requests) == 1
+    session.run(meant)  # the person takes the offer
+    assert not nuclei(session).visible
 
 
 def test_a_line_said_as_a_request_may_use_words_the_grammar_lacks(session, chat_server):
@@ -72,8 +77,9 @@ def test_a_line_said_as_a_request_may_use_words_the_grammar_lacks(session, chat_
     session.rephrasing.prepare()
     assert session.parse(line) == []
     chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
-    turn = session.run(line)
-    assert [c.action for c in turn.commands] == ["layer_visibility"] and not nuclei(session).visible
+    outcome = session.ask_llm(line)
+    assert outcome.meant is not None and outcome.commands == []
+    assert [c.action for c in session.parse(outcome.meant)] == ["layer_visibility"]
 
 
 def test_a_pick_naming_what_the_line_does_not_is_refused(session, chat_server):

@@ -40,6 +40,9 @@ class LLMOutcome:
     """What the road learned about the server and says once (a schema form it fell back from)."""
     understood: bool = True
     """False: the model found no command for a line that asks for one (``error`` says so)."""
+    meant: str | None = None
+    """A reading offered, never run (canonical mode): the canonical line the model's pick fills,
+    which the person may take ("Did you mean …?")."""
     prompt_tokens: int = 0
     """Tokens the server says it read for this line, over every request (0: it did not say)."""
 

@@ -78,8 +78,8 @@ class Conversation:
 
     def _finished(self, turn: Turn, *, echoed: bool) -> None:
         self.view.show_turn(turn, echo=not echoed)
-        if turn.road == "none":
-            data = turn.results[0].data if turn.results else None
+        if turn.road in ("none", "llm"):  # a reading offered by the canonical stage or a model
+            data = turn.results[-1].data if turn.results else None
             meant = data.get("meant") if isinstance(data, dict) else None
             if isinstance(meant, str) and meant:
                 self.view.offer(meant)

@@ -193,7 +193,8 @@ class TurnMachine:
         )
         if outcome.error:
             meta = {} if outcome.understood else {"understood": False}
-            self.turn.results.append(Result.error(outcome.error, **meta))
+            offered = {"meant": outcome.meant} if outcome.meant else None  # taken only if the person does
+            self.turn.results.append(Result.error(outcome.error, offered, **meta))
             return self._over(self.turn)
         self._origin, self._record_run = "model", True
         self._waiting = list(outcome.commands)

@@ -4,11 +4,13 @@ Semantic Parsers"; the offer is :mod:`..canonical_pick`).
 
 One short request a line: the nearest canonical phrasings, numbered, and a reply held by a
 schema to one of their numbers (or none) with each slot a span of the line or a live name. The
-model never writes a command: the parser reads what it picked, so a command from this mode is
+model never writes a command: the parser reads what it picked, so a reading from this mode is
 validated, named and grounded as a typed line is, then checked against the line once more
 (:func:`..grounding.ungrounded`, :func:`..evidence.unevidenced`): a reading the line does not
-say is refused, not run. Until the session's phrasings are embedded (or on a machine without the
-sentence model) the line goes to steps mode instead.
+say is refused. A reading that holds is offered ("Did you mean …?"), as the session's own
+canonical stage offers its readings, and runs only when the person takes it: on lines nobody
+tuned for, a 1.5B model's picks were wrong about as often as right. Until the session's
+phrasings are embedded (or on a machine without the sentence model) the line goes to steps mode.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...grammar.rephrase import COMMON, values_of
+from ...help.topics import not_understood_line, suggest
 from ..conversation import REPLY_TOKENS, Conversation, Execute, Request, Road
 from ..evidence import unevidenced
 from ..exchange import ask, refusal, refused_line
@@ -66,4 +69,8 @@ class CanonicalMode(Strategy):
             outcome.understood = False
             outcome.error = refused_line(road, talk.text, f"“{canonical}” ({why})")
             return
-        outcome.commands = list(commands)
+        outcome.understood = False  # a small model's pick is a guess: offered, never run unasked
+        outcome.meant = canonical
+        outcome.error = not_understood_line(
+            talk.text, suggest(road.registry, talk.text), offer_model=False, meant=canonical
+        )
