@@ -3,7 +3,7 @@ able to paint them whatever they hold (an emptied ray selection painted in 3-D a
 
 from __future__ import annotations
 
-from door import open_door, typed_ok
+from support.door import open_door, typed_ok
 
 
 def test_an_emptied_ray_selection_paints_in_the_mesh_samples_3d_view(

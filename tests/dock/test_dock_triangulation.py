@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from door import open_door, typed_ok
+from support.door import open_door, typed_ok
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X display (Xvfb)")
 

@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from recipe_inputs import small_tiffs
+from support.recipe_inputs import small_tiffs
 
 DEEP = "[" * 100_000 + "]" * 100_000
 DEEP_ARGUMENT = "[" * 30_000 + "]" * 30_000
