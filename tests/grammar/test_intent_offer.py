@@ -53,8 +53,8 @@ def test_remarks_and_questions_get_no_command_offered(session, line):
 def test_the_dock_offers_the_reading_in_its_input_and_enter_runs_it(
     qtbot, make_napari_viewer_proxy, workspace
 ):
-    from support.door import open_door, type_line
     from qtpy.QtCore import Qt
+    from support.door import open_door, type_line
 
     door = open_door(make_napari_viewer_proxy, workspace)
     door.viewer.add_image(np.zeros((32, 32)), name="nuclei")
