@@ -82,47 +82,23 @@ def test_a_line_said_as_a_request_may_use_words_the_grammar_lacks(session, chat_
     assert [c.action for c in session.parse(outcome.meant)] == ["layer_visibility"]
 
 
-def test_a_pick_naming_what_the_line_does_not_is_refused(session, chat_server):
-    line = "get the nuclei out of view"
+@pytest.mark.parametrize(
+    ("line", "name", "why"),
+    [
+        ("get the nuclei out of view", "actin", "actin"),  # a live name the line never says
+        ("nuclei: the view of them is too much", "nuclei", "says none of its words"),  # no request
+        ("make every layer vanish except nuclei for a sec", "nuclei", "drops the limit"),
+        ("add a point in the nuclei please, and hide nothing", "nuclei", "opens with 'add'"),
+        ("is nuclei hidden right now?", "nuclei", "a question changes nothing"),
+    ],
+)
+def test_a_pick_the_line_does_not_say_is_refused_not_offered(session, chat_server, line, name, why):
     session.rephrasing.prepare()
-    chat_server.say(pick(session, line, "layer_visibility", "hide", "actin"))  # a live name, never said
+    chat_server.say(pick(session, line, "layer_visibility", "hide", name))
     turn = session.run(line)
-    assert turn.commands == [] and session.viewer.layers["actin"].visible and nuclei(session).visible
-
-
-def test_a_pick_the_line_never_asks_for_is_refused_and_nothing_changes(session, chat_server):
-    line = "nuclei: the view of them is too much"
-    session.rephrasing.prepare()
-    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
-    turn = session.run(line)
-    assert turn.commands == [] and nuclei(session).visible
-    assert "says none of its words" in turn.message and "nothing was done" in turn.message
-
-
-def test_a_pick_that_drops_the_lines_limit_is_refused(session, chat_server):
-    line = "make every layer vanish except nuclei for a sec"
-    session.rephrasing.prepare()
-    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
-    turn = session.run(line)
-    assert turn.commands == [] and nuclei(session).visible
-    assert "limit" in turn.message
-
-
-def test_a_pick_opening_with_another_verb_than_the_lines_is_refused(session, chat_server):
-    line = "add a point in the nuclei please, and hide nothing"
-    session.rephrasing.prepare()
-    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
-    turn = session.run(line)
-    assert turn.commands == [] and nuclei(session).visible
-    assert "'add'" in turn.message
-
-
-def test_a_question_is_never_answered_by_a_change(session, chat_server):
-    line = "is nuclei hidden right now?"
-    session.rephrasing.prepare()
-    chat_server.say(pick(session, line, "layer_visibility", "hide", "nuclei"))
-    turn = session.run(line)
-    assert turn.commands == [] and nuclei(session).visible
+    assert turn.commands == [] and nuclei(session).visible and session.viewer.layers["actin"].visible
+    assert not turn.results[-1].data, "a refused reading was offered"
+    assert why in turn.message and "nothing was done" in turn.message
 
 
 def test_before_the_phrasings_are_embedded_the_line_goes_to_steps_mode(session, chat_server):
