@@ -108,3 +108,28 @@ def test_before_the_phrasings_are_embedded_the_line_goes_to_steps_mode(session, 
     assert not outcome.understood and outcome.commands == []
     first = chat_server.requests[0]["messages"]
     assert "none of these" not in first[-1]["content"]  # steps' first question, not an offer
+
+
+def test_the_dock_offers_a_models_reading_in_its_input_and_enter_runs_it(
+    qtbot, make_napari_viewer_proxy, llm_settings, tmp_path, chat_server
+):
+    from qtpy.QtCore import Qt
+    from support.door import cells_with_model, type_line
+
+    opened = cells_with_model(
+        make_napari_viewer_proxy, llm_settings.model_copy(update={"mode": "canonical"}), tmp_path
+    )
+    dock = next(opened)
+    qtbot.waitUntil(lambda: dock.session.rephrasing.ready, timeout=180_000)
+    line = "get the nuclei out of view"
+    chat_server.say(pick(dock.session, line, "layer_visibility", "hide", "nuclei"))
+    type_line(qtbot, dock, line)
+    assert dock.viewer.layers["nuclei"].visible, "a model's reading was run unasked"
+    assert "Did you mean “" in dock.transcript.entries[-1].text
+    qtbot.waitUntil(lambda: dock.input.text() != "")
+    assert [c.action for c in dock.session.parse(dock.input.text())] == ["layer_visibility"]
+    qtbot.keyClick(dock.input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: dock.job is None and dock.task is None, timeout=60_000)
+    assert not dock.viewer.layers["nuclei"].visible
+    assert len(chat_server.requests) == 1  # the reading taken is a typed line: the parser reads it
+    opened.close()
