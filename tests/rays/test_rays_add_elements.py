@@ -9,11 +9,12 @@ import pytest
 from support.door import open_door, type_line, typed_ok
 
 from napari_talk.packs.rays import agent, display
+from napari_talk.packs.rays.roles import layer_role
 from napari_talk.packs.rays.scene import Detector, IdealLens, Mirror, PointSource
 
 
 def glasses_layer(viewer):
-    return next(layer for layer in viewer.layers if display.layer_role(layer.metadata) == "glasses")
+    return next(layer for layer in viewer.layers if layer_role(layer.metadata) == "glasses")
 
 
 def scene(dock):

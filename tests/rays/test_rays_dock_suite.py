@@ -15,6 +15,7 @@ from test_rayoptics_suite import SUITE, mismatch
 
 from napari_talk.packs.rays import display
 from napari_talk.packs.rays.rayoptics.simulator import simulate
+from napari_talk.packs.rays.roles import layer_role
 
 pytestmark = pytest.mark.skipif(SUITE is None, reason="../shared/raysuite is not here")
 
@@ -55,7 +56,7 @@ def test_a_suite_scene_is_drawn_by_kind_and_its_detector_reads_as_ray_optics(
     typed_ok(qtbot, dock, "detector readings")
     expected = (SUITE / relative).with_suffix(".csv").read_text()
     assert mismatch(csv_of(state.result.readings[state.scene.detectors[0]]), expected) is None
-    assert any(display.layer_role(lay.metadata) == "irradiance" for lay in dock.viewer.layers)
+    assert any(layer_role(lay.metadata) == "irradiance" for lay in dock.viewer.layers)
 
 
 def test_a_blocker_moved_by_typing_is_saved_and_reopened_unchanged_in_meaning(

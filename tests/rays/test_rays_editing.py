@@ -12,16 +12,13 @@ from support.door import open_door, said, type_line, typed_ok
 from napari_talk.packs.rays import agent, display, editing
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
 from napari_talk.packs.rays.engine import trace
+from napari_talk.packs.rays.roles import layer_role
 from napari_talk.packs.rays.samples import prism_demo_scene
 from napari_talk.packs.rays.scene_json import load_scene
 
 
 def roles(viewer) -> dict[str, object]:
-    return {
-        display.layer_role(layer.metadata): layer
-        for layer in viewer.layers
-        if display.layer_role(layer.metadata)
-    }
+    return {layer_role(layer.metadata): layer for layer in viewer.layers if layer_role(layer.metadata)}
 
 
 @pytest.fixture

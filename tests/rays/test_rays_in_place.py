@@ -8,15 +8,12 @@ import numpy as np
 import pytest
 from support.door import open_door, typed_ok
 
-from napari_talk.packs.rays import agent, display
+from napari_talk.packs.rays import agent
+from napari_talk.packs.rays.roles import ROLE_KEY, layer_role
 
 
 def roles(viewer) -> dict[str, object]:
-    return {
-        display.layer_role(layer.metadata): layer
-        for layer in viewer.layers
-        if display.layer_role(layer.metadata)
-    }
+    return {layer_role(layer.metadata): layer for layer in viewer.layers if layer_role(layer.metadata)}
 
 
 def drawing(viewer) -> dict[str, object]:
@@ -99,7 +96,7 @@ def test_a_layer_of_another_type_is_replaced(dock, qtbot):
         [np.array([[0.0, 0.0], [1.0, 1.0]])],
         shape_type="line",
         name="rays: light sources",
-        metadata={display.ROLE_KEY: {"role": "sources"}},
+        metadata={ROLE_KEY: {"role": "sources"}},
     )
     typed_ok(qtbot, dock, "more rays")
     sources = roles(viewer)["sources"]

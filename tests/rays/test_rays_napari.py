@@ -13,17 +13,14 @@ from napari_talk.packs.rays import agent, display
 from napari_talk.packs.rays.analysis import find_rays_inside_glass
 from napari_talk.packs.rays.display import LAYER_NAMES
 from napari_talk.packs.rays.engine import trace
+from napari_talk.packs.rays.roles import ROLE_KEY, layer_role
 from napari_talk.packs.rays.samples import prism_demo, prism_demo_scene
 from napari_talk.packs.rays.scene import Glass
 from napari_talk.packs.rays.writer import scene_to_dict
 
 
 def roles(viewer) -> dict[str, object]:
-    return {
-        display.layer_role(layer.metadata): layer
-        for layer in viewer.layers
-        if display.layer_role(layer.metadata)
-    }
+    return {layer_role(layer.metadata): layer for layer in viewer.layers if layer_role(layer.metadata)}
 
 
 def run_ok(session, text):
@@ -169,10 +166,10 @@ def test_colour_by_polarization_and_clear_the_selection_with_undo(demo_viewer):
     session = Session(demo_viewer)
     run_ok(session, "color rays by polarization")
     rays = roles(demo_viewer)["rays"]
-    assert rays.metadata[display.ROLE_KEY]["color_by"] == "polarization"
+    assert rays.metadata[ROLE_KEY]["color_by"] == "polarization"
     assert len({tuple(np.round(c[:3], 3)) for c in rays.edge_color}) > 1
     run_ok(session, "undo")
-    assert roles(demo_viewer)["rays"].metadata[display.ROLE_KEY]["color_by"] == "brightness"
+    assert roles(demo_viewer)["rays"].metadata[ROLE_KEY]["color_by"] == "brightness"
     run_ok(session, "rays inside the prism")
     run_ok(session, "clear the ray selection")
     assert "selection" not in roles(demo_viewer)

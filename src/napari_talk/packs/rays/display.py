@@ -19,8 +19,7 @@ import numpy as np
 
 from .edges import get_side_descriptions
 from .file_object import FileObject
-from .roles import ROLE_KEY as ROLE_KEY
-from .roles import layer_role as layer_role
+from .roles import ROLE_KEY
 from .scene import AngleSource, Beam, Glass, PointSource, Scene, SingleRay
 from .scene_json import scene_from_dict
 from .simulation import Segments, SimulationResult

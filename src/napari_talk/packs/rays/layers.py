@@ -21,8 +21,7 @@ from ...core.viewer.layers import (
     set_data_watch,
 )
 from . import display
-from .roles import orientation as orientation
-from .roles import physics_up as physics_up
+from .roles import ROLE_KEY, layer_role
 from .scene import Scene
 from .scene_json import SceneFormatError
 
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def layers_with(viewer: Viewer, role: str) -> list[Layer]:
-    return [layer for layer in viewer.layers if display.layer_role(getattr(layer, "metadata", None)) == role]
+    return [layer for layer in viewer.layers if layer_role(getattr(layer, "metadata", None)) == role]
 
 
 def glass_layer(viewer: Viewer) -> ShapesLayer | None:
@@ -244,17 +243,13 @@ def empty(viewer: Viewer, role: str, changes: Changes | None = None) -> None:
 
 def sync_glass_layer(layer: ShapesLayer, scene: Scene, changes: Changes | None = None) -> None:
     """Store the traced scene on the layer, and name shapes that were drawn without a name."""
-    stored = display.glass_layer(scene)[1]["metadata"][display.ROLE_KEY]
+    stored = display.glass_layer(scene)[1]["metadata"][ROLE_KEY]
     metadata = layer.metadata
-    had = metadata.get(display.ROLE_KEY)
-    metadata[display.ROLE_KEY] = stored
+    had = metadata.get(ROLE_KEY)
+    metadata[ROLE_KEY] = stored
     if changes is not None:
         changes.add(
-            lambda: (
-                metadata.__setitem__(display.ROLE_KEY, had)
-                if had is not None
-                else metadata.pop(display.ROLE_KEY, None)
-            )
+            lambda: metadata.__setitem__(ROLE_KEY, had) if had is not None else metadata.pop(ROLE_KEY, None)
         )
     names = [glass.name for glass in scene.glasses]
     glass_shapes = [i for i, kind in enumerate(layer.shape_type) if kind in display.GLASS_SHAPES]

@@ -58,19 +58,14 @@ class CanonicalMode(Strategy):
         if canonical is None or not commands:
             outcome.understood = False
             return
-        refused = refusal(road, commands, talk)
-        if refused is not None:
-            outcome.understood = False
-            outcome.error = refused
-            return
+        outcome.understood = False  # refused, or offered: a small model's pick never runs unasked
         live = [name for found in talk.names.values() for name in found]
         why = unevidenced([c.action for c in commands], talk.text, canonical, road.registry, live)
-        if why is not None:
-            outcome.understood = False
-            outcome.error = refused_line(road, talk.text, f"“{canonical}” ({why})")
-            return
-        outcome.understood = False  # a small model's pick is a guess: offered, never run unasked
-        outcome.meant = canonical
-        outcome.error = not_understood_line(
-            talk.text, suggest(road.registry, talk.text), offer_model=False, meant=canonical
+        outcome.error = refusal(road, commands, talk) or (
+            why and refused_line(road, talk.text, f"“{canonical}” ({why})")
         )
+        if not outcome.error:
+            outcome.meant = canonical
+            outcome.error = not_understood_line(
+                talk.text, suggest(road.registry, talk.text), offer_model=False, meant=canonical
+            )

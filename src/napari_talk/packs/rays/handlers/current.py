@@ -22,7 +22,7 @@ from ....core.basics.viewer_protocols import Layer, ShapesLayer, Viewer
 from ....core.contract.pack import Context, Handlers
 from ....core.running.history import Changes
 from ....core.viewer.layers import has_layer, same_layer, set_attributes
-from .. import display, layers
+from .. import display, layers, roles
 from ..engine import trace
 from ..scene import Scene
 from ..simulation import Segments, SimulationResult
@@ -126,7 +126,7 @@ def show(
     if viewer is not None:
         layers.empty(viewer, "selection", changes)
         changes.add(lambda: _clear_highlight(ctx, viewer))  # undone: a later query's highlight goes too
-        layers.physics_up(viewer, changes)
+        roles.physics_up(viewer, changes)
         if glasses or state.glass_layer is None or not has_layer(viewer.layers, state.glass_layer):
             layer_data, layer = made if made is not None else (display.glass_layer(state.scene), None)
             if layer is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....core.basics.viewer_protocols import ShapesLayer
-from ..display import ROLE_KEY
+from ..roles import ROLE_KEY
 from ..scene import Scene
 
 
